@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "relay",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "relay", targets: ["relay"]),
+    ],
+    targets: [
+        // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        // Pure PTP/IP and PTP codec: no I/O.
+        .target(name: "PTPWire"),
+        // POSIX TCP sockets with timeouts on every connect, read and write.
+        .target(name: "SocketIO"),
+        // `relay camera-sim`: a PTP/IP camera over real sockets.
+        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO"]),
+        // Request configs, history, state files: pure models plus atomic JSON persistence.
+        .target(name: "RelayCore"),
+        // The durable bounded on-disk queue between tether and uploader.
+        .target(name: "Spool", dependencies: ["RelayCore"]),
+        // HTTP delivery through libcurl, request building and retry policy.
+        .target(name: "Uploader", dependencies: ["CCurl"]),
+        // Photo sources: hot folder (and later PTP/IP cameras).
+        .target(name: "Tether", dependencies: ["RelayCore", "Spool"]),
+        // `relay run`: tether → spool → uploader → history.
+        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
+        // Command-line parsing and the commands themselves.
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "CameraSim"]),
+        .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
+
+        // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PTPWireTests", dependencies: ["PTPWire"]),
+        .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPWire", "TestSupport", "relay"]),
+        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TestSupport"]),
+        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
+        .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// placeholder: replaced by the module's real files
+enum _RelayCorePlaceholder {}

@@ -1,0 +1,4 @@
+import RelayCLI
+import Foundation
+
+exit(RelayCommandLine.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,5 @@
+import XCTest
+
+final class PTPWireTestsPlaceholder: XCTestCase {
+    func testBuilds() {}
+}
