@@ -1,0 +1,90 @@
+import Foundation
+
+/// A child process for tests: started with arguments and environment, output captured to files
+/// (so a chatty child never blocks on a full pipe), stopped or awaited with a deadline.
+public final class Subprocess: @unchecked Sendable {
+    public let process = Process()
+    public let stdoutURL: URL
+    public let stderrURL: URL
+
+    /// Starts `executable` with `arguments`; `environment` entries are added to this process's own.
+    public init(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        currentDirectory: URL? = nil,
+        stdin: FileHandle? = nil
+    ) throws {
+        let folder = try TestPaths.makeTemporaryDirectory("subprocess")
+        stdoutURL = folder.appendingPathComponent("stdout")
+        stderrURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Looks an executable up on PATH, as a shell would.
+    public static func which(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Waits until the process exits or `timeout` passes; returns the exit status, or nil on timeout.
+    @discardableResult
+    public func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(20_000)
+        }
+        return process.terminationStatus
+    }
+
+    /// Sends `signal` and waits up to `timeout` for the exit; SIGKILL after that.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        if let status = wait(timeout: timeout) { return status }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` passes.
+    public static func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    /// Runs to completion (or `timeout`, then killed) and returns status and output.
+    public static func run(
+        _ executable: URL, _ arguments: [String],
+        environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try Subprocess(executable, arguments, environment: environment)
+        let status = child.wait(timeout: timeout) ?? child.stop(signal: SIGKILL, timeout: 5)
+        return (status, child.stdout, child.stderr)
+    }
+}
