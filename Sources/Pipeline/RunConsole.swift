@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a run talks to the photographer: one line per event on stderr and, when stdout is a
+/// terminal, a live progress line kept at the bottom of the screen.
+public final class RunConsole: @unchecked Sendable {
+    private let lock = NSLock()
+    private let showsProgress: Bool
+    private var lastProgress = ""
+
+    public init(showsProgress: Bool = isatty(STDOUT_FILENO) == 1) {
+        self.showsProgress = showsProgress
+    }
+
+    /// Logs one event line (with the time of day) to stderr.
+    public func log(_ message: String) {
+        let time = Date().formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+        lock.withLock {
+            if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
+            Self.write(STDERR_FILENO, "\(time) \(message)\n")
+            if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, lastProgress) }
+        }
+    }
+
+    /// Replaces the progress line (terminal only).
+    public func progress(_ line: String) {
+        guard showsProgress else { return }
+        lock.withLock {
+            lastProgress = line
+            Self.write(STDOUT_FILENO, "\r\u{1B}[K" + line)
+        }
+    }
+
+    /// Ends the progress line so that what follows starts on a fresh line.
+    public func finishProgress() {
+        guard showsProgress else { return }
+        lock.withLock {
+            if !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\n") }
+            lastProgress = ""
+        }
+    }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { if errno == EINTR { continue } else { return } }
+            offset += written
+        }
+    }
+}

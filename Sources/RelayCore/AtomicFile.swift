@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Crash-safe file replacement: write a temporary file in the same folder, fsync it, rename it
+/// over the target, fsync the folder. A reader (or a restart after kill -9) sees the old file or
+/// the new one, never a torn mix.
+public enum AtomicFile {
+    /// Replaces `url` with `data`; the file gets `mode` (0600 by default: configs may hold tokens).
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(StateFileError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        do {
+            try writeAndSync(data, to: temporary.path, mode: mode)
+            guard rename(temporary.path, url.path) == 0 else { throw Errno.current("rename") }
+        } catch {
+            unlink(temporary.path)
+            throw .writeFailed(path: url.path, reason: "\(error)")
+        }
+        syncDirectory(folder.path)
+    }
+
+    /// Writes `data` to a new file at `path` and flushes it to stable storage before returning.
+    public static func writeAndSync(_ data: Data, to path: String, mode: mode_t = 0o600) throws(Errno) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { throw Errno.current("open") }
+        defer { close(fd) }
+        try writeAll(fd, data)
+        guard fsync(fd) == 0 else { throw Errno.current("fsync") }
+    }
+
+    /// Writes every byte of `data` to `fd`, resuming after short writes and EINTR.
+    public static func writeAll(_ fd: Int32, _ data: Data) throws(Errno) {
+        let failure: Errno? = data.withUnsafeBytes { raw -> Errno? in
+            guard let base = raw.baseAddress else { return nil }
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(fd, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return Errno.current("write")
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes a folder's entries (a rename is durable only once its folder is synced).
+    public static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
+
+/// A failed system call, with the call's name and the C library's text for errno.
+public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+
+    public init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    /// The current `errno` for the named call.
+    public static func current(_ call: String) -> Errno {
+        Errno(call: call, code: errno)
+    }
+
+    /// True when the failure means the disk (or quota) is full.
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+    public var description: String {
+        "\(call): \(String(cString: strerror(code)))"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One upload attempt as the photographer sees it in `relay history`.
+///
+/// The first fields are Camera2URL's history fields, unchanged; relay adds the file, its size,
+/// the attempt's duration and number.
+public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
+    public var id: UUID
+    /// Which photo of this relay home's life it was (the spool's sequence number).
+    public var captureNumber: Int
+    public var timestamp: Date
+    public var success: Bool
+    public var statusCode: Int?
+    public var errorMessage: String?
+    /// Method, URL and headers, with secret header values redacted.
+    public var requestSummary: String
+    public var responseSummary: String?
+    public var isTimerCapture: Bool
+    public var fileName: String
+    public var bytes: Int64
+    public var durationSeconds: Double
+    /// 1 for the first try of a photo, 2 for its first retry, and so on.
+    public var attempt: Int
+
+    public init(
+        id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,
+        errorMessage: String?, requestSummary: String, responseSummary: String?, isTimerCapture: Bool = false,
+        fileName: String, bytes: Int64, durationSeconds: Double, attempt: Int
+    ) {
+        self.id = id
+        self.captureNumber = captureNumber
+        self.timestamp = timestamp
+        self.success = success
+        self.statusCode = statusCode
+        self.errorMessage = errorMessage
+        self.requestSummary = requestSummary
+        self.responseSummary = responseSummary
+        self.isTimerCapture = isTimerCapture
+        self.fileName = fileName
+        self.bytes = bytes
+        self.durationSeconds = durationSeconds
+        self.attempt = attempt
+    }
+}
+
+/// The rolling history: newest first, at most ``limit`` records (older ones fall off).
+public struct HistoryLog: Codable, Sendable, Equatable {
+    public static let limit = 100
+
+    public private(set) var records: [HistoryRecord]
+
+    public init(records: [HistoryRecord] = []) {
+        self.records = Array(records.prefix(Self.limit))
+    }
+
+    public mutating func add(_ record: HistoryRecord) {
+        records.insert(record, at: 0)
+        if records.count > Self.limit { records.removeLast(records.count - Self.limit) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where relay keeps its state: `configs.json`, `history.json`, `seen/` and `spool/`.
+///
+/// `$RELAY_HOME` wins, then `$XDG_STATE_HOME/relay`, then `~/.local/state/relay`, so that tests and
+/// several relays on one machine can each have their own state by setting one variable.
+public struct RelayHome: Sendable, Equatable {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Resolves the state folder from the environment (see the type's documentation).
+    public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> RelayHome {
+        if let explicit = environment["RELAY_HOME"], !explicit.isEmpty {
+            return RelayHome(root: URL(fileURLWithPath: explicit, isDirectory: true))
+        }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
+            return RelayHome(root: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("relay", isDirectory: true))
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return RelayHome(root: URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/state/relay", isDirectory: true))
+    }
+
+    public var configsFile: URL { root.appendingPathComponent("configs.json") }
+    public var historyFile: URL { root.appendingPathComponent("history.json") }
+    public var seenDirectory: URL { root.appendingPathComponent("seen", isDirectory: true) }
+    public var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
+
+    /// Creates the state folder (mode 0700: it may hold tokens in configs) if it is missing.
+    public func createIfNeeded() throws(StateFileError) {
+        try StateDirectory.create(root)
+    }
+}
+
+/// Creating state folders with private permissions, reporting failures as ``StateFileError``.
+public enum StateDirectory {
+    public static func create(_ url: URL) throws(StateFileError) {
+        do {
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.localizedDescription)
+        }
+    }
+}

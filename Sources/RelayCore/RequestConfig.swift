@@ -1,0 +1,158 @@
+import Foundation
+
+/// Where and how to upload: the Camera2URL request config (`id`, `verb`, `url`, `note`) plus the
+/// optional fields a live event needs. Field names match Camera2URL's so its configs import as-is.
+public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
+    /// HTTP methods a config may use (Camera2URL's set).
+    public enum Verb: String, Codable, Sendable, CaseIterable {
+        case GET, POST, PUT, PATCH, DELETE
+    }
+
+    /// How the photo travels: inside a multipart form (default) or as the bare JPEG body.
+    public enum BodyMode: String, Codable, Sendable, CaseIterable {
+        case multipart, raw
+    }
+
+    public static let defaultFileField = "file"
+
+    public var id: UUID
+    public var verb: Verb
+    public var url: String
+    public var note: String
+    /// Extra request headers; values may reference `${NAME}` environment variables.
+    public var headers: [String: String]
+    /// Extra multipart form fields, sent before the file part.
+    public var fields: [String: String]
+    /// Name of the multipart file part (`file` when absent).
+    public var fileField: String?
+    public var body: BodyMode?
+    /// Whole-request time limit; unset means "as long as the upload keeps moving".
+    public var timeoutSeconds: Double?
+    /// Upload bandwidth cap, so the gallery upload leaves room for the venue's other traffic.
+    public var maxBytesPerSecond: Int?
+
+    public init(
+        id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
+        headers: [String: String] = [:], fields: [String: String] = [:], fileField: String? = nil,
+        body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil
+    ) {
+        self.id = id
+        self.verb = verb
+        self.url = url
+        self.note = note
+        self.headers = headers
+        self.fields = fields
+        self.fileField = fileField
+        self.body = body
+        self.timeoutSeconds = timeoutSeconds
+        self.maxBytesPerSecond = maxBytesPerSecond
+    }
+
+    public var effectiveFileField: String { fileField ?? Self.defaultFileField }
+    public var effectiveBody: BodyMode { body ?? .multipart }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? UUID()
+        let verbText = try c.decodeIfPresent(String.self, forKey: .verb) ?? Verb.POST.rawValue
+        guard let verb = Verb(rawValue: verbText.trimmingCharacters(in: .whitespaces).uppercased()) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .verb, in: c,
+                debugDescription: "verb '\(verbText)' is not one of \(Verb.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.verb = verb
+        url = try c.decodeIfPresent(String.self, forKey: .url) ?? ""
+        note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
+        headers = try c.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
+        fields = try c.decodeIfPresent([String: String].self, forKey: .fields) ?? [:]
+        fileField = try c.decodeIfPresent(String.self, forKey: .fileField)
+        body = try c.decodeIfPresent(BodyMode.self, forKey: .body)
+        timeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .timeoutSeconds)
+        maxBytesPerSecond = try c.decodeIfPresent(Int.self, forKey: .maxBytesPerSecond)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(verb, forKey: .verb)
+        try c.encode(url, forKey: .url)
+        try c.encode(note, forKey: .note)
+        if !headers.isEmpty { try c.encode(headers, forKey: .headers) }
+        if !fields.isEmpty { try c.encode(fields, forKey: .fields) }
+        try c.encodeIfPresent(fileField, forKey: .fileField)
+        try c.encodeIfPresent(body, forKey: .body)
+        try c.encodeIfPresent(timeoutSeconds, forKey: .timeoutSeconds)
+        try c.encodeIfPresent(maxBytesPerSecond, forKey: .maxBytesPerSecond)
+    }
+
+    /// A short label for lists and messages: the note, else the URL.
+    public var label: String {
+        note.isEmpty ? url : note
+    }
+
+    /// This config with surrounding white space removed from its text fields (what `upsert` stores).
+    public func trimmed() -> RequestConfig {
+        var copy = self
+        copy.url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.note = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.fileField = fileField?.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.headers = Dictionary(uniqueKeysWithValues: headers.map {
+            ($0.key.trimmingCharacters(in: .whitespaces), $0.value.trimmingCharacters(in: .whitespaces))
+        })
+        return copy
+    }
+
+    /// Checks every field a user can get wrong; the error names the field and the fix.
+    public func validate() throws(ConfigError) {
+        let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        if url.isEmpty { throw .missingURL(config: label) }
+        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased() else {
+            throw .invalidURL(url, reason: "it is not a URL")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalidURL(url, reason: "only http and https are supported, not '\(scheme)'")
+        }
+        guard let host = parsed.host, !host.isEmpty else {
+            throw .invalidURL(url, reason: "it has no host name")
+        }
+        for name in headers.keys where !HeaderSyntax.isValidName(name) {
+            throw .invalidHeader(name, reason: "a header name is letters, digits and - only")
+        }
+        for (name, value) in headers where value.contains("\r") || value.contains("\n") {
+            throw .invalidHeader(name, reason: "its value has a line break")
+        }
+        for name in fields.keys where name.isEmpty || name.contains("\"") || name.contains("\r") || name.contains("\n") {
+            throw .invalidField(name, reason: "a field name cannot be empty or hold quotes or line breaks")
+        }
+        if let fileField, fileField.isEmpty || fileField.contains("\"") || fileField.contains("\r") || fileField.contains("\n") {
+            throw .invalidField(fileField, reason: "fileField cannot be empty or hold quotes or line breaks")
+        }
+        if let timeoutSeconds, !(timeoutSeconds > 0 && timeoutSeconds.isFinite) {
+            throw .invalidNumber(field: "timeoutSeconds", value: "\(timeoutSeconds)", reason: "it must be a positive number of seconds")
+        }
+        if let maxBytesPerSecond, maxBytesPerSecond < 0 {
+            throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
+        }
+    }
+}
+
+/// HTTP header syntax checks (RFC 9110 token characters).
+public enum HeaderSyntax {
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// Headers whose values are secrets and must never be written to history or logs.
+    public static func isSecret(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"].contains(lower)
+            || lower.contains("token") || lower.contains("secret") || lower.contains("password")
+            || lower.contains("key") && lower != "idempotency-key"
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How much the spool may hold before the tether has to wait (the photo stays on the camera).
+public struct SpoolLimits: Sendable, Equatable {
+    public var maxPhotos: Int
+    public var maxBytes: Int64
+
+    public init(maxPhotos: Int = 1000, maxBytes: Int64 = 4 << 30) {
+        self.maxPhotos = maxPhotos
+        self.maxBytes = maxBytes
+    }
+}
+
+/// The durable, bounded queue between the tether and the uploader.
+///
+/// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `failed/` (permanent failures),
+/// `.incoming/` (partial writes, discarded on start). A photo becomes part of the spool only when
+/// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
+/// a time (an flock on `.lock`); all in-memory state is guarded by one condition lock, on which the
+/// tether waits for room and the workers wait for work.
+public final class Spool: @unchecked Sendable {
+    public let directory: URL
+    public let limits: SpoolLimits
+    public var failedDirectory: URL { directory.appendingPathComponent("failed", isDirectory: true) }
+    var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
+
+    private let condition = NSCondition()
+    private var queued: [SpoolEntry] = []
+    private var inFlight: [String: SpoolEntry] = [:]
+    private var failedIDs: Set<String> = []
+    private var notBefore: [String: Date] = [:]
+    private var nextSequence = 1
+    private var closed = false
+    private let lockFD: Int32
+    /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
+    public private(set) var problems: [String] = []
+
+    /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
+    /// partial writes are discarded, delivered photos removed, the rest queued in arrival order.
+    public init(directory: URL, limits: SpoolLimits = SpoolLimits()) throws(SpoolError) {
+        self.directory = directory
+        self.limits = limits
+        for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
+            do { try StateDirectory.create(folder) } catch { throw .state(error) }
+        }
+        lockFD = try Self.takeLock(directory)
+        try recover()
+    }
+
+    deinit {
+        close()
+        Foundation.close(lockFD)
+    }
+
+    // MARK: - Tether side
+
+    /// Whether a photo with this id is already queued, uploading or failed (not delivered).
+    public func contains(id: String) -> Bool {
+        condition.withLock { queued.contains { $0.id == id } || inFlight[id] != nil || failedIDs.contains(id) }
+    }
+
+    /// Blocks until a photo of `bytes` fits within the limits; false when the spool was closed.
+    /// An empty spool always has room, so one photo larger than `maxBytes` can still pass.
+    public func waitForRoom(bytes: Int64) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed && !hasRoom(for: bytes) { condition.wait() }
+        return !closed
+    }
+
+    /// Whether the spool is at its limits right now (for the progress line).
+    public var isFull: Bool {
+        condition.withLock { !hasRoom(for: 1) }
+    }
+
+    /// Spools one photo: `write` fills a new file (given its descriptor); the file is fsynced,
+    /// its sidecar written, and only then renamed into the queue. Returns the entry, or the
+    /// existing one when this photo (same stable id) is already in the spool.
+    @discardableResult
+    public func ingest(_ identity: PhotoIdentity, write: (Int32) throws -> Void) throws(SpoolError) -> SpoolEntry {
+        let id = identity.stableID
+        condition.lock()
+        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] {
+            condition.unlock()
+            return existing
+        }
+        let sequence = nextSequence
+        nextSequence += 1
+        let takenNames = Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName))
+        condition.unlock()
+
+        var uploadName = SafeFileName.make(identity.fileName)
+        if takenNames.contains(uploadName) { uploadName = SafeFileName.withSuffix(uploadName, "\(sequence)") }
+        let temporary = incomingDirectory.appendingPathComponent("\(id).jpg")
+        let final = photoURL(id)
+        var entry = SpoolEntry(
+            id: id, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
+            uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
+            idempotencyKey: id, isTimerCapture: identity.isTimerCapture)
+        do {
+            entry.bytes = try writeSynced(temporary, write)
+            try saveSidecar(entry)
+            guard rename(temporary.path, final.path) == 0 else { throw Errno.current("rename") }
+            AtomicFile.syncDirectory(directory.path)
+            try? AtomicFile.write(Data("\(sequence)\n".utf8), to: sequenceFile)
+        } catch {
+            unlink(temporary.path)
+            unlink(sidecarURL(id).path)
+            throw Self.describe(error, at: final)
+        }
+        condition.withLock {
+            queued.append(entry)
+            condition.broadcast()
+        }
+        return entry
+    }
+
+    // MARK: - Uploader side
+
+    /// Blocks until a photo is due for upload and hands it to the caller (marked in flight, its
+    /// attempt counted in the sidecar); nil once the spool is closed.
+    public func claimNext() -> SpoolEntry? {
+        condition.lock()
+        var claimed: SpoolEntry?
+        while claimed == nil && !closed {
+            let now = Date()
+            if let index = queued.firstIndex(where: { (notBefore[$0.id] ?? .distantPast) <= now }) {
+                claimed = queued.remove(at: index)
+            } else if let earliest = queued.compactMap({ notBefore[$0.id] }).min() {
+                _ = condition.wait(until: earliest)
+            } else {
+                condition.wait()
+            }
+        }
+        guard var entry = claimed else {
+            condition.unlock()
+            return nil
+        }
+        entry.attempts += 1
+        entry.inFlightSince = Date()
+        entry.uploaderPID = getpid()
+        inFlight[entry.id] = entry
+        condition.unlock()
+        try? saveSidecar(entry)
+        return entry
+    }
+
+    /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
+    /// The order matters: after a crash a "delivered" sidecar is cleaned up, never re-sent.
+    public func markDelivered(_ entry: SpoolEntry) throws(SpoolError) {
+        var done = entry
+        done.state = .delivered
+        done.inFlightSince = nil
+        do { try saveSidecar(done) } catch { throw Self.describe(error, at: sidecarURL(entry.id)) }
+        unlink(photoURL(entry.id).path)
+        unlink(sidecarURL(entry.id).path)
+        AtomicFile.syncDirectory(directory.path)
+        finish(entry.id)
+    }
+
+    /// A retryable failure: back in the queue, not before `delay` seconds from now.
+    public func requeue(_ entry: SpoolEntry, after delay: TimeInterval, error: String?, statusCode: Int?) {
+        var again = entry
+        again.inFlightSince = nil
+        again.uploaderPID = nil
+        again.lastError = error
+        again.lastStatusCode = statusCode
+        try? saveSidecar(again)
+        condition.withLock {
+            inFlight[entry.id] = nil
+            notBefore[entry.id] = Date().addingTimeInterval(max(0, delay))
+            let position = queued.firstIndex { $0.sequence > again.sequence } ?? queued.endIndex
+            queued.insert(again, at: position)
+            condition.broadcast()
+        }
+    }
+
+    /// A permanent failure: moved to `failed/` with the answer, out of the way of the rest.
+    public func moveToFailed(_ entry: SpoolEntry, error: String, statusCode: Int?) throws(SpoolError) {
+        var failed = entry
+        failed.state = .failed
+        failed.inFlightSince = nil
+        failed.uploaderPID = nil
+        failed.lastError = error
+        failed.lastStatusCode = statusCode
+        let failedPhoto = failedDirectory.appendingPathComponent("\(entry.id).jpg")
+        do {
+            try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
+            guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 else { throw Errno.current("rename") }
+            unlink(sidecarURL(entry.id).path)
+            AtomicFile.syncDirectory(failedDirectory.path)
+            AtomicFile.syncDirectory(directory.path)
+        } catch {
+            throw Self.describe(error, at: failedPhoto)
+        }
+        _ = condition.withLock { failedIDs.insert(entry.id) }
+        finish(entry.id)
+    }
+
+    /// Moves failed photos (all, or those whose id starts with one of `ids`) back into the queue.
+    public func retryFailed(ids: [String] = []) throws(SpoolError) -> [SpoolEntry] {
+        var moved: [SpoolEntry] = []
+        for var entry in Self.readEntries(in: failedDirectory).entries
+        where ids.isEmpty || ids.contains(where: { entry.id.hasPrefix($0.lowercased()) }) {
+            entry.state = .queued
+            do {
+                try saveSidecar(entry)
+                guard rename(failedDirectory.appendingPathComponent("\(entry.id).jpg").path, photoURL(entry.id).path) == 0 else {
+                    throw Errno.current("rename")
+                }
+                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
+            } catch {
+                throw Self.describe(error, at: photoURL(entry.id))
+            }
+            let requeued = entry
+            condition.withLock {
+                failedIDs.remove(requeued.id)
+                queued.append(requeued)
+                queued.sort { $0.sequence < $1.sequence }
+                condition.broadcast()
+            }
+            moved.append(entry)
+        }
+        return moved
+    }
+
+    /// Stops handing out work and wakes every waiter; in-flight photos may still be settled.
+    public func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    /// Queued, in-flight and failed photos right now.
+    public func snapshot() -> SpoolSnapshot {
+        condition.withLock {
+            SpoolSnapshot(
+                queued: queued, inFlight: inFlight.values.sorted { $0.sequence < $1.sequence },
+                failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
+        }
+    }
+
+    // MARK: - Reading a spool without owning it (`relay status`)
+
+    /// What a spool folder holds, read without taking it over (another relay may be running).
+    public static func inspect(directory: URL) -> SpoolSnapshot {
+        let main = readEntries(in: directory)
+        let failed = readEntries(in: directory.appendingPathComponent("failed", isDirectory: true))
+        var queued: [SpoolEntry] = []
+        var inFlight: [SpoolEntry] = []
+        for entry in main.entries where entry.state == .queued {
+            if entry.inFlightSince != nil, let pid = entry.uploaderPID, kill(pid, 0) == 0 {
+                inFlight.append(entry)
+            } else {
+                queued.append(entry)
+            }
+        }
+        return SpoolSnapshot(queued: queued, inFlight: inFlight, failed: failed.entries, problems: main.problems + failed.problems)
+    }
+
+    /// Where the photo of a queued or in-flight entry is.
+    public func photoURL(for entry: SpoolEntry) -> URL { photoURL(entry.id) }
+
+    /// Counts for the progress line, without reading any file.
+    public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
+        condition.withLock { (queued.count, inFlight.count, failedIDs.count) }
+    }
+
+    // MARK: - Internals
+
+    private var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
+    private func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
+    private func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
+
+    private func hasRoom(for bytes: Int64) -> Bool {
+        let count = queued.count + inFlight.count
+        if count == 0 { return true }
+        let held = queued.reduce(Int64(0)) { $0 + $1.bytes } + inFlight.values.reduce(Int64(0)) { $0 + $1.bytes }
+        return count < limits.maxPhotos && held + bytes <= limits.maxBytes
+    }
+
+    private func finish(_ id: String) {
+        condition.withLock {
+            inFlight[id] = nil
+            notBefore[id] = nil
+            condition.broadcast()
+        }
+    }
+
+    private func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
+    }
+
+    private func writeSynced(_ url: URL, _ write: (Int32) throws -> Void) throws -> Int64 {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw Errno.current("open") }
+        defer { Foundation.close(fd) }
+        try write(fd)
+        guard fsync(fd) == 0 else { throw Errno.current("fsync") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Errno.current("fstat") }
+        return Int64(info.st_size)
+    }
+
+    private func recover() throws(SpoolError) {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: incomingDirectory.path) {
+            for name in names { unlink(incomingDirectory.appendingPathComponent(name).path) }
+        }
+        let failed = Self.readEntries(in: failedDirectory)
+        failedIDs = Set(failed.entries.map(\.id))
+        let found = Self.readEntries(in: directory)
+        problems = found.problems + failed.problems
+        var highest = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        for var entry in found.entries {
+            highest = max(highest, entry.sequence)
+            let photo = photoURL(entry.id).path
+            let hasPhoto = FileManager.default.fileExists(atPath: photo)
+            if entry.state == .delivered || !hasPhoto || failedIDs.contains(entry.id) {
+                // Delivered, never committed (crash before the rename), or already moved to failed/.
+                if entry.state == .delivered { unlink(photo) }
+                unlink(sidecarURL(entry.id).path)
+                continue
+            }
+            entry.inFlightSince = nil
+            entry.uploaderPID = nil
+            queued.append(entry)
+        }
+        for entry in failed.entries { highest = max(highest, entry.sequence) }
+        queued.sort { $0.sequence < $1.sequence }
+        nextSequence = highest + 1
+    }
+
+    static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return ([], []) }
+        var entries: [SpoolEntry] = []
+        var problems: [String] = []
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            do {
+                if let entry = try JSONStateFile<SpoolEntry>(url: folder.appendingPathComponent(name)).load() {
+                    entries.append(entry)
+                }
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return (entries.sorted { $0.sequence < $1.sequence }, problems)
+    }
+
+    private static func takeLock(_ directory: URL) throws(SpoolError) -> Int32 {
+        let path = directory.appendingPathComponent(".lock").path
+        let fd = open(path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw .io(path: path, reason: Errno.current("open").description) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            Foundation.close(fd)
+            throw .locked(path: directory.path, pid: holder.isEmpty ? "?" : holder)
+        }
+        ftruncate(fd, 0)
+        let pid = Data("\(getpid())\n".utf8)
+        try? AtomicFile.writeAll(fd, pid)
+        return fd
+    }
+
+    private static func describe(_ error: Error, at url: URL) -> SpoolError {
+        if let errno = error as? Errno {
+            return errno.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: errno.description)
+        }
+        if let state = error as? StateFileError {
+            if case .writeFailed(_, let reason) = state, reason.contains("No space left") { return .diskFull(path: url.path) }
+            return .state(state)
+        }
+        if let spool = error as? SpoolError { return spool }
+        return .io(path: url.path, reason: "\(error)")
+    }
+}
+
+/// What the spool holds at one moment, for `relay status` and the progress line.
+public struct SpoolSnapshot: Codable, Sendable, Equatable {
+    public var queued: [SpoolEntry]
+    public var inFlight: [SpoolEntry]
+    public var failed: [SpoolEntry]
+    /// Sidecars that could not be read (left untouched).
+    public var problems: [String]
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The JSON sidecar beside each spooled photo: who it is, where it came from, how delivery went.
+///
+/// It is written (atomically) before the photo is renamed into the spool and rewritten before
+/// each attempt and before the photo is removed, so that after a crash the sidecar alone says
+/// whether the photo still has to go.
+public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
+    public enum State: String, Codable, Sendable {
+        case queued, delivered, failed
+    }
+
+    /// Stable id derived from the photo's source identity: the same camera file spooled twice
+    /// (after a crash between spooling and remembering it) gets the same id and is not queued twice.
+    public var id: String
+    /// Order of arrival, used for FIFO delivery and shown as the history's capture number.
+    public var sequence: Int
+    /// Where the photo came from, e.g. `folder:/path/to/hot-folder`.
+    public var source: String
+    public var cameraFileName: String
+    /// The safe, unique file name sent to the gallery.
+    public var uploadName: String
+    public var bytes: Int64
+    /// Best known shutter time (the camera's capture date, or the file's modification time).
+    public var capturedAt: Date
+    public var spooledAt: Date
+    public var attempts: Int
+    /// Sent as `Idempotency-Key` on every attempt for this photo.
+    public var idempotencyKey: String
+    public var isTimerCapture: Bool
+    public var state: State
+    /// Set while a worker is uploading it; with `uploaderPID`, lets `relay status` show in-flight photos.
+    public var inFlightSince: Date?
+    public var uploaderPID: Int32?
+    public var lastError: String?
+    public var lastStatusCode: Int?
+
+    public init(
+        id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,
+        capturedAt: Date, spooledAt: Date, idempotencyKey: String, isTimerCapture: Bool = false
+    ) {
+        self.id = id
+        self.sequence = sequence
+        self.source = source
+        self.cameraFileName = cameraFileName
+        self.uploadName = uploadName
+        self.bytes = bytes
+        self.capturedAt = capturedAt
+        self.spooledAt = spooledAt
+        self.attempts = 0
+        self.idempotencyKey = idempotencyKey
+        self.isTimerCapture = isTimerCapture
+        self.state = .queued
+    }
+}
+
+/// What a source knows about a photo before it is spooled.
+public struct PhotoIdentity: Sendable, Equatable {
+    /// Where it came from, e.g. `folder:/srv/drop` or `ptp:SERIAL`.
+    public var source: String
+    public var fileName: String
+    public var bytes: Int64
+    public var capturedAt: Date
+    /// Everything that makes this photo distinct at its source (path, size, date...).
+    public var uniqueKey: String
+    public var isTimerCapture: Bool
+
+    public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, isTimerCapture: Bool = false) {
+        self.source = source
+        self.fileName = fileName
+        self.bytes = bytes
+        self.capturedAt = capturedAt
+        self.uniqueKey = uniqueKey
+        self.isTimerCapture = isTimerCapture
+    }
+
+    /// The spool id and idempotency key: a 128-bit hash of source and unique key, stable across runs.
+    public var stableID: String {
+        StableHash.hex128(source + "\u{0}" + uniqueKey)
+    }
+}
+
+/// FNV-1a based 128-bit digest for ids (not for security: it only has to be stable and spread well).
+public enum StableHash {
+    public static func hex128(_ text: String) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = b ^ (a >> 29)
+        }
+        return String(format: "%016llx%016llx", a, b)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import RelayCore
+import Spool
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Takes JPEGs dropped into a folder (camera FTP, tethering software) into the spool.
+///
+/// A file is taken once its size and modification time have not changed for `settleSeconds`
+/// (a camera FTP upload writes for a while), and once only: what was taken is kept in a
+/// ``SeenLog``, keyed by path, size and modification time, so files that arrived while relay was
+/// stopped are taken on start and none is taken twice. Sub-folders are scanned too. The loop runs
+/// on the caller's thread, which is the only owner of its state.
+public final class HotFolderSource {
+    public struct Options: Sendable {
+        public var folder: URL
+        public var settleSeconds: TimeInterval
+        public var pollSeconds: TimeInterval
+
+        public init(folder: URL, settleSeconds: TimeInterval = 1.0, pollSeconds: TimeInterval = 0.25) {
+            self.folder = folder
+            self.settleSeconds = settleSeconds
+            self.pollSeconds = pollSeconds
+        }
+    }
+
+    private struct Candidate {
+        var size: Int64
+        var modified: Int64
+        var stableSince: Date
+    }
+
+    public let options: Options
+    private let spool: Spool
+    private let seen: SeenLog
+    private let report: @Sendable (TetherEvent) -> Void
+    private var candidates: [String: Candidate] = [:]
+    private var reportedSkips: Set<String> = []
+    public private(set) var skippedCount = 0
+    private var sourceLabel: String { "folder:" + options.folder.standardizedFileURL.path }
+
+    public init(options: Options, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+        self.options = options
+        self.spool = spool
+        self.report = report
+        let path = options.folder.standardizedFileURL.path
+        seen = try SeenLog(url: SeenLog.url(in: home, source: "folder:" + path, label: "folder-" + options.folder.lastPathComponent))
+    }
+
+    /// Checks that the folder exists and is readable, so `relay run` can refuse at once.
+    public static func validate(_ folder: URL) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            return "folder \(folder.path) does not exist: create it or give another --folder"
+        }
+        guard isDirectory.boolValue else { return "\(folder.path) is not a folder: give a folder with --folder" }
+        guard FileManager.default.isReadableFile(atPath: folder.path) else {
+            return "folder \(folder.path) is not readable: check its permissions"
+        }
+        return nil
+    }
+
+    /// Polls the folder until `stop` is set.
+    public func run(until stop: StopFlag) {
+        while !stop.isStopped {
+            scanOnce(stop: stop)
+            stop.sleep(options.pollSeconds)
+        }
+    }
+
+    /// One pass over the folder: takes every file that has settled.
+    public func scanOnce(stop: StopFlag) {
+        let now = Date()
+        var present: Set<String> = []
+        for file in listFiles() {
+            if stop.isStopped { return }
+            present.insert(file.relativePath)
+            guard PhotoKind.isJPEG(fileName: file.relativePath) else {
+                if reportedSkips.insert(file.relativePath).inserted {
+                    skippedCount += 1
+                    report(.skipped(fileName: file.relativePath, reason: "not a JPEG"))
+                }
+                continue
+            }
+            let key = "\(file.relativePath)|\(file.size)|\(file.modified)"
+            if seen.contains(key) { continue }
+            if let candidate = candidates[file.relativePath], candidate.size == file.size, candidate.modified == file.modified {
+                if now.timeIntervalSince(candidate.stableSince) >= options.settleSeconds {
+                    take(file, key: key, stop: stop)
+                }
+            } else {
+                candidates[file.relativePath] = Candidate(size: file.size, modified: file.modified, stableSince: now)
+            }
+        }
+        candidates = candidates.filter { present.contains($0.key) }
+    }
+
+    private struct FileStat {
+        var relativePath: String
+        var url: URL
+        var size: Int64
+        var modified: Int64
+        var modifiedDate: Date
+    }
+
+    private func listFiles() -> [FileStat] {
+        guard let enumerator = FileManager.default.enumerator(atPath: options.folder.path) else { return [] }
+        var files: [FileStat] = []
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                enumerator.skipDescendants()
+                continue
+            }
+            if PhotoKind.isIgnored(fileName: name) { continue }
+            let url = options.folder.appendingPathComponent(relative)
+            var info = stat()
+            guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            #if canImport(Darwin)
+            let seconds = Int64(info.st_mtimespec.tv_sec), nanos = Int64(info.st_mtimespec.tv_nsec)
+            #else
+            let seconds = Int64(info.st_mtim.tv_sec), nanos = Int64(info.st_mtim.tv_nsec)
+            #endif
+            files.append(FileStat(
+                relativePath: relative, url: url, size: Int64(info.st_size), modified: seconds &* 1_000_000_000 &+ nanos,
+                modifiedDate: Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)))
+        }
+        return files.sorted { ($0.modified, $0.relativePath) < ($1.modified, $1.relativePath) }
+    }
+
+    private func take(_ file: FileStat, key: String, stop: StopFlag) {
+        if !spool.waitForRoom(bytes: file.size) { return }
+        let identity = PhotoIdentity(
+            source: sourceLabel, fileName: (file.relativePath as NSString).lastPathComponent, bytes: file.size,
+            capturedAt: file.modifiedDate, uniqueKey: key)
+        do {
+            let entry = try spool.ingest(identity) { fd in try Self.copy(file.url, expectedBytes: file.size, to: fd) }
+            try seen.record(key, file: file.relativePath)
+            candidates[file.relativePath] = nil
+            report(.spooled(entry))
+        } catch let error as SpoolError {
+            report(.problem("\(file.relativePath) stays in the folder for now: \(error)"))
+            if case .diskFull = error { stop.sleep(5) }
+            candidates[file.relativePath] = nil
+        } catch {
+            report(.problem("\(file.relativePath) stays in the folder for now: \(error)"))
+            candidates[file.relativePath] = nil
+        }
+    }
+
+    /// Streams the file into the spool's descriptor; fails if its size changed meanwhile.
+    static func copy(_ source: URL, expectedBytes: Int64, to fd: Int32) throws {
+        let input = open(source.path, O_RDONLY)
+        guard input >= 0 else { throw Errno.current("open \(source.lastPathComponent)") }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total: Int64 = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Errno.current("read \(source.lastPathComponent)")
+            }
+            if count == 0 { break }
+            try AtomicFile.writeAll(fd, Data(buffer[0..<count]))
+            total += Int64(count)
+        }
+        guard total == expectedBytes else { throw HotFolderError.changedWhileCopying(source.lastPathComponent) }
+    }
+}
+
+/// Hot-folder failures that are retried on a later scan.
+public enum HotFolderError: Error, CustomStringConvertible {
+    case changedWhileCopying(String)
+
+    public var description: String {
+        switch self {
+        case .changedWhileCopying(let name): return "\(name) changed while it was copied; it will be taken once it settles"
+        }
+    }
+}

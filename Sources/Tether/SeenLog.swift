@@ -1,0 +1,101 @@
+import Foundation
+import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The objects a source has already taken, so that a restart or reconnect never takes one twice.
+///
+/// An append-only JSON Lines file under `seen/`, one line per photo, fsynced per line: appending
+/// costs one small write however long the event runs. A last line cut short by a crash was never
+/// committed and is ignored (the photo is taken again and the spool's stable id de-duplicates it);
+/// any other unreadable line makes the file an error, left untouched.
+public final class SeenLog: @unchecked Sendable {
+    private struct Line: Codable {
+        var key: String
+        var file: String
+        var takenAt: Date
+    }
+
+    public let url: URL
+    private let lock = NSLock()
+    private var keys: Set<String> = []
+    private var fd: Int32 = -1
+
+    public init(url: URL) throws(StateFileError) {
+        self.url = url
+        try StateDirectory.create(url.deletingLastPathComponent())
+        try load()
+        fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        guard fd >= 0 else { throw .writeFailed(path: url.path, reason: Errno.current("open").description) }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// The file for one source, named by a hash of its identity (e.g. the folder's path).
+    public static func url(in home: RelayHome, source: String, label: String) -> URL {
+        let safe = String(label.map { $0.isLetter || $0.isNumber ? $0 : "-" }.suffix(40))
+        return home.seenDirectory.appendingPathComponent("\(safe)-\(StableHashPrefix.make(source)).jsonl")
+    }
+
+    public var count: Int { lock.withLock { keys.count } }
+
+    public func contains(_ key: String) -> Bool {
+        lock.withLock { keys.contains(key) }
+    }
+
+    /// Remembers `key` durably before returning.
+    public func record(_ key: String, file: String) throws(StateFileError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !keys.contains(key) else { return }
+        do {
+            var data = try JSONEncoder().encode(Line(key: key, file: file, takenAt: Date()))
+            data.append(0x0A)
+            try AtomicFile.writeAll(fd, data)
+            guard fsync(fd) == 0 else { throw Errno.current("fsync") }
+        } catch {
+            throw .writeFailed(path: url.path, reason: "\(error)")
+        }
+        keys.insert(key)
+    }
+
+    private func load() throws(StateFileError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .unreadable(path: url.path, reason: error.localizedDescription)
+        }
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            do {
+                keys.insert(try JSONDecoder().decode(Line.self, from: Data(line)).key)
+            } catch {
+                let isTornTail = index == lines.count - 1
+                if isTornTail { continue }
+                throw .corrupt(path: url.path, reason: "line \(index + 1) is not a seen-record")
+            }
+        }
+        if let last = data.last, last != 0x0A {
+            // Terminate a torn tail so the next append starts on its own line.
+            if let handle = try? FileHandle(forWritingTo: url) {
+                _ = try? handle.seekToEnd()
+                try? handle.write(contentsOf: Data([0x0A]))
+                try? handle.close()
+            }
+        }
+    }
+}
+
+/// A short stable tag for file names.
+enum StableHashPrefix {
+    static func make(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+}

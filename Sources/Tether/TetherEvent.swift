@@ -1,0 +1,14 @@
+import Foundation
+import Spool
+
+/// What a photo source reports to the run's display and log.
+public enum TetherEvent: Sendable {
+    /// A new photo is safely in the spool.
+    case spooled(SpoolEntry)
+    /// A file that is not a JPEG (RAW, video, sidecar...) was left alone.
+    case skipped(fileName: String, reason: String)
+    /// The spool is full; the source waits (the photo stays where it is).
+    case waitingForRoom
+    /// Something went wrong that the source will retry by itself.
+    case problem(String)
+}
