@@ -1,0 +1,253 @@
+import CCurl
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sends upload attempts through one reused libcurl easy handle.
+///
+/// Owned by exactly one worker thread (it is deliberately not Sendable): reusing the handle
+/// keeps the connection to the gallery alive between photos, which on a venue network saves a
+/// TCP and TLS handshake per photo. `curl_easy_reset` between attempts clears the options but
+/// keeps the connection, DNS and TLS session caches.
+///
+/// TLS peer and host verification stay at curl's secure defaults. Redirects are not followed
+/// (a 3xx is reported, and DeliveryPolicy treats it as permanent).
+public final class HTTPUploadClient {
+    /// Give this to another thread to abort the transfer in flight (and all later ones).
+    public let cancellation: UploadCancellation
+    private let handle: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
+        guard CurlGlobal.initResult == CURLE_OK.rawValue else {
+            throw UploadTransportError(category: .other, curlCode: Int(CurlGlobal.initResult),
+                                       message: "libcurl could not be initialised")
+        }
+        guard let handle = curl_easy_init() else {
+            throw UploadTransportError(category: .other, message: "libcurl could not create a transfer handle")
+        }
+        self.handle = handle
+        self.cancellation = cancellation
+        let size = Int(relay_curl_error_size)
+        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+        errorBuffer.initialize(repeating: 0, count: size)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Performs one attempt, blocking the calling thread until an answer, an error, or a
+    /// cancellation. Any HTTP status is a `.success`; classifying it is DeliveryPolicy's job.
+    public func perform(_ request: UploadRequest) -> Result<UploadResponse, UploadTransportError> {
+        if cancellation.isCancelled {
+            return .failure(UploadTransportError(category: .aborted, message: "cancelled before the upload started"))
+        }
+        let plan: UploadPlan
+        switch UploadPlan.make(request) {
+        case .success(let made): plan = made
+        case .failure(let error): return .failure(error)
+        }
+
+        var fileDescriptor: Int32 = -1
+        var fileSize: Int64 = 0
+        if plan.body != .none {
+            switch Self.openFile(request.filePath) {
+            case .success(let opened): (fileDescriptor, fileSize) = opened
+            case .failure(let error): return .failure(error)
+            }
+        }
+        defer { if fileDescriptor >= 0 { close(fileDescriptor) } }
+
+        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor)
+        return withExtendedLifetime(state) {
+            transfer(plan, request: request, fileSize: fileSize, state: state)
+        }
+    }
+
+    private func transfer(
+        _ plan: UploadPlan, request: UploadRequest, fileSize: Int64, state: TransferState
+    ) -> Result<UploadResponse, UploadTransportError> {
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        let userData = Unmanaged.passUnretained(state).toOpaque()
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for line in plan.headerLines {
+            guard let appended = curl_slist_append(headerList, line) else {
+                return .failure(UploadTransportError(category: .other, message: "out of memory building headers"))
+            }
+            headerList = appended
+        }
+
+        var mime: OpaquePointer?
+        defer { curl_mime_free(mime) }
+
+        var code = CURLE_OK
+        func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
+
+        set(relay_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(relay_easy_setopt_string(handle, CURLOPT_URL, plan.url))
+        set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(relay_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        set(relay_easy_setopt_string(handle, CURLOPT_USERAGENT, "relay"))
+        set(relay_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
+        set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeoutSeconds)))
+        if let timeout = request.timeoutSeconds {
+            set(relay_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)))
+        }
+        if request.lowSpeedLimit > 0 && request.lowSpeedTime > 0 {
+            set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, request.lowSpeedLimit))
+            set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime))
+        }
+        if let rate = request.maxBytesPerSecond, rate > 0 {
+            set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
+        }
+
+        set(relay_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData))
+        set(relay_easy_setopt_xferinfo_function(handle) { userData, _, _, _, _ in
+            guard let userData else { return 0 }
+            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+            return state.cancellation.isCancelled ? 1 : 0
+        })
+        set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
+        set(relay_easy_setopt_write_function(handle) { data, size, count, userData in
+            let total = size &* count
+            guard let data, let userData else { return total }
+            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+            state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
+            return total
+        })
+        set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
+        set(relay_easy_setopt_header_function(handle) { data, size, count, userData in
+            let total = size &* count
+            guard let data, let userData else { return total }
+            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+            state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
+            return total
+        })
+
+        switch plan.body {
+        case .none:
+            if plan.method == "GET" {
+                set(relay_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
+            } else {
+                set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
+            }
+        case .raw:
+            set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
+            set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
+            set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
+            set(relay_easy_setopt_read_function(handle, Self.readCallback))
+            set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
+            set(relay_easy_setopt_seek_function(handle, Self.seekCallback))
+            if plan.method != "PUT" {
+                set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
+            }
+        case .multipart(let fields, let fileField, let fileName):
+            guard let made = curl_mime_init(handle) else {
+                return .failure(UploadTransportError(category: .other, message: "out of memory building the form"))
+            }
+            mime = made
+            for field in fields {
+                let part = curl_mime_addpart(made)
+                set(curl_mime_name(part, field.name))
+                let length = field.value.utf8.count
+                set(field.value.withCString { curl_mime_data(part, $0, length) })
+            }
+            let filePart = curl_mime_addpart(made)
+            set(curl_mime_name(filePart, fileField))
+            set(curl_mime_filename(filePart, fileName))
+            set(curl_mime_type(filePart, "image/jpeg"))
+            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), Self.readCallback, Self.seekCallback, nil, userData))
+            set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
+            if plan.method != "POST" {
+                set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
+            }
+        }
+
+        if code == CURLE_OK {
+            code = curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            return .failure(error(for: code, state: state, path: request.filePath))
+        }
+        return .success(response(state: state))
+    }
+
+    private func error(for code: CURLcode, state: TransferState, path: String) -> UploadTransportError {
+        if let readError = state.readError {
+            return UploadTransportError(category: .fileUnreadable, curlCode: Int(code.rawValue),
+                                        message: "\(path): \(String(cString: strerror(readError)))")
+        }
+        if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
+            return UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
+                                        message: "cancelled while the upload was in progress")
+        }
+        return UploadTransportError(curlCode: code, errorBuffer: String(cString: errorBuffer))
+    }
+
+    private func response(state: TransferState) -> UploadResponse {
+        var status = 0
+        _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var uploaded: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        var microseconds: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
+        var connects = 0
+        _ = relay_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        var address: UnsafeMutablePointer<CChar>?
+        _ = relay_easy_getinfo_string(handle, CURLINFO_PRIMARY_IP, &address)
+        var port = 0
+        _ = relay_easy_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
+        let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : "\($0):\(port)" }
+        return UploadResponse(
+            statusCode: status,
+            retryAfter: state.retryAfter.flatMap { RetryAfter.parse($0) },
+            bodySummary: ResponseSummary.make(state.bodyHead),
+            bytesSent: Int64(uploaded),
+            duration: TimeInterval(microseconds) / 1_000_000,
+            remoteAddress: remote,
+            newConnections: connects
+        )
+    }
+
+    /// Opens the photo before any byte is sent, so a missing file is reported as such and not
+    /// as a network failure halfway through.
+    private static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return .failure(UploadTransportError(category: .fileUnreadable, message: "\(path): \(String(cString: strerror(errno)))"))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            return .failure(UploadTransportError(category: .fileUnreadable, message: "\(path): not a regular file"))
+        }
+        return .success((descriptor, Int64(info.st_size)))
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds * 1000, Double(Int32.max)))
+    }
+
+    private static let readCallback: curl_read_callback = { buffer, size, count, userData in
+        guard let buffer, let userData else { return relay_readfunc_abort }
+        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+        return state.readBody(into: buffer, capacity: size &* count) ?? relay_readfunc_abort
+    }
+
+    private static let seekCallback: curl_seek_callback = { userData, offset, origin in
+        guard let userData else { return relay_seekfunc_fail }
+        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+        return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
+    }
+}

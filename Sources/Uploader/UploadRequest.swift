@@ -1,0 +1,68 @@
+import Foundation
+
+/// How the photo travels in the request body.
+public enum UploadBody: Sendable, Equatable {
+    /// `multipart/form-data`: the text `fields` in order, then one file part named `fileField`
+    /// with `Content-Type: image/jpeg` and the file name `fileName` (made safe before sending).
+    case multipart(fields: [FormField], fileField: String, fileName: String)
+    /// The bare JPEG as the whole body with `Content-Type: image/jpeg` (presigned-URL PUTs).
+    /// A `Content-Type` in the request headers replaces the default.
+    case raw
+}
+
+/// Everything one upload attempt needs, fully resolved, so the worker thread that performs it
+/// reads no shared state. Built by the pipeline from a request config and a spooled photo.
+///
+/// Only POST, PUT and PATCH carry the photo. GET and DELETE are sent without a body (the file
+/// is not read): an HTTP body on them has no defined meaning and many servers and proxies drop
+/// it, so sending one would only hide a misconfigured request config.
+public struct UploadRequest: Sendable, Equatable {
+    /// GET, POST, PUT, PATCH or DELETE (upper case).
+    public var method: String
+    /// An absolute `http://` or `https://` URL.
+    public var url: String
+    /// Extra headers, sent as given. `Idempotency-Key` is added from `idempotencyKey`.
+    public var headers: [HTTPHeader]
+    public var body: UploadBody
+    /// The photo on disk; it is streamed, never read into memory whole.
+    public var filePath: String
+    /// Sent as `Idempotency-Key` on every attempt for this photo, so a gallery can recognise a
+    /// retry whose earlier answer was lost.
+    public var idempotencyKey: String
+    /// Limit for the whole attempt; nil means only the stall rule below ends a slow transfer.
+    public var timeoutSeconds: Double?
+    /// Limit for establishing the connection (TCP and TLS).
+    public var connectTimeoutSeconds: Double
+    /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is aborted as
+    /// stalled (a venue network that silently stops moving data), and then retried.
+    public var lowSpeedLimit: Int
+    public var lowSpeedTime: Int
+    /// Upload rate cap in bytes/s, so photo uploads leave room on a shared uplink.
+    public var maxBytesPerSecond: Int?
+
+    public init(
+        method: String = "POST",
+        url: String,
+        headers: [HTTPHeader] = [],
+        body: UploadBody,
+        filePath: String,
+        idempotencyKey: String,
+        timeoutSeconds: Double? = nil,
+        connectTimeoutSeconds: Double = 10,
+        lowSpeedLimit: Int = 1,
+        lowSpeedTime: Int = 30,
+        maxBytesPerSecond: Int? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.filePath = filePath
+        self.idempotencyKey = idempotencyKey
+        self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+        self.maxBytesPerSecond = maxBytesPerSecond
+    }
+}
