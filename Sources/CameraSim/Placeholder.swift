@@ -1,2 +1,4 @@
 // placeholder: replaced by the module's real files
-enum _CameraSimPlaceholder {}
+public enum CameraSimCommand {
+    public static func run(arguments: [String]) -> Int32 { 2 }
+}

@@ -12,9 +12,11 @@ import Darwin
 /// A file is taken once its size and modification time have not changed for `settleSeconds`
 /// (a camera FTP upload writes for a while), and once only: what was taken is kept in a
 /// ``SeenLog``, keyed by path, size and modification time, so files that arrived while relay was
-/// stopped are taken on start and none is taken twice. Sub-folders are scanned too. The loop runs
-/// on the caller's thread, which is the only owner of its state.
-public final class HotFolderSource {
+/// stopped are taken on start and none is taken twice. Sub-folders are scanned too.
+///
+/// Unchecked Sendable because it is built on one thread and then handed, whole, to the one thread
+/// that runs ``run(until:)``; that thread is from then on the only user of its mutable state.
+public final class HotFolderSource: @unchecked Sendable {
     public struct Options: Sendable {
         public var folder: URL
         public var settleSeconds: TimeInterval
@@ -132,6 +134,7 @@ public final class HotFolderSource {
     }
 
     private func take(_ file: FileStat, key: String, stop: StopFlag) {
+        if spool.isFull { report(.waitingForRoom) }
         if !spool.waitForRoom(bytes: file.size) { return }
         let identity = PhotoIdentity(
             source: sourceLabel, fileName: (file.relativePath as NSString).lastPathComponent, bytes: file.size,

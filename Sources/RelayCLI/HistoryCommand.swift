@@ -1,0 +1,54 @@
+import Foundation
+import RelayCore
+
+/// `relay history [-n N] [--failed] [--json]`.
+enum HistoryCommand {
+    static func run(_ arguments: [String], home: RelayHome) throws {
+        let args = try Arguments(arguments, options: ["--count"], flags: ["--failed", "--json"], aliases: ["-n": "--count"])
+        if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
+        let limit = try args.integer("--count", in: 1...HistoryLog.limit) ?? HistoryLog.limit
+        guard let log = try JSONStateFile<HistoryLog>(url: home.historyFile).load() else {
+            if args.has("--json") { return try JSONOutput.print([HistoryRecord]()) }
+            print("no uploads yet")
+            return
+        }
+        let records = Array(log.records.filter { !args.has("--failed") || !$0.success }.prefix(limit))
+        if args.has("--json") { return try JSONOutput.print(records) }
+        print(HistoryTable.render(records))
+    }
+}
+
+/// The readable history table (pure, so its layout is tested).
+public enum HistoryTable {
+    public static func render(_ records: [HistoryRecord], timeZone: TimeZone = .current) -> String {
+        if records.isEmpty { return "no matching uploads" }
+        let header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR"]
+        let rows = records.map { record -> [String] in
+            [
+                Self.time(record.timestamp, timeZone: timeZone),
+                record.fileName,
+                record.success ? "ok" : "failed",
+                record.statusCode.map(String.init) ?? "-",
+                String(format: "%.1f MB", Double(record.bytes) / 1_000_000),
+                String(format: "%.2fs", record.durationSeconds),
+                String(record.attempt),
+                record.errorMessage.map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
+            ]
+        }
+        var widths = header.map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    static func time(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+}

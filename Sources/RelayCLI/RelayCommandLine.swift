@@ -1,0 +1,99 @@
+import Foundation
+import RelayCore
+
+/// The `relay` command: dispatches to a subcommand and turns failures into a message on stderr
+/// and a documented exit code (never a stack trace).
+public enum RelayCommandLine {
+    public static let version = "0.1.0"
+
+    /// Runs relay with `arguments` (without the program name); returns the exit code.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            try dispatch(arguments, environment: environment)
+            return ExitCode.success.rawValue
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("relay: \(failure.message)\n".utf8))
+            return failure.code.rawValue
+        } catch {
+            FileHandle.standardError.write(Data("relay: \(CommandFailure.from(error).message)\n".utf8))
+            return CommandFailure.from(error).code.rawValue
+        }
+    }
+
+    static func dispatch(_ arguments: [String], environment: [String: String]) throws {
+        guard let command = arguments.first else {
+            print(help)
+            return
+        }
+        let rest = Array(arguments.dropFirst())
+        let home = RelayHome.resolve(environment: environment)
+        switch command {
+        case "--help", "-h", "help":
+            print(help)
+        case "--version", "version":
+            print("relay \(version)")
+        case "run":
+            try RunCommand.run(rest, home: home, environment: environment)
+        case "config":
+            try ConfigCommand.run(rest, home: home)
+        case "history":
+            try HistoryCommand.run(rest, home: home)
+        case "status":
+            try StatusCommand.run(rest, home: home)
+        case "retry":
+            try RetryCommand.run(rest, home: home)
+        case "camera-sim":
+            let code = CameraSimDispatch.run(rest)
+            if code != 0 { throw CommandFailure(ExitCode(rawValue: code) ?? .failure, "camera-sim stopped with an error") }
+        default:
+            throw CommandFailure(.usage, "unknown command '\(command)' (see relay --help)")
+        }
+    }
+
+    static var help: String {
+        """
+        relay \(version) — moves photos from a camera to a web gallery, live.
+
+        USAGE
+          relay run --folder PATH [--config ID|NOTE] [options]   take JPEGs from a hot folder and upload them
+          relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
+                           [--field name=value]... [--file-field NAME] [--body multipart|raw]
+                           [--timeout SECONDS] [--max-bytes-per-second N]
+          relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
+          relay history [-n N] [--failed] [--json]                 the last 100 upload attempts
+          relay status [--json]                                    what the spool holds: queued, in flight, failed
+          relay retry [--all | ID...]                              put failed photos back in the queue
+          relay camera-sim --profile canon-eos|nikon|generic ...   a PTP/IP camera for tests and demos
+          relay --help | --version
+
+        RUN OPTIONS
+          --workers N              parallel uploads, each on its own kept-alive connection (default 2)
+          --spool-max-photos N     photos the spool may hold before the source waits (default 1000)
+          --spool-max-bytes SIZE   bytes the spool may hold, e.g. 500M, 4G (default 4G)
+          --settle DURATION        how long a file's size must stay unchanged before it is taken (default 1s)
+          --grace DURATION         on SIGINT/SIGTERM, time given to uploads in flight (default 15s)
+          --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
+          --retry-cap DURATION     largest retry delay ceiling (default 60s)
+
+        FILES
+          State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
+          configs.json, history.json, seen/, spool/ (spool/failed/ holds permanent failures).
+
+        EXIT CODES
+        \(ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+        """
+    }
+}
+
+extension CommandFailure {
+    /// Maps the typed errors of the library modules to a message and an exit code.
+    static func from(_ error: Error) -> CommandFailure {
+        switch error {
+        case let failure as CommandFailure: return failure
+        case let error as ConfigError: return CommandFailure(.config, error.description)
+        case let error as StateFileError: return CommandFailure(.stateFile, error.description)
+        default: return CommandFailure(.failure, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import RelayCore
+import Spool
+
+/// `relay retry [--all | ID...]`: moves photos from `spool/failed/` back into the queue, e.g.
+/// after the config was fixed. The next `relay run` sends them.
+enum RetryCommand {
+    static func run(_ arguments: [String], home: RelayHome) throws {
+        let args = try Arguments(arguments, options: [], flags: ["--all"])
+        if args.positionals.isEmpty && !args.has("--all") {
+            throw CommandFailure(.usage, "name the photos to retry (ids from relay status) or give --all")
+        }
+        let spool: Spool
+        do {
+            spool = try Spool(directory: home.spoolDirectory)
+        } catch {
+            if case .locked = error { throw CommandFailure(.busy, error.description) }
+            throw CommandFailure(.stateFile, error.description)
+        }
+        let moved: [SpoolEntry]
+        do { moved = try spool.retryFailed(ids: args.has("--all") ? [] : args.positionals) } catch {
+            throw CommandFailure(.stateFile, error.description)
+        }
+        print(moved.isEmpty ? "no failed photos matched" : "queued again: " + moved.map(\.uploadName).joined(separator: ", "))
+    }
+}

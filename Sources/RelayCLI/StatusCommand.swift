@@ -1,0 +1,29 @@
+import Foundation
+import RelayCore
+import Spool
+
+/// `relay status [--json]`: what the spool holds, read without disturbing a running relay.
+enum StatusCommand {
+    static func run(_ arguments: [String], home: RelayHome) throws {
+        let args = try Arguments(arguments, options: [], flags: ["--json"])
+        if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
+        let snapshot = Spool.inspect(directory: home.spoolDirectory)
+        if args.has("--json") { return try JSONOutput.print(snapshot) }
+        print("spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed")
+        section("in flight", snapshot.inFlight)
+        section("queued", snapshot.queued)
+        section("failed (relay retry ID to send again)", snapshot.failed)
+        for problem in snapshot.problems { print("problem: \(problem)") }
+    }
+
+    private static func section(_ title: String, _ entries: [SpoolEntry]) {
+        guard !entries.isEmpty else { return }
+        print("\n\(title):")
+        for entry in entries {
+            var line = "  \(entry.id.prefix(8))  \(entry.uploadName)  \(String(format: "%.1f MB", Double(entry.bytes) / 1_000_000))  attempts \(entry.attempts)"
+            if let status = entry.lastStatusCode { line += "  HTTP \(status)" }
+            if let error = entry.lastError { line += "  \(error)" }
+            print(line)
+        }
+    }
+}
