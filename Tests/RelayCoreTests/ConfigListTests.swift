@@ -1,0 +1,85 @@
+import Foundation
+import RelayCore
+import XCTest
+
+final class ConfigListTests: XCTestCase {
+    func testUpsertTrimsAndInsertsAtFront() {
+        var list = ConfigList()
+        let first = list.upsert(RequestConfig(url: "  https://a.example/up  ", note: " one "))
+        let second = list.upsert(RequestConfig(url: "https://b.example/up"))
+        XCTAssertEqual(first.url, "https://a.example/up")
+        XCTAssertEqual(first.note, "one")
+        XCTAssertEqual(list.configs.map(\.id), [second.id, first.id])
+    }
+
+    func testUpsertOfSameVerbURLAndNoteMovesItToFrontAndKeepsID() {
+        var list = ConfigList()
+        let original = list.upsert(RequestConfig(url: "https://a.example/up", note: "gallery"))
+        list.upsert(RequestConfig(url: "https://b.example/up"))
+        let again = list.upsert(RequestConfig(url: " https://a.example/up", note: "gallery ", headers: ["X-Event": "42"]))
+        XCTAssertEqual(again.id, original.id)
+        XCTAssertEqual(list.configs.count, 2)
+        XCTAssertEqual(list.configs.first?.id, original.id)
+        XCTAssertEqual(list.configs.first?.headers, ["X-Event": "42"])
+    }
+
+    func testDifferentVerbIsADifferentConfig() {
+        var list = ConfigList()
+        list.upsert(RequestConfig(verb: .POST, url: "https://a.example/up"))
+        list.upsert(RequestConfig(verb: .PUT, url: "https://a.example/up"))
+        XCTAssertEqual(list.configs.count, 2)
+    }
+
+    func testSelectRemoveAndFind() throws {
+        var list = ConfigList()
+        let a = list.upsert(RequestConfig(url: "https://a.example/up", note: "Wedding"))
+        let b = list.upsert(RequestConfig(url: "https://b.example/up"))
+        try list.select(a.id)
+        XCTAssertEqual(list.selected?.id, a.id)
+        XCTAssertEqual(try list.find("wedding").id, a.id)
+        XCTAssertEqual(try list.find(String(b.id.uuidString.prefix(8)).lowercased()).id, b.id)
+        XCTAssertThrowsError(try list.find("nothing")) { error in
+            XCTAssertEqual(error as? ConfigError, .notFound("nothing"))
+        }
+        try list.remove(a.id)
+        XCTAssertEqual(list.selected?.id, b.id, "removing the selected config selects the next one")
+    }
+
+    func testValidationNamesTheFieldAndTheFix() {
+        func message(_ config: RequestConfig) -> String {
+            do {
+                try config.validate()
+                return ""
+            } catch {
+                return error.description
+            }
+        }
+        XCTAssertTrue(message(RequestConfig(url: "", note: "gallery")).contains("config 'gallery' has no URL: relay config add --url"))
+        XCTAssertTrue(message(RequestConfig(url: "ftp://x.example/")).contains("only http and https"))
+        XCTAssertTrue(message(RequestConfig(url: "not a url")).contains("url 'not a url'"))
+        XCTAssertTrue(message(RequestConfig(url: "https://x.example", headers: ["Bad Name": "x"])).contains("header 'Bad Name'"))
+        XCTAssertTrue(message(RequestConfig(url: "https://x.example", timeoutSeconds: -1)).contains("timeoutSeconds"))
+        XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")
+    }
+
+    func testDecodingAcceptsCamera2URLConfigsAndRejectsBadVerb() throws {
+        let camera2url = #"{"id":"5B1E3D5A-33B4-4E35-9E4C-6E0D3B8F1A22","verb":"post","url":"https://x.example/u","note":"n"}"#
+        let config = try JSONCoding.decoder.decode(RequestConfig.self, from: Data(camera2url.utf8))
+        XCTAssertEqual(config.verb, .POST)
+        XCTAssertEqual(config.effectiveFileField, "file")
+        XCTAssertEqual(config.effectiveBody, .multipart)
+        let bad = #"{"verb":"SEND","url":"https://x.example/u"}"#
+        XCTAssertThrowsError(try JSONCoding.decoder.decode(RequestConfig.self, from: Data(bad.utf8))) { error in
+            XCTAssertTrue(JSONCoding.explain(error).contains("verb 'SEND' is not one of"))
+        }
+    }
+
+    func testEnvironmentExpansion() throws {
+        XCTAssertEqual(try EnvironmentExpansion.expand("Bearer ${TOKEN}", header: "Authorization", environment: ["TOKEN": "abc"]), "Bearer abc")
+        XCTAssertEqual(try EnvironmentExpansion.expand("$5 ${A}${B}", header: "X", environment: ["A": "1", "B": "2"]), "$5 12")
+        XCTAssertThrowsError(try EnvironmentExpansion.expand("Bearer ${MISSING}", header: "Authorization", environment: [:])) { error in
+            XCTAssertEqual(error as? ConfigError, .unknownEnvironmentVariable(name: "MISSING", header: "Authorization"))
+            XCTAssertTrue((error as? ConfigError)?.description.contains("export MISSING=") ?? false)
+        }
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class RelayCoreTestsPlaceholder: XCTestCase {
-    func testBuilds() {}
-}

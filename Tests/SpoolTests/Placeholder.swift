@@ -1,5 +1,0 @@
-import XCTest
-
-final class SpoolTestsPlaceholder: XCTestCase {
-    func testBuilds() {}
-}

@@ -1,0 +1,171 @@
+import Foundation
+import RelayCore
+import Spool
+import XCTest
+
+final class SpoolTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func identity(_ name: String, bytes: Int = 100) -> PhotoIdentity {
+        PhotoIdentity(source: "test", fileName: name, bytes: Int64(bytes), capturedAt: Date(), uniqueKey: name)
+    }
+
+    @discardableResult
+    private func add(_ spool: Spool, _ name: String, bytes: Int = 100) throws -> SpoolEntry {
+        try spool.ingest(identity(name, bytes: bytes)) { fd in
+            try AtomicFile.writeAll(fd, Data(repeating: 0xAB, count: bytes))
+        }
+    }
+
+    func testFIFOClaimAndDelivery() throws {
+        let spool = try Spool(directory: folder)
+        let a = try add(spool, "A.JPG")
+        let b = try add(spool, "B.JPG")
+        XCTAssertLessThan(a.sequence, b.sequence)
+        let first = try XCTUnwrap(spool.claimNext())
+        XCTAssertEqual(first.id, a.id)
+        XCTAssertEqual(first.attempts, 1)
+        XCTAssertEqual(try Data(contentsOf: spool.photoURL(for: first)).count, 100)
+        try spool.markDelivered(first)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spool.photoURL(for: first).path))
+        XCTAssertEqual(spool.counts().queued, 1)
+    }
+
+    func testSameSourcePhotoIsNotQueuedTwice() throws {
+        let spool = try Spool(directory: folder)
+        let first = try add(spool, "A.JPG")
+        let second = try add(spool, "A.JPG")
+        XCTAssertEqual(first.id, second.id)
+        XCTAssertEqual(spool.counts().queued, 1)
+    }
+
+    func testClashingNamesAreMadeUniqueAndSafe() throws {
+        let spool = try Spool(directory: folder)
+        let a = try spool.ingest(PhotoIdentity(source: "s", fileName: "../IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "1")) { _ in }
+        let b = try spool.ingest(PhotoIdentity(source: "s", fileName: "IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in }
+        XCTAssertEqual(a.uploadName, "IMG_1.JPG")
+        XCTAssertEqual(b.uploadName, "IMG_1-\(b.sequence).JPG")
+    }
+
+    func testRestartResumesQueueAndInFlightButNotDelivered() throws {
+        var ids: [String] = []
+        do {
+            let spool = try Spool(directory: folder)
+            for name in ["A", "B", "C"] { ids.append(try add(spool, name + ".JPG").id) }
+            let claimed = try XCTUnwrap(spool.claimNext())
+            try spool.markDelivered(claimed)
+            _ = spool.claimNext()
+        }
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.snapshot().queued.map(\.id), [ids[1], ids[2]])
+        XCTAssertEqual(reopened.snapshot().queued.first?.attempts, 1, "the interrupted attempt is counted")
+        let next = try add(reopened, "D.JPG")
+        XCTAssertGreaterThan(next.sequence, 3, "sequence numbers continue after a restart")
+    }
+
+    func testDeliveredSidecarLeftByACrashIsCleanedNotResent() throws {
+        let id: String
+        do {
+            let spool = try Spool(directory: folder)
+            id = try add(spool, "A.JPG").id
+        }
+        // Simulate a crash after the sidecar said "delivered" but before the files were removed.
+        let sidecar = folder.appendingPathComponent("\(id).json")
+        var entry = try XCTUnwrap(try JSONStateFile<SpoolEntry>(url: sidecar).load())
+        entry.state = .delivered
+        try JSONStateFile<SpoolEntry>(url: sidecar).save(entry)
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.counts().queued, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).jpg").path))
+    }
+
+    func testPartialWritesAndOrphanSidecarsAreDiscarded() throws {
+        do {
+            let spool = try Spool(directory: folder)
+            XCTAssertThrowsError(try spool.ingest(identity("A.JPG")) { fd in
+                try AtomicFile.writeAll(fd, Data([1, 2, 3]))
+                throw CocoaError(.fileWriteUnknown)
+            })
+            XCTAssertEqual(spool.counts().queued, 0)
+        }
+        let incoming = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path)
+        XCTAssertEqual(incoming, [])
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.counts().queued, 0)
+    }
+
+    func testPermanentFailureMovesToFailedAndRetryBringsItBack() throws {
+        let spool = try Spool(directory: folder)
+        try add(spool, "BAD.JPG")
+        try add(spool, "GOOD.JPG")
+        let bad = try XCTUnwrap(spool.claimNext())
+        try spool.moveToFailed(bad, error: "HTTP 400", statusCode: 400)
+        XCTAssertEqual(spool.counts().failed, 1)
+        XCTAssertEqual(spool.claimNext()?.cameraFileName, "GOOD.JPG", "a failed photo does not block the rest")
+        let snapshot = Spool.inspect(directory: folder)
+        XCTAssertEqual(snapshot.failed.first?.lastStatusCode, 400)
+        XCTAssertTrue(spool.contains(id: bad.id))
+        XCTAssertEqual(try spool.retryFailed().map(\.id), [bad.id])
+        XCTAssertEqual(spool.counts().failed, 0)
+        XCTAssertEqual(spool.claimNext()?.id, bad.id)
+    }
+
+    func testRequeueWaitsForItsDelayWithoutBlockingOthers() throws {
+        let spool = try Spool(directory: folder)
+        try add(spool, "A.JPG")
+        try add(spool, "B.JPG")
+        let a = try XCTUnwrap(spool.claimNext())
+        spool.requeue(a, after: 3600, error: "HTTP 503", statusCode: 503)
+        XCTAssertEqual(spool.claimNext()?.cameraFileName, "B.JPG")
+        let a2 = spool.snapshot().queued.first
+        XCTAssertEqual(a2?.lastStatusCode, 503)
+    }
+
+    func testBoundsMakeTheSourceWaitUntilThereIsRoom() throws {
+        let spool = try Spool(directory: folder, limits: SpoolLimits(maxPhotos: 2, maxBytes: 1_000_000))
+        try add(spool, "A.JPG")
+        try add(spool, "B.JPG")
+        XCTAssertTrue(spool.isFull)
+        let roomMade = expectation(description: "room")
+        let waiter = Thread {
+            if spool.waitForRoom(bytes: 100) { roomMade.fulfill() }
+        }
+        waiter.start()
+        let claimed = try XCTUnwrap(spool.claimNext())
+        try spool.markDelivered(claimed)
+        wait(for: [roomMade], timeout: 30)
+    }
+
+    func testByteBoundAllowsOneOversizedPhotoIntoAnEmptySpool() throws {
+        let spool = try Spool(directory: folder, limits: SpoolLimits(maxPhotos: 10, maxBytes: 50))
+        XCTAssertTrue(spool.waitForRoom(bytes: 500))
+        try add(spool, "BIG.JPG", bytes: 500)
+        XCTAssertTrue(spool.isFull)
+    }
+
+    func testCloseWakesWaiters() throws {
+        let spool = try Spool(directory: folder)
+        let done = expectation(description: "claimNext returns nil")
+        Thread { if spool.claimNext() == nil { done.fulfill() } }.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        spool.close()
+        wait(for: [done], timeout: 30)
+    }
+
+    func testSecondOwnerIsRefused() throws {
+        // flock conflicts between open file descriptions, so a second open in one process is refused too.
+        let spool = try Spool(directory: folder)
+        XCTAssertThrowsError(try Spool(directory: folder)) { error in
+            XCTAssertTrue("\(error)".contains("another relay (pid \(getpid()))"), "\(error)")
+        }
+        withExtendedLifetime(spool) {}
+    }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs every relay test on a fresh Debian machine: installs what the tests need (apt), builds,
+# and runs `swift test` (unit tests, the local gallery, the camera simulator, gphoto2 interop).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/install-deps.sh
+swift build --build-tests
+swift test --skip-build "$@"
