@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// relay run end to end: a real hot folder, the real relay executable, the real gallery process.
+final class HotFolderDeliveryTests: XCTestCase {
+    private func waitForPhotos(_ gallery: GalleryProcess, count: Int, relay: Subprocess, timeout: TimeInterval = 120) throws {
+        let arrived = try Subprocess.waitUntil(timeout: timeout) { try gallery.photos().count >= count || !relay.isRunning }
+        XCTAssertTrue(arrived, "only \(try gallery.photos().count) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(3000))")
+        XCTAssertTrue(relay.isRunning, "relay exited early: \(relay.stderr.suffix(3000))")
+    }
+
+    func testFiftyPhotosArriveByteIdenticalEachOnceAndHistoryShowsThem() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        harness.environment["GALLERY_TOKEN"] = "s3cret-token"
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "e2e",
+                                         "--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test").status, 0)
+        let relay = try harness.startRun()
+        let photos = try harness.dropPhotos(50)
+        try harness.dropFolder.appendingPathComponent("IMG_0001.CR3").write(Data("raw".utf8) )
+        try waitForPhotos(gallery, count: 50, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        let received = try gallery.photos()
+        XCTAssertEqual(received.count, 50)
+        XCTAssertEqual(Set(received.map(\.name)), Set(photos.keys), "each photo arrives once, under its camera name")
+        for photo in received {
+            XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(photos[photo.name])), "\(photo.name) differs")
+            XCTAssertEqual(photo.fields["note"], "e2e")
+            XCTAssertEqual(photo.fields["event"], "test")
+        }
+        XCTAssertEqual(Set(received.compactMap(\.idempotencyKey)).count, 50)
+        let uploads = try gallery.uploadRequests()
+        XCTAssertTrue(uploads.allSatisfy { $0.headers["Authorization"] == "Bearer s3cret-token" }, "the ${VAR} header reaches the gallery")
+
+        let history = try harness.history()
+        XCTAssertEqual(history.filter(\.success).count, 50)
+        XCTAssertEqual(Set(history.map(\.fileName)), Set(photos.keys))
+        XCTAssertTrue(history.allSatisfy { $0.requestSummary.contains("Authorization: <redacted>") })
+        XCTAssertFalse(history.contains { $0.requestSummary.contains("s3cret") }, "no secret in history")
+        let table = try harness.relay("history", "-n", "5")
+        XCTAssertEqual(table.status, 0)
+        XCTAssertEqual(table.stdout.split(separator: "\n").count, 6, table.stdout)
+        XCTAssertTrue(table.stdout.contains("IMG_0050.JPG") || table.stdout.contains("ok"), table.stdout)
+        XCTAssertTrue(relay.stderr.contains("skipped IMG_0001.CR3: not a JPEG"), relay.stderr)
+        let status = try harness.status()
+        XCTAssertEqual(status.queued.count + status.inFlight.count + status.failed.count, 0)
+    }
+
+    func testServerErrorsAndDroppedConnectionsAreRetriedUntilEachPhotoArrivesOnce() throws {
+        // Each photo: first attempt the connection is dropped, second gets a 500, third succeeds.
+        let gallery = try GalleryProcess(arguments: ["--drop-first", "1", "--fail-first", "2", "--fail-status", "500"])
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let relay = try harness.startRun()
+        let photos = try harness.dropPhotos(10)
+        try waitForPhotos(gallery, count: 10, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
+
+        let received = try gallery.photos()
+        XCTAssertEqual(received.count, 10)
+        for photo in received { XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(photos[photo.name]))) }
+        let history = try harness.history()
+        XCTAssertEqual(history.filter(\.success).count, 10)
+        let failures = history.filter { !$0.success }
+        XCTAssertEqual(failures.filter { $0.statusCode == 500 }.count, 10, "one 500 per photo is recorded")
+        XCTAssertEqual(failures.filter { $0.statusCode == nil }.count, 10, "one dropped connection per photo is recorded")
+        XCTAssertTrue(history.filter(\.success).allSatisfy { $0.attempt == 3 })
+    }
+
+    func testPermanentRejectionMovesThePhotoToFailedAndDoesNotBlockTheRest() throws {
+        let gallery = try GalleryProcess(arguments: ["--reject-name", "BAD", "--reject-status", "400"])
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let relay = try harness.startRun()
+        try harness.dropPhotos(1, prefix: "BAD_")
+        try harness.dropPhotos(5)
+        try waitForPhotos(gallery, count: 5, relay: relay)
+        let failedRecorded = try Subprocess.waitUntil(timeout: 60) { try harness.status().failed.count == 1 }
+        XCTAssertTrue(failedRecorded, relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
+
+        let status = try harness.status()
+        XCTAssertEqual(status.failed.map(\.uploadName), ["BAD_0001.JPG"])
+        XCTAssertEqual(status.failed.first?.lastStatusCode, 400)
+        XCTAssertEqual(status.failed.first?.attempts, 1, "a 400 is not retried")
+        let failedFolder = harness.home.appendingPathComponent("spool/failed")
+        let failedFiles = try FileManager.default.contentsOfDirectory(atPath: failedFolder.path)
+        XCTAssertEqual(failedFiles.filter { $0.hasSuffix(".jpg") }.count, 1)
+        let history = try harness.history()
+        XCTAssertEqual(history.first { $0.fileName == "BAD_0001.JPG" }?.statusCode, 400)
+        XCTAssertEqual(try gallery.photos().count, 5)
+
+        // Once the gallery accepts it, `relay retry` and another run deliver it.
+        try gallery.setFaults(GalleryFaults())
+        let retry = try harness.relay("retry", "--all")
+        XCTAssertEqual(retry.status, 0, retry.stderr)
+        let again = try harness.startRun()
+        try waitForPhotos(gallery, count: 6, relay: again)
+        XCTAssertEqual(again.stop(signal: SIGTERM, timeout: 30), 0)
+    }
+
+    func testKillNineMidRunThenRestartDeliversEveryPhotoExactlyOnce() throws {
+        let gallery = try GalleryProcess(arguments: ["--delay", "0.1"])
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let photos = try harness.dropPhotos(40)
+        let first = try harness.startRun()
+        let someArrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count >= 8 }
+        XCTAssertTrue(someArrived, first.stderr)
+        first.stop(signal: SIGKILL, timeout: 10)
+        let before = try gallery.photos().count
+        XCTAssertLessThan(before, 40, "the kill must land mid-run for this test to mean anything")
+
+        let second = try harness.startRun()
+        try waitForPhotos(gallery, count: 40, relay: second)
+        XCTAssertEqual(second.stop(signal: SIGTERM, timeout: 30), 0)
+        let received = try gallery.photos()
+        XCTAssertEqual(received.count, 40, "no photo twice, none lost")
+        XCTAssertEqual(Set(received.map(\.name)), Set(photos.keys))
+        for photo in received { XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(photos[photo.name]))) }
+        let status = try harness.status()
+        XCTAssertEqual(status.queued.count + status.inFlight.count, 0)
+    }
+
+    func testHundredTwentyUploadsLeaveTheNewestHundredInHistoryAcrossRestarts() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        for batch in 0..<2 {
+            let relay = try harness.startRun(["--workers", "4"])
+            try harness.dropPhotos(60, startingAt: batch * 60 + 1)
+            try waitForPhotos(gallery, count: (batch + 1) * 60, relay: relay)
+            XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
+        }
+        let history = try harness.history()
+        XCTAssertEqual(history.count, 100)
+        let timestamps = history.map(\.timestamp)
+        XCTAssertEqual(timestamps, timestamps.sorted(by: >), "newest first")
+        XCTAssertTrue(history.contains { $0.fileName == "IMG_0120.JPG" })
+        XCTAssertFalse(history.contains { $0.fileName == "IMG_0001.JPG" }, "the oldest fell off")
+    }
+
+    func testPhotosDroppedWhileRelayWasStoppedAreTakenOnStartAndNotTwice() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        try harness.dropPhotos(5)
+        var relay = try harness.startRun()
+        try waitForPhotos(gallery, count: 5, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0)
+        try harness.dropPhotos(3, startingAt: 6)
+        relay = try harness.startRun()
+        try waitForPhotos(gallery, count: 8, relay: relay)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
+        XCTAssertEqual(try gallery.uploadRequests().count, 8, "the first five were not sent again")
+    }
+}

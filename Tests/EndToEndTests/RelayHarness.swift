@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// One relay "installation" for a test: its own state folder and hot folder, and the real
+/// `relay` executable run as a child process against them.
+final class RelayHarness {
+    let root: URL
+    let home: URL
+    let dropFolder: URL
+    var environment: [String: String]
+
+    init() throws {
+        root = try TestPaths.makeTemporaryDirectory("relay-e2e")
+        home = root.appendingPathComponent("home")
+        dropFolder = root.appendingPathComponent("drop")
+        try FileManager.default.createDirectory(at: dropFolder, withIntermediateDirectories: true)
+        environment = ["RELAY_HOME": home.path]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Runs a relay command to completion.
+    @discardableResult
+    func relay(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Subprocess.run(TestPaths.relayExecutable, arguments, environment: environment, timeout: 60)
+    }
+
+    /// Starts `relay run` on the drop folder with fast settle and retry timings.
+    func startRun(_ extra: [String] = []) throws -> Subprocess {
+        try Subprocess(TestPaths.relayExecutable, [
+            "run", "--folder", dropFolder.path, "--settle", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5",
+        ] + extra, environment: environment)
+    }
+
+    /// Drops JPEGs named IMG_0001.JPG... into the hot folder the way FTP servers do (temporary
+    /// name, then rename); returns their bytes by name.
+    @discardableResult
+    func dropPhotos(_ count: Int, prefix: String = "IMG_", startingAt first: Int = 1, seed: UInt64 = 1) throws -> [String: Data] {
+        var written: [String: Data] = [:]
+        for number in first..<(first + count) {
+            let name = String(format: "%@%04d.JPG", prefix, number)
+            let temporary = dropFolder.appendingPathComponent(".\(name).part")
+            let data = try JPEGFixture.write(to: temporary, count: 20_000 + (number * 7_919) % 180_000, seed: seed &+ UInt64(number))
+            try FileManager.default.moveItem(at: temporary, to: dropFolder.appendingPathComponent(name))
+            written[name] = data
+        }
+        return written
+    }
+
+    func history() throws -> [HistoryEntry] {
+        let result = try relay("history", "--json")
+        guard result.status == 0 else { throw HarnessError.command("relay history --json: \(result.stderr)") }
+        return try JSONDecoder().decode([HistoryEntry].self, from: Data(result.stdout.utf8))
+    }
+
+    func status() throws -> StatusReport {
+        let result = try relay("status", "--json")
+        guard result.status == 0 else { throw HarnessError.command("relay status --json: \(result.stderr)") }
+        return try JSONDecoder().decode(StatusReport.self, from: Data(result.stdout.utf8))
+    }
+}
+
+enum HarnessError: Error {
+    case command(String)
+}
+
+/// What the tests read of `relay history --json` (decoded independently of relay's own types).
+struct HistoryEntry: Decodable {
+    var captureNumber: Int
+    var timestamp: String
+    var success: Bool
+    var statusCode: Int?
+    var errorMessage: String?
+    var requestSummary: String
+    var fileName: String
+    var bytes: Int
+    var attempt: Int
+}
+
+/// What the tests read of `relay status --json`.
+struct StatusReport: Decodable {
+    struct Entry: Decodable {
+        var id: String
+        var uploadName: String
+        var lastStatusCode: Int?
+        var lastError: String?
+        var attempts: Int
+    }
+
+    var queued: [Entry]
+    var inFlight: [Entry]
+    var failed: [Entry]
+}
