@@ -1,5 +1,0 @@
-import XCTest
-
-final class UploaderTestsPlaceholder: XCTestCase {
-    func testBuilds() {}
-}
