@@ -6,7 +6,8 @@ import XCTest
 final class HotFolderDeliveryTests: XCTestCase {
     private func waitForPhotos(_ gallery: GalleryProcess, count: Int, relay: Subprocess, timeout: TimeInterval = 120) throws {
         let arrived = try Subprocess.waitUntil(timeout: timeout) { try gallery.photos().count >= count || !relay.isRunning }
-        XCTAssertTrue(arrived, "only \(try gallery.photos().count) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(3000))")
+        let have = try gallery.photos().count
+        XCTAssertTrue(arrived, "only \(have) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(3000))")
         XCTAssertTrue(relay.isRunning, "relay exited early: \(relay.stderr.suffix(3000))")
     }
 
@@ -18,7 +19,7 @@ final class HotFolderDeliveryTests: XCTestCase {
                                          "--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test").status, 0)
         let relay = try harness.startRun()
         let photos = try harness.dropPhotos(50)
-        try harness.dropFolder.appendingPathComponent("IMG_0001.CR3").write(Data("raw".utf8) )
+        try Data("raw".utf8).write(to: harness.dropFolder.appendingPathComponent("IMG_0001.CR3"))
         try waitForPhotos(gallery, count: 50, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
 
@@ -32,7 +33,8 @@ final class HotFolderDeliveryTests: XCTestCase {
         }
         XCTAssertEqual(Set(received.compactMap(\.idempotencyKey)).count, 50)
         let uploads = try gallery.uploadRequests()
-        XCTAssertTrue(uploads.allSatisfy { $0.headers["Authorization"] == "Bearer s3cret-token" }, "the ${VAR} header reaches the gallery")
+        XCTAssertEqual(uploads.count, 50, "one request per photo on a healthy network")
+        XCTAssertTrue(uploads.allSatisfy { $0.headers["authorization"] == "Bearer s3cret-token" }, "the ${VAR} header reaches the gallery")
 
         let history = try harness.history()
         XCTAssertEqual(history.filter(\.success).count, 50)
@@ -65,8 +67,11 @@ final class HotFolderDeliveryTests: XCTestCase {
         XCTAssertEqual(history.filter(\.success).count, 10)
         let failures = history.filter { !$0.success }
         XCTAssertEqual(failures.filter { $0.statusCode == 500 }.count, 10, "one 500 per photo is recorded")
-        XCTAssertEqual(failures.filter { $0.statusCode == nil }.count, 10, "one dropped connection per photo is recorded")
-        XCTAssertTrue(history.filter(\.success).allSatisfy { $0.attempt == 3 })
+        // libcurl silently resends once when a kept-alive connection turns out dead, so a drop is
+        // an attempt of relay's own only on a fresh connection (at least each worker's first).
+        XCTAssertGreaterThanOrEqual(failures.filter { $0.statusCode == nil }.count, 1, "dropped connections are recorded")
+        let dropped = try gallery.uploadRequests().filter { $0.status == "dropped" }
+        XCTAssertEqual(Set(dropped.compactMap(\.idempotencyKey)).count, 10, "every photo met a dropped connection")
     }
 
     func testPermanentRejectionMovesThePhotoToFailedAndDoesNotBlockTheRest() throws {
@@ -93,7 +98,7 @@ final class HotFolderDeliveryTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().count, 5)
 
         // Once the gallery accepts it, `relay retry` and another run deliver it.
-        try gallery.setFaults(GalleryFaults())
+        try gallery.setFaults(GalleryFaults(rejectName: ""))
         let retry = try harness.relay("retry", "--all")
         XCTAssertEqual(retry.status, 0, retry.stderr)
         let again = try harness.startRun()
@@ -118,6 +123,10 @@ final class HotFolderDeliveryTests: XCTestCase {
         XCTAssertEqual(second.stop(signal: SIGTERM, timeout: 30), 0)
         let received = try gallery.photos()
         XCTAssertEqual(received.count, 40, "no photo twice, none lost")
+        // The gallery answers 200 (not 201) to a repeat. Only a photo whose answer the kill cut
+        // off may be sent again: at most one per worker.
+        let repeats = try gallery.uploadRequests().filter { $0.status == "200" }
+        XCTAssertLessThanOrEqual(repeats.count, 2, "delivered photos were sent again: \(repeats.map(\.idempotencyKey))")
         XCTAssertEqual(Set(received.map(\.name)), Set(photos.keys))
         for photo in received { XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(photos[photo.name]))) }
         let status = try harness.status()
