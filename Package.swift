@@ -25,7 +25,7 @@ let package = Package(
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
-        .target(name: "Uploader", dependencies: ["CCurl"]),
+        .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // Photo sources: hot folder (and later PTP/IP cameras).
         .target(name: "Tether", dependencies: ["RelayCore", "Spool"]),
         // `relay run`: tether → spool → uploader → history.

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// An `UploadRequest` checked and turned into exactly what goes on the wire, without touching
 /// the network or the file: the method, the header lines, and how (or whether) the body is sent.
 /// Kept pure so that the request rules are tested without a server, and so a request config can

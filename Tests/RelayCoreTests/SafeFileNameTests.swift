@@ -1,4 +1,4 @@
-import Uploader
+import RelayCore
 import XCTest
 
 final class SafeFileNameTests: XCTestCase {

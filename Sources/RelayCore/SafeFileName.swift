@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a camera's or user's file name into one that is safe in a multipart header and on any
 /// server's disk: the last path component only, ASCII letters, digits, `.`, `-` and `_`, no
 /// leading dot, bounded length. The camera's name survives unchanged in the common case
@@ -28,5 +30,15 @@ public enum SafeFileName {
         }
         let meaningful = safe.contains { $0 != "_" && $0 != "." && $0 != "-" }
         return meaningful ? safe : fallback
+    }
+}
+
+extension SafeFileName {
+    /// `name` with `-suffix` inserted before its extension (`IMG_1.JPG` → `IMG_1-2.JPG`), to make
+    /// a clashing name unique while keeping it sortable next to the original.
+    public static func withSuffix(_ name: String, _ suffix: String) -> String {
+        let ext = (name as NSString).pathExtension
+        let stem = (name as NSString).deletingPathExtension
+        return ext.isEmpty ? "\(stem)-\(suffix)" : "\(stem)-\(suffix).\(ext)"
     }
 }
