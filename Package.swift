@@ -36,7 +36,7 @@ let package = Package(
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PTPWireTests", dependencies: ["PTPWire"]),
+        .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "TestSupport"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPWire", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),

@@ -1,10 +1,11 @@
+import TestSupport
 import XCTest
 @testable import PTPWire
 
 final class PTPIPPacketReaderTests: XCTestCase {
     /// Several packets including a multi-KB data phase, as one byte stream.
     private var streamPackets: [PTPIPPacket] {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededRandom(seed: 42)
         let big = rng.bytes(3000)
         return [
             .initCommandAck(connectionNumber: 1, guid: Samples.guid, friendlyName: "cam", protocolVersion: 0x0001_0000),
@@ -62,7 +63,7 @@ final class PTPIPPacketReaderTests: XCTestCase {
     }
 
     func testRandomChunkingWithLargeDataPackets() throws {
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let expected: [PTPIPPacket] = (0..<6).map { index in
             .data(transactionID: UInt32(index), payload: rng.bytes(200_000 + index))
         }

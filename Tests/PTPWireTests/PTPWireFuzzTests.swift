@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import PTPWire
 
@@ -8,10 +9,10 @@ final class PTPWireFuzzTests: XCTestCase {
     private static let baseSeed: UInt64 = 0x5EED_0000_2026_1122
     private static let iterations = 8000
 
-    private func forEachSeed(_ salt: UInt64, _ body: (inout SplitMix64, UInt64) throws -> Void) rethrows {
+    private func forEachSeed(_ salt: UInt64, _ body: (inout SeededRandom, UInt64) throws -> Void) rethrows {
         for index in 0..<Self.iterations {
             let seed = Self.baseSeed ^ (salt << 32) &+ UInt64(index)
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             try body(&rng, seed)
         }
     }
@@ -56,7 +57,7 @@ final class PTPWireFuzzTests: XCTestCase {
 
     /// Feeds `stream` in random pieces, passing decoded packets on to a data-phase assembler; stops
     /// at a framing error, skips body errors.
-    private func checkReader(_ stream: [UInt8], rng: inout SplitMix64, seed: UInt64) {
+    private func checkReader(_ stream: [UInt8], rng: inout SeededRandom, seed: UInt64) {
         var reader = PTPIPPacketReader(maxPacketLength: rng.below(2) == 0 ? 4096 : PTPIPPacketReader.defaultMaxPacketLength)
         var assembler = PTPIPDataPhaseAssembler(transactionID: 5, maxLength: 4096)
         var offset = 0

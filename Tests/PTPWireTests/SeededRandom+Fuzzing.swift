@@ -1,17 +1,7 @@
-/// SplitMix64: a tiny deterministic generator so fuzz failures can be replayed from their seed.
-struct SplitMix64 {
-    private(set) var state: UInt64
+import TestSupport
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Fuzzing helpers on the shared seeded generator, so a failure replays from its seed.
+extension SeededRandom {
     /// A value in 0..<bound (bound > 0).
     mutating func below(_ bound: Int) -> Int {
         Int(next() % UInt64(bound))
