@@ -14,7 +14,7 @@ public enum SpoolError: Error, Sendable, CustomStringConvertible {
         case .locked(let path, let pid):
             return "another relay (pid \(pid)) is using the spool \(path): stop it first, or set RELAY_HOME to another folder"
         case .diskFull(let path):
-            return "the disk holding \(path) is full: the photo stays at its source until there is room"
+            return "the disk holding \(path) is full (free some space; relay takes the photo once there is room)"
         case .io(let path, let reason):
             return "spool I/O failed at \(path): \(reason)"
         case .sourceUnreadable(let path, let reason):
