@@ -90,6 +90,11 @@ public final class Spool: @unchecked Sendable {
             condition.unlock()
             return existing
         }
+        if failedIDs.contains(id),
+           let failed = try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load() {
+            condition.unlock()
+            return failed
+        }
         let sequence = nextSequence
         nextSequence += 1
         let takenNames = Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName))

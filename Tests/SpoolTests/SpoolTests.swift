@@ -113,6 +113,8 @@ final class SpoolTests: XCTestCase {
         let snapshot = Spool.inspect(directory: folder)
         XCTAssertEqual(snapshot.failed.first?.lastStatusCode, 400)
         XCTAssertTrue(spool.contains(id: bad.id))
+        XCTAssertEqual(try add(spool, "BAD.JPG").state, .failed, "a failed photo taken again is not queued a second time")
+        XCTAssertEqual(spool.counts().queued, 0)
         XCTAssertEqual(try spool.retryFailed().map(\.id), [bad.id])
         XCTAssertEqual(spool.counts().failed, 0)
         XCTAssertEqual(spool.claimNext()?.id, bad.id)
