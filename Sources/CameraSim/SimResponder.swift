@@ -257,6 +257,9 @@ public struct SimResponder: Sendable {
             objectFormat: PTPObjectFormat(object.format),
             protectionStatus: 0,
             compressedSize: UInt32(truncatingIfNeeded: object.size),
+            // Nikon reports NEF as "undefined" with a JPEG thumbnail; clients (gphoto2 among
+            // them) refuse to download an undefined object that has no thumbnail format.
+            thumbFormat: PTPObjectFormat(object.format == 0x3000 ? CameraCard.formatJPEG : 0),
             parentObject: object.parent,
             associationType: object.isFolder ? PTPObjectInfo.associationGenericFolder : 0,
             filename: object.name,
