@@ -1,0 +1,240 @@
+// Canon EOS GetEvent (0x9116) data: a list of `{u32 size, u32 type, payload}` records ended by
+// the terminator `{8, 0}`. This file decodes it for the tether and encodes it for the simulator.
+
+/// Record type codes seen in Canon EOS GetEvent data.
+public enum CanonEOSEventType {
+    public static let terminator: UInt32 = 0
+    /// A new file on the card: handle @8, storage @12, format u16 @16, size @28, parent @32, name @40.
+    public static let objectAddedEx: UInt32 = 0xC181
+    /// Like `objectAddedEx` with a 64-bit size: size @28 (low 32 bits), parent @36, name @44
+    /// (the 64-bit layout is unconfirmed on real bodies).
+    public static let objectAddedEx64: UInt32 = 0xC1A7
+    /// A capture kept in camera memory: handle @8, format @12, size @20, name @28.
+    public static let requestObjectTransfer: UInt32 = 0xC186
+    /// The 64-bit variant of `requestObjectTransfer`, same offsets.
+    public static let requestObjectTransfer64: UInt32 = 0xC1A9
+    public static let objectInfoChangedEx: UInt32 = 0xC187
+    /// Property @8, value @12.
+    public static let propValueChanged: UInt32 = 0xC189
+    /// Property @8, then the allowed values.
+    public static let availListChanged: UInt32 = 0xC18A
+}
+
+/// A new file announced in an EOS event record.
+public struct CanonObjectAdded: Equatable, Sendable {
+    /// The record type it came from (`CanonEOSEventType.objectAddedEx`, `...64`,
+    /// `requestObjectTransfer` or `requestObjectTransfer64`); the encoder writes this layout.
+    public var recordType: UInt32
+    public var handle: UInt32
+    /// 0 for RequestObjectTransfer records, which carry no storage id.
+    public var storageID: UInt32
+    public var format: PTPObjectFormat
+    /// Low 32 bits of the file size.
+    public var size: UInt32
+    /// The folder's handle; 0 for RequestObjectTransfer records, which carry none.
+    public var parent: UInt32
+    public var filename: String
+
+    public init(recordType: UInt32 = CanonEOSEventType.objectAddedEx, handle: UInt32,
+                storageID: UInt32 = 0, format: PTPObjectFormat, size: UInt32, parent: UInt32 = 0,
+                filename: String) {
+        self.recordType = recordType
+        self.handle = handle
+        self.storageID = storageID
+        self.format = format
+        self.size = size
+        self.parent = parent
+        self.filename = filename
+    }
+
+    /// Whether the camera waits for TransferComplete (0x9117) after this file is downloaded.
+    public var needsTransferComplete: Bool {
+        recordType == CanonEOSEventType.requestObjectTransfer
+            || recordType == CanonEOSEventType.requestObjectTransfer64
+    }
+}
+
+/// One decoded EOS event record.
+public enum CanonEOSEventRecord: Equatable, Sendable {
+    /// 0xC181 or 0xC1A7 (see `CanonObjectAdded.recordType`).
+    case objectAdded(CanonObjectAdded)
+    /// 0xC186 or 0xC1A9: download it, then send TransferComplete(handle).
+    case requestObjectTransfer(CanonObjectAdded)
+    /// 0xC189. `raw` holds the bytes after the 32-bit value (longer values); usually empty.
+    case propValueChanged(property: UInt32, value: UInt32, raw: [UInt8])
+    /// 0xC18A; the allowed values themselves are not decoded.
+    case availListChanged(property: UInt32)
+    /// 0xC187.
+    case objectInfoChanged(handle: UInt32)
+    /// Any other record, or a known type too short for its layout, skipped by its size.
+    case unknown(type: UInt32, size: UInt32)
+
+    /// The record's type field.
+    public var recordType: UInt32 {
+        switch self {
+        case let .objectAdded(object), let .requestObjectTransfer(object): return object.recordType
+        case .propValueChanged: return CanonEOSEventType.propValueChanged
+        case .availListChanged: return CanonEOSEventType.availListChanged
+        case .objectInfoChanged: return CanonEOSEventType.objectInfoChangedEx
+        case let .unknown(type, _): return type
+        }
+    }
+}
+
+/// A decoded GetEvent reply.
+public struct CanonEOSEventList: Equatable, Sendable {
+    public var records: [CanonEOSEventRecord]
+    /// Where the `{8, 0}` terminator starts; nil when the data ended on a record boundary without one.
+    public var terminatorOffset: Int?
+    /// Bytes after the terminator, which are not records and are ignored.
+    public var ignoredTrailingByteCount: Int
+
+    public init(records: [CanonEOSEventRecord], terminatorOffset: Int?, ignoredTrailingByteCount: Int = 0) {
+        self.records = records
+        self.terminatorOffset = terminatorOffset
+        self.ignoredTrailingByteCount = ignoredTrailingByteCount
+    }
+
+    /// Every file announced, from object-added and request-transfer records, in order.
+    public var newObjects: [CanonObjectAdded] {
+        records.compactMap { record in
+            switch record {
+            case let .objectAdded(object), let .requestObjectTransfer(object): return object
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether the reply held no records (gphoto2 keeps polling until it sees this).
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// Parses GetEvent data.
+    ///
+    /// Every record must lie wholly inside `data` and have a size of at least 8; parsing stops at
+    /// the terminator and ignores what follows. Data ending exactly after a record without a
+    /// terminator is accepted (`terminatorOffset` nil); 1 to 7 stray bytes are `truncated`.
+    public static func parse(_ data: [UInt8]) throws(PTPWireError) -> CanonEOSEventList {
+        var records: [CanonEOSEventRecord] = []
+        var offset = 0
+        while offset < data.count {
+            let available = data.count - offset
+            guard available >= 8 else { throw .truncated(needed: 8, available: available) }
+            let size = readU32(data, offset)
+            let type = readU32(data, offset + 4)
+            guard size >= 8 else { throw .recordTooSmall(offset: offset, size: size) }
+            guard UInt64(size) <= UInt64(available) else {
+                throw .recordOutOfBounds(offset: offset, size: size, available: available)
+            }
+            if size == 8 && type == CanonEOSEventType.terminator {
+                return CanonEOSEventList(records: records, terminatorOffset: offset,
+                                         ignoredTrailingByteCount: available - 8)
+            }
+            let record = data[offset..<offset + Int(size)]
+            records.append(decodeRecord(type: type, size: size, record: record))
+            offset += Int(size)
+        }
+        return CanonEOSEventList(records: records, terminatorOffset: nil)
+    }
+
+    /// Encodes records followed by the terminator, as a camera would answer GetEvent.
+    public static func encode(_ records: [CanonEOSEventRecord]) -> [UInt8] {
+        var writer = PTPDataWriter(capacity: 16 + records.count * 48)
+        for record in records { encodeRecord(record, into: &writer) }
+        writer.appendU32(8)
+        writer.appendU32(CanonEOSEventType.terminator)
+        return writer.bytes
+    }
+
+    // MARK: - Records
+
+    private static func decodeRecord(type: UInt32, size: UInt32, record: ArraySlice<UInt8>) -> CanonEOSEventRecord {
+        let base = record.startIndex
+        let length = record.count
+        func u32(_ at: Int) -> UInt32 { readU32(record, base + at) }
+        func u16(_ at: Int) -> UInt16 { UInt16(record[base + at]) | UInt16(record[base + at + 1]) << 8 }
+        func name(_ at: Int) -> String {
+            let bytes = record[(base + at)...].prefix(while: { $0 != 0 })
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        switch type {
+        case CanonEOSEventType.objectAddedEx where length >= 41:
+            return .objectAdded(CanonObjectAdded(
+                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                size: u32(28), parent: u32(32), filename: name(40)))
+        case CanonEOSEventType.objectAddedEx64 where length >= 45:
+            return .objectAdded(CanonObjectAdded(
+                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                size: u32(28), parent: u32(36), filename: name(44)))
+        case CanonEOSEventType.requestObjectTransfer where length >= 29,
+             CanonEOSEventType.requestObjectTransfer64 where length >= 29:
+            return .requestObjectTransfer(CanonObjectAdded(
+                recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
+                filename: name(28)))
+        case CanonEOSEventType.propValueChanged where length >= 16:
+            return .propValueChanged(property: u32(8), value: u32(12), raw: Array(record[(base + 16)...]))
+        case CanonEOSEventType.availListChanged where length >= 12:
+            return .availListChanged(property: u32(8))
+        case CanonEOSEventType.objectInfoChangedEx where length >= 12:
+            return .objectInfoChanged(handle: u32(8))
+        default:
+            return .unknown(type: type, size: size)
+        }
+    }
+
+    private static func encodeRecord(_ record: CanonEOSEventRecord, into writer: inout PTPDataWriter) {
+        let start = writer.count
+        writer.appendU32(0)
+        writer.appendU32(record.recordType)
+        switch record {
+        case let .objectAdded(object), let .requestObjectTransfer(object):
+            encodeObject(object, into: &writer)
+        case let .propValueChanged(property, value, raw):
+            writer.appendU32(property)
+            writer.appendU32(value)
+            writer.appendBytes(raw)
+        case let .availListChanged(property):
+            writer.appendU32(property)
+        case let .objectInfoChanged(handle):
+            writer.appendU32(handle)
+        case let .unknown(_, size):
+            writer.appendZeros(Int(max(size, 8)) - 8)
+        }
+        writer.setU32(UInt32(truncatingIfNeeded: writer.count - start), at: start)
+    }
+
+    private static func encodeObject(_ object: CanonObjectAdded, into writer: inout PTPDataWriter) {
+        writer.appendU32(object.handle)
+        switch object.recordType {
+        case CanonEOSEventType.requestObjectTransfer, CanonEOSEventType.requestObjectTransfer64:
+            writer.appendU32(UInt32(object.format.rawValue))   // @12
+            writer.appendU32(0)                                 // @16
+            writer.appendU32(object.size)                       // @20
+            writer.appendU32(0)                                 // @24
+        case CanonEOSEventType.objectAddedEx64:
+            writer.appendU32(object.storageID)                  // @12
+            writer.appendU16(object.format.rawValue)            // @16
+            writer.appendZeros(10)                              // @18
+            writer.appendU64(UInt64(object.size))               // @28
+            writer.appendU32(object.parent)                     // @36
+            writer.appendU32(0)                                 // @40
+        default:
+            writer.appendU32(object.storageID)                  // @12
+            writer.appendU16(object.format.rawValue)            // @16
+            writer.appendZeros(10)                              // @18
+            writer.appendU32(object.size)                       // @28
+            writer.appendU32(object.parent)                     // @32
+            writer.appendU32(0)                                 // @36
+        }
+        writer.appendBytes(object.filename.utf8.prefix(while: { $0 != 0 }))
+        writer.appendU8(0)
+    }
+
+    private static func readU32(_ bytes: ArraySlice<UInt8>, _ index: Int) -> UInt32 {
+        UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+            | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+    }
+
+    private static func readU32(_ bytes: [UInt8], _ index: Int) -> UInt32 {
+        readU32(bytes[...], index)
+    }
+}

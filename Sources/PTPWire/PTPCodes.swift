@@ -1,0 +1,209 @@
+/// A PTP operation code (standard or vendor), kept open so unknown codes still round-trip.
+public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+
+    // Standard PTP (ISO 15740).
+    public static let getDeviceInfo = PTPOperationCode(0x1001)
+    public static let openSession = PTPOperationCode(0x1002)
+    public static let closeSession = PTPOperationCode(0x1003)
+    public static let getStorageIDs = PTPOperationCode(0x1004)
+    public static let getStorageInfo = PTPOperationCode(0x1005)
+    public static let getNumObjects = PTPOperationCode(0x1006)
+    public static let getObjectHandles = PTPOperationCode(0x1007)
+    public static let getObjectInfo = PTPOperationCode(0x1008)
+    public static let getObject = PTPOperationCode(0x1009)
+    public static let getThumb = PTPOperationCode(0x100A)
+    public static let deleteObject = PTPOperationCode(0x100B)
+    public static let sendObjectInfo = PTPOperationCode(0x100C)
+    public static let sendObject = PTPOperationCode(0x100D)
+    public static let initiateCapture = PTPOperationCode(0x100E)
+    public static let formatStore = PTPOperationCode(0x100F)
+    public static let resetDevice = PTPOperationCode(0x1010)
+    public static let selfTest = PTPOperationCode(0x1011)
+    public static let setObjectProtection = PTPOperationCode(0x1012)
+    public static let powerDown = PTPOperationCode(0x1013)
+    public static let getDevicePropDesc = PTPOperationCode(0x1014)
+    public static let getDevicePropValue = PTPOperationCode(0x1015)
+    public static let setDevicePropValue = PTPOperationCode(0x1016)
+    public static let resetDevicePropValue = PTPOperationCode(0x1017)
+    public static let terminateOpenCapture = PTPOperationCode(0x1018)
+    public static let moveObject = PTPOperationCode(0x1019)
+    public static let copyObject = PTPOperationCode(0x101A)
+    public static let getPartialObject = PTPOperationCode(0x101B)
+    public static let initiateOpenCapture = PTPOperationCode(0x101C)
+
+    // Canon EOS.
+    public static let canonEOSGetStorageIDs = PTPOperationCode(0x9101)
+    public static let canonEOSGetStorageInfo = PTPOperationCode(0x9102)
+    public static let canonEOSGetPartialObject = PTPOperationCode(0x9107)
+    public static let canonEOSGetObjectInfoEx = PTPOperationCode(0x9109)
+    public static let canonEOSRemoteRelease = PTPOperationCode(0x910F)
+    public static let canonEOSSetRemoteMode = PTPOperationCode(0x9114)
+    public static let canonEOSSetEventMode = PTPOperationCode(0x9115)
+    /// Data-in, no parameters: the pending event records (see `CanonEOSEventList`).
+    public static let canonEOSGetEvent = PTPOperationCode(0x9116)
+    /// Tells the camera a RequestObjectTransfer download is done (param: handle).
+    public static let canonEOSTransferComplete = PTPOperationCode(0x9117)
+    public static let canonEOSKeepDeviceOn = PTPOperationCode(0x911D)
+    /// Param 1: 1 = half press, 2 = full press; param 2: 0.
+    public static let canonEOSRemoteReleaseOn = PTPOperationCode(0x9128)
+    public static let canonEOSRemoteReleaseOff = PTPOperationCode(0x9129)
+
+    // Nikon.
+    public static let nikonInitiateCaptureRecInSdram = PTPOperationCode(0x90C0)
+    /// Data-in: `NikonEventList`.
+    public static let nikonGetEvent = PTPOperationCode(0x90C7)
+    /// Preferred over GetEvent where DeviceInfo lists it.
+    public static let nikonGetEventEx = PTPOperationCode(0x941C)
+
+    private static let names: [UInt16: String] = [
+        0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession",
+        0x1004: "GetStorageIDs", 0x1005: "GetStorageInfo", 0x1006: "GetNumObjects",
+        0x1007: "GetObjectHandles", 0x1008: "GetObjectInfo", 0x1009: "GetObject",
+        0x100A: "GetThumb", 0x100B: "DeleteObject", 0x100C: "SendObjectInfo",
+        0x100D: "SendObject", 0x100E: "InitiateCapture", 0x100F: "FormatStore",
+        0x1010: "ResetDevice", 0x1011: "SelfTest", 0x1012: "SetObjectProtection",
+        0x1013: "PowerDown", 0x1014: "GetDevicePropDesc", 0x1015: "GetDevicePropValue",
+        0x1016: "SetDevicePropValue", 0x1017: "ResetDevicePropValue",
+        0x1018: "TerminateOpenCapture", 0x1019: "MoveObject", 0x101A: "CopyObject",
+        0x101B: "GetPartialObject", 0x101C: "InitiateOpenCapture",
+        0x9101: "Canon EOS GetStorageIDs", 0x9102: "Canon EOS GetStorageInfo",
+        0x9107: "Canon EOS GetPartialObject", 0x9109: "Canon EOS GetObjectInfoEx",
+        0x910F: "Canon EOS RemoteRelease", 0x9114: "Canon EOS SetRemoteMode",
+        0x9115: "Canon EOS SetEventMode", 0x9116: "Canon EOS GetEvent",
+        0x9117: "Canon EOS TransferComplete", 0x911D: "Canon EOS KeepDeviceOn",
+        0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
+        0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
+        0x941C: "Nikon GetEventEx",
+    ]
+
+    /// The code's name if known ("GetObject"), nil for unknown vendor codes.
+    public var name: String? { Self.names[rawValue] }
+
+    public var description: String { ptpCodeDescription(rawValue, digits: 4, name: name) }
+}
+
+/// A PTP response code; `isOK` is the only success.
+public struct PTPResponseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let undefined = PTPResponseCode(0x2000)
+    public static let ok = PTPResponseCode(0x2001)
+    public static let generalError = PTPResponseCode(0x2002)
+    public static let sessionNotOpen = PTPResponseCode(0x2003)
+    public static let invalidTransactionID = PTPResponseCode(0x2004)
+    public static let operationNotSupported = PTPResponseCode(0x2005)
+    public static let parameterNotSupported = PTPResponseCode(0x2006)
+    public static let incompleteTransfer = PTPResponseCode(0x2007)
+    public static let invalidStorageID = PTPResponseCode(0x2008)
+    public static let invalidObjectHandle = PTPResponseCode(0x2009)
+    public static let devicePropNotSupported = PTPResponseCode(0x200A)
+    public static let invalidObjectFormatCode = PTPResponseCode(0x200B)
+    public static let storeFull = PTPResponseCode(0x200C)
+    public static let objectWriteProtected = PTPResponseCode(0x200D)
+    public static let storeReadOnly = PTPResponseCode(0x200E)
+    public static let accessDenied = PTPResponseCode(0x200F)
+    public static let noThumbnailPresent = PTPResponseCode(0x2010)
+    public static let selfTestFailed = PTPResponseCode(0x2011)
+    public static let partialDeletion = PTPResponseCode(0x2012)
+    public static let storeNotAvailable = PTPResponseCode(0x2013)
+    public static let specificationByFormatUnsupported = PTPResponseCode(0x2014)
+    public static let noValidObjectInfo = PTPResponseCode(0x2015)
+    public static let invalidCodeFormat = PTPResponseCode(0x2016)
+    public static let unknownVendorCode = PTPResponseCode(0x2017)
+    public static let captureAlreadyTerminated = PTPResponseCode(0x2018)
+    /// Transient: cameras answer this after connecting or on low battery; retry with backoff.
+    public static let deviceBusy = PTPResponseCode(0x2019)
+    public static let invalidParentObject = PTPResponseCode(0x201A)
+    public static let invalidDevicePropFormat = PTPResponseCode(0x201B)
+    public static let invalidDevicePropValue = PTPResponseCode(0x201C)
+    public static let invalidParameter = PTPResponseCode(0x201D)
+    public static let sessionAlreadyOpen = PTPResponseCode(0x201E)
+    public static let transactionCancelled = PTPResponseCode(0x201F)
+    public static let specificationOfDestinationUnsupported = PTPResponseCode(0x2020)
+
+    private static let names: [UInt16: String] = [
+        0x2000: "Undefined", 0x2001: "OK", 0x2002: "GeneralError", 0x2003: "SessionNotOpen",
+        0x2004: "InvalidTransactionID", 0x2005: "OperationNotSupported",
+        0x2006: "ParameterNotSupported", 0x2007: "IncompleteTransfer",
+        0x2008: "InvalidStorageID", 0x2009: "InvalidObjectHandle",
+        0x200A: "DevicePropNotSupported", 0x200B: "InvalidObjectFormatCode",
+        0x200C: "StoreFull", 0x200D: "ObjectWriteProtected", 0x200E: "StoreReadOnly",
+        0x200F: "AccessDenied", 0x2010: "NoThumbnailPresent", 0x2011: "SelfTestFailed",
+        0x2012: "PartialDeletion", 0x2013: "StoreNotAvailable",
+        0x2014: "SpecificationByFormatUnsupported", 0x2015: "NoValidObjectInfo",
+        0x2016: "InvalidCodeFormat", 0x2017: "UnknownVendorCode",
+        0x2018: "CaptureAlreadyTerminated", 0x2019: "DeviceBusy",
+        0x201A: "InvalidParentObject", 0x201B: "InvalidDevicePropFormat",
+        0x201C: "InvalidDevicePropValue", 0x201D: "InvalidParameter",
+        0x201E: "SessionAlreadyOpen", 0x201F: "TransactionCancelled",
+        0x2020: "SpecificationOfDestinationUnsupported",
+    ]
+
+    public var name: String? { Self.names[rawValue] }
+    public var isOK: Bool { self == .ok }
+    public var description: String { ptpCodeDescription(rawValue, digits: 4, name: name) }
+}
+
+/// A PTP event code, from the PTP/IP event channel or inside vendor event lists.
+public struct PTPEventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let undefined = PTPEventCode(0x4000)
+    public static let cancelTransaction = PTPEventCode(0x4001)
+    /// Param: the new object's handle.
+    public static let objectAdded = PTPEventCode(0x4002)
+    public static let objectRemoved = PTPEventCode(0x4003)
+    public static let storeAdded = PTPEventCode(0x4004)
+    public static let storeRemoved = PTPEventCode(0x4005)
+    public static let devicePropChanged = PTPEventCode(0x4006)
+    public static let objectInfoChanged = PTPEventCode(0x4007)
+    public static let deviceInfoChanged = PTPEventCode(0x4008)
+    public static let requestObjectTransfer = PTPEventCode(0x4009)
+    public static let storeFull = PTPEventCode(0x400A)
+    public static let deviceReset = PTPEventCode(0x400B)
+    public static let storageInfoChanged = PTPEventCode(0x400C)
+    public static let captureComplete = PTPEventCode(0x400D)
+    public static let unreportedStatus = PTPEventCode(0x400E)
+    /// Sony's pushed ObjectAdded (param: handle; 0xFFFFC001 for a shot in camera memory).
+    public static let sonyObjectAdded = PTPEventCode(0xC201)
+
+    private static let names: [UInt16: String] = [
+        0x4000: "Undefined", 0x4001: "CancelTransaction", 0x4002: "ObjectAdded",
+        0x4003: "ObjectRemoved", 0x4004: "StoreAdded", 0x4005: "StoreRemoved",
+        0x4006: "DevicePropChanged", 0x4007: "ObjectInfoChanged", 0x4008: "DeviceInfoChanged",
+        0x4009: "RequestObjectTransfer", 0x400A: "StoreFull", 0x400B: "DeviceReset",
+        0x400C: "StorageInfoChanged", 0x400D: "CaptureComplete", 0x400E: "UnreportedStatus",
+        0xC201: "Sony ObjectAdded",
+    ]
+
+    public var name: String? { Self.names[rawValue] }
+    public var description: String { ptpCodeDescription(rawValue, digits: 4, name: name) }
+}
+
+/// The vendor extension id from DeviceInfo, which selects the vendor dialect.
+public struct PTPVendorExtension: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Also used by Canon and Nikon bodies: then the manufacturer string decides the dialect.
+    public static let microsoft = PTPVendorExtension(0x6)
+    public static let nikon = PTPVendorExtension(0xA)
+    public static let canon = PTPVendorExtension(0xB)
+    public static let fuji = PTPVendorExtension(0xE)
+    public static let sony = PTPVendorExtension(0x11)
+
+    private static let names: [UInt32: String] = [
+        0x6: "Microsoft", 0xA: "Nikon", 0xB: "Canon", 0xE: "Fuji", 0x11: "Sony",
+    ]
+
+    public var name: String? { Self.names[rawValue] }
+    public var description: String { ptpCodeDescription(rawValue, digits: 8, name: name) }
+}

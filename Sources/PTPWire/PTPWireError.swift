@@ -1,0 +1,55 @@
+/// Why bytes from a camera (or a client) could not be decoded.
+///
+/// Every decoder in PTPWire reports bad input through this type instead of trapping, so a broken or
+/// hostile peer can only ever cost one connection, never the process.
+public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input ended before a field: `needed` bytes were required, `available` were left.
+    case truncated(needed: Int, available: Int)
+    /// A PTP/IP length field smaller than the 8-byte header it must include.
+    case lengthTooSmall(UInt32)
+    /// A PTP/IP length field above the configured limit (refused before buffering anything).
+    case lengthTooLarge(UInt32, limit: UInt32)
+    /// A PTP/IP packet type this codec does not know.
+    case unknownPacketType(UInt32)
+    /// A string field whose bytes cannot form UTF-16 text (odd byte count).
+    case malformedString
+    /// An array count above the decoder's limit (refused before allocating).
+    case arrayTooLong(count: UInt32, limit: Int)
+    /// An operation, response or event with more parameters than PTP allows.
+    case tooManyParameters(count: Int, limit: Int)
+    /// A parameter block whose length is not a multiple of 4.
+    case misalignedParameters(byteCount: Int)
+    /// A fixed-layout packet carrying bytes after its last field.
+    case trailingBytes(packetType: UInt32, count: Int)
+    /// A Canon event record whose size field is below its own 8-byte header.
+    case recordTooSmall(offset: Int, size: UInt32)
+    /// A Canon event record extending past the end of the data.
+    case recordOutOfBounds(offset: Int, size: UInt32, available: Int)
+
+    public var description: String {
+        switch self {
+        case let .truncated(needed, available):
+            return "PTP data truncated: needed \(needed) bytes, only \(available) left"
+        case let .lengthTooSmall(length):
+            return "PTP/IP packet length \(length) is smaller than the 8-byte header"
+        case let .lengthTooLarge(length, limit):
+            return "PTP/IP packet length \(length) exceeds the limit of \(limit) bytes"
+        case let .unknownPacketType(type):
+            return "unknown PTP/IP packet type \(type)"
+        case .malformedString:
+            return "malformed UTF-16 string in PTP data"
+        case let .arrayTooLong(count, limit):
+            return "PTP array count \(count) exceeds the limit of \(limit) elements"
+        case let .tooManyParameters(count, limit):
+            return "PTP container has \(count) parameters, at most \(limit) allowed"
+        case let .misalignedParameters(byteCount):
+            return "PTP parameter block of \(byteCount) bytes is not a multiple of 4"
+        case let .trailingBytes(packetType, count):
+            return "PTP/IP packet type \(packetType) has \(count) unexpected bytes after its fields"
+        case let .recordTooSmall(offset, size):
+            return "Canon event record at offset \(offset) has size \(size), below the 8-byte minimum"
+        case let .recordOutOfBounds(offset, size, available):
+            return "Canon event record at offset \(offset) of size \(size) runs past the data (\(available) bytes left)"
+        }
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class PTPWireTestsPlaceholder: XCTestCase {
-    func testBuilds() {}
-}
