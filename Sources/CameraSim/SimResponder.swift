@@ -174,8 +174,12 @@ public struct SimResponder: Sendable {
             var reply = SimReply(code: .ok)
             if profile == .generic {
                 reply.events = takePushEvents()
-                reply.events.append(PTPEvent(code: .captureComplete, transactionID: request.transactionID))
+            } else {
+                // Nikon: the result of InitiateCapture also comes on the event channel (gphoto2
+                // waits there after this operation); the shots stay queued for GetEvent as well.
+                reply.events = undelivered.map { PTPEvent(code: .objectAdded, parameters: [$0.handle]) }
             }
+            reply.events.append(PTPEvent(code: .captureComplete, transactionID: request.transactionID))
             return reply
         case 0x90C7:
             let events = undelivered.map { NikonEvent(code: .objectAdded, parameter: $0.handle) }

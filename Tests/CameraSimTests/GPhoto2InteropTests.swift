@@ -105,7 +105,51 @@ final class GPhoto2InteropTests: XCTestCase {
         try assertSaved(saved, in: downloads, matching: export, output: result.stdout)
     }
 
+    func testWaitEventAndDownloadTakesCanonShotsKeptInCameraMemory() throws {
+        let export = scratch.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
+            "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose"])
+        defer { sim.stop() }
+        let downloads = try makeFolder("downloads")
+        let trigger = Thread {
+            usleep(2_000_000)
+            sim.shootBySignal()
+        }
+        trigger.start()
+        let result = try gphoto2(sim, ["--wait-event-and-download=6s", "--keep"], in: downloads)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: downloads.path)
+        XCTAssertEqual(saved.count, 1, result.stdout)
+        let got = try saved.first.map { try Data(contentsOf: downloads.appendingPathComponent($0)) }
+        XCTAssertEqual(got, try? Data(contentsOf: export.appendingPathComponent("IMG_0001.JPG")))
+        XCTAssertTrue(sim.log.contains("TransferComplete"), "gphoto2 should confirm the transfer: \(sim.log)")
+    }
+
+    // MARK: - --capture-image-and-download
+
+    func testCaptureImageAndDownloadOnCanon() throws {
+        try checkCapture(profile: "canon-eos", expected: "IMG_0001.JPG")
+    }
+
+    func testCaptureImageAndDownloadOnNikon() throws {
+        try checkCapture(profile: "nikon", expected: "DSC_0001.JPG")
+    }
+
+    func testCaptureImageAndDownloadOnGeneric() throws {
+        try checkCapture(profile: "generic", expected: "DSC00001.JPG")
+    }
+
     // MARK: - Helpers
+
+    private func checkCapture(profile: String, expected: String) throws {
+        let export = scratch.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "0", "--export", export.path])
+        defer { sim.stop() }
+        let downloads = try makeFolder("downloads")
+        let result = try gphoto2(sim, ["--capture-image-and-download"], in: downloads)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try assertSaved([expected], in: downloads, matching: export, output: result.stdout + sim.log)
+    }
 
     private func checkSummary(profile: String, manufacturer: String, model: String) throws {
         let sim = try CameraSimProcess(profile: profile)
