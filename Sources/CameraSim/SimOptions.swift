@@ -69,7 +69,7 @@ public struct SimOptions: Sendable, Equatable {
             case "--host":
                 options.host = try text()
             case "--port":
-                options.port = try UInt16(exactly: integer(try text(), flag: flag, range: 0...65535)) ?? 0
+                options.port = UInt16(truncatingIfNeeded: try integer(try text(), flag: flag, range: 0...65535))
             case "--photos":
                 options.photosDirectory = try text()
             case "--initial-photos":

@@ -76,7 +76,7 @@ enum SocketSystem {
         var result: [ResolvedAddress] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
-            if let address = entry.pointee.ai_addr {
+            if let address = entry.pointee.ai_addr, entry.pointee.ai_addrlen > 0 {
                 let length = Int(entry.pointee.ai_addrlen)
                 let bytes = [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(address), count: length))
                 result.append(ResolvedAddress(family: entry.pointee.ai_family, bytes: bytes))
@@ -127,6 +127,7 @@ struct ResolvedAddress {
     let family: Int32
     let bytes: [UInt8]
 
+    /// `bytes` is never empty: `resolve` skips empty addresses.
     func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         bytes.withUnsafeBytes { raw in
             body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
