@@ -25,6 +25,14 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
     case recordTooSmall(offset: Int, size: UInt32)
     /// A Canon event record extending past the end of the data.
     case recordOutOfBounds(offset: Int, size: UInt32, available: Int)
+    /// A data phase received a packet that does not belong at this point (e.g. Data before StartData).
+    case unexpectedPacket(expected: String, got: PTPIPPacketType)
+    /// A data-phase packet carrying another transaction's id.
+    case transactionMismatch(expected: UInt32, got: UInt32)
+    /// A data phase larger than the caller's limit (refused before buffering).
+    case dataPhaseTooLarge(length: UInt64, limit: Int)
+    /// A data phase whose bytes do not add up to StartData's declared total.
+    case dataLengthMismatch(declared: UInt64, received: UInt64)
 
     public var description: String {
         switch self {
@@ -50,6 +58,14 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Canon event record at offset \(offset) has size \(size), below the 8-byte minimum"
         case let .recordOutOfBounds(offset, size, available):
             return "Canon event record at offset \(offset) of size \(size) runs past the data (\(available) bytes left)"
+        case let .unexpectedPacket(expected, got):
+            return "PTP/IP data phase expected \(expected) but received \(got)"
+        case let .transactionMismatch(expected, got):
+            return "PTP/IP packet for transaction \(got) arrived during transaction \(expected)"
+        case let .dataPhaseTooLarge(length, limit):
+            return "PTP/IP data phase of \(length) bytes exceeds the limit of \(limit) bytes"
+        case let .dataLengthMismatch(declared, received):
+            return "PTP/IP data phase declared \(declared) bytes but carried \(received)"
         }
     }
 }

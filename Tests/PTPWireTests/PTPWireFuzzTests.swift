@@ -6,7 +6,7 @@ import XCTest
 /// that decode to the same value. Failures print the seed to replay.
 final class PTPWireFuzzTests: XCTestCase {
     private static let baseSeed: UInt64 = 0x5EED_0000_2026_1122
-    private static let iterations = 12_000
+    private static let iterations = 8000
 
     private func forEachSeed(_ salt: UInt64, _ body: (inout SplitMix64, UInt64) throws -> Void) rethrows {
         for index in 0..<Self.iterations {
@@ -54,9 +54,11 @@ final class PTPWireFuzzTests: XCTestCase {
         return accepted
     }
 
-    /// Feeds `stream` in random pieces; stops at a framing error, skips body errors.
+    /// Feeds `stream` in random pieces, passing decoded packets on to a data-phase assembler; stops
+    /// at a framing error, skips body errors.
     private func checkReader(_ stream: [UInt8], rng: inout SplitMix64, seed: UInt64) {
         var reader = PTPIPPacketReader(maxPacketLength: rng.below(2) == 0 ? 4096 : PTPIPPacketReader.defaultMaxPacketLength)
+        var assembler = PTPIPDataPhaseAssembler(transactionID: 5, maxLength: 4096)
         var offset = 0
         var framingBroken = false
         while offset < stream.count && !framingBroken {
@@ -70,6 +72,9 @@ final class PTPWireFuzzTests: XCTestCase {
                     guard let packet = try reader.nextPacket() else { break }
                     let bytes = packet.encoded()
                     XCTAssertGreaterThanOrEqual(bytes.count, 8, "seed \(seed)")
+                    if (try? assembler.accept(packet)) == nil {
+                        assembler = PTPIPDataPhaseAssembler(transactionID: 5, maxLength: 4096)
+                    }
                 } catch .lengthTooSmall, .lengthTooLarge {
                     framingBroken = true
                     break
