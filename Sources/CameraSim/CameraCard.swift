@@ -1,0 +1,250 @@
+import Foundation
+
+/// One object on the simulated camera: a folder (association) or a photo.
+public struct SimObject: Sendable, Equatable {
+    public let handle: UInt32
+    public let storageID: UInt32
+    /// Handle of the folder holding it; 0 for the root.
+    public let parent: UInt32
+    public let format: UInt16
+    public let name: String
+    public let content: PhotoContent
+    public let captureDate: Date
+    /// A shot kept in camera memory (Canon RequestObjectTransfer): not on the card, gone after
+    /// TransferComplete.
+    public let inMemory: Bool
+
+    public var isFolder: Bool { content == .folder }
+    public var size: Int { content.size }
+}
+
+/// The camera's storage and its photos, shared between the session that serves a client and
+/// whatever shoots (the schedule, a signal, stdin, a capture operation).
+///
+/// `@unchecked Sendable`: every stored property is mutable state guarded by `lock`; no method
+/// returns a reference into it.
+public final class CameraCard: @unchecked Sendable {
+    public static let storageID: UInt32 = 0x0001_0001
+    public static let formatAssociation: UInt16 = 0x3001
+    public static let formatJPEG: UInt16 = 0x3801
+
+    public let profile: SimProfile
+    private let options: SimOptions
+    private let lock = NSLock()
+    private var objects: [UInt32: SimObject] = [:]
+    private var order: [UInt32] = []
+    private var nextHandle: UInt32 = 0x0000_1000
+    private var photoNumber = 0
+    private var pending: [SimObject] = []
+    private var folderHandle: UInt32 = 0
+    private var sourcePhotos: [(jpeg: URL, raw: URL?)] = []
+    private var sourceCursor = 0
+
+    /// Builds the card: DCIM/<vendor folder>, then the `--photos` files or generated ones.
+    public init(options: SimOptions) throws {
+        self.options = options
+        self.profile = options.profile
+        let now = Date()
+        let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
+        folderHandle = addObjectLocked(parent: dcim.handle, format: Self.formatAssociation, name: profile.folderName,
+                                       content: .folder, date: now, inMemory: false).handle
+        if let directory = options.photosDirectory {
+            try loadFolder(directory, date: now)
+        } else {
+            for _ in 0..<options.initialPhotos { _ = makeShotLocked(date: now, inMemory: false) }
+        }
+    }
+
+    private func loadFolder(_ directory: String, date: Date) throws {
+        let url = URL(fileURLWithPath: directory)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw CameraSimError.cannotReadPhoto(path: directory, reason: "cannot list the folder")
+        }
+        let rawExtensions: Set<String> = ["cr2", "cr3", "crw", "nef", "nrw", "arw", "raf", "orf", "rw2", "dng", "raw"]
+        var added = 0
+        for name in names {
+            let fileURL = url.appendingPathComponent(name)
+            let lowerExtension = fileURL.pathExtension.lowercased()
+            let isJPEG = lowerExtension == "jpg" || lowerExtension == "jpeg"
+            guard isJPEG || rawExtensions.contains(lowerExtension) else { continue }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
+            guard let size = (attributes?[.size] as? NSNumber)?.intValue,
+                  (attributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
+            let format = isJPEG ? Self.formatJPEG : Self.rawFormatCode(extension: lowerExtension, profile: profile)
+            _ = addObjectLocked(parent: folderHandle, format: format, name: name,
+                                content: .file(path: fileURL.path, size: size), date: date, inMemory: false)
+            added += 1
+            if isJPEG {
+                let base = fileURL.deletingPathExtension().lastPathComponent
+                let raw = names.first { other in
+                    let o = URL(fileURLWithPath: other)
+                    return o.deletingPathExtension().lastPathComponent == base
+                        && rawExtensions.contains(o.pathExtension.lowercased())
+                }.map { url.appendingPathComponent($0) }
+                sourcePhotos.append((fileURL, raw))
+            }
+        }
+        guard added > 0 else { throw CameraSimError.noPhotosInFolder(path: directory) }
+        photoNumber = sourcePhotos.count
+    }
+
+    static func rawFormatCode(extension lower: String, profile: SimProfile) -> UInt16 {
+        switch lower {
+        case "cr3": return 0xB108
+        case "cr2": return 0xB103
+        case "crw": return 0xB101
+        case "arw": return 0xB101
+        case "dng": return 0x3811
+        default: return 0x3000
+        }
+    }
+
+    // MARK: - Shooting
+
+    /// Takes `frames` new photos (each with its RAW companion when asked for) and queues them
+    /// to be announced to the connected client. Returns the new objects.
+    @discardableResult
+    public func shoot(frames: Int) -> [SimObject] {
+        lock.lock()
+        defer { lock.unlock() }
+        var made: [SimObject] = []
+        for _ in 0..<max(1, frames) {
+            made += makeShotLocked(date: Date(), inMemory: options.captureToMemory)
+        }
+        pending += made
+        return made
+    }
+
+    private func makeShotLocked(date: Date, inMemory: Bool) -> [SimObject] {
+        photoNumber += 1
+        let base = profile.baseName(number: photoNumber)
+        let parent = inMemory ? 0 : folderHandle
+        let jpegContent: PhotoContent
+        var rawContent: PhotoContent?
+        var rawExtension = profile.rawFormat.fileExtension
+        var rawFormat = profile.rawFormat.formatCode
+        if !sourcePhotos.isEmpty {
+            let source = sourcePhotos[sourceCursor % sourcePhotos.count]
+            sourceCursor += 1
+            jpegContent = .file(path: source.jpeg.path, size: Self.fileSize(source.jpeg))
+            if let raw = source.raw {
+                rawContent = .file(path: raw.path, size: Self.fileSize(raw))
+                rawExtension = raw.pathExtension.uppercased()
+                rawFormat = Self.rawFormatCode(extension: raw.pathExtension.lowercased(), profile: profile)
+            }
+        } else {
+            var random = SeededRandom.derived(seed: options.seed, stream: 1, index: UInt64(photoNumber))
+            jpegContent = .bytes(JPEGMaker.make(width: options.photoWidth, height: options.photoHeight,
+                                                targetSize: options.photoSize,
+                                                label: "\(profile.rawValue) \(base) seed \(options.seed)",
+                                                random: &random))
+        }
+        if options.raw && rawContent == nil {
+            var random = SeededRandom.derived(seed: options.seed, stream: 2, index: UInt64(photoNumber))
+            rawContent = .bytes(RawMaker.make(fileExtension: rawExtension, size: options.rawSize, random: &random))
+        }
+        var made = [addObjectLocked(parent: parent, format: Self.formatJPEG, name: base + ".JPG",
+                                    content: jpegContent, date: date, inMemory: inMemory)]
+        if let rawContent {
+            made.append(addObjectLocked(parent: parent, format: rawFormat, name: base + "." + rawExtension,
+                                        content: rawContent, date: date, inMemory: inMemory))
+        }
+        if let export = options.exportDirectory {
+            for object in made { Self.export(object, to: export) }
+        }
+        return made
+    }
+
+    private static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    private static func export(_ object: SimObject, to directory: String) {
+        let target = URL(fileURLWithPath: directory).appendingPathComponent(object.name)
+        switch object.content {
+        case let .bytes(bytes):
+            _ = FileManager.default.createFile(atPath: target.path, contents: Data(bytes))
+        case let .file(path, _):
+            try? FileManager.default.removeItem(at: target)
+            try? FileManager.default.copyItem(atPath: path, toPath: target.path)
+        case .folder:
+            break
+        }
+    }
+
+    private func addObjectLocked(parent: UInt32, format: UInt16, name: String, content: PhotoContent,
+                                 date: Date, inMemory: Bool) -> SimObject {
+        let object = SimObject(handle: nextHandle, storageID: inMemory ? 0 : Self.storageID, parent: parent,
+                               format: format, name: name, content: content, captureDate: date, inMemory: inMemory)
+        nextHandle &+= 1
+        objects[object.handle] = object
+        order.append(object.handle)
+        return object
+    }
+
+    // MARK: - What a session asks
+
+    /// Photos shot since the last call, each returned once, oldest first.
+    public func takeNewObjects() -> [SimObject] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = pending
+        pending.removeAll()
+        return taken
+    }
+
+    /// Forgets announcements meant for an earlier client.
+    public func clearNewObjects() {
+        lock.lock()
+        defer { lock.unlock() }
+        pending.removeAll()
+    }
+
+    public func object(_ handle: UInt32) -> SimObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        return objects[handle]
+    }
+
+    /// Handles on the card, filtered as GetObjectHandles asks: `parent` 0xFFFFFFFF = root
+    /// only, 0 = all, otherwise that folder's children; `format` 0 = any.
+    public func handles(format: UInt16, parent: UInt32) -> [UInt32] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order.compactMap { handle in
+            guard let object = objects[handle], !object.inMemory else { return nil }
+            if format != 0 && object.format != format { return nil }
+            switch parent {
+            case 0: return handle
+            case 0xFFFF_FFFF: return object.parent == 0 ? handle : nil
+            default: return object.parent == parent ? handle : nil
+            }
+        }
+    }
+
+    /// Removes a photo (not a folder). False when there is no such photo.
+    public func delete(_ handle: UInt32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let object = objects[handle], !object.isFolder else { return false }
+        objects[handle] = nil
+        order.removeAll { $0 == handle }
+        return true
+    }
+
+    /// Bytes used by photos on the card.
+    public var usedBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) }
+    }
+
+    public var objectCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return objects.values.filter { !$0.inMemory }.count
+    }
+}

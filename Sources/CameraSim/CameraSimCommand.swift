@@ -1,0 +1,101 @@
+import Foundation
+import SocketIO
+
+/// `relay camera-sim`: parses flags, builds the card, listens, and serves clients until SIGINT or
+/// SIGTERM, shooting on a schedule, on SIGUSR1 and on "shoot" lines from stdin.
+public enum CameraSimCommand {
+    /// Runs the simulator; returns the process exit code (0 stopped, 64 bad flags, 69 cannot
+    /// listen or read the photos).
+    public static func run(arguments: [String]) -> Int32 {
+        let options: SimOptions
+        do {
+            options = try SimOptions.parse(arguments)
+        } catch SimOptionsError.helpRequested {
+            print(SimOptions.usage)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("relay camera-sim: \(error)\n\n\(SimOptions.usage)\n".utf8))
+            return 64
+        }
+        let log = SimLog()
+        signal(SIGPIPE, SIG_IGN)
+        let card: CameraCard
+        let listener: TCPListener
+        do {
+            if let export = options.exportDirectory {
+                try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true)
+            }
+            card = try CameraCard(options: options)
+            listener = try TCPListener(host: options.host, port: options.port)
+        } catch {
+            log.info("\(error)")
+            return 69
+        }
+        let stop = StopSignal()
+        let signalQueue = DispatchQueue(label: "camera-sim.signals")
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM, SIGUSR1] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler {
+                if number == SIGUSR1 {
+                    let made = card.shoot(frames: options.burst)
+                    log.info("shot \(made.map(\.name).joined(separator: ", ")) (SIGUSR1)")
+                } else {
+                    stop.set()
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        startStdinReader(card: card, burst: options.burst, log: log)
+        if let interval = options.shootEvery {
+            startSchedule(every: interval, card: card, burst: options.burst, log: log, stop: stop)
+        }
+        // Written straight to the descriptor: tests read this line from a file while we run.
+        FileHandle.standardOutput.write(Data(
+            "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))
+        var server = SimServer(listener: listener, card: card, options: options, log: log, stop: stop)
+        server.run()
+        listener.close()
+        sources.forEach { $0.cancel() }
+        log.info("stopped")
+        return 0
+    }
+
+    private static func startSchedule(every interval: Double, card: CameraCard, burst: Int, log: SimLog, stop: StopSignal) {
+        let thread = Thread {
+            var next = SocketClock.now() + interval
+            while !stop.isSet {
+                let wait = next - SocketClock.now()
+                if wait > 0 {
+                    usleep(useconds_t(min(wait, 0.2) * 1_000_000))
+                    continue
+                }
+                let made = card.shoot(frames: burst)
+                log.info("shot \(made.map(\.name).joined(separator: ", ")) (schedule)")
+                next += interval
+            }
+        }
+        thread.start()
+    }
+
+    /// "shoot" or "shoot N" on stdin takes one or N shots (each a burst when --burst is set).
+    private static func startStdinReader(card: CameraCard, burst: Int, log: SimLog) {
+        let thread = Thread {
+            while let line = readLine() {
+                let words = line.split(separator: " ")
+                guard words.first == "shoot" else {
+                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N])") }
+                    continue
+                }
+                let count = words.count > 1 ? min(max(Int(words[1]) ?? 1, 1), 1000) : 1
+                for _ in 0..<count {
+                    let made = card.shoot(frames: burst)
+                    log.info("shot \(made.map(\.name).joined(separator: ", ")) (stdin)")
+                }
+            }
+        }
+        thread.start()
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SocketIO
+
+/// The once-per-run fault counters, kept across sessions by the server so that "drop after N
+/// bytes" fires once and the client's reconnect then succeeds.
+struct FaultCounters {
+    var bytesSent = 0
+    var dropAfterBytesFired = false
+    var objectTransfers = 0
+    var dropDuringTransferFired = false
+}
+
+/// Why a session ended on purpose (a fault), as opposed to a socket error.
+enum SessionEnd: Error, CustomStringConvertible {
+    case droppedAfterBytes(Int)
+    case droppedDuringTransfer(Int)
+    case stopRequested
+
+    var description: String {
+        switch self {
+        case let .droppedAfterBytes(count): return "fault: dropped the connection after \(count) bytes"
+        case let .droppedDuringTransfer(number): return "fault: dropped the connection halfway through transfer #\(number)"
+        case .stopRequested: return "stopping"
+        }
+    }
+}
+
+/// Writes to the command channel through the configured faults: a byte rate limit, writes cut
+/// into random small pieces, and a cut of the connection after a byte count.
+struct FaultyLink {
+    let connection: TCPConnection
+    let faults: SimFaults
+    var random: SeededRandom
+    private var windowStart = SocketClock.now()
+    private var windowBytes = 0
+
+    static let writeTimeout = 30.0
+
+    init(connection: TCPConnection, faults: SimFaults, random: SeededRandom) {
+        self.connection = connection
+        self.faults = faults
+        self.random = random
+    }
+
+    /// Sends `bytes`, honouring the faults; throws `SessionEnd` when a drop fault fires.
+    mutating func send(_ bytes: [UInt8], counters: inout FaultCounters) throws {
+        var offset = 0
+        while offset < bytes.count {
+            var piece = bytes.count - offset
+            if faults.randomSplit {
+                piece = min(piece, Int(random.next() % 4096) + 1)
+            }
+            if let rate = faults.bytesPerSecond {
+                piece = min(piece, max(256, rate / 20))
+            }
+            if let limit = faults.dropAfterBytes, !counters.dropAfterBytesFired {
+                let left = limit - counters.bytesSent
+                if left <= 0 {
+                    counters.dropAfterBytesFired = true
+                    throw SessionEnd.droppedAfterBytes(limit)
+                }
+                piece = min(piece, left)
+            }
+            try bytes.withUnsafeBytes { raw in
+                try connection.write(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]),
+                                     timeout: Self.writeTimeout)
+            }
+            offset += piece
+            counters.bytesSent &+= piece
+            throttle(piece)
+            if let limit = faults.dropAfterBytes, !counters.dropAfterBytesFired, counters.bytesSent >= limit {
+                counters.dropAfterBytesFired = true
+                throw SessionEnd.droppedAfterBytes(limit)
+            }
+        }
+    }
+
+    /// Sleeps as long as needed to keep the average under the rate limit.
+    private mutating func throttle(_ count: Int) {
+        guard let rate = faults.bytesPerSecond, rate > 0 else { return }
+        windowBytes += count
+        let due = Double(windowBytes) / Double(rate)
+        let elapsed = SocketClock.now() - windowStart
+        if due > elapsed {
+            usleep(useconds_t(min((due - elapsed) * 1_000_000, 5_000_000)))
+        }
+        if elapsed > 5 {
+            windowStart = SocketClock.now()
+            windowBytes = 0
+        }
+    }
+}

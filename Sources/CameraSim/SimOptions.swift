@@ -1,0 +1,267 @@
+import Foundation
+
+/// Everything `relay camera-sim` can be told on its command line. Parsing is pure so that every
+/// bad flag is reported the same way (naming the flag and what it expects) and tested without
+/// starting a server.
+public struct SimOptions: Sendable, Equatable {
+    public var profile: SimProfile = .canonEOS
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 15740
+    /// Folder whose photos are on the card at start (and are reused, in turn, for later shots).
+    public var photosDirectory: String?
+    /// Generated photos on the card at start when no folder is given.
+    public var initialPhotos = 3
+    /// Approximate byte size of each generated JPEG.
+    public var photoSize = 200_000
+    public var photoWidth = 640
+    public var photoHeight = 480
+    /// Whether every shot also makes a RAW companion.
+    public var raw = false
+    public var rawSize = 400_000
+    /// Shoot on a schedule, every this many seconds.
+    public var shootEvery: Double?
+    /// Frames per shot (schedule, trigger or capture operation).
+    public var burst = 1
+    /// Canon only: keep new shots in camera memory (RequestObjectTransfer) instead of the card.
+    public var captureToMemory = false
+    /// Folder where a copy of every photo the simulator makes is written, for comparisons.
+    public var exportDirectory: String?
+    public var seed: UInt64 = 1
+    public var faults = SimFaults()
+    /// Log every operation on stderr.
+    public var verbose = false
+
+    public init() {}
+
+    /// Parses `arguments` (without the command name). Throws `SimOptionsError` naming the flag.
+    public static func parse(_ arguments: [String]) throws -> SimOptions {
+        var options = SimOptions()
+        var sawProfile = false
+        var index = 0
+        func value(_ flag: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw SimOptionsError.missingValue(flag: flag) }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            var flag = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            func text() throws -> String {
+                if let inline { return inline }
+                return try value(flag)
+            }
+            switch flag {
+            case "--help", "-h":
+                throw SimOptionsError.helpRequested
+            case "--profile":
+                let name = try text()
+                guard let profile = SimProfile(rawValue: name) else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: name,
+                        expected: SimProfile.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                options.profile = profile
+                sawProfile = true
+            case "--host":
+                options.host = try text()
+            case "--port":
+                options.port = UInt16(truncatingIfNeeded: try integer(try text(), flag: flag, range: 0...65535))
+            case "--photos":
+                options.photosDirectory = try text()
+            case "--initial-photos":
+                options.initialPhotos = try integer(try text(), flag: flag, range: 0...10_000)
+            case "--photo-size":
+                options.photoSize = try byteCount(try text(), flag: flag, range: 0...(512 << 20))
+            case "--photo-dimensions":
+                let raw = try text()
+                let parts = raw.lowercased().split(separator: "x")
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+                      (8...4096).contains(w), (8...4096).contains(h) else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "WIDTHxHEIGHT, each 8…4096")
+                }
+                options.photoWidth = w
+                options.photoHeight = h
+            case "--raw":
+                options.raw = true
+            case "--raw-size":
+                options.rawSize = try byteCount(try text(), flag: flag, range: 16...(512 << 20))
+            case "--shoot-every":
+                options.shootEvery = try duration(try text(), flag: flag, minimum: 0.05)
+            case "--burst":
+                options.burst = try integer(try text(), flag: flag, range: 1...100)
+            case "--capture-to":
+                let raw = try text()
+                switch raw {
+                case "card": options.captureToMemory = false
+                case "memory": options.captureToMemory = true
+                default: throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "card or memory")
+                }
+            case "--export":
+                options.exportDirectory = try text()
+            case "--seed":
+                let raw = try text()
+                guard let seed = UInt64(raw) else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a whole number ≥ 0")
+                }
+                options.seed = seed
+            case "--rate-limit":
+                options.faults.bytesPerSecond = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
+            case "--random-split":
+                options.faults.randomSplit = true
+            case "--busy-after-connect":
+                options.faults.busyAfterConnect = try duration(try text(), flag: flag, minimum: 0)
+            case "--busy-rate":
+                let raw = try text()
+                guard let rate = Double(raw), rate >= 0, rate <= 1 else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a fraction from 0 to 1")
+                }
+                options.faults.busyRate = rate
+            case "--drop-after-bytes":
+                options.faults.dropAfterBytes = try byteCount(try text(), flag: flag, range: 0...(1 << 40))
+            case "--drop-during-transfer":
+                options.faults.dropDuringTransfer = try integer(try text(), flag: flag, range: 1...1_000_000)
+            case "--event-timeout":
+                options.faults.eventChannelTimeout = try duration(try text(), flag: flag, minimum: 0.1)
+            case "--verbose", "-v":
+                options.verbose = true
+            default:
+                throw SimOptionsError.unknownFlag(argument)
+            }
+            index += 1
+        }
+        guard sawProfile else { throw SimOptionsError.missingProfile }
+        if options.captureToMemory && options.profile != .canonEOS {
+            throw SimOptionsError.invalidValue(flag: "--capture-to", value: "memory",
+                                               expected: "card (memory is a canon-eos feature)")
+        }
+        return options
+    }
+
+    static func integer(_ raw: String, flag: String, range: ClosedRange<Int>) throws -> Int {
+        guard let number = Int(raw), range.contains(number) else {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw,
+                expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// Bytes with an optional k/M/G suffix (powers of 1000: "200k" is 200 000).
+    static func byteCount(_ raw: String, flag: String, range: ClosedRange<Int>) throws -> Int {
+        let lower = raw.lowercased()
+        var multiplier = 1
+        var digits = Substring(lower)
+        if let last = lower.last, let factor = ["k": 1_000, "m": 1_000_000, "g": 1_000_000_000][String(last)] {
+            multiplier = factor
+            digits = lower.dropLast()
+        }
+        guard let number = Int(digits), number >= 0 else {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a byte count such as 200000, 200k or 5M")
+        }
+        let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        guard !overflow, range.contains(product) else {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw,
+                expected: "a byte count from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return product
+    }
+
+    /// A duration such as "2s", "500ms", "1.5" (seconds) or "1m".
+    static func duration(_ raw: String, flag: String, minimum: Double) throws -> Double {
+        let lower = raw.lowercased()
+        var seconds: Double?
+        if lower.hasSuffix("ms") {
+            seconds = Double(lower.dropLast(2)).map { $0 / 1000 }
+        } else if lower.hasSuffix("s") {
+            seconds = Double(lower.dropLast())
+        } else if lower.hasSuffix("m") {
+            seconds = Double(lower.dropLast()).map { $0 * 60 }
+        } else {
+            seconds = Double(lower)
+        }
+        guard let value = seconds, value.isFinite, value >= minimum, value <= 86_400 else {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw,
+                expected: "a duration such as 2s or 500ms, at least \(minimum) s")
+        }
+        return value
+    }
+
+    /// The usage text printed by `--help` and after a bad flag.
+    public static let usage = """
+    usage: relay camera-sim --profile canon-eos|nikon|generic [options]
+
+    A PTP/IP camera on a TCP port: serves one client session at a time, then the next.
+
+      --host ADDRESS            address to listen on (default 127.0.0.1)
+      --port N                  port (default 15740; 0 = any free port, printed when ready)
+      --photos DIR              photos on the card at start (JPEG and RAW files of DIR); later
+                                shots reuse them in turn under new names
+      --initial-photos N        generated photos on the card at start without --photos (default 3)
+      --photo-size BYTES        approximate size of each generated JPEG (default 200k)
+      --photo-dimensions WxH    pixel size of generated JPEGs (default 640x480)
+      --raw                     every shot also makes a RAW companion (.CR3, .NEF or .ARW)
+      --raw-size BYTES          size of each RAW companion (default 400k)
+      --shoot-every DURATION    shoot on a schedule (e.g. 2s, 500ms)
+      --burst N                 frames per shot (default 1)
+      --capture-to card|memory  canon-eos: keep new shots in camera memory, announced with
+                                RequestObjectTransfer and removed after TransferComplete
+      --export DIR              write a copy of every photo the simulator makes into DIR
+      --seed N                  seed for photos and faults (default 1): same seed, same run
+      --verbose                 log every operation on stderr
+
+    Shooting also happens when a client sends a capture operation (InitiateCapture,
+    RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
+    "shoot" or "shoot N" read on stdin.
+
+    Faults:
+      --rate-limit BYTES        send at most this many bytes per second
+      --random-split            data phases in Data packets of random sizes, and every write
+                                cut into random small pieces
+      --busy-after-connect DURATION  answer DeviceBusy to every operation for this long after
+                                OpenSession
+      --busy-rate FRACTION      answer DeviceBusy to this fraction of operations
+      --drop-after-bytes N      close the connection once N bytes were sent (once per run)
+      --drop-during-transfer K  close the connection halfway through the K-th object
+                                transfer (once per run)
+      --event-timeout DURATION  refuse a client whose event channel is not open within this
+                                time after the command handshake (default 10s)
+
+    Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
+    SIGTERM. Exit codes: 0 stopped, 64 bad flags, 69 cannot listen or read --photos.
+    """
+}
+
+/// Fault injection, each off unless asked for; all randomness comes from `--seed`.
+public struct SimFaults: Sendable, Equatable {
+    public var bytesPerSecond: Int?
+    public var randomSplit = false
+    public var busyAfterConnect: Double = 0
+    public var busyRate: Double = 0
+    public var dropAfterBytes: Int?
+    public var dropDuringTransfer: Int?
+    public var eventChannelTimeout: Double = 10
+
+    public init() {}
+}
+
+/// A bad command line, described so that the user can fix it.
+public enum SimOptionsError: Error, Equatable, CustomStringConvertible {
+    case helpRequested
+    case unknownFlag(String)
+    case missingValue(flag: String)
+    case invalidValue(flag: String, value: String, expected: String)
+    case missingProfile
+
+    public var description: String {
+        switch self {
+        case .helpRequested: return "help requested"
+        case let .unknownFlag(flag): return "unknown flag '\(flag)' (see relay camera-sim --help)"
+        case let .missingValue(flag): return "\(flag) needs a value"
+        case let .invalidValue(flag, value, expected): return "\(flag) '\(value)': expected \(expected)"
+        case .missingProfile: return "--profile is required: canon-eos, nikon or generic"
+        }
+    }
+}

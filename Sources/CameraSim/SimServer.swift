@@ -1,0 +1,108 @@
+import Foundation
+import PTPWire
+import SocketIO
+
+/// Accepts clients one after another: the PTP/IP command handshake, the event channel (refused
+/// when it does not open in time), then the session, then the next client.
+struct SimServer {
+    let listener: TCPListener
+    let card: CameraCard
+    let options: SimOptions
+    let log: SimLog
+    let stop: StopSignal
+    private var counters = FaultCounters()
+    private var connectionNumber: UInt32 = 0
+
+    /// How long a new connection may take to send its init packet.
+    static let handshakeTimeout = 10.0
+
+    init(listener: TCPListener, card: CameraCard, options: SimOptions, log: SimLog, stop: StopSignal) {
+        self.listener = listener
+        self.card = card
+        self.options = options
+        self.log = log
+        self.stop = stop
+    }
+
+    /// Serves until `stop` is set.
+    mutating func run() {
+        while !stop.isSet {
+            do {
+                guard let command = try listener.accept(timeout: 0.2) else { continue }
+                defer { command.close() }
+                try serve(command)
+            } catch {
+                log.info("client dropped: \(error)")
+            }
+        }
+    }
+
+    private mutating func serve(_ command: TCPConnection) throws {
+        guard case let .initCommandRequest(_, name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
+            log.info("\(command.peer) closed or sent something other than InitCommandRequest")
+            return
+        }
+        connectionNumber &+= 1
+        let number = connectionNumber
+        try command.write(PTPIPPacket.initCommandAck(
+            connectionNumber: number, guid: Self.guid(for: options.profile),
+            friendlyName: options.profile.model, protocolVersion: PTPIPPacket.protocolVersion1_0).encoded(), timeout: 5)
+        guard let event = try awaitEventChannel(number: number) else {
+            log.info("refused \(command.peer) (\(name)): event channel not opened within \(options.faults.eventChannelTimeout) s")
+            return
+        }
+        defer { event.close() }
+        log.info("session \(number) with \(command.peer) (\(name))")
+        card.clearNewObjects()
+        var session = SimSession(command: command, event: event, card: card, options: options,
+                                 sessionNumber: UInt64(number), log: log, stop: stop)
+        let reason = session.run(counters: &counters)
+        log.info("session \(number) ended: \(reason)")
+    }
+
+    /// Waits for the second connection carrying InitEventRequest for `number`. Other clients
+    /// arriving meanwhile are told the camera is busy.
+    private func awaitEventChannel(number: UInt32) throws -> TCPConnection? {
+        let deadline = SocketClock.now() + options.faults.eventChannelTimeout
+        while !stop.isSet {
+            let left = deadline - SocketClock.now()
+            if left <= 0 { return nil }
+            guard let candidate = try listener.accept(timeout: min(left, 0.2)) else { continue }
+            do {
+                let packet = try Self.readPacket(candidate, timeout: max(0.5, min(left, Self.handshakeTimeout)))
+                switch packet {
+                case let .initEventRequest(connectionNumber)? where connectionNumber == number:
+                    try candidate.write(PTPIPPacket.initEventAck.encoded(), timeout: 5)
+                    return candidate
+                case .initCommandRequest?:
+                    try? candidate.write(PTPIPPacket.initFail(reason: 2).encoded(), timeout: 1)
+                default:
+                    try? candidate.write(PTPIPPacket.initFail(reason: 1).encoded(), timeout: 1)
+                }
+            } catch {
+                log.info("connection from \(candidate.peer) during handshake: \(error)")
+            }
+            candidate.close()
+        }
+        return nil
+    }
+
+    /// Reads one packet; nil when the peer closes first.
+    static func readPacket(_ connection: TCPConnection, timeout: Double) throws -> PTPIPPacket? {
+        var reader = PTPIPPacketReader(maxPacketLength: 4096)
+        let deadline = SocketClock.now() + timeout
+        while true {
+            if let packet = try reader.nextPacket() { return packet }
+            let bytes = try connection.readSome(maxCount: max(1, reader.bytesNeeded),
+                                                timeout: max(0, deadline - SocketClock.now()))
+            if bytes.isEmpty { return nil }
+            reader.append(bytes)
+        }
+    }
+
+    /// A fixed GUID per profile.
+    static func guid(for profile: SimProfile) -> [UInt8] {
+        let seed = Array("relaysim-\(profile.rawValue)".utf8)
+        return (0..<16).map { seed[$0 % seed.count] }
+    }
+}

@@ -1,2 +1,0 @@
-// placeholder: replaced by the module's real files
-enum _SocketIOPlaceholder {}

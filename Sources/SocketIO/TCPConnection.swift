@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One TCP stream with a deadline on every connect, read and write: cameras stall, and a call
+/// that can hang forever hangs the whole tether.
+///
+/// A connection is meant to be owned by one thread or actor at a time (PTP is one transaction
+/// at a time anyway). It is `@unchecked Sendable` so that it can be handed from the accepting
+/// thread to its owner; the only mutable state, whether the descriptor is still open, is guarded
+/// by `lock` so that `close()` from any thread releases the descriptor exactly once.
+public final class TCPConnection: @unchecked Sendable {
+    /// "host:port" of the other side, for messages.
+    public let peer: String
+    private let fd: Int32
+    private let lock = NSLock()
+    private var isOpen = true
+
+    init(adopting fd: Int32, peer: String) {
+        self.fd = fd
+        self.peer = peer
+        SocketSystem.configureStream(fd)
+    }
+
+    deinit { close() }
+
+    /// Connects to `host:port`, trying each resolved address until one answers within `timeout`.
+    public static func connect(host: String, port: UInt16, timeout: Double) throws -> TCPConnection {
+        let deadline = SocketSystem.now() + timeout
+        let peer = "\(host):\(port)"
+        var lastError = SocketError.timedOut(operation: "connect to", peer: peer, seconds: timeout)
+        for address in try SocketSystem.resolve(host: host, port: port, passive: false) {
+            let fd = socket(address.family, SocketSystem.streamType, 0)
+            if fd < 0 {
+                lastError = .system(operation: "socket for", peer: peer, errno: errno)
+                continue
+            }
+            SocketSystem.setNonBlocking(fd)
+            let status = address.withSockaddr { Glibc_or_Darwin_connect(fd, $0, $1) }
+            if status == 0 {
+                return TCPConnection(adopting: fd, peer: peer)
+            }
+            let code = errno
+            guard code == EINPROGRESS || code == EINTR else {
+                Glibc_or_Darwin_close(fd)
+                lastError = .system(operation: "connect to", peer: peer, errno: code)
+                continue
+            }
+            let ready: Bool
+            do {
+                ready = try SocketSystem.wait(fd, events: Int16(POLLOUT), until: deadline)
+            } catch {
+                Glibc_or_Darwin_close(fd)
+                throw error
+            }
+            guard ready else {
+                Glibc_or_Darwin_close(fd)
+                throw SocketError.timedOut(operation: "connect to", peer: peer, seconds: timeout)
+            }
+            var soError: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length)
+            if soError == 0 {
+                return TCPConnection(adopting: fd, peer: peer)
+            }
+            Glibc_or_Darwin_close(fd)
+            lastError = .system(operation: "connect to", peer: peer, errno: soError)
+        }
+        throw lastError
+    }
+
+    /// Reads whatever is available (at most `maxCount` bytes), waiting up to `timeout` for the
+    /// first byte. An empty result means the peer closed the stream in an orderly way.
+    public func readSome(maxCount: Int, timeout: Double) throws -> [UInt8] {
+        let fd = try openDescriptor()
+        let deadline = SocketSystem.now() + timeout
+        let count = max(1, maxCount)
+        var buffer = [UInt8](repeating: 0, count: count)
+        while true {
+            let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, 0) }
+            if received > 0 {
+                buffer.removeSubrange(received...)
+                return buffer
+            }
+            if received == 0 { return [] }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EAGAIN || code == EWOULDBLOCK else {
+                throw SocketError.system(operation: "read from", peer: peer, errno: code)
+            }
+            guard try SocketSystem.wait(fd, events: Int16(POLLIN), until: deadline) else {
+                throw SocketError.timedOut(operation: "read from", peer: peer, seconds: timeout)
+            }
+        }
+    }
+
+    /// Reads exactly `count` bytes within `timeout` overall; the end of the stream before that
+    /// is `SocketError.closedByPeer`.
+    public func readExactly(_ count: Int, timeout: Double) throws -> [UInt8] {
+        let deadline = SocketSystem.now() + timeout
+        var result: [UInt8] = []
+        result.reserveCapacity(max(0, min(count, 1 << 20)))
+        while result.count < count {
+            let left = max(0, deadline - SocketSystem.now())
+            let chunk = try readSome(maxCount: min(count - result.count, 1 << 16), timeout: left)
+            if chunk.isEmpty { throw SocketError.closedByPeer(peer: peer) }
+            result.append(contentsOf: chunk)
+        }
+        return result
+    }
+
+    /// Writes all of `bytes` within `timeout` overall.
+    public func write(_ bytes: [UInt8], timeout: Double) throws {
+        try bytes.withUnsafeBytes { try write($0, timeout: timeout) }
+    }
+
+    /// Writes all of `buffer` within `timeout` overall.
+    public func write(_ buffer: UnsafeRawBufferPointer, timeout: Double) throws {
+        let fd = try openDescriptor()
+        let deadline = SocketSystem.now() + timeout
+        var offset = 0
+        while offset < buffer.count {
+            let sent = send(fd, buffer.baseAddress! + offset, buffer.count - offset, SocketSystem.sendFlags)
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            let code = errno
+            if sent < 0 && code == EINTR { continue }
+            guard sent == 0 || code == EAGAIN || code == EWOULDBLOCK else {
+                if code == EPIPE || code == ECONNRESET { throw SocketError.closedByPeer(peer: peer) }
+                throw SocketError.system(operation: "write to", peer: peer, errno: code)
+            }
+            guard try SocketSystem.wait(fd, events: Int16(POLLOUT), until: deadline) else {
+                throw SocketError.timedOut(operation: "write to", peer: peer, seconds: timeout)
+            }
+        }
+    }
+
+    /// Waits up to `timeout` for bytes (or the end of the stream) to be readable.
+    public func waitReadable(timeout: Double) throws -> Bool {
+        try SocketSystem.wait(try openDescriptor(), events: Int16(POLLIN), until: SocketSystem.now() + timeout)
+    }
+
+    /// Waits up to `timeout` until at least one of `connections` is readable; returns one flag
+    /// per connection. Lets one thread serve a command and an event channel together.
+    public static func waitReadable(_ connections: [TCPConnection], timeout: Double) throws -> [Bool] {
+        var entries = try connections.map { pollfd(fd: try $0.openDescriptor(), events: Int16(POLLIN), revents: 0) }
+        let deadline = SocketSystem.now() + timeout
+        while true {
+            let result = poll(&entries, nfds_t(entries.count), SocketSystem.pollMilliseconds(until: deadline))
+            if result >= 0 { return entries.map { $0.revents != 0 } }
+            if errno == EINTR { continue }
+            throw SocketError.system(operation: "poll", peer: "", errno: errno)
+        }
+    }
+
+    /// Stops both directions at once, so that a peer blocked in read sees the end promptly;
+    /// the descriptor stays allocated until `close()`.
+    public func shutdown() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isOpen { _ = Glibc_or_Darwin_shutdown(fd) }
+    }
+
+    /// Releases the descriptor; later calls fail with `SocketError.closed`. Safe to call twice.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isOpen {
+            isOpen = false
+            Glibc_or_Darwin_close(fd)
+        }
+    }
+
+    /// True until `close()`.
+    public var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !isOpen
+    }
+
+    private func openDescriptor() throws -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { throw SocketError.closed }
+        return fd
+    }
+}
+
+@inline(__always) func Glibc_or_Darwin_close(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}
+
+@inline(__always) func Glibc_or_Darwin_shutdown(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    #else
+    return Darwin.shutdown(fd, SHUT_RDWR)
+    #endif
+}
+
+@inline(__always) func Glibc_or_Darwin_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.connect(fd, address, length)
+    #else
+    return Darwin.connect(fd, address, length)
+    #endif
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class CameraSimTestsPlaceholder: XCTestCase {
-    func testBuilds() {}
-}

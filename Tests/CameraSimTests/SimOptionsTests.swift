@@ -1,0 +1,70 @@
+@testable import CameraSim
+import TestSupport
+import XCTest
+
+final class SimOptionsTests: XCTestCase {
+    func testParsesEveryFlag() throws {
+        let options = try SimOptions.parse([
+            "--profile", "nikon", "--host", "0.0.0.0", "--port=25740", "--photos", "/tmp/p",
+            "--photo-size", "2M", "--photo-dimensions", "320x200", "--raw", "--raw-size", "5k",
+            "--shoot-every", "500ms", "--burst", "3", "--export", "/tmp/e", "--seed", "9",
+            "--rate-limit", "100k", "--random-split", "--busy-after-connect", "2s", "--busy-rate", "0.25",
+            "--drop-after-bytes", "1000", "--drop-during-transfer", "2", "--event-timeout", "3s", "--verbose",
+        ])
+        XCTAssertEqual(options.profile, .nikon)
+        XCTAssertEqual(options.host, "0.0.0.0")
+        XCTAssertEqual(options.port, 25740)
+        XCTAssertEqual(options.photosDirectory, "/tmp/p")
+        XCTAssertEqual(options.photoSize, 2_000_000)
+        XCTAssertEqual(options.photoWidth, 320)
+        XCTAssertEqual(options.photoHeight, 200)
+        XCTAssertTrue(options.raw)
+        XCTAssertEqual(options.rawSize, 5_000)
+        XCTAssertEqual(options.shootEvery, 0.5)
+        XCTAssertEqual(options.burst, 3)
+        XCTAssertEqual(options.exportDirectory, "/tmp/e")
+        XCTAssertEqual(options.seed, 9)
+        XCTAssertEqual(options.faults.bytesPerSecond, 100_000)
+        XCTAssertTrue(options.faults.randomSplit)
+        XCTAssertEqual(options.faults.busyAfterConnect, 2)
+        XCTAssertEqual(options.faults.busyRate, 0.25)
+        XCTAssertEqual(options.faults.dropAfterBytes, 1000)
+        XCTAssertEqual(options.faults.dropDuringTransfer, 2)
+        XCTAssertEqual(options.faults.eventChannelTimeout, 3)
+        XCTAssertTrue(options.verbose)
+    }
+
+    func testBadFlagsNameTheFlag() {
+        let cases: [([String], String)] = [
+            (["--port", "15740"], "--profile"),
+            (["--profile", "leica"], "--profile"),
+            (["--profile", "generic", "--port", "70000"], "--port"),
+            (["--profile", "generic", "--shoot-every", "soon"], "--shoot-every"),
+            (["--profile", "generic", "--busy-rate", "2"], "--busy-rate"),
+            (["--profile", "generic", "--photo-size"], "--photo-size"),
+            (["--profile", "generic", "--frobnicate"], "--frobnicate"),
+            (["--profile", "nikon", "--capture-to", "memory"], "--capture-to"),
+        ]
+        for (arguments, flag) in cases {
+            XCTAssertThrowsError(try SimOptions.parse(arguments), "\(arguments)") { error in
+                XCTAssertTrue("\(error)".contains(flag), "\(arguments): \(error)")
+            }
+        }
+    }
+
+    func testBadFlagExitsWith64AndNamesTheFlag() throws {
+        let result = try Subprocess.run(TestPaths.relayExecutable, ["camera-sim", "--profile", "generic", "--burst", "zero"],
+                                        timeout: 30)
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("--burst"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("usage: relay camera-sim"), result.stderr)
+    }
+
+    func testMissingPhotosFolderIsReportedWithItsPath() throws {
+        let result = try Subprocess.run(TestPaths.relayExecutable,
+                                        ["camera-sim", "--profile", "generic", "--port", "0", "--photos", "/nonexistent/photos"],
+                                        timeout: 30)
+        XCTAssertEqual(result.status, 69)
+        XCTAssertTrue(result.stderr.contains("/nonexistent/photos"), result.stderr)
+    }
+}

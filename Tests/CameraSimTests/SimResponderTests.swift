@@ -1,0 +1,88 @@
+@testable import CameraSim
+import PTPWire
+import XCTest
+
+/// The camera's answers without sockets: folder filters, transfers at the edges, deletion,
+/// sessions.
+final class SimResponderTests: XCTestCase {
+    private func responder(_ profile: SimProfile, photos: Int = 2) throws -> SimResponder {
+        var options = SimOptions()
+        options.profile = profile
+        options.initialPhotos = photos
+        options.photoSize = 5_000
+        var responder = SimResponder(profile: profile, card: try CameraCard(options: options), burst: 1)
+        XCTAssertEqual(responder.respond(to: request(0x1002, [1]), dataOut: nil).code, .ok)
+        return responder
+    }
+
+    private func request(_ code: UInt16, _ parameters: [UInt32] = []) -> PTPOperationRequest {
+        PTPOperationRequest(code: PTPOperationCode(code), transactionID: 1, parameters: parameters)
+    }
+
+    private func handles(_ responder: inout SimResponder, parent: UInt32) throws -> [UInt32] {
+        let reply = responder.respond(to: request(0x1007, [0xFFFF_FFFF, 0, parent]), dataOut: nil)
+        var reader = PTPDataReader(try XCTUnwrap(reply.data))
+        return try reader.readArrayU32()
+    }
+
+    func testFolderTreeFollowsTheParentFilter() throws {
+        var camera = try responder(.canonEOS)
+        let root = try handles(&camera, parent: 0xFFFF_FFFF)
+        XCTAssertEqual(root.count, 1, "only DCIM in the root")
+        let dcim = try XCTUnwrap(root.first)
+        let inDCIM = try handles(&camera, parent: dcim)
+        XCTAssertEqual(inDCIM.count, 1, "one camera folder in DCIM")
+        let photos = try handles(&camera, parent: try XCTUnwrap(inDCIM.first))
+        XCTAssertEqual(photos.count, 2)
+        XCTAssertEqual(try handles(&camera, parent: 0).count, 4, "0 means every object")
+        let folder = try PTPObjectInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1008, [dcim]), dataOut: nil).data))
+        XCTAssertTrue(folder.isFolder)
+        XCTAssertEqual(folder.associationType, PTPObjectInfo.associationGenericFolder)
+        XCTAssertEqual(folder.filename, "DCIM")
+    }
+
+    func testPartialReadsAtTheEdgesOfAnObject() throws {
+        var camera = try responder(.generic)
+        let photo = try XCTUnwrap(try handles(&camera, parent: 0).last)
+        let whole = try XCTUnwrap(camera.respond(to: request(0x1009, [photo]), dataOut: nil).data)
+        let tail = camera.respond(to: request(0x101B, [photo, UInt32(whole.count - 10), 1000]), dataOut: nil)
+        XCTAssertEqual(tail.data.map { Array($0) }, Array(whole.suffix(10)))
+        XCTAssertEqual(tail.parameters, [10])
+        let beyond = camera.respond(to: request(0x101B, [photo, 0xFFFF_FFF0, 1000]), dataOut: nil)
+        XCTAssertEqual(beyond.code, .ok)
+        XCTAssertEqual(beyond.data, [])
+        XCTAssertEqual(camera.respond(to: request(0x1009, [0xDEAD]), dataOut: nil).code, .invalidObjectHandle)
+    }
+
+    func testDeleteRemovesPhotosButNotFolders() throws {
+        var camera = try responder(.nikon)
+        let all = try handles(&camera, parent: 0)
+        XCTAssertEqual(camera.respond(to: request(0x100B, [all[0]]), dataOut: nil).code, .invalidObjectHandle,
+                       "DCIM is a folder")
+        XCTAssertEqual(camera.respond(to: request(0x100B, [all[3]]), dataOut: nil).code, .ok)
+        XCTAssertEqual(try handles(&camera, parent: 0).count, 3)
+        XCTAssertEqual(camera.respond(to: request(0x1008, [all[3]]), dataOut: nil).code, .invalidObjectHandle)
+    }
+
+    func testCloseSessionEndsTheSession() throws {
+        var camera = try responder(.generic)
+        XCTAssertEqual(camera.respond(to: request(0x1003), dataOut: nil).code, .ok)
+        XCTAssertEqual(camera.respond(to: request(0x1004), dataOut: nil).code, .sessionNotOpen)
+        XCTAssertTrue(SimResponder.isExemptFromBusy(.openSession))
+        XCTAssertFalse(SimResponder.isExemptFromBusy(.getObject))
+    }
+
+    func testDeviceInfoListsWhatEachProfileAnswers() throws {
+        for profile in SimProfile.allCases {
+            var camera = try responder(profile)
+            let info = try PTPDeviceInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1001), dataOut: nil).data))
+            XCTAssertEqual(info.vendorExtensionID.rawValue, profile.vendorExtensionID)
+            for code in info.operationsSupported {
+                let reply = camera.respond(to: request(code, [0xFFFF_FFFF, 0, 0]), dataOut: nil)
+                XCTAssertNotEqual(reply.code, .operationNotSupported,
+                                  "\(profile.rawValue) lists \(PTPOperationCode(code)) but does not answer it")
+                if code == 0x1003 { XCTAssertEqual(camera.respond(to: request(0x1002, [1]), dataOut: nil).code, .ok) }
+            }
+        }
+    }
+}

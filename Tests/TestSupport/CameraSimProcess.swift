@@ -1,0 +1,78 @@
+import Foundation
+
+/// A `relay camera-sim` child process on a free port, for tests that need a camera: started with
+/// `--port 0`, ready once it printed its "listening" line (which names the port), stopped with
+/// SIGTERM.
+public final class CameraSimProcess: Sendable {
+    public let child: Subprocess
+    public let host = "127.0.0.1"
+    public let port: UInt16
+    /// Lines written here reach the simulator's stdin ("shoot", "shoot N").
+    private let stdinPipe: Pipe
+
+    /// Starts `relay camera-sim --profile PROFILE --port 0 EXTRA…` and waits up to `timeout`
+    /// for it to listen.
+    public init(profile: String, arguments: [String] = [], timeout: TimeInterval = 60) throws {
+        stdinPipe = Pipe()
+        child = try Subprocess(TestPaths.relayExecutable,
+                               ["camera-sim", "--profile", profile, "--port", "0"] + arguments,
+                               stdin: stdinPipe.fileHandleForReading)
+        var found: UInt16?
+        let child = self.child
+        _ = Subprocess.waitUntil(timeout: timeout) {
+            found = Self.port(in: child.stdout)
+            return found != nil || !child.isRunning
+        }
+        guard let found else {
+            child.stop(timeout: 5)
+            throw CameraSimProcessError.didNotStart(stdout: child.stdout, stderr: child.stderr)
+        }
+        port = found
+    }
+
+    deinit { stop() }
+
+    /// The port as gphoto2 wants it: both channels named, or the event one goes to 15740.
+    public var gphotoPort: String { "ptpip:\(host):\(port):\(port)" }
+
+    /// Takes one shot now (SIGUSR1).
+    public func shootBySignal() {
+        if child.isRunning { kill(child.pid, SIGUSR1) }
+    }
+
+    /// Takes `count` shots now through the stdin control line.
+    public func shootByStdin(_ count: Int = 1) {
+        stdinPipe.fileHandleForWriting.write(Data("shoot \(count)\n".utf8))
+    }
+
+    /// What the simulator logged so far.
+    public var log: String { child.stderr }
+
+    /// Stops the simulator (SIGTERM, then SIGKILL after 10 s); returns its exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        child.stop(signal: SIGTERM, timeout: 10)
+    }
+
+    static func port(in output: String) -> UInt16? {
+        for line in output.split(separator: "\n") where line.hasPrefix("camera-sim listening on ") {
+            guard let open = line.range(of: " (profile") else { continue }
+            let address = line[line.index(line.startIndex, offsetBy: 24)..<open.lowerBound]
+            if let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) {
+                return port
+            }
+        }
+        return nil
+    }
+}
+
+public enum CameraSimProcessError: Error, CustomStringConvertible {
+    case didNotStart(stdout: String, stderr: String)
+
+    public var description: String {
+        switch self {
+        case let .didNotStart(stdout, stderr):
+            return "relay camera-sim did not report a listening port.\nstdout: \(stdout)\nstderr: \(stderr)"
+        }
+    }
+}
