@@ -19,7 +19,7 @@ let package = Package(
         // POSIX TCP sockets with timeouts on every connect, read and write.
         .target(name: "SocketIO"),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
-        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO"]),
+        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
@@ -35,10 +35,10 @@ let package = Package(
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPWire", "TestSupport", "relay"]),
-        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TestSupport"]),
+        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// One object on the simulated camera: a folder (association) or a photo.
 public struct SimObject: Sendable, Equatable {

@@ -1,11 +1,12 @@
 import Foundation
+import RelayCore
 import SocketIO
 
 /// `relay camera-sim`: parses flags, builds the card, listens, and serves clients until SIGINT or
 /// SIGTERM, shooting on a schedule, on SIGUSR1 and on "shoot" lines from stdin.
 public enum CameraSimCommand {
-    /// Runs the simulator; returns the process exit code (0 stopped, 64 bad flags, 69 cannot
-    /// listen or read the photos).
+    /// Runs the simulator; returns the process exit code, with relay's meanings (0 stopped,
+    /// 2 bad flags, 1 cannot listen or read the photos).
     public static func run(arguments: [String]) -> Int32 {
         let options: SimOptions
         do {
@@ -15,7 +16,7 @@ public enum CameraSimCommand {
             return 0
         } catch {
             FileHandle.standardError.write(Data("relay camera-sim: \(error)\n\n\(SimOptions.usage)\n".utf8))
-            return 64
+            return 2
         }
         let log = SimLog()
         signal(SIGPIPE, SIG_IGN)
@@ -29,9 +30,9 @@ public enum CameraSimCommand {
             listener = try TCPListener(host: options.host, port: options.port)
         } catch {
             log.info("\(error)")
-            return 69
+            return 1
         }
-        let stop = StopSignal()
+        let stop = StopFlag()
         let signalQueue = DispatchQueue(label: "camera-sim.signals")
         var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM, SIGUSR1] {
@@ -42,7 +43,7 @@ public enum CameraSimCommand {
                     let made = card.shoot(frames: options.burst)
                     log.info("shot \(made.map(\.name).joined(separator: ", ")) (SIGUSR1)")
                 } else {
-                    stop.set()
+                    stop.stop()
                 }
             }
             source.resume()
@@ -63,10 +64,10 @@ public enum CameraSimCommand {
         return 0
     }
 
-    private static func startSchedule(every interval: Double, card: CameraCard, burst: Int, log: SimLog, stop: StopSignal) {
+    private static func startSchedule(every interval: Double, card: CameraCard, burst: Int, log: SimLog, stop: StopFlag) {
         let thread = Thread {
             var next = SocketClock.now() + interval
-            while !stop.isSet {
+            while !stop.isStopped {
                 let wait = next - SocketClock.now()
                 if wait > 0 {
                     usleep(useconds_t(min(wait, 0.2) * 1_000_000))

@@ -1,5 +1,6 @@
 import Foundation
 import SocketIO
+import RelayCore
 
 /// The once-per-run fault counters, kept across sessions by the server so that "drop after N
 /// bytes" fires once and the client's reconnect then succeeds.

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// Makes valid baseline JPEG files on the fly: a grayscale picture of random 8×8 tiles, padded
 /// with application segments to roughly the byte size asked for. Each photo differs (its tiles
 /// and its comment come from its own random stream), so a client that mixes two photos up is

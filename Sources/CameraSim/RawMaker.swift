@@ -1,3 +1,5 @@
+import RelayCore
+
 /// Makes stand-ins for RAW files: the right leading bytes for the format (so that `file` and
 /// format sniffers recognise them) followed by seeded random bytes up to the size asked for.
 public enum RawMaker {

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import PTPWire
 import SocketIO
 
@@ -9,14 +10,14 @@ struct SimServer {
     let card: CameraCard
     let options: SimOptions
     let log: SimLog
-    let stop: StopSignal
+    let stop: StopFlag
     private var counters = FaultCounters()
     private var connectionNumber: UInt32 = 0
 
     /// How long a new connection may take to send its init packet.
     static let handshakeTimeout = 10.0
 
-    init(listener: TCPListener, card: CameraCard, options: SimOptions, log: SimLog, stop: StopSignal) {
+    init(listener: TCPListener, card: CameraCard, options: SimOptions, log: SimLog, stop: StopFlag) {
         self.listener = listener
         self.card = card
         self.options = options
@@ -26,7 +27,7 @@ struct SimServer {
 
     /// Serves until `stop` is set.
     mutating func run() {
-        while !stop.isSet {
+        while !stop.isStopped {
             do {
                 guard let command = try listener.accept(timeout: 0.2) else { continue }
                 defer { command.close() }
@@ -64,7 +65,7 @@ struct SimServer {
     /// arriving meanwhile are told the camera is busy.
     private func awaitEventChannel(number: UInt32) throws -> TCPConnection? {
         let deadline = SocketClock.now() + options.faults.eventChannelTimeout
-        while !stop.isSet {
+        while !stop.isStopped {
             let left = deadline - SocketClock.now()
             if left <= 0 { return nil }
             guard let candidate = try listener.accept(timeout: min(left, 0.2)) else { continue }

@@ -1,6 +1,7 @@
 import Foundation
 import PTPWire
 import SocketIO
+import RelayCore
 
 /// One client session: owns the command and event connections (on the server's thread only),
 /// reads operations, answers them through `SimResponder`, and applies the faults to what it
@@ -10,7 +11,7 @@ struct SimSession {
     let event: TCPConnection
     let options: SimOptions
     let log: SimLog
-    let stop: StopSignal
+    let stop: StopFlag
     var responder: SimResponder
     var link: FaultyLink
     var random: SeededRandom
@@ -23,7 +24,7 @@ struct SimSession {
     static let maxDataOut = 16 << 20
 
     init(command: TCPConnection, event: TCPConnection, card: CameraCard, options: SimOptions,
-         sessionNumber: UInt64, log: SimLog, stop: StopSignal) {
+         sessionNumber: UInt64, log: SimLog, stop: StopFlag) {
         self.command = command
         self.event = event
         self.options = options
@@ -40,7 +41,7 @@ struct SimSession {
     mutating func run(counters: inout FaultCounters) -> String {
         do {
             while true {
-                if stop.isSet { throw SessionEnd.stopRequested }
+                if stop.isStopped { throw SessionEnd.stopRequested }
                 responder.collectNewShots()
                 for pushed in responder.takePushEvents() { try sendEvent(pushed) }
                 let ready = try TCPConnection.waitReadable([command, event], timeout: 0.05)
@@ -179,28 +180,6 @@ struct SimSession {
     private func sendEvent(_ pushed: PTPEvent) throws {
         if options.verbose { log.info("event \(pushed.code) \(pushed.parameters.map { String($0, radix: 16) })") }
         try event.write(PTPIPPacket.event(pushed).encoded(), timeout: 5)
-    }
-}
-
-/// A flag set from a signal handler's queue and read by the server loop.
-///
-/// `@unchecked Sendable`: `value` is only touched under `lock`.
-public final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    public init() {}
-
-    public var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    public func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import CameraSim
 import RelayCore
 
 /// The `relay` command: dispatches to a subcommand and turns failures into a message on stderr
@@ -44,8 +45,8 @@ public enum RelayCommandLine {
         case "retry":
             try RetryCommand.run(rest, home: home)
         case "camera-sim":
-            let code = CameraSimDispatch.run(rest)
-            if code != 0 { throw CommandFailure(ExitCode(rawValue: code) ?? .failure, "camera-sim stopped with an error") }
+            let code = CameraSimCommand.run(arguments: rest)
+            if code != 0 { exit(code) }
         default:
             throw CommandFailure(.usage, "unknown command '\(command)' (see relay --help)")
         }

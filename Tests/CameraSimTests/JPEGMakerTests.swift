@@ -2,6 +2,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import RelayCore
 
 final class JPEGMakerTests: XCTestCase {
     func testMakesAWellFormedBaselineJPEGOfRoughlyTheAskedSize() throws {

@@ -52,10 +52,10 @@ final class SimOptionsTests: XCTestCase {
         }
     }
 
-    func testBadFlagExitsWith64AndNamesTheFlag() throws {
+    func testBadFlagExitsWithUsageCodeAndNamesTheFlag() throws {
         let result = try Subprocess.run(TestPaths.relayExecutable, ["camera-sim", "--profile", "generic", "--burst", "zero"],
                                         timeout: 30)
-        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("--burst"), result.stderr)
         XCTAssertTrue(result.stderr.contains("usage: relay camera-sim"), result.stderr)
     }
@@ -64,7 +64,7 @@ final class SimOptionsTests: XCTestCase {
         let result = try Subprocess.run(TestPaths.relayExecutable,
                                         ["camera-sim", "--profile", "generic", "--port", "0", "--photos", "/nonexistent/photos"],
                                         timeout: 30)
-        XCTAssertEqual(result.status, 69)
+        XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("/nonexistent/photos"), result.stderr)
     }
 }

@@ -1,6 +1,6 @@
-import TestSupport
 import XCTest
 @testable import PTPWire
+import RelayCore
 
 final class PTPIPPacketReaderTests: XCTestCase {
     /// Several packets including a multi-KB data phase, as one byte stream.

@@ -1,6 +1,6 @@
-import TestSupport
 import XCTest
 @testable import PTPWire
+import RelayCore
 
 /// Seeded random and mutated inputs through every decoder: each must return a value or a
 /// PTPWireError (a trap would abort the test run), and whatever decodes must re-encode to bytes

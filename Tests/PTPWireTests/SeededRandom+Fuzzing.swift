@@ -1,4 +1,5 @@
-import TestSupport
+import RelayCore
+
 
 /// Fuzzing helpers on the shared seeded generator, so a failure replays from its seed.
 extension SeededRandom {

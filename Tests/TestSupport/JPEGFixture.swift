@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// Synthetic JPEG-shaped files for upload tests: SOI marker, deterministic filler, EOI marker.
 /// The gallery checks exactly those markers, and the filler makes every seed a different photo.

@@ -18,8 +18,8 @@ public final class Subprocess: @unchecked Sendable {
         let folder = try TestPaths.makeTemporaryDirectory("subprocess")
         stdoutURL = folder.appendingPathComponent("stdout")
         stderrURL = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment

@@ -1,6 +1,7 @@
 import TestSupport
 import Uploader
 import XCTest
+import RelayCore
 
 final class BackoffTests: XCTestCase {
     func testCeilingDoublesUntilTheCap() {
