@@ -5,7 +5,7 @@
 #   PHOTOS=50 INTERVAL=0.2 PORT=8080 scripts/demo.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/install-deps.sh imagemagick
+source scripts/install-deps.sh imagemagick fonts-dejavu-core
 PHOTOS=${PHOTOS:-20}
 INTERVAL=${INTERVAL:-1}
 PORT=${PORT:-0}
@@ -39,9 +39,9 @@ for i in $(seq "$PHOTOS"); do
     hue=$(( (i * 37) % 360 ))
     # Written under a temporary name and renamed, as FTP servers and tethering tools do.
     "$convert_bin" -size 1200x800 "gradient:hsl($hue,80%,55%)-hsl($(( (hue + 120) % 360 )),70%,25%)" \
-        -gravity center -pointsize 150 -fill white -annotate 0 "#$i" \
+        -font DejaVu-Sans -gravity center -pointsize 150 -fill white -annotate 0 "#$i" \
         -gravity south -pointsize 36 -annotate +0+40 "relay demo · $(date +%H:%M:%S)" \
-        -quality 85 "$out/drop/.$name.part"
+        -quality 85 "jpg:$out/drop/.$name.part"
     mv "$out/drop/.$name.part" "$out/drop/$name"
     sleep "$INTERVAL"
 done

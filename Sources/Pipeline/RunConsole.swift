@@ -18,7 +18,7 @@ public final class RunConsole: @unchecked Sendable {
 
     /// Logs one event line (with the time of day) to stderr.
     public func log(_ message: String) {
-        let time = Date().formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+        let time = Self.timeOfDay(Date())
         lock.withLock {
             if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
             Self.write(STDERR_FILENO, "\(time) \(message)\n")
@@ -42,6 +42,12 @@ public final class RunConsole: @unchecked Sendable {
             if !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\n") }
             lastProgress = ""
         }
+    }
+
+    /// `HH:mm:ss` on the 24-hour clock, in local time.
+    static func timeOfDay(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
     private static func write(_ fd: Int32, _ text: String) {
