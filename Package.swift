@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPWire", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]

@@ -83,7 +83,7 @@ public final class RelayRun {
             ) { event in
                 switch event {
                 case .spooled(let entry):
-                    console.log("spooled \(entry.cameraFileName) (\(UploadWorker.megabytes(entry.bytes)))")
+                    console.log("spooled \(entry.cameraFileName) (\(ByteCountText.format(entry.bytes)))")
                 case .skipped(let name, let reason):
                     statistics.update { $0.skipped += 1 }
                     console.log("skipped \(name): \(reason)")

@@ -15,6 +15,8 @@ public final class RunStatistics: @unchecked Sendable {
         /// Seconds from the shutter (or file time) to the gallery's 2xx, for the latest photo.
         public var lastShutterToGallery: Double?
         public var spoolFull = false
+
+        public init() {}
     }
 
     private let lock = NSLock()

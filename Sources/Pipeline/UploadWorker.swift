@@ -62,7 +62,7 @@ final class UploadWorker: @unchecked Sendable {
         if let sent = response?.bytesSent { c.statistics.addSent(sent) }
 
         let name = entry.uploadName
-        let size = Self.megabytes(entry.bytes)
+        let size = ByteCountText.format(entry.bytes)
         switch decision {
         case .delivered:
             do {
@@ -114,9 +114,5 @@ final class UploadWorker: @unchecked Sendable {
         } catch {
             context.console.log("history not saved for \(entry.uploadName): \(error)")
         }
-    }
-
-    static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }

@@ -29,7 +29,7 @@ public enum HistoryTable {
                 record.fileName,
                 record.success ? "ok" : "failed",
                 record.statusCode.map(String.init) ?? "-",
-                String(format: "%.1f MB", Double(record.bytes) / 1_000_000),
+                ByteCountText.format(record.bytes),
                 String(format: "%.2fs", record.durationSeconds),
                 String(record.attempt),
                 record.errorMessage.map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
