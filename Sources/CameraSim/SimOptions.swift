@@ -230,7 +230,7 @@ public struct SimOptions: Sendable, Equatable {
                                 time after the command handshake (default 10s)
 
     Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
-    SIGTERM. Exit codes: 0 stopped, 64 bad flags, 69 cannot listen or read --photos.
+    SIGTERM. Exit codes: 0 stopped, 2 bad flags, 1 cannot listen or read --photos.
     """
 }
 
