@@ -50,7 +50,7 @@ public final class RelayRun {
         self.options = options
         self.environment = environment
         self.console = console
-        if let problem = HotFolderSource.validate(options.folder) { throw .source(problem) }
+        if let problem = HotFolderSource.validate(options.folder, home: home) { throw .source(problem) }
         do {
             try home.createIfNeeded()
             config = try ConfigStore(home: home).resolve(options.configQuery)

@@ -57,18 +57,22 @@ final class UploadWorker: @unchecked Sendable {
         case .permanent(let reason): reason
         case .retry: failure?.description ?? "HTTP \(status ?? 0)" + (response.map { $0.bodySummary.isEmpty ? "" : ": \($0.bodySummary)" } ?? "")
         }
-        record(entry, success: decision == .delivered, status: status, error: errorText, summary: summary,
-               response: response, duration: duration)
         if let sent = response?.bytesSent { c.statistics.addSent(sent) }
 
         let name = entry.uploadName
         let size = ByteCountText.format(entry.bytes)
+        // The spool is settled before the history is written: the fewer steps between a 2xx and
+        // "delivered" on disk, the smaller the window in which a crash could send it again.
+        defer {
+            record(entry, success: decision == .delivered, status: status, error: errorText, summary: summary,
+                   response: response, duration: duration)
+        }
         switch decision {
         case .delivered:
             do {
                 try c.spool.markDelivered(entry)
             } catch {
-                c.console.log("\(name) was delivered but its spool files could not be removed: \(error)")
+                c.console.log("\(name) was delivered; marking it so in the spool failed (\(error)), its file was removed anyway")
             }
             let latency = Date().timeIntervalSince(entry.capturedAt)
             c.statistics.update {

@@ -70,10 +70,10 @@ struct Arguments {
     }
 
     /// Seconds, written `1.5`, `500ms`, `30s`, `2m` or `1h`.
-    func seconds(_ option: String, minimum: Double = 0) throws(CommandFailure) -> Double? {
+    func seconds(_ option: String, minimum: Double = 0, maximum: Double) throws(CommandFailure) -> Double? {
         guard let text = try value(option) else { return nil }
-        guard let seconds = Self.parseDuration(text), seconds >= minimum else {
-            throw CommandFailure(.usage, "\(option) '\(text)' is not a duration of at least \(minimum)s (e.g. 1.5, 500ms, 30s, 2m)")
+        guard let seconds = Self.parseDuration(text), seconds >= minimum, seconds <= maximum else {
+            throw CommandFailure(.usage, "\(option) '\(text)' is not a duration from \(minimum)s to \(Int(maximum))s (e.g. 1.5, 500ms, 30s, 2m)")
         }
         return seconds
     }

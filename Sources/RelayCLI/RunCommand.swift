@@ -18,15 +18,15 @@ enum RunCommand {
         if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
         if let bytes = try args.bytes("--spool-max-bytes") { limits.maxBytes = bytes }
         var backoff = Backoff()
-        if let base = try args.seconds("--retry-base", minimum: 0.001) { backoff.base = base }
-        if let cap = try args.seconds("--retry-cap", minimum: 0.001) { backoff.cap = cap }
+        if let base = try args.seconds("--retry-base", minimum: 0.001, maximum: 3600) { backoff.base = base }
+        if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
         let options = RelayRun.Options(
             folder: URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL,
             configQuery: try args.value("--config"),
             workers: try args.integer("--workers", in: 1...16) ?? 2,
             limits: limits,
-            settleSeconds: try args.seconds("--settle") ?? 1,
-            graceSeconds: try args.seconds("--grace") ?? 15,
+            settleSeconds: try args.seconds("--settle", maximum: 3600) ?? 1,
+            graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
             policy: DeliveryPolicy(backoff: backoff))
 
         signal(SIGPIPE, SIG_IGN)

@@ -19,7 +19,8 @@ public struct ConfigList: Codable, Sendable, Equatable {
     }
 
     /// Adds `config` (trimmed) at the front, or, when a config with the same verb, URL and note
-    /// exists, updates that one and moves it to the front (keeping its id). Returns the stored config.
+    /// exists, updates that one and moves it to the front (keeping its id). A config with the
+    /// same id is replaced, so ids stay unique. Returns the stored config.
     @discardableResult
     public mutating func upsert(_ config: RequestConfig) -> RequestConfig {
         var incoming = config.trimmed()
@@ -27,6 +28,9 @@ public struct ConfigList: Codable, Sendable, Equatable {
             $0.verb == incoming.verb && $0.url == incoming.url && $0.note == incoming.note
         }) {
             incoming.id = configs[index].id
+            configs.remove(at: index)
+        } else if let index = configs.firstIndex(where: { $0.id == incoming.id }) {
+            // Same id, new verb/URL/note: an edited version of that config (re-import) replaces it.
             configs.remove(at: index)
         }
         configs.insert(incoming, at: 0)

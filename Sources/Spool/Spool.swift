@@ -80,10 +80,14 @@ public final class Spool: @unchecked Sendable {
     }
 
     /// Spools one photo: `write` fills a new file (given its descriptor); the file is fsynced,
-    /// its sidecar written, and only then renamed into the queue. Returns the entry, or the
+    /// its sidecar written, and only then renamed into the queue. `committed` runs after the
+    /// rename and before any worker can take the photo: the source records it as taken there, so
+    /// a photo is never delivered before its source remembers it. Returns the entry, or the
     /// existing one when this photo (same stable id) is already in the spool.
     @discardableResult
-    public func ingest(_ identity: PhotoIdentity, write: (Int32) throws -> Void) throws(SpoolError) -> SpoolEntry {
+    public func ingest(
+        _ identity: PhotoIdentity, write: (Int32) throws -> Void, committed: (SpoolEntry) -> Void = { _ in }
+    ) throws(SpoolError) -> SpoolEntry {
         let id = identity.stableID
         condition.lock()
         if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] {
@@ -96,7 +100,7 @@ public final class Spool: @unchecked Sendable {
             return failed
         }
         let sequence = nextSequence
-        nextSequence += 1
+        nextSequence = nextSequence &+ 1
         let takenNames = Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName))
         condition.unlock()
 
@@ -119,6 +123,7 @@ public final class Spool: @unchecked Sendable {
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
         }
+        committed(entry)
         condition.withLock {
             queued.append(entry)
             condition.broadcast()
@@ -147,7 +152,7 @@ public final class Spool: @unchecked Sendable {
             condition.unlock()
             return nil
         }
-        entry.attempts += 1
+        entry.attempts = entry.attempts &+ 1
         entry.inFlightSince = Date()
         entry.uploaderPID = getpid()
         inFlight[entry.id] = entry
@@ -157,16 +162,20 @@ public final class Spool: @unchecked Sendable {
     }
 
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
-    /// The order matters: after a crash a "delivered" sidecar is cleaned up, never re-sent.
+    /// After a crash a "delivered" sidecar is cleaned up, never re-sent; and when the sidecar
+    /// cannot be written (disk full) the photo is removed all the same, since a sidecar without
+    /// its photo is dropped on start: either way the photo is not sent twice.
     public func markDelivered(_ entry: SpoolEntry) throws(SpoolError) {
         var done = entry
         done.state = .delivered
         done.inFlightSince = nil
-        do { try saveSidecar(done) } catch { throw Self.describe(error, at: sidecarURL(entry.id)) }
+        var failure: SpoolError?
+        do { try saveSidecar(done) } catch { failure = Self.describe(error, at: sidecarURL(entry.id)) }
         unlink(photoURL(entry.id).path)
         unlink(sidecarURL(entry.id).path)
         AtomicFile.syncDirectory(directory.path)
         finish(entry.id)
+        if let failure { throw failure }
     }
 
     /// A retryable failure: back in the queue, not before `delay` seconds from now.
@@ -197,7 +206,8 @@ public final class Spool: @unchecked Sendable {
         let failedPhoto = failedDirectory.appendingPathComponent("\(entry.id).jpg")
         do {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
-            guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 else { throw Errno.current("rename") }
+            // A photo that vanished from the spool is still recorded as failed, not retried forever.
+            guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 || errno == ENOENT else { throw Errno.current("rename") }
             unlink(sidecarURL(entry.id).path)
             AtomicFile.syncDirectory(failedDirectory.path)
             AtomicFile.syncDirectory(directory.path)
@@ -213,6 +223,9 @@ public final class Spool: @unchecked Sendable {
         var moved: [SpoolEntry] = []
         for var entry in Self.readEntries(in: failedDirectory).entries
         where ids.isEmpty || ids.contains(where: { entry.id.hasPrefix($0.lowercased()) }) {
+            guard FileManager.default.fileExists(atPath: failedDirectory.appendingPathComponent("\(entry.id).jpg").path) else {
+                continue
+            }
             entry.state = .queued
             do {
                 try saveSidecar(entry)
@@ -328,11 +341,17 @@ public final class Spool: @unchecked Sendable {
             highest = max(highest, entry.sequence)
             let photo = photoURL(entry.id).path
             let hasPhoto = FileManager.default.fileExists(atPath: photo)
-            if entry.state == .delivered || !hasPhoto || failedIDs.contains(entry.id) {
-                // Delivered, never committed (crash before the rename), or already moved to failed/.
+            if entry.state == .delivered || !hasPhoto {
+                // Delivered, never committed (crash before the rename), or moved to failed/.
                 if entry.state == .delivered { unlink(photo) }
                 unlink(sidecarURL(entry.id).path)
                 continue
+            }
+            if failedIDs.contains(entry.id) {
+                // A move to or from failed/ was cut short: where the photo is decides. It is
+                // here, so it stays queued (a permanent answer would fail it again).
+                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
+                failedIDs.remove(entry.id)
             }
             entry.inFlightSince = nil
             entry.uploaderPID = nil
@@ -340,7 +359,7 @@ public final class Spool: @unchecked Sendable {
         }
         for entry in failed.entries { highest = max(highest, entry.sequence) }
         queued.sort { $0.sequence < $1.sequence }
-        nextSequence = highest + 1
+        nextSequence = highest == Int.max ? highest : highest + 1
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {

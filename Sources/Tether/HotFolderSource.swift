@@ -41,19 +41,30 @@ public final class HotFolderSource: @unchecked Sendable {
     private let report: @Sendable (TetherEvent) -> Void
     private var candidates: [String: Candidate] = [:]
     private var reportedSkips: Set<String> = []
+    /// Taken this run but not yet in the seen-log (its write failed); retried on each scan.
+    private var unrecorded: [String: String] = [:]
     public private(set) var skippedCount = 0
-    private var sourceLabel: String { "folder:" + options.folder.standardizedFileURL.path }
+    private var sourceLabel: String { "folder:" + options.folder.path }
 
+    /// `options.folder` is resolved (symlinks too), so one folder reached by two paths is one source.
     public init(options: Options, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+        var options = options
+        options.folder = options.folder.resolvingSymlinksInPath().standardizedFileURL
         self.options = options
         self.spool = spool
         self.report = report
-        let path = options.folder.standardizedFileURL.path
+        let path = options.folder.path
         seen = try SeenLog(url: SeenLog.url(in: home, source: "folder:" + path, label: "folder-" + options.folder.lastPathComponent))
     }
 
-    /// Checks that the folder exists and is readable, so `relay run` can refuse at once.
-    public static func validate(_ folder: URL) -> String? {
+    /// Checks that the folder exists and is readable, and does not hold relay's own state (whose
+    /// spooled JPEGs it would take again and again), so `relay run` can refuse at once.
+    public static func validate(_ folder: URL, home: RelayHome) -> String? {
+        let folderPath = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        let homePath = home.root.resolvingSymlinksInPath().standardizedFileURL.path
+        if homePath == folderPath || homePath.hasPrefix(folderPath.hasSuffix("/") ? folderPath : folderPath + "/") {
+            return "the state folder \(homePath) is inside the hot folder \(folderPath): set RELAY_HOME to a folder outside it"
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             return "folder \(folder.path) does not exist: create it or give another --folder"
@@ -75,6 +86,9 @@ public final class HotFolderSource: @unchecked Sendable {
 
     /// One pass over the folder: takes every file that has settled.
     public func scanOnce(stop: StopFlag) {
+        for (key, file) in unrecorded {
+            if (try? seen.record(key, file: file)) != nil { unrecorded[key] = nil }
+        }
         let now = Date()
         var present: Set<String> = []
         for file in listFiles() {
@@ -88,7 +102,7 @@ public final class HotFolderSource: @unchecked Sendable {
                 continue
             }
             let key = "\(file.relativePath)|\(file.size)|\(file.modified)"
-            if seen.contains(key) { continue }
+            if seen.contains(key) || unrecorded[key] != nil { continue }
             if let candidate = candidates[file.relativePath], candidate.size == file.size, candidate.modified == file.modified {
                 if now.timeIntervalSince(candidate.stableSince) >= options.settleSeconds {
                     take(file, key: key, stop: stop)
@@ -140,16 +154,21 @@ public final class HotFolderSource: @unchecked Sendable {
             source: sourceLabel, fileName: (file.relativePath as NSString).lastPathComponent, bytes: file.size,
             capturedAt: file.modifiedDate, uniqueKey: key)
         do {
-            let entry = try spool.ingest(identity) { fd in try Self.copy(file.url, expectedBytes: file.size, to: fd) }
-            try seen.record(key, file: file.relativePath)
+            let entry = try spool.ingest(identity, write: { fd in
+                try Self.copy(file.url, expectedBytes: file.size, to: fd)
+            }, committed: { _ in
+                do {
+                    try seen.record(key, file: file.relativePath)
+                } catch {
+                    unrecorded[key] = file.relativePath
+                    report(.problem("\(file.relativePath) is spooled but could not be remembered as taken: \(error)"))
+                }
+            })
             candidates[file.relativePath] = nil
             report(.spooled(entry))
-        } catch let error as SpoolError {
-            report(.problem("\(file.relativePath) stays in the folder for now: \(error)"))
-            if case .diskFull = error { stop.sleep(5) }
-            candidates[file.relativePath] = nil
         } catch {
             report(.problem("\(file.relativePath) stays in the folder for now: \(error)"))
+            if case .diskFull = error { stop.sleep(5) }
             candidates[file.relativePath] = nil
         }
     }

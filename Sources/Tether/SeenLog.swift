@@ -53,12 +53,15 @@ public final class SeenLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !keys.contains(key) else { return }
+        let end = lseek(fd, 0, SEEK_END)
         do {
             var data = try JSONEncoder().encode(Line(key: key, file: file, takenAt: Date()))
             data.append(0x0A)
             try AtomicFile.writeAll(fd, data)
             guard fsync(fd) == 0 else { throw Errno.current("fsync") }
         } catch {
+            // Cut a partly written line off again, so the next append starts on a clean line.
+            if end >= 0 { _ = ftruncate(fd, end) }
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
         keys.insert(key)
@@ -81,11 +84,10 @@ public final class SeenLog: @unchecked Sendable {
             }
         }
         if let last = data.last, last != 0x0A {
-            // Terminate a torn tail so the next append starts on its own line.
-            if let handle = try? FileHandle(forWritingTo: url) {
-                _ = try? handle.seekToEnd()
-                try? handle.write(contentsOf: Data([0x0A]))
-                try? handle.close()
+            // Cut the torn tail off (it was never committed) so the next append starts cleanly.
+            let keep = (data.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+            guard truncate(url.path, off_t(keep)) == 0 else {
+                throw .writeFailed(path: url.path, reason: Errno.current("truncate").description)
             }
         }
     }

@@ -177,6 +177,13 @@ public final class HTTPUploadClient {
             code = curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
+            // A 2xx status line followed by a reset (or our own abort) still means the gallery
+            // has the photo: report the answer, so it is not sent again.
+            var status = 0
+            if state.readError == nil, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
+               (200...299).contains(status) {
+                return .success(response(state: state))
+            }
             return .failure(error(for: code, state: state, path: request.filePath))
         }
         return .success(response(state: state))
@@ -224,7 +231,11 @@ public final class HTTPUploadClient {
     private static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            return .failure(UploadTransportError(category: .fileUnreadable, message: "\(path): \(String(cString: strerror(errno)))"))
+            // Only a missing file is permanent; running out of descriptors or an I/O hiccup passes.
+            let code = errno
+            return .failure(UploadTransportError(
+                category: code == ENOENT || code == EACCES ? .fileUnreadable : .other,
+                message: "\(path): \(String(cString: strerror(code)))"))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

@@ -69,6 +69,15 @@ final class CommandLineErrorTests: XCTestCase {
 
         result = try harness.relay("run", "--folder", harness.dropFolder.path, "--workers", "zero")
         XCTAssertEqual(result.status, 2)
+        result = try harness.relay("run", "--folder", harness.dropFolder.path, "--grace", "1e19")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("--grace '1e19'"), result.stderr)
+
+        var inside = harness.environment
+        inside["RELAY_HOME"] = harness.dropFolder.appendingPathComponent("state").path
+        result = try Subprocess.run(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path], environment: inside)
+        XCTAssertEqual(result.status, 5)
+        XCTAssertTrue(result.stderr.contains("is inside the hot folder"), result.stderr)
         result = try harness.relay("frobnicate")
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("unknown command"), result.stderr)

@@ -23,6 +23,16 @@ final class ConfigListTests: XCTestCase {
         XCTAssertEqual(list.configs.first?.headers, ["X-Event": "42"])
     }
 
+    func testReimportingAnEditedConfigKeepsIdsUnique() {
+        var list = ConfigList()
+        let original = list.upsert(RequestConfig(url: "https://a.example/up", note: "gala"))
+        var edited = original
+        edited.url = "https://b.example/up"
+        list.upsert(edited)
+        XCTAssertEqual(list.configs.count, 1)
+        XCTAssertEqual(list.configs.first?.url, "https://b.example/up")
+    }
+
     func testDifferentVerbIsADifferentConfig() {
         var list = ConfigList()
         list.upsert(RequestConfig(verb: .POST, url: "https://a.example/up"))

@@ -120,6 +120,25 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(spool.claimNext()?.id, bad.id)
     }
 
+    func testAMoveToFailedCutShortByACrashLeavesThePhotoQueued() throws {
+        let id: String
+        do {
+            let spool = try Spool(directory: folder)
+            let entry = try add(spool, "A.JPG")
+            id = entry.id
+            // The failed sidecar was written, then the process died before the photo was moved.
+            var failed = entry
+            failed.state = .failed
+            try JSONStateFile<SpoolEntry>(url: spool.failedDirectory.appendingPathComponent("\(id).json")).save(failed)
+        }
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.snapshot().queued.map(\.id), [id])
+        XCTAssertEqual(reopened.counts().failed, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: reopened.failedDirectory.appendingPathComponent("\(id).json").path))
+        let claimed = try XCTUnwrap(reopened.claimNext())
+        XCTAssertEqual(try Data(contentsOf: reopened.photoURL(for: claimed)).count, 100)
+    }
+
     func testRequeueWaitsForItsDelayWithoutBlockingOthers() throws {
         let spool = try Spool(directory: folder)
         try add(spool, "A.JPG")
