@@ -220,8 +220,8 @@ public struct SimOptions: Sendable, Equatable {
       --rate-limit BYTES        send at most this many bytes per second
       --random-split            data phases in Data packets of random sizes, and every write
                                 cut into random small pieces
-      --busy-after-connect DURATION  answer DeviceBusy to every operation for this long after
-                                OpenSession
+      --busy-after-connect DURATION  answer DeviceBusy for this long after the client connects
+                                (OpenSession, CloseSession and GetDeviceInfo are always answered)
       --busy-rate FRACTION      answer DeviceBusy to this fraction of operations
       --drop-after-bytes N      close the connection once N bytes were sent (once per run)
       --drop-during-transfer K  close the connection halfway through the K-th object

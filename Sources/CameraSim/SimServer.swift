@@ -34,6 +34,8 @@ struct SimServer {
                 try serve(command)
             } catch {
                 log.info("client dropped: \(error)")
+                // A persistent accept failure (out of descriptors) must not spin the CPU.
+                if !stop.isStopped { usleep(100_000) }
             }
         }
     }

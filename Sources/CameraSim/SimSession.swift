@@ -147,6 +147,7 @@ struct SimSession {
                       counters: &counters)
         var offset = 0
         while true {
+            if stop.isStopped { throw SessionEnd.stopRequested }
             let left = data.count - offset
             let size = nextDataPacketSize(left: left)
             if let cut = dropAt, offset + size >= cut {
@@ -156,7 +157,13 @@ struct SimSession {
             }
             if size >= left {
                 let last = Array(data[offset...])
-                try link.send(PTPIPPacket.endData(transactionID: transactionID, payload: last).encoded(), counters: &counters)
+                if options.profile == .canonEOS && !last.isEmpty {
+                    // Canon bodies send every byte in Data packets and end with an empty EndData.
+                    try link.send(PTPIPPacket.data(transactionID: transactionID, payload: last).encoded(), counters: &counters)
+                    try link.send(PTPIPPacket.endData(transactionID: transactionID, payload: []).encoded(), counters: &counters)
+                } else {
+                    try link.send(PTPIPPacket.endData(transactionID: transactionID, payload: last).encoded(), counters: &counters)
+                }
                 return
             }
             let chunk = Array(data[offset..<(offset + size)])

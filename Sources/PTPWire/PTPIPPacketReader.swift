@@ -39,12 +39,15 @@ public struct PTPIPPacketReader: Sendable {
     }
 
     /// How many more bytes are needed before `nextPacket()` can return something (at least 1 when
-    /// it would return nil), useful to size the next socket read.
+    /// it would return nil), useful to size the next socket read. A length field out of bounds
+    /// gives 0, so that a caller sizing its buffer with it never allocates what a hostile peer
+    /// announced: `nextPacket()` then reports the error.
     public var bytesNeeded: Int {
         let available = bufferedByteCount
         guard available >= PTPIPPacket.headerLength else { return PTPIPPacket.headerLength - available }
-        let length = Int(peekU32(at: readIndex))
-        return max(0, length - available)
+        let length = peekU32(at: readIndex)
+        guard length >= UInt32(PTPIPPacket.headerLength), length <= maxPacketLength else { return 0 }
+        return max(0, Int(length) - available)
     }
 
     /// The next complete packet, or nil when more bytes are needed.

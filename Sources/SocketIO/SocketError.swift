@@ -43,5 +43,5 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 private func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    value.isFinite && abs(value) < 1e15 && value == value.rounded() ? String(Int(value)) : String(value)
 }

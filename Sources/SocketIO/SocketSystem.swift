@@ -25,8 +25,24 @@ enum SocketSystem {
     /// Milliseconds left until `deadline`, clamped for poll().
     static func pollMilliseconds(until deadline: Double) -> Int32 {
         let left = (deadline - now()) * 1000
-        if left <= 0 { return 0 }
+        guard left > 0, !left.isNaN else { return 0 }
         return Int32(min(left.rounded(.up), Double(Int32.max)))
+    }
+
+    /// accept(2) errors that belong to one failed incoming connection, not to the listener: Linux
+    /// passes pending network errors on through accept, and the next connection may be fine.
+    #if os(Linux)
+    static let retryableAcceptErrors: [Int32] = [
+        EINTR, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH,
+    ]
+    #else
+    static let retryableAcceptErrors: [Int32] = [EINTR, ECONNABORTED]
+    #endif
+
+    /// Keeps the descriptor out of child processes (a spawned gphoto2 must not hold our sockets).
+    static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD, 0)
+        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     static func setNonBlocking(_ fd: Int32) {

@@ -11,7 +11,9 @@ import Darwin
 /// A connection is meant to be owned by one thread or actor at a time (PTP is one transaction
 /// at a time anyway). It is `@unchecked Sendable` so that it can be handed from the accepting
 /// thread to its owner; the only mutable state, whether the descriptor is still open, is guarded
-/// by `lock` so that `close()` from any thread releases the descriptor exactly once.
+/// by `lock` so that the descriptor is released exactly once. Only the owner may `close()`: a
+/// descriptor closed under another thread's poll can be reused by the system meanwhile. To stop
+/// an owner blocked in a read from outside, call `shutdown()`, which is safe from any thread.
 public final class TCPConnection: @unchecked Sendable {
     /// "host:port" of the other side, for messages.
     public let peer: String
@@ -38,6 +40,7 @@ public final class TCPConnection: @unchecked Sendable {
                 lastError = .system(operation: "socket for", peer: peer, errno: errno)
                 continue
             }
+            SocketSystem.setCloseOnExec(fd)
             SocketSystem.setNonBlocking(fd)
             let status = address.withSockaddr { Glibc_or_Darwin_connect(fd, $0, $1) }
             if status == 0 {
@@ -72,12 +75,13 @@ public final class TCPConnection: @unchecked Sendable {
         throw lastError
     }
 
-    /// Reads whatever is available (at most `maxCount` bytes), waiting up to `timeout` for the
-    /// first byte. An empty result means the peer closed the stream in an orderly way.
+    /// Reads whatever is available (at most `maxCount` bytes, and at most 1 MiB per call),
+    /// waiting up to `timeout` for the first byte. An empty result means the peer closed the
+    /// stream in an orderly way.
     public func readSome(maxCount: Int, timeout: Double) throws -> [UInt8] {
         let fd = try openDescriptor()
         let deadline = SocketSystem.now() + timeout
-        let count = max(1, maxCount)
+        let count = min(max(1, maxCount), 1 << 20)
         var buffer = [UInt8](repeating: 0, count: count)
         while true {
             let received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, count, 0) }

@@ -9,7 +9,8 @@ import Darwin
 /// `port` then reports: tests start servers that way so that parallel runs never collide.
 ///
 /// `@unchecked Sendable` for the same reason as `TCPConnection`: the descriptor's open state is
-/// guarded by `lock`, so another thread may `close()` it to stop an accept loop.
+/// guarded by `lock`. As there, only the owner closes it; an accept loop stops by its own
+/// flag between the bounded `accept(timeout:)` calls.
 public final class TCPListener: @unchecked Sendable {
     /// The port actually bound.
     public let port: UInt16
@@ -31,6 +32,7 @@ public final class TCPListener: @unchecked Sendable {
                 lastError = .system(operation: "socket for", peer: peer, errno: errno)
                 continue
             }
+            SocketSystem.setCloseOnExec(fd)
             SocketSystem.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
             let bound = address.withSockaddr { bind(fd, $0, $1) }
             if bound != 0 {
@@ -76,13 +78,14 @@ public final class TCPListener: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptSystemCall(fd, $0, &length) }
             }
             if client >= 0 {
+                SocketSystem.setCloseOnExec(client)
                 let peer = withUnsafePointer(to: &storage) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketSystem.describe($0) }
                 }
                 return TCPConnection(adopting: client, peer: peer)
             }
             let code = errno
-            if code == EINTR || code == ECONNABORTED { continue }
+            if SocketSystem.retryableAcceptErrors.contains(code) { continue }
             guard code == EAGAIN || code == EWOULDBLOCK else {
                 throw SocketError.system(operation: "accept on", peer: "\(host):\(port)", errno: code)
             }

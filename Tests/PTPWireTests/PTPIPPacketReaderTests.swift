@@ -135,3 +135,20 @@ final class PTPIPPacketReaderTests: XCTestCase {
         XCTAssertEqual(try reader.nextPacket(), .probeResponse)
     }
 }
+
+final class PTPIPPacketReaderBoundsTests: XCTestCase {
+    /// A caller that sizes its socket read with `bytesNeeded` must not be told to allocate what a
+    /// hostile length field announces.
+    func testBytesNeededNeverEchoesAHostileLength() {
+        var reader = PTPIPPacketReader(maxPacketLength: 1 << 20)
+        reader.append([0xFF, 0xFF, 0xFF, 0xFF, 0x0A, 0x00, 0x00, 0x00])
+        XCTAssertEqual(reader.bytesNeeded, 0)
+        XCTAssertThrowsError(try reader.nextPacket())
+        var tiny = PTPIPPacketReader()
+        tiny.append([0x03, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00])
+        XCTAssertEqual(tiny.bytesNeeded, 0)
+        var fine = PTPIPPacketReader()
+        fine.append([0x10, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00])
+        XCTAssertEqual(fine.bytesNeeded, 8)
+    }
+}
