@@ -139,6 +139,25 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: reopened.photoURL(for: claimed)).count, 100)
     }
 
+    func testAnUnreadableSidecarIsReportedAndLeftAloneWithItsPhoto() throws {
+        let id: String
+        do {
+            let spool = try Spool(directory: folder)
+            id = try add(spool, "A.JPG").id
+            try add(spool, "B.JPG")
+        }
+        let sidecar = folder.appendingPathComponent("\(id).json")
+        let garbage = Data("{ not json".utf8)
+        try garbage.write(to: sidecar)
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.snapshot().queued.map(\.cameraFileName), ["B.JPG"])
+        XCTAssertEqual(reopened.problems.count, 1)
+        XCTAssertTrue(reopened.problems[0].contains(sidecar.path), reopened.problems[0])
+        XCTAssertEqual(try Data(contentsOf: sidecar), garbage)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).jpg").path))
+        XCTAssertEqual(Spool.inspect(directory: folder).problems.count, 1, "relay status shows it too")
+    }
+
     func testRequeueWaitsForItsDelayWithoutBlockingOthers() throws {
         let spool = try Spool(directory: folder)
         try add(spool, "A.JPG")
