@@ -74,8 +74,7 @@ enum ConfigCommand {
             try list.select(stored.id)
             return stored
         }
-        print("saved and selected config \(saved.id.uuidString.prefix(8).lowercased()): \(saved.verb.rawValue) \(saved.url)"
-            + (saved.note.isEmpty ? "" : " (\(saved.note))"))
+        print("saved and selected config \(describe(saved))" + (saved.note.isEmpty ? "" : " (\(saved.note))"))
     }
 
     private static func list(_ arguments: [String], store: ConfigStore) throws {
@@ -100,23 +99,31 @@ enum ConfigCommand {
     }
 
     private static func use(_ arguments: [String], store: ConfigStore) throws {
-        guard let query = arguments.first else { throw CommandFailure(.usage, "relay config use ID|NOTE (see relay config list)") }
-        let chosen = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
-            let found = try list.find(query)
-            try list.select(found.id)
-            return found
-        }
-        print("selected config \(chosen.id.uuidString.prefix(8).lowercased()): \(chosen.verb.rawValue) \(chosen.url)")
+        let chosen = try changeOne(arguments, action: "use", store: store) { list, id throws(ConfigError) in try list.select(id) }
+        print("selected config \(describe(chosen))")
     }
 
     private static func remove(_ arguments: [String], store: ConfigStore) throws {
-        guard let query = arguments.first else { throw CommandFailure(.usage, "relay config remove ID|NOTE (see relay config list)") }
-        let removed = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
+        let removed = try changeOne(arguments, action: "remove", store: store) { list, id throws(ConfigError) in try list.remove(id) }
+        print("removed config \(describe(removed))")
+    }
+
+    /// Finds the config named by the first argument (id, id prefix or note) and applies `change`.
+    private static func changeOne(
+        _ arguments: [String], action: String, store: ConfigStore,
+        _ change: @escaping (inout ConfigList, UUID) throws(ConfigError) -> Void
+    ) throws -> RequestConfig {
+        guard let query = arguments.first else { throw CommandFailure(.usage, "relay config \(action) ID|NOTE (see relay config list)") }
+        return try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
             let found = try list.find(query)
-            try list.remove(found.id)
+            try change(&list, found.id)
             return found
         }
-        print("removed config \(removed.id.uuidString.prefix(8).lowercased()): \(removed.verb.rawValue) \(removed.url)")
+    }
+
+    /// "1a2b3c4d: POST https://…", as lists and confirmations show a config.
+    private static func describe(_ config: RequestConfig) -> String {
+        "\(config.id.uuidString.prefix(8).lowercased()): \(config.verb.rawValue) \(config.url)"
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {

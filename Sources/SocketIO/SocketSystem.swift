@@ -39,6 +39,14 @@ enum SocketSystem {
     static let retryableAcceptErrors: [Int32] = [EINTR, ECONNABORTED]
     #endif
 
+    /// A new TCP socket kept out of child processes, or nil with `errno` set.
+    static func openStream(family: Int32) -> Int32? {
+        let fd = socket(family, streamType, 0)
+        guard fd >= 0 else { return nil }
+        setCloseOnExec(fd)
+        return fd
+    }
+
     /// Keeps the descriptor out of child processes (a spawned gphoto2 must not hold our sockets).
     static func setCloseOnExec(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFD, 0)

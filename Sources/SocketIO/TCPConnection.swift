@@ -35,12 +35,10 @@ public final class TCPConnection: @unchecked Sendable {
         let peer = "\(host):\(port)"
         var lastError = SocketError.timedOut(operation: "connect to", peer: peer, seconds: timeout)
         for address in try SocketSystem.resolve(host: host, port: port, passive: false) {
-            let fd = socket(address.family, SocketSystem.streamType, 0)
-            if fd < 0 {
+            guard let fd = SocketSystem.openStream(family: address.family) else {
                 lastError = .system(operation: "socket for", peer: peer, errno: errno)
                 continue
             }
-            SocketSystem.setCloseOnExec(fd)
             SocketSystem.setNonBlocking(fd)
             let status = address.withSockaddr { Glibc_or_Darwin_connect(fd, $0, $1) }
             if status == 0 {

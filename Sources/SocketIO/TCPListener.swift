@@ -27,12 +27,10 @@ public final class TCPListener: @unchecked Sendable {
         let peer = "\(host):\(port)"
         var lastError = SocketError.cannotResolve(host: host, reason: "no addresses")
         for address in try SocketSystem.resolve(host: host, port: port, passive: true) {
-            let fd = socket(address.family, SocketSystem.streamType, 0)
-            if fd < 0 {
+            guard let fd = SocketSystem.openStream(family: address.family) else {
                 lastError = .system(operation: "socket for", peer: peer, errno: errno)
                 continue
             }
-            SocketSystem.setCloseOnExec(fd)
             SocketSystem.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
             let bound = address.withSockaddr { bind(fd, $0, $1) }
             if bound != 0 {
