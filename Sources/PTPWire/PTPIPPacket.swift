@@ -37,12 +37,22 @@ public enum PTPIPPacketType: UInt32, Sendable, CaseIterable, CustomStringConvert
     }
 }
 
+/// How strictly packet bodies are decoded (see ``PTPIPPacket``).
+public enum PTPIPDecoding: Sendable, Equatable {
+    /// Every byte must belong to a field: for our own peers (the simulator reading a client).
+    case strict
+    /// Extra bytes and parameters are dropped, as libgphoto2 does: for cameras, whose firmware
+    /// is sloppy (e.g. an OperationResponse whose parameter bytes are not a multiple of 4).
+    case lenient
+}
+
 /// One PTP/IP packet, without its 8-byte `{length, type}` header.
 ///
-/// Decoding policy: fixed-layout packets with bytes after their last field, parameter blocks that
-/// are not a multiple of 4 bytes, and more parameters than PTP allows (5, events 3) are typed
-/// errors; a cooperative peer never sends them and guessing would hide framing bugs. Friendly names
-/// are read up to their NUL (a missing NUL is tolerated).
+/// Decoding policy (``PTPIPDecoding``): strictly, fixed-layout packets with bytes after their last
+/// field, parameter blocks that are not a multiple of 4 bytes, and more parameters than PTP allows
+/// (5, events 3) are typed errors, so that framing bugs in our own peers show. Leniently, as
+/// libgphoto2 reads real bodies, those extra bytes and parameters are dropped. Friendly names are
+/// read up to their NUL (a missing NUL is tolerated) either way.
 public enum PTPIPPacket: Equatable, Sendable {
     case initCommandRequest(guid: [UInt8], friendlyName: String, protocolVersion: UInt32)
     case initCommandAck(connectionNumber: UInt32, guid: [UInt8], friendlyName: String, protocolVersion: UInt32)
@@ -159,22 +169,27 @@ public enum PTPIPPacket: Equatable, Sendable {
     }
 
     /// Decodes a packet body given the header's type field.
-    public static func decode(type rawType: UInt32, payload: [UInt8]) throws(PTPWireError) -> PTPIPPacket {
-        try decode(type: rawType, payload: payload[...])
+    public static func decode(type rawType: UInt32, payload: [UInt8],
+                              policy: PTPIPDecoding = .strict) throws(PTPWireError) -> PTPIPPacket {
+        try decode(type: rawType, payload: payload[...], policy: policy)
     }
 
     /// Decodes a packet body given the header's type field (only a data payload is copied).
-    public static func decode(type rawType: UInt32, payload: ArraySlice<UInt8>) throws(PTPWireError) -> PTPIPPacket {
+    public static func decode(type rawType: UInt32, payload: ArraySlice<UInt8>,
+                              policy: PTPIPDecoding = .strict) throws(PTPWireError) -> PTPIPPacket {
         guard let type = PTPIPPacketType(rawValue: rawType) else {
             throw .unknownPacketType(rawType)
         }
         var reader = PTPDataReader(payload)
-        let packet = try decodeFields(type, reader: &reader)
-        guard reader.isAtEnd else { throw .trailingBytes(packetType: rawType, count: reader.remaining) }
+        let packet = try decodeFields(type, reader: &reader, policy: policy)
+        guard reader.isAtEnd || policy == .lenient else {
+            throw .trailingBytes(packetType: rawType, count: reader.remaining)
+        }
         return packet
     }
 
-    private static func decodeFields(_ type: PTPIPPacketType, reader: inout PTPDataReader) throws(PTPWireError) -> PTPIPPacket {
+    private static func decodeFields(_ type: PTPIPPacketType, reader: inout PTPDataReader,
+                                     policy: PTPIPDecoding) throws(PTPWireError) -> PTPIPPacket {
         switch type {
         case .initCommandRequest:
             let guid = try reader.readBytes(guidLength)
@@ -195,17 +210,17 @@ public enum PTPIPPacket: Equatable, Sendable {
             let phase = try reader.readU32()
             let code = PTPOperationCode(try reader.readU16())
             let transactionID = try reader.readU32()
-            let parameters = try readParameters(&reader, limit: PTPOperationRequest.maxParameters)
+            let parameters = try readParameters(&reader, limit: PTPOperationRequest.maxParameters, policy: policy)
             return .operationRequest(PTPOperationRequest(dataPhase: phase, code: code, transactionID: transactionID, parameters: parameters))
         case .operationResponse:
             let code = PTPResponseCode(try reader.readU16())
             let transactionID = try reader.readU32()
-            let parameters = try readParameters(&reader, limit: PTPOperationResponse.maxParameters)
+            let parameters = try readParameters(&reader, limit: PTPOperationResponse.maxParameters, policy: policy)
             return .operationResponse(PTPOperationResponse(code: code, transactionID: transactionID, parameters: parameters))
         case .event:
             let code = PTPEventCode(try reader.readU16())
             let transactionID = try reader.readU32()
-            let parameters = try readParameters(&reader, limit: PTPEvent.maxParameters)
+            let parameters = try readParameters(&reader, limit: PTPEvent.maxParameters, policy: policy)
             return .event(PTPEvent(code: code, transactionID: transactionID, parameters: parameters))
         case .startData:
             let transactionID = try reader.readU32()
@@ -240,13 +255,19 @@ public enum PTPIPPacket: Equatable, Sendable {
         return (PTPDataReader.text(fromUTF16: units), version)
     }
 
-    private static func readParameters(_ reader: inout PTPDataReader, limit: Int) throws(PTPWireError) -> [UInt32] {
+    /// Reads the parameter block; leniently, leftover bytes and parameters beyond `limit` are
+    /// left unread (the caller then ignores them).
+    private static func readParameters(_ reader: inout PTPDataReader, limit: Int,
+                                       policy: PTPIPDecoding) throws(PTPWireError) -> [UInt32] {
         let byteCount = reader.remaining
-        guard byteCount % 4 == 0 else { throw .misalignedParameters(byteCount: byteCount) }
-        guard byteCount / 4 <= limit else { throw .tooManyParameters(count: byteCount / 4, limit: limit) }
+        if policy == .strict {
+            guard byteCount % 4 == 0 else { throw .misalignedParameters(byteCount: byteCount) }
+            guard byteCount / 4 <= limit else { throw .tooManyParameters(count: byteCount / 4, limit: limit) }
+        }
+        let count = min(byteCount / 4, limit)
         var parameters: [UInt32] = []
-        parameters.reserveCapacity(byteCount / 4)
-        while !reader.isAtEnd { parameters.append(try reader.readU32()) }
+        parameters.reserveCapacity(count)
+        for _ in 0..<count { parameters.append(try reader.readU32()) }
         return parameters
     }
 

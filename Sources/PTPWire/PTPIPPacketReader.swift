@@ -1,9 +1,7 @@
 /// Cuts a PTP/IP byte stream into packets, whatever way the bytes were split by the network.
 ///
 /// The length field is checked as soon as its 8-byte header has arrived, before the body is
-/// waited for, so a hostile length is refused without buffering it. Consumed bytes are dropped by
-/// moving a read index and compacting only once they make up most of the buffer, which keeps
-/// multi-megabyte data packets linear in cost.
+/// waited for, so a hostile length is refused without buffering it.
 ///
 /// Error behaviour: a bad length field breaks the framing, so the reader stays failed and throws
 /// the same error on every later call. A well-framed packet whose body fails to decode is skipped
@@ -15,8 +13,7 @@ public struct PTPIPPacketReader: Sendable {
     /// The largest packet (including its header) this reader accepts.
     public let maxPacketLength: UInt32
 
-    private var buffer: [UInt8] = []
-    private var readIndex = 0
+    private var queue = ByteQueue()
     private var framingError: PTPWireError?
 
     public init(maxPacketLength: UInt32 = PTPIPPacketReader.defaultMaxPacketLength) {
@@ -24,18 +21,11 @@ public struct PTPIPPacketReader: Sendable {
     }
 
     /// Bytes received but not yet returned as packets.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
-
-    /// Adds bytes as they arrive from the socket.
-    public mutating func append(_ bytes: [UInt8]) {
-        compactIfWorthwhile()
-        buffer.append(contentsOf: bytes)
-    }
+    public var bufferedByteCount: Int { queue.count }
 
     /// Adds bytes as they arrive from the socket.
     public mutating func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        compactIfWorthwhile()
-        buffer.append(contentsOf: bytes)
+        queue.append(bytes)
     }
 
     /// How many more bytes are needed before `nextPacket()` can return something (at least 1 when
@@ -45,7 +35,7 @@ public struct PTPIPPacketReader: Sendable {
     public var bytesNeeded: Int {
         let available = bufferedByteCount
         guard available >= PTPIPPacket.headerLength else { return PTPIPPacket.headerLength - available }
-        let length = peekU32(at: readIndex)
+        let length = queue.peekU32(at: 0)
         guard length >= UInt32(PTPIPPacket.headerLength), length <= maxPacketLength else { return 0 }
         return max(0, Int(length) - available)
     }
@@ -55,7 +45,7 @@ public struct PTPIPPacketReader: Sendable {
         if let framingError { throw framingError }
         let available = bufferedByteCount
         guard available >= PTPIPPacket.headerLength else { return nil }
-        let length = peekU32(at: readIndex)
+        let length = queue.peekU32(at: 0)
         if length < UInt32(PTPIPPacket.headerLength) {
             framingError = .lengthTooSmall(length)
             throw .lengthTooSmall(length)
@@ -66,25 +56,9 @@ public struct PTPIPPacketReader: Sendable {
         }
         let packetLength = Int(length)
         guard available >= packetLength else { return nil }
-        let type = peekU32(at: readIndex + 4)
-        let body = buffer[(readIndex + PTPIPPacket.headerLength)..<(readIndex + packetLength)]
-        readIndex += packetLength
+        let type = queue.peekU32(at: 4)
+        let body = queue.slice(PTPIPPacket.headerLength..<packetLength)
+        queue.consume(packetLength)
         return try PTPIPPacket.decode(type: type, payload: body)
-    }
-
-    private func peekU32(at index: Int) -> UInt32 {
-        UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8
-            | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24
-    }
-
-    private mutating func compactIfWorthwhile() {
-        guard readIndex > 0 else { return }
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            readIndex = 0
-        } else if readIndex >= 4096 && readIndex * 2 >= buffer.count {
-            buffer.removeSubrange(0..<readIndex)
-            readIndex = 0
-        }
     }
 }

@@ -7,6 +7,8 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(needed: Int, available: Int)
     /// A PTP/IP length field smaller than the 8-byte header it must include.
     case lengthTooSmall(UInt32)
+    /// A Data or EndData packet too short to hold its transaction id.
+    case dataPacketTooShort(UInt32)
     /// A PTP/IP length field above the configured limit (refused before buffering anything).
     case lengthTooLarge(UInt32, limit: UInt32)
     /// A PTP/IP packet type this codec does not know.
@@ -40,6 +42,8 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
             return "PTP data truncated: needed \(needed) bytes, only \(available) left"
         case let .lengthTooSmall(length):
             return "PTP/IP packet length \(length) is smaller than the 8-byte header"
+        case let .dataPacketTooShort(length):
+            return "PTP/IP data packet length \(length) is below the 12 bytes of its header and transaction id"
         case let .lengthTooLarge(length, limit):
             return "PTP/IP packet length \(length) exceeds the limit of \(limit) bytes"
         case let .unknownPacketType(type):

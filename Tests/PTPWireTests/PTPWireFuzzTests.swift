@@ -55,35 +55,49 @@ final class PTPWireFuzzTests: XCTestCase {
         return accepted
     }
 
-    /// Feeds `stream` in random pieces, passing decoded packets on to a data-phase assembler; stops
-    /// at a framing error, skips body errors.
+    /// Feeds `stream` in random pieces to both readers; the stream reader's pieces go on to a data
+    /// phase. Each stops at a framing error and skips body errors; neither may stall.
     private func checkReader(_ stream: [UInt8], rng: inout SeededRandom, seed: UInt64) {
         var reader = PTPIPPacketReader(maxPacketLength: rng.below(2) == 0 ? 4096 : PTPIPPacketReader.defaultMaxPacketLength)
-        var assembler = PTPIPDataPhaseAssembler(transactionID: 5, maxLength: 4096)
+        var streamReader = PTPIPStreamReader(maxControlPacketLength: 4096, policy: rng.below(2) == 0 ? .strict : .lenient)
+        var phase = PTPIPDataPhase(transactionID: 5, maxLength: 4096)
         var offset = 0
-        var framingBroken = false
-        while offset < stream.count && !framingBroken {
+        var framingBroken = (packet: false, stream: false)
+        while offset < stream.count && !(framingBroken.packet && framingBroken.stream) {
             let end = min(stream.count, offset + 1 + rng.below(64))
             reader.append(stream[offset..<end])
+            streamReader.append(stream[offset..<end])
             offset = end
             var steps = 0
-            while steps <= stream.count {
+            while steps <= stream.count && !framingBroken.packet {
                 steps += 1
                 do {
                     guard let packet = try reader.nextPacket() else { break }
-                    let bytes = packet.encoded()
-                    XCTAssertGreaterThanOrEqual(bytes.count, 8, "seed \(seed)")
-                    if (try? assembler.accept(packet)) == nil {
-                        assembler = PTPIPDataPhaseAssembler(transactionID: 5, maxLength: 4096)
-                    }
+                    XCTAssertGreaterThanOrEqual(packet.encoded().count, 8, "seed \(seed)")
                 } catch .lengthTooSmall, .lengthTooLarge {
-                    framingBroken = true
-                    break
+                    framingBroken.packet = true
                 } catch {
                     continue
                 }
             }
-            XCTAssertLessThanOrEqual(steps, stream.count + 1, "seed \(seed): reader did not make progress")
+            XCTAssertLessThanOrEqual(steps, stream.count + 1, "seed \(seed): packet reader did not make progress")
+            steps = 0
+            while steps <= stream.count + 2 && !framingBroken.stream {
+                steps += 1
+                do {
+                    guard let piece = try streamReader.next() else { break }
+                    switch piece {
+                    case .packet(.startData(let id, let total)): try phase.start(transactionID: id, totalLength: total)
+                    case .packet: break
+                    case .data(let data): try phase.accept(data)
+                    }
+                } catch .lengthTooSmall, .lengthTooLarge, .dataPacketTooShort {
+                    framingBroken.stream = true
+                } catch {
+                    phase = PTPIPDataPhase(transactionID: 5, maxLength: 4096)
+                }
+            }
+            XCTAssertLessThanOrEqual(steps, stream.count + 3, "seed \(seed): stream reader did not make progress")
         }
     }
 
