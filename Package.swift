@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "PTPWire"),
         // POSIX TCP sockets with timeouts on every connect, read and write.
         .target(name: "SocketIO"),
+        // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
+        .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
@@ -37,7 +39,7 @@ let package = Package(
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
-        .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPWire", "TestSupport", "relay"]),
+        .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),

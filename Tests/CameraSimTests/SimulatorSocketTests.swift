@@ -1,4 +1,5 @@
 import Foundation
+import PTPIP
 import PTPWire
 import SocketIO
 import TestSupport
@@ -10,69 +11,69 @@ final class SimulatorSocketTests: XCTestCase {
     func testHandshakeOpenSessionAndDeviceInfo() throws {
         let sim = try CameraSimProcess(profile: "canon-eos")
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertGreaterThan(client.connectionNumber, 0)
         XCTAssertEqual(try client.openSession().code, .ok)
-        let (response, data) = try client.transaction(0x1001)
+        let (response, data) = try client.call(0x1001)
         XCTAssertEqual(response.code, .ok)
         XCTAssertEqual(response.transactionID, 1, "a response echoes its request's transaction id")
         let info = try PTPDeviceInfo(decoding: try XCTUnwrap(data))
         XCTAssertEqual(info.vendorExtensionID, .canon)
         XCTAssertEqual(info.manufacturer, "Canon.Inc")
         XCTAssertTrue(info.supports(.canonEOSGetEvent))
-        XCTAssertEqual(try client.transaction(0x1002, [1]).response.code, .sessionAlreadyOpen)
+        XCTAssertEqual(try client.call(0x1002, [1]).response.code, .sessionAlreadyOpen)
         XCTAssertEqual(sim.stop(), 0, "SIGTERM with a client connected is a clean stop")
     }
 
     func testUnknownOperationIsAnsweredOperationNotSupported() throws {
         let sim = try CameraSimProcess(profile: "generic")
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        let (response, data) = try client.transaction(0x9999, [1, 2])
+        let (response, data) = try client.call(0x9999, [1, 2])
         XCTAssertEqual(response.code, .operationNotSupported)
         XCTAssertNil(data)
         // Canon operations are unknown to a generic camera.
-        XCTAssertEqual(try client.transaction(0x9116).response.code, .operationNotSupported)
+        XCTAssertEqual(try client.call(0x9116).response.code, .operationNotSupported)
         // The session still works afterwards.
-        XCTAssertEqual(try client.transaction(0x1004).response.code, .ok)
+        XCTAssertEqual(try client.call(0x1004).response.code, .ok)
     }
 
     func testOperationsBeforeOpenSessionAreRefused() throws {
         let sim = try CameraSimProcess(profile: "nikon")
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
-        _ = try client.transaction(0x1001) // tid 0: allowed without a session
-        XCTAssertEqual(try client.transaction(0x1004).response.code, .sessionNotOpen)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
+        _ = try client.call(0x1001) // tid 0: allowed without a session
+        XCTAssertEqual(try client.call(0x1004).response.code, .sessionNotOpen)
     }
 
     func testProbeRequestOnTheEventChannelIsAnswered() throws {
         let sim = try CameraSimProcess(profile: "canon-eos")
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
-        try XCTUnwrap(client.event).write(PTPIPPacket.probeRequest.encoded(), timeout: 10)
-        XCTAssertEqual(try client.readEventPacket(timeout: 30), .probeResponse)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
+        try client.event.send(.probeRequest, timeout: 10)
+        XCTAssertEqual(try client.event.nextPacket(timeout: 30, waitingFor: "ProbeResponse"), .probeResponse)
     }
 
     func testCanonGetEventIsOnlyTheTerminatorUntilEventModeThenReportsEachShotOnce() throws {
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertEqual(try client.transaction(0x9128, [3, 0]).response.code, .ok) // full press: a shot
-        XCTAssertEqual(try client.transaction(0x9116).data, [8, 0, 0, 0, 0, 0, 0, 0],
+        XCTAssertEqual(try client.call(0x9128, [3, 0]).response.code, .ok) // full press: a shot
+        XCTAssertEqual(try client.call(0x9116).data, [8, 0, 0, 0, 0, 0, 0, 0],
                        "GetEvent before SetEventMode(1) must be the terminator alone")
-        XCTAssertEqual(try client.transaction(0x9115, [1]).response.code, .ok)
-        let events = try CanonEOSEventList.parse(try XCTUnwrap(client.transaction(0x9116).data))
+        XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
+        let events = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         let added = events.newObjects
         XCTAssertEqual(added.map(\.filename), ["IMG_0001.JPG"])
         XCTAssertEqual(added.first?.format, .exifJPEG)
         XCTAssertNotNil(events.terminatorOffset)
-        let again = try CanonEOSEventList.parse(try XCTUnwrap(client.transaction(0x9116).data))
+        let again = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         XCTAssertTrue(again.isEmpty, "an idle camera answers the terminator alone")
         // The announced object is really there, in its folder.
         let handle = try XCTUnwrap(added.first?.handle)
-        let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.transaction(0x1008, [handle]).data))
+        let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.call(0x1008, [handle]).data))
         XCTAssertEqual(info.filename, "IMG_0001.JPG")
         XCTAssertEqual(info.parentObject, added.first?.parent)
         XCTAssertNotEqual(info.parentObject, 0)
@@ -81,46 +82,46 @@ final class SimulatorSocketTests: XCTestCase {
     func testCanonShotInCameraMemoryIsAnnouncedForTransferAndGoneAfterTransferComplete() throws {
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--capture-to", "memory"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertEqual(try client.transaction(0x9115, [1]).response.code, .ok)
-        XCTAssertEqual(try client.transaction(0x910F).response.code, .ok)
-        let events = try CanonEOSEventList.parse(try XCTUnwrap(client.transaction(0x9116).data))
+        XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
+        XCTAssertEqual(try client.call(0x910F).response.code, .ok)
+        let events = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         let object = try XCTUnwrap(events.newObjects.first)
         XCTAssertTrue(object.needsTransferComplete)
-        let (partial, bytes) = try client.transaction(0x101B, [object.handle, 0, 1 << 20])
+        let (partial, bytes) = try client.call(0x101B, [object.handle, 0, 1 << 20])
         XCTAssertEqual(partial.code, .ok)
         XCTAssertEqual(bytes?.count, Int(object.size))
         XCTAssertEqual(partial.parameters, [object.size])
-        XCTAssertEqual(try client.transaction(0x9117, [object.handle]).response.code, .ok)
-        XCTAssertEqual(try client.transaction(0x1008, [object.handle]).response.code, .invalidObjectHandle)
+        XCTAssertEqual(try client.call(0x9117, [object.handle]).response.code, .ok)
+        XCTAssertEqual(try client.call(0x1008, [object.handle]).response.code, .invalidObjectHandle)
     }
 
     func testNikonGetEventReportsNewShots() throws {
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0", "--raw"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertEqual(try client.transaction(0x100E, [0, 0]).response.code, .ok)
-        let list = try NikonEventList(decoding: try XCTUnwrap(client.transaction(0x90C7).data))
+        XCTAssertEqual(try client.call(0x100E, [0, 0]).response.code, .ok)
+        let list = try NikonEventList(decoding: try XCTUnwrap(client.call(0x90C7).data))
         XCTAssertEqual(list.addedObjectHandles.count, 2, "a JPEG and its NEF")
         let names = try list.addedObjectHandles.map {
-            try PTPObjectInfo(decoding: try XCTUnwrap(client.transaction(0x1008, [$0]).data)).filename
+            try PTPObjectInfo(decoding: try XCTUnwrap(client.call(0x1008, [$0]).data)).filename
         }
         XCTAssertEqual(names, ["DSC_0001.JPG", "DSC_0001.NEF"])
-        XCTAssertTrue(try NikonEventList(decoding: try XCTUnwrap(client.transaction(0x90C7).data)).events.isEmpty)
+        XCTAssertTrue(try NikonEventList(decoding: try XCTUnwrap(client.call(0x90C7).data)).events.isEmpty)
     }
 
     func testGenericInitiateCapturePushesObjectAddedThenCaptureComplete() throws {
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--burst", "2"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        let capture = try client.transaction(0x100E, [0, 0]).response
+        let capture = try client.call(0x100E, [0, 0]).response
         XCTAssertEqual(capture.code, .ok)
         var codes: [PTPEventCode] = []
-        while codes.last != .captureComplete, let packet = try client.readEventPacket(timeout: 30) {
-            if case let .event(event) = packet { codes.append(event.code) }
+        while codes.last != .captureComplete, let event = try client.nextEvent(timeout: 30) {
+            codes.append(event.code)
         }
         XCTAssertEqual(codes, [.objectAdded, .objectAdded, .captureComplete])
     }
@@ -128,14 +129,14 @@ final class SimulatorSocketTests: XCTestCase {
     func testStdinShootIsPushedToAGenericClient() throws {
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
         sim.shootByStdin(1)
-        guard case let .event(event)? = try client.readEventPacket(timeout: 30) else {
+        guard let event = try client.nextEvent(timeout: 30) else {
             return XCTFail("no event after 'shoot' on stdin; log:\n\(sim.log)")
         }
         XCTAssertEqual(event.code, .objectAdded)
-        let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.transaction(0x1008, [try XCTUnwrap(event.parameters.first)]).data))
+        let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.call(0x1008, [try XCTUnwrap(event.parameters.first)]).data))
         XCTAssertEqual(info.filename, "DSC00001.JPG")
     }
 
@@ -144,19 +145,19 @@ final class SimulatorSocketTests: XCTestCase {
     func testBusyAfterConnectAnswersDeviceBusyButLetsTheSessionOpen() throws {
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--busy-after-connect", "120s"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertEqual(try client.transaction(0x1004).response.code, .deviceBusy)
-        XCTAssertEqual(try client.transaction(0x1007, [0xFFFF_FFFF, 0, 0]).response.code, .deviceBusy)
+        XCTAssertEqual(try client.call(0x1004).response.code, .deviceBusy)
+        XCTAssertEqual(try client.call(0x1007, [0xFFFF_FFFF, 0, 0]).response.code, .deviceBusy)
     }
 
     func testBusyRateIsReproducibleWithTheSameSeed() throws {
         func busyPattern() throws -> [Bool] {
             let sim = try CameraSimProcess(profile: "generic", arguments: ["--busy-rate", "0.5", "--seed", "42"])
             defer { sim.stop() }
-            let client = try PTPTestClient(port: sim.port)
+            let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
             XCTAssertEqual(try client.openSession().code, .ok)
-            return try (0..<24).map { _ in try client.transaction(0x1004).response.code == .deviceBusy }
+            return try (0..<24).map { _ in try client.call(0x1004).response.code == .deviceBusy }
         }
         let first = try busyPattern()
         XCTAssertTrue(first.contains(true) && first.contains(false), "a rate of 0.5 should give both answers: \(first)")
@@ -166,30 +167,30 @@ final class SimulatorSocketTests: XCTestCase {
     func testDropAfterBytesClosesTheConnectionOnceThenServesTheNextClient() throws {
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--drop-after-bytes", "100"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertThrowsError(try client.transaction(0x1001), "the device info passes the 100-byte mark")
-        let second = try PTPTestClient(port: sim.port)
+        XCTAssertThrowsError(try client.call(0x1001), "the device info passes the 100-byte mark")
+        let second = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try second.openSession().code, .ok)
-        XCTAssertEqual(try second.transaction(0x1001).response.code, .ok)
+        XCTAssertEqual(try second.call(0x1001).response.code, .ok)
     }
 
     func testDropDuringTransferCutsTheGivenTransferHalfway() throws {
         let sim = try CameraSimProcess(profile: "generic",
                                        arguments: ["--initial-photos", "2", "--photo-size", "300k", "--drop-during-transfer", "2"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
         let handles = try folderPhotos(client)
         XCTAssertEqual(handles.count, 2)
-        let first = try client.transaction(0x1009, [handles[0]])
+        let first = try client.call(0x1009, [handles[0]])
         XCTAssertEqual(first.response.code, .ok)
         XCTAssertGreaterThan(first.data?.count ?? 0, 250_000)
-        XCTAssertThrowsError(try client.transaction(0x1009, [handles[1]]))
+        XCTAssertThrowsError(try client.call(0x1009, [handles[1]]))
         // Reconnecting resumes with a partial read, as a resuming client would.
-        let again = try PTPTestClient(port: sim.port)
+        let again = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try again.openSession().code, .ok)
-        let tail = try again.transaction(0x101B, [handles[1], 150_000, 1 << 20])
+        let tail = try again.call(0x101B, [handles[1], 150_000, 1 << 20])
         XCTAssertEqual(tail.response.code, .ok)
         XCTAssertEqual(tail.data?.count, Int(tail.response.parameters.first ?? 0))
     }
@@ -197,8 +198,16 @@ final class SimulatorSocketTests: XCTestCase {
     func testClientWithoutAnEventChannelIsRefused() throws {
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--event-timeout", "500ms"])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port, openEvent: false)
-        XCTAssertNil(try client.readCommandPacket(), "the camera should close a client with no event channel")
+        let command = PTPIPChannel(connection: try TCPConnection.connect(host: "127.0.0.1", port: sim.port, timeout: 30))
+        try command.send(.initCommandRequest(guid: Array(repeating: 7, count: 16), friendlyName: "relay-test",
+                                             protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: 30)
+        guard case .initCommandAck = try command.nextPacket(timeout: 30, waitingFor: "InitCommandAck") else {
+            return XCTFail("no InitCommandAck")
+        }
+        XCTAssertThrowsError(try command.nextPacket(timeout: 30, waitingFor: "the close"),
+                             "the camera should close a client with no event channel") { error in
+            guard case .closedByCamera = error as? PTPIPError else { return XCTFail("\(error)") }
+        }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { sim.log.contains("event channel not opened") }, sim.log)
     }
 
@@ -209,19 +218,19 @@ final class SimulatorSocketTests: XCTestCase {
             "--initial-photos", "1", "--photo-size", "120k", "--rate-limit", "2M", "--random-split",
             "--export", export.path])
         defer { sim.stop() }
-        let client = try PTPTestClient(port: sim.port)
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
         let handle = try XCTUnwrap(try folderPhotos(client).first)
-        let data = try XCTUnwrap(client.transaction(0x1009, [handle]).data)
+        let data = try XCTUnwrap(client.call(0x1009, [handle]).data)
         XCTAssertEqual(Data(data), try Data(contentsOf: export.appendingPathComponent("IMG_0001.JPG")))
     }
 
     /// Handles of the photos (not folders) on the card.
-    private func folderPhotos(_ client: PTPTestClient) throws -> [UInt32] {
-        let listing = try XCTUnwrap(client.transaction(0x1007, [0xFFFF_FFFF, 0, 0]).data)
+    private func folderPhotos(_ client: PTPIPClient) throws -> [UInt32] {
+        let listing = try XCTUnwrap(client.call(0x1007, [0xFFFF_FFFF, 0, 0]).data)
         var reader = PTPDataReader(listing)
         return try reader.readArrayU32().filter { handle in
-            let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.transaction(0x1008, [handle]).data))
+            let info = try PTPObjectInfo(decoding: try XCTUnwrap(client.call(0x1008, [handle]).data))
             return !info.isFolder
         }
     }
