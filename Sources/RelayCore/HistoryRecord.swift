@@ -53,8 +53,11 @@ public struct HistoryLog: Codable, Sendable, Equatable {
         self.records = Array(records.prefix(Self.limit))
     }
 
+    /// Adds `record` in timestamp order: workers stamp a record before they take the store's
+    /// lock, so the newest record is not always the last one added.
     public mutating func add(_ record: HistoryRecord) {
-        records.insert(record, at: 0)
+        let position = records.firstIndex { $0.timestamp <= record.timestamp } ?? records.endIndex
+        records.insert(record, at: position)
         if records.count > Self.limit { records.removeLast(records.count - Self.limit) }
     }
 }
