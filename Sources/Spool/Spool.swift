@@ -79,56 +79,97 @@ public final class Spool: @unchecked Sendable {
         condition.withLock { !hasRoom(for: 1) }
     }
 
-    /// Spools one photo: `write` fills a new file (given its descriptor); the file is fsynced,
-    /// its sidecar written, and only then renamed into the queue. `committed` runs after the
-    /// rename and before any worker can take the photo: the source records it as taken there, so
-    /// a photo is never delivered before its source remembers it. Returns the entry, or the
-    /// existing one when this photo (same stable id) is already in the spool.
+    /// Whether a photo of `bytes` fits within the limits right now (a source that must keep
+    /// serving its camera asks instead of waiting).
+    public func hasRoom(forBytes bytes: Int64) -> Bool {
+        condition.withLock { hasRoom(for: bytes) }
+    }
+
+    /// Spools one photo in one go: `write` fills the new file (given its descriptor), then
+    /// `commit` does the rest. Returns the entry, or the existing one when this photo (same stable
+    /// id) is already in the spool.
     @discardableResult
     public func ingest(
         _ identity: PhotoIdentity, write: (Int32) throws -> Void, committed: (SpoolEntry) -> Void = { _ in }
     ) throws(SpoolError) -> SpoolEntry {
+        if let existing = existingEntry(id: identity.stableID) { return existing }
+        let incoming = try beginIngest(identity)
+        do {
+            try write(incoming.descriptor)
+        } catch {
+            discard(incoming)
+            throw Self.describe(error, at: incoming.url)
+        }
+        return try commit(incoming, committed: committed)
+    }
+
+    /// Starts writing a photo into `.incoming/`, where it may grow over several calls (a camera
+    /// download resumed after a reconnect). Nothing of it is queued until `commit`.
+    public func beginIngest(_ identity: PhotoIdentity) throws(SpoolError) -> IncomingPhoto {
+        let url = incomingDirectory.appendingPathComponent("\(identity.stableID).jpg")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw Self.describe(Errno.current("open"), at: url) }
+        return IncomingPhoto(identity: identity, url: url, descriptor: fd)
+    }
+
+    /// Abandons an incoming photo: its partial file is removed.
+    public func discard(_ incoming: IncomingPhoto) {
+        incoming.closeFile()
+        unlink(incoming.url.path)
+    }
+
+    /// Makes a fully written photo part of the queue: the file is fsynced, its sidecar written,
+    /// and only then renamed in. `committed` runs after the rename and before any worker can take
+    /// the photo: the source records it as taken there, so a photo is never delivered before its
+    /// source remembers it. Returns the entry, or the existing one when this photo (same stable
+    /// id) is already in the spool (the incoming copy is then dropped).
+    @discardableResult
+    public func commit(_ incoming: IncomingPhoto, committed: (SpoolEntry) -> Void = { _ in }) throws(SpoolError) -> SpoolEntry {
+        let identity = incoming.identity
         let id = identity.stableID
-        condition.lock()
-        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] {
-            condition.unlock()
+        if let existing = existingEntry(id: id) {
+            discard(incoming)
             return existing
         }
-        if failedIDs.contains(id),
-           let failed = try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load() {
-            condition.unlock()
-            return failed
+        let (sequence, takenNames) = condition.withLock { () -> (Int, Set<String>) in
+            let sequence = nextSequence
+            nextSequence = nextSequence &+ 1
+            return (sequence, Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName)))
         }
-        let sequence = nextSequence
-        nextSequence = nextSequence &+ 1
-        let takenNames = Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName))
-        condition.unlock()
-
         var uploadName = SafeFileName.make(identity.fileName)
         if takenNames.contains(uploadName) { uploadName = SafeFileName.withSuffix(uploadName, "\(sequence)") }
-        let temporary = incomingDirectory.appendingPathComponent("\(id).jpg")
         let final = photoURL(id)
         var entry = SpoolEntry(
             id: id, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
             idempotencyKey: id, isTimerCapture: identity.isTimerCapture)
         do {
-            entry.bytes = try writeSynced(temporary, write)
+            entry.bytes = try incoming.synchronize()
             try saveSidecar(entry)
-            guard rename(temporary.path, final.path) == 0 else { throw Errno.current("rename") }
+            guard rename(incoming.url.path, final.path) == 0 else { throw Errno.current("rename") }
             AtomicFile.syncDirectory(directory.path)
             try? AtomicFile.write(Data("\(sequence)\n".utf8), to: sequenceFile)
         } catch {
-            unlink(temporary.path)
+            discard(incoming)
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
         }
+        incoming.closeFile()
         committed(entry)
         condition.withLock {
             queued.append(entry)
             condition.broadcast()
         }
         return entry
+    }
+
+    /// The queued, in-flight or failed entry with this id, if any.
+    private func existingEntry(id: String) -> SpoolEntry? {
+        condition.lock()
+        defer { condition.unlock() }
+        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] { return existing }
+        guard failedIDs.contains(id) else { return nil }
+        return try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load()
     }
 
     // MARK: - Uploader side
@@ -314,17 +355,6 @@ public final class Spool: @unchecked Sendable {
 
     private func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
         try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
-    }
-
-    private func writeSynced(_ url: URL, _ write: (Int32) throws -> Void) throws -> Int64 {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw Errno.current("open") }
-        defer { Foundation.close(fd) }
-        try write(fd)
-        guard fsync(fd) == 0 else { throw Errno.current("fsync") }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Errno.current("fstat") }
-        return Int64(info.st_size)
     }
 
     private func recover() throws(SpoolError) {

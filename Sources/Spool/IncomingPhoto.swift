@@ -1,0 +1,54 @@
+import Foundation
+import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A photo being written into the spool's `.incoming/` folder by one source thread. It is not
+/// part of the queue (and never uploaded) until ``Spool/commit(_:committed:)``; a restart
+/// discards whatever is left in `.incoming/`.
+///
+/// `@unchecked Sendable`: it is created, written and committed by the one thread that owns the
+/// source; the descriptor is its only mutable state.
+public final class IncomingPhoto: @unchecked Sendable {
+    public let identity: PhotoIdentity
+    let url: URL
+    private(set) var descriptor: Int32
+    /// Bytes written so far: where a resumed download continues.
+    public private(set) var byteCount: Int64 = 0
+
+    init(identity: PhotoIdentity, url: URL, descriptor: Int32) {
+        self.identity = identity
+        self.url = url
+        self.descriptor = descriptor
+    }
+
+    deinit { closeFile() }
+
+    /// Appends `bytes` (all of them, or an error: a full disk is `SpoolError.diskFull`).
+    public func append(_ bytes: [UInt8]) throws(SpoolError) {
+        do {
+            try AtomicFile.writeAll(descriptor, Data(bytes))
+        } catch {
+            throw error.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: error.description)
+        }
+        byteCount += Int64(bytes.count)
+    }
+
+    /// Flushes the file to disk and returns its size.
+    func synchronize() throws -> Int64 {
+        guard fsync(descriptor) == 0 else { throw Errno.current("fsync") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Errno.current("fstat") }
+        return Int64(info.st_size)
+    }
+
+    func closeFile() {
+        if descriptor >= 0 {
+            Foundation.close(descriptor)
+            descriptor = -1
+        }
+    }
+}
