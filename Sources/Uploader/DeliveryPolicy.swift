@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// What to do with a photo after one upload attempt.
 public enum DeliveryDecision: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import RelayCore
 import Uploader
 import XCTest
 

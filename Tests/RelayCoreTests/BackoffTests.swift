@@ -1,5 +1,3 @@
-import TestSupport
-import Uploader
 import XCTest
 import RelayCore
 
