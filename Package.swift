@@ -28,12 +28,12 @@ let package = Package(
         .target(name: "Spool", dependencies: ["RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
-        // Photo sources: hot folder (and later PTP/IP cameras).
-        .target(name: "Tether", dependencies: ["RelayCore", "Spool"]),
+        // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).
+        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP"]),
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "CameraSim"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "CameraSim", "PTPIP"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.

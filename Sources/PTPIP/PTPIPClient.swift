@@ -66,6 +66,9 @@ public final class PTPIPClient {
     public let cameraGUID: [UInt8]
     public let cameraName: String
     private var nextTransactionID: UInt32 = 0
+    /// False from a request until its response: a wait given up in between (a stop, a timeout)
+    /// leaves the command channel mid-transaction, and nothing more may be sent on it.
+    public private(set) var isIdle = true
     /// Events that arrived on the command channel (some bodies send them there).
     private var strayEvents: [PTPEvent] = []
 
@@ -148,17 +151,21 @@ public final class PTPIPClient {
     // MARK: - Transactions
 
     /// OpenSession with transaction id 0; later operations count up from 1.
-    public func openSession(id: UInt32 = 1) throws(PTPIPError) -> PTPOperationResponse {
+    public func openSession(id: UInt32 = 1) throws(PTPIPError) -> PTPIPReply {
         nextTransactionID = 0
-        return try transaction(.openSession, [id]).response
+        return try transaction(.openSession, [id])
     }
 
     /// Sends one operation and waits for its response, handling its data phases: `dataOut` is
     /// sent to the camera, data from the camera goes where `dataIn` says.
     public func transaction(_ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
                             dataIn: PTPIPDataIn = .none, timeout: Double? = nil) throws(PTPIPError) -> PTPIPReply {
+        guard isIdle else {
+            throw .protocolViolation(peer: command.peer, detail: "\(code) sent while another transaction was unfinished")
+        }
         let transactionID = takeTransactionID()
         let wait = timeout ?? options.ioTimeout
+        isIdle = false
         let request = PTPOperationRequest(dataPhase: dataOut == nil ? PTPOperationRequest.dataPhaseNoneOrIn
                                             : PTPOperationRequest.dataPhaseOut,
                                           code: code, transactionID: transactionID, parameters: parameters)
@@ -167,7 +174,9 @@ public final class PTPIPClient {
             try command.send(.startData(transactionID: transactionID, totalLength: UInt64(dataOut.count)), timeout: wait)
             try command.send(.endData(transactionID: transactionID, payload: dataOut), timeout: wait)
         }
-        return try awaitResponse(to: request, dataIn: dataIn, timeout: wait)
+        let reply = try awaitResponse(to: request, dataIn: dataIn, timeout: wait)
+        isIdle = true
+        return reply
     }
 
     private func takeTransactionID() -> UInt32 {

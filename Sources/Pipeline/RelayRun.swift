@@ -4,31 +4,39 @@ import Spool
 import Tether
 import Uploader
 
-/// `relay run`: one photo source feeding the spool, N upload workers draining it, until stopped.
+/// `relay run`: photo sources (hot folders, cameras) feeding the spool, N upload workers draining
+/// it, until stopped.
 ///
-/// Threads, not tasks: the workers block in libcurl and the source blocks on the spool when it is
-/// full, and neither may starve the other on a 2-core box. Shutdown: the source stops taking
-/// photos, the spool stops handing out work, in-flight uploads get `graceSeconds` to finish and
-/// are then aborted; whatever is left stays in the spool for the next run.
+/// Threads, not tasks: the workers block in libcurl, a hot folder blocks on the spool when it is
+/// full, a camera source blocks on its camera, and none may starve the others on a 2-core box.
+/// Shutdown: the sources stop taking photos (a camera's session is closed cleanly), the spool
+/// stops handing out work, in-flight uploads get `graceSeconds` to finish and are then aborted;
+/// whatever is left stays in the spool for the next run.
 public final class RelayRun {
+    /// Where photos come from.
+    public enum SourceSpec: Sendable {
+        /// A hot folder, a file taken once its size has not changed for `settleSeconds`.
+        case folder(URL, settleSeconds: TimeInterval)
+        /// A PTP/IP camera.
+        case camera(CameraSource.Options)
+    }
+
     public struct Options: Sendable {
-        public var folder: URL
+        public var sources: [SourceSpec]
         public var configQuery: String?
         public var workers: Int
         public var limits: SpoolLimits
-        public var settleSeconds: TimeInterval
         public var graceSeconds: TimeInterval
         public var policy: DeliveryPolicy
 
         public init(
-            folder: URL, configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
-            settleSeconds: TimeInterval = 1, graceSeconds: TimeInterval = 15, policy: DeliveryPolicy = DeliveryPolicy()
+            sources: [SourceSpec], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
+            graceSeconds: TimeInterval = 15, policy: DeliveryPolicy = DeliveryPolicy()
         ) {
-            self.folder = folder
+            self.sources = sources
             self.configQuery = configQuery
             self.workers = workers
             self.limits = limits
-            self.settleSeconds = settleSeconds
             self.graceSeconds = graceSeconds
             self.policy = policy
         }
@@ -38,7 +46,7 @@ public final class RelayRun {
     public let config: RequestConfig
     private let spool: Spool
     private let history: HistoryStore
-    private let source: HotFolderSource
+    private let sources: [any PhotoSource]
     private let statistics = RunStatistics()
     private let console: RunConsole
     private let cancellation = UploadCancellation()
@@ -50,7 +58,9 @@ public final class RelayRun {
         self.options = options
         self.environment = environment
         self.console = console
-        if let problem = HotFolderSource.validate(options.folder, home: home) { throw .source(problem) }
+        for case .folder(let folder, _) in options.sources {
+            if let problem = HotFolderSource.validate(folder, home: home) { throw .source(problem) }
+        }
         do {
             try home.createIfNeeded()
             config = try ConfigStore(home: home).resolve(options.configQuery)
@@ -75,34 +85,54 @@ public final class RelayRun {
         } catch {
             throw .spool(error)
         }
-        let statistics = self.statistics
-        let console = self.console
         do {
-            source = try HotFolderSource(
-                options: .init(folder: options.folder, settleSeconds: options.settleSeconds), spool: spool, home: home
-            ) { event in
-                switch event {
-                case .spooled(let entry):
-                    console.log("spooled \(entry.cameraFileName) (\(ByteCountText.format(entry.bytes)))")
-                case .skipped(let name, let reason):
-                    statistics.update { $0.skipped += 1 }
-                    console.log("skipped \(name): \(reason)")
-                case .waitingForRoom:
-                    console.log("spool full: waiting for uploads before taking more photos")
-                case .problem(let message):
-                    console.log(message)
-                }
-            }
+            sources = try Self.makeSources(options.sources, spool: spool, home: home, statistics: statistics, console: console)
         } catch {
             throw .state(error)
         }
+    }
+
+    private static func makeSources(_ specs: [SourceSpec], spool: Spool, home: RelayHome, statistics: RunStatistics,
+                                    console: RunConsole) throws(StateFileError) -> [any PhotoSource] {
+        var sources: [any PhotoSource] = []
+        for spec in specs {
+            let label: String
+            switch spec {
+            case .folder(let folder, _): label = "folder \(folder.path)"
+            case .camera(let camera): label = "camera \(camera.address)"
+            }
+            let prefix = specs.count > 1 ? "[\(label)] " : ""
+            let report: @Sendable (TetherEvent) -> Void = { event in
+                switch event {
+                case .spooled(let entry):
+                    console.log(prefix + "spooled \(entry.cameraFileName) (\(ByteCountText.format(entry.bytes)))")
+                case .skipped(let name, let reason):
+                    statistics.update { $0.skipped += 1 }
+                    console.log(prefix + "skipped \(name): \(reason)")
+                case .waitingForRoom:
+                    console.log(prefix + "spool full: waiting for uploads before taking more photos")
+                case .problem(let message), .info(let message):
+                    console.log(prefix + message)
+                case .status(let status):
+                    statistics.setSourceStatus(status, for: label)
+                }
+            }
+            switch spec {
+            case .folder(let folder, let settle):
+                sources.append(try HotFolderSource(options: .init(folder: folder, settleSeconds: settle), spool: spool,
+                                                   home: home, report: report))
+            case .camera(let camera):
+                sources.append(try CameraSource(options: camera, spool: spool, home: home, report: report))
+            }
+        }
+        return sources
     }
 
     /// Runs until `stop` is set (by SIGINT/SIGTERM), then shuts down as described above.
     /// `abort` cuts the grace period short (a second Ctrl-C).
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
-        console.log("relay: \(options.folder.path) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
+        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
             + "\(options.workers) workers" + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
         if !spool.problems.isEmpty {
             for problem in spool.problems { console.log("spool: \(problem)") }
@@ -124,11 +154,12 @@ public final class RelayRun {
         }
         let sourceStop = StopFlag()
         let sourceDone = DispatchGroup()
-        sourceDone.enter()
-        let source = self.source
-        Thread.detachNewThread {
-            source.run(until: sourceStop)
-            sourceDone.leave()
+        for source in sources {
+            sourceDone.enter()
+            Thread.detachNewThread {
+                source.run(until: sourceStop)
+                sourceDone.leave()
+            }
         }
 
         while !stop.sleep(0.5) { showProgress() }

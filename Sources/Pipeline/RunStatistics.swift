@@ -15,6 +15,9 @@ public final class RunStatistics: @unchecked Sendable {
         /// Seconds from the shutter (or file time) to the gallery's 2xx, for the latest photo.
         public var lastShutterToGallery: Double?
         public var spoolFull = false
+        /// What each source is doing ("Canon EOS R50 connected", "camera: reconnecting in 4s…"),
+        /// in the order the sources first reported.
+        public var sourceStatus: [String] = []
 
         public init() {}
     }
@@ -22,6 +25,7 @@ public final class RunStatistics: @unchecked Sendable {
     private let lock = NSLock()
     private var counters = Snapshot()
     private var recentBytes: [(at: Date, bytes: Int64)] = []
+    private var statusBySource: [(source: String, status: String)] = []
     private let window: TimeInterval = 10
 
     public init() {}
@@ -37,10 +41,22 @@ public final class RunStatistics: @unchecked Sendable {
         }
     }
 
+    /// Replaces what `source` is doing, for the progress line.
+    public func setSourceStatus(_ status: String, for source: String) {
+        lock.withLock {
+            if let index = statusBySource.firstIndex(where: { $0.source == source }) {
+                statusBySource[index].status = status
+            } else {
+                statusBySource.append((source, status))
+            }
+        }
+    }
+
     public func snapshot(at now: Date = Date()) -> Snapshot {
         lock.withLock {
             recentBytes.removeAll { now.timeIntervalSince($0.at) > window }
             var copy = counters
+            copy.sourceStatus = statusBySource.map(\.status)
             copy.bytesPerSecond = Double(recentBytes.reduce(Int64(0)) { $0 + $1.bytes }) / window
             return copy
         }
@@ -58,6 +74,7 @@ public enum ProgressLine {
         if s.retries > 0 { line += " · retries \(s.retries)" }
         if s.skipped > 0 { line += " · skipped \(s.skipped)" }
         if s.spoolFull { line += " · spool full, waiting" }
+        for status in s.sourceStatus { line += " · \(status)" }
         return line
     }
 }

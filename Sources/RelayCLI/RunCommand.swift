@@ -3,17 +3,19 @@ import Foundation
 import Pipeline
 import RelayCore
 import Spool
+import PTPIP
+import Tether
 import Uploader
 
 /// `relay run`: parses its flags, installs the signal handlers, runs the pipeline.
 enum RunCommand {
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, options: [
-            "--folder", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-            "--retry-base", "--retry-cap",
-        ], flags: [])
+            "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
+            "--retry-base", "--retry-cap", "--chunk-size", "--range",
+        ], flags: ["--include-raw", "--include-existing"])
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let folder = try args.required("--folder", hint: "relay run --folder PATH (the folder your camera or FTP server writes to)")
+        let sources = try sourceSpecs(args)
         var limits = SpoolLimits()
         if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
         if let bytes = try args.bytes("--spool-max-bytes") { limits.maxBytes = bytes }
@@ -21,11 +23,10 @@ enum RunCommand {
         if let base = try args.seconds("--retry-base", minimum: 0.001, maximum: 3600) { backoff.base = base }
         if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
         let options = RelayRun.Options(
-            folder: URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL,
+            sources: sources,
             configQuery: try args.value("--config"),
             workers: try args.integer("--workers", in: 1...16) ?? 2,
             limits: limits,
-            settleSeconds: try args.seconds("--settle", maximum: 3600) ?? 1,
             graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
             policy: DeliveryPolicy(backoff: backoff))
 
@@ -39,7 +40,7 @@ enum RunCommand {
         }
         let stop = StopFlag()
         let abort = StopFlag()
-        var sources: [DispatchSourceSignal] = []
+        var signalSources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -47,14 +48,56 @@ enum RunCommand {
                 if stop.isStopped { abort.stop() } else { stop.stop() }
             }
             source.resume()
-            sources.append(source)
+            signalSources.append(source)
         }
         do {
             try relayRun.run(stop: stop, abort: abort)
         } catch {
             throw failure(error)
         }
-        withExtendedLifetime(sources) {}
+        withExtendedLifetime(signalSources) {}
+    }
+
+    /// The photo sources named by `--folder` and `--camera` (each may be given several times).
+    static func sourceSpecs(_ args: Arguments) throws(CommandFailure) -> [RelayRun.SourceSpec] {
+        let folders = args.all("--folder")
+        let cameras = args.all("--camera")
+        guard !folders.isEmpty || !cameras.isEmpty else {
+            throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
+                + "or --folder PATH for the folder your camera or FTP server writes to")
+        }
+        let settle = try args.seconds("--settle", maximum: 3600) ?? 1
+        var specs: [RelayRun.SourceSpec] = folders.map {
+            .folder(URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle)
+        }
+        var chunkSize = 1 << 20
+        if let bytes = try args.bytes("--chunk-size") {
+            guard (4096...(64 << 20)).contains(bytes) else {
+                throw CommandFailure(.usage, "--chunk-size must be from 4K to 64M")
+            }
+            chunkSize = Int(bytes)
+        }
+        var range: [String]?
+        if let text = try args.value("--range") {
+            do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
+        }
+        for text in cameras {
+            var camera: CameraSource.Options
+            do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
+                throw CommandFailure(.usage, error.description)
+            }
+            camera.includeRAW = args.has("--include-raw")
+            camera.includeExisting = args.has("--include-existing")
+            camera.chunkSize = chunkSize
+            camera.discoveryAddresses = range
+            specs.append(.camera(camera))
+        }
+        if cameras.isEmpty {
+            for flag in ["--include-raw", "--include-existing"] where args.has(flag) {
+                throw CommandFailure(.usage, "\(flag) is for cameras: use it with --camera")
+            }
+        }
+        return specs
     }
 
     static func failure(_ error: RunError) -> CommandFailure {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where relay keeps its state: `configs.json`, `history.json`, `seen/` and `spool/`.
+/// Where relay keeps its state: `configs.json`, `history.json`, `cameras.json`, `seen/` and `spool/`.
 ///
 /// `$RELAY_HOME` wins, then `$XDG_STATE_HOME/relay`, then `~/.local/state/relay`, so that tests and
 /// several relays on one machine can each have their own state by setting one variable.
@@ -26,6 +26,7 @@ public struct RelayHome: Sendable, Equatable {
 
     public var configsFile: URL { root.appendingPathComponent("configs.json") }
     public var historyFile: URL { root.appendingPathComponent("history.json") }
+    public var camerasFile: URL { root.appendingPathComponent("cameras.json") }
     public var seenDirectory: URL { root.appendingPathComponent("seen", isDirectory: true) }
     public var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
 

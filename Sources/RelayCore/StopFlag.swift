@@ -5,6 +5,7 @@ import Foundation
 public final class StopFlag: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false
+    private var stoppedAtUptime: TimeInterval?
 
     public init() {}
 
@@ -14,9 +15,16 @@ public final class StopFlag: @unchecked Sendable {
 
     public func stop() {
         condition.withLock {
+            if !stopped { stoppedAtUptime = ProcessInfo.processInfo.systemUptime }
             stopped = true
             condition.broadcast()
         }
+    }
+
+    /// Seconds since `stop()` was first called, nil while not stopped: lets a loop give work in
+    /// progress a short grace before it abandons it.
+    public var secondsSinceStop: TimeInterval? {
+        condition.withLock { stoppedAtUptime.map { ProcessInfo.processInfo.systemUptime - $0 } }
     }
 
     /// Sleeps up to `seconds`; returns early (true) when stopped meanwhile.

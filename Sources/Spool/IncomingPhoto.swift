@@ -37,6 +37,15 @@ public final class IncomingPhoto: @unchecked Sendable {
         byteCount += Int64(bytes.count)
     }
 
+    /// Cuts the file back to `count` bytes (bytes of a chunk the camera then declared failed).
+    public func truncate(to count: Int64) throws(SpoolError) {
+        guard count < byteCount else { return }
+        guard ftruncate(descriptor, off_t(count)) == 0, lseek(descriptor, off_t(count), SEEK_SET) >= 0 else {
+            throw .io(path: url.path, reason: Errno.current("ftruncate").description)
+        }
+        byteCount = count
+    }
+
     /// Flushes the file to disk and returns its size.
     func synchronize() throws -> Int64 {
         guard fsync(descriptor) == 0 else { throw Errno.current("fsync") }

@@ -16,7 +16,7 @@ import Darwin
 ///
 /// Unchecked Sendable because it is built on one thread and then handed, whole, to the one thread
 /// that runs ``run(until:)``; that thread is from then on the only user of its mutable state.
-public final class HotFolderSource: @unchecked Sendable {
+public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     public struct Options: Sendable {
         public var folder: URL
         public var settleSeconds: TimeInterval
@@ -45,6 +45,7 @@ public final class HotFolderSource: @unchecked Sendable {
     private var unrecorded: [String: String] = [:]
     public private(set) var skippedCount = 0
     private var sourceLabel: String { "folder:" + options.folder.path }
+    public var label: String { "folder \(options.folder.path)" }
 
     /// `options.folder` is resolved (symlinks too), so one folder reached by two paths is one source.
     public init(options: Options, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {

@@ -50,13 +50,26 @@ public final class SeenLog: @unchecked Sendable {
 
     /// Remembers `key` durably before returning.
     public func record(_ key: String, file: String) throws(StateFileError) {
+        try record([(key, file)])
+    }
+
+    /// Remembers every key durably with one flush (a camera's photos at its first connection).
+    public func record(_ entries: [(key: String, file: String)]) throws(StateFileError) {
         lock.lock()
         defer { lock.unlock() }
-        guard !keys.contains(key) else { return }
+        var added: Set<String> = []
+        var data = Data()
+        do {
+            for entry in entries where !keys.contains(entry.key) && added.insert(entry.key).inserted {
+                data.append(try JSONEncoder().encode(Line(key: entry.key, file: entry.file, takenAt: Date())))
+                data.append(0x0A)
+            }
+        } catch {
+            throw .writeFailed(path: url.path, reason: "cannot encode: \(error)")
+        }
+        guard !data.isEmpty else { return }
         let end = lseek(fd, 0, SEEK_END)
         do {
-            var data = try JSONEncoder().encode(Line(key: key, file: file, takenAt: Date()))
-            data.append(0x0A)
             try AtomicFile.writeAll(fd, data)
             guard fsync(fd) == 0 else { throw Errno.current("fsync") }
         } catch {
@@ -64,7 +77,7 @@ public final class SeenLog: @unchecked Sendable {
             if end >= 0 { _ = ftruncate(fd, end) }
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
-        keys.insert(key)
+        keys.formUnion(added)
     }
 
     private func load() throws(StateFileError) {

@@ -11,4 +11,8 @@ public enum TetherEvent: Sendable {
     case waitingForRoom
     /// Something went wrong that the source will retry by itself.
     case problem(String)
+    /// Something the photographer may want to know (a camera connected, a download resumed).
+    case info(String)
+    /// What the source is doing right now, for the progress line (not logged).
+    case status(String)
 }

@@ -1,0 +1,45 @@
+import Foundation
+import RelayCore
+import Spool
+
+/// What relay keeps about one camera (by serial number) across the reconnects of a run: its seen
+/// log, the downloads a dropped connection cut short, and what was already reported as skipped.
+final class CameraMemory {
+    let serial: String
+    let seen: SeenLog
+    /// Downloads cut short, by spool id, resumed when the object shows up again.
+    var partials: [String: IncomingPhoto] = [:]
+    /// Identity keys of files reported as skipped in this run (each is reported once).
+    var skippedKeys: Set<String> = []
+    /// Photos in the spool whose seen-log line could not be written yet (retried).
+    var unrecorded: [(key: String, file: String)] = []
+
+    init(serial: String, home: RelayHome) throws(StateFileError) {
+        self.serial = serial
+        let source = CameraObject.sourceLabel(serial: serial)
+        seen = try SeenLog(url: SeenLog.url(in: home, source: source, label: "camera-" + serial))
+    }
+
+    /// Whether the photo with `key` was taken (or recorded as existing) before.
+    func wasSeen(_ key: String) -> Bool {
+        seen.contains(key) || unrecorded.contains { $0.key == key }
+    }
+
+    /// Retries seen-log lines that failed before; returns the error of the first that fails again.
+    func recordPending() -> StateFileError? {
+        guard !unrecorded.isEmpty else { return nil }
+        do {
+            try seen.record(unrecorded)
+            unrecorded.removeAll()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Drops every partial download (relay is stopping; `.incoming/` is cleared on start anyway).
+    func discardPartials(in spool: Spool) {
+        for incoming in partials.values { spool.discard(incoming) }
+        partials.removeAll()
+    }
+}

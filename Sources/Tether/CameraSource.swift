@@ -1,0 +1,180 @@
+import Foundation
+import PTPIP
+import RelayCore
+import Spool
+
+/// Takes photos from a PTP/IP camera into the spool: connects (or finds the camera, for `auto`),
+/// serves it with a ``TetherSession`` and, whenever the camera drops, sleeps or refuses, connects
+/// again with backoff, until relay stops.
+///
+/// `@unchecked Sendable`: built on one thread and then run, whole, on the one thread that owns
+/// the camera connection; `run(until:)` is its only entry point.
+public final class CameraSource: PhotoSource, @unchecked Sendable {
+    public struct Options: Sendable {
+        public var address: CameraAddress
+        /// Take RAW files too (by default they stay on the card and are counted as skipped).
+        public var includeRAW = false
+        /// Take what was on the card before relay first connected to this camera.
+        public var includeExisting = false
+        /// Bytes per GetPartialObject: what a dropped connection costs at most.
+        public var chunkSize = 1 << 20
+        /// Seconds between listings of the camera's files, which catch a missed event.
+        public var crossCheckInterval = 10.0
+        public var connectTimeout = 5.0
+        public var ioTimeout = 10.0
+        /// Waits between reconnects: 0.5 s doubling up to 10 s, so that a camera waking from
+        /// sleep is back within seconds.
+        public var reconnect = Backoff(base: 0.5, cap: 10)
+        /// Addresses to scan for `auto`; nil for the machine's own networks.
+        public var discoveryAddresses: [String]?
+
+        public init(address: CameraAddress) {
+            self.address = address
+        }
+    }
+
+    public let options: Options
+    public var label: String { "camera \(options.address)" }
+    private let spool: Spool
+    private let home: RelayHome
+    private let registry: CameraRegistry
+    private let report: @Sendable (TetherEvent) -> Void
+    private var memories: [String: CameraMemory] = [:]
+    /// The serial of the camera this run tethers, once one has connected.
+    private var expectedSerial: String?
+
+    /// Seconds a transfer in progress may go on after a stop request before it is cut.
+    static let stopGrace = 0.8
+
+    public init(options: Options, spool: Spool, home: RelayHome,
+                report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+        self.options = options
+        self.spool = spool
+        self.home = home
+        self.report = report
+        try home.createIfNeeded()
+        registry = try CameraRegistry(home: home)
+    }
+
+    /// The name cameras show for relay: "relay on HOSTNAME".
+    public static var friendlyName: String {
+        "relay on " + ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)!
+    }
+
+    public func run(until stop: StopFlag) {
+        var failures = 0
+        var lastProblem = ""
+        while !stop.isStopped {
+            do {
+                try serveOnce(stop: stop)
+                break
+            } catch {
+                if stop.isStopped { break }
+                let delay = options.reconnect.ceiling(attempt: failures)
+                failures += 1
+                let problem = "\(error)"
+                if problem != lastProblem {
+                    report(.problem("\(problem); trying again every few seconds"))
+                    lastProblem = problem
+                }
+                report(.status(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
+                                      Self.shortReason(error))))
+                stop.sleep(delay)
+            }
+        }
+        for memory in memories.values { memory.discardPartials(in: spool) }
+    }
+
+    /// One connection: find and open the camera, serve it until it fails (throws) or relay stops.
+    private func serveOnce(stop: StopFlag) throws {
+        let (host, port) = try target(stop: stop)
+        let clientOptions = PTPIPClientOptions(host: host, port: port, guid: registry.clientGUID,
+                                               friendlyName: Self.friendlyName, connectTimeout: options.connectTimeout,
+                                               ioTimeout: options.ioTimeout)
+        report(.status("camera: connecting to \(clientOptions.address)"))
+        let session = try CameraSession.open(clientOptions, stop: stop) {
+            (stop.secondsSinceStop ?? 0) > Self.stopGrace
+        }
+        let serial = session.serial
+        if let expectedSerial, expectedSerial != serial {
+            report(.info("a different camera answers at \(clientOptions.address): \(session.name) instead of serial "
+                + "\(expectedSerial); relay takes its photos now"))
+        }
+        expectedSerial = serial
+        let memory = try memory(for: serial)
+        let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
+        try registry.noteConnected(serial: serial, manufacturer: session.deviceInfo.manufacturer,
+                                   model: session.deviceInfo.model, address: clientOptions.address)
+        report(.info("connected to \(session.name) at \(clientOptions.address) (\(session.dialect))"
+            + (session.busyAnswers > 0 ? " after \(session.busyAnswers) busy answer(s)" : "")))
+        let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
+        do {
+            try TetherSession(session: session, memory: memory, context: context, firstConnection: firstConnection).run()
+        } catch {
+            session.client.close()
+            throw error
+        }
+    }
+
+    private func memory(for serial: String) throws(StateFileError) -> CameraMemory {
+        if let memory = memories[serial] { return memory }
+        let memory = try CameraMemory(serial: serial, home: home)
+        memories[serial] = memory
+        return memory
+    }
+
+    /// Where to connect: the given address, or for `auto` the camera a scan finds (the one this
+    /// run already tethers, else one relay knew before, else the first).
+    private func target(stop: StopFlag) throws -> (String, UInt16) {
+        switch options.address {
+        case let .ptpip(host, port):
+            return (host, port)
+        case .auto:
+            let addresses = options.discoveryAddresses ?? NetworkInterfaces.defaultScanAddresses()
+            guard !addresses.isEmpty else { throw CameraSourceError.noNetwork }
+            report(.status("camera: looking for a camera on \(addresses.count) addresses"))
+            var discovery = DiscoveryOptions(addresses: addresses, guid: registry.clientGUID, friendlyName: Self.friendlyName)
+            discovery.timeout = min(options.connectTimeout, discovery.timeout)
+            let found = CameraDiscovery.scan(discovery) { stop.isStopped }.filter { $0.refusal == nil }
+            let preferred = [expectedSerial].compactMap { $0 } + registry.knownSerials
+            let chosen = preferred.lazy.compactMap { serial in found.first { $0.serialNumber == serial } }.first
+                ?? (expectedSerial == nil ? found.first : nil)
+            guard let camera = chosen else {
+                throw CameraSourceError.notFound(addressCount: addresses.count, expectedSerial: expectedSerial)
+            }
+            if found.count > 1 {
+                report(.info("found \(found.count) cameras; using \(camera.model) at \(camera.url) "
+                    + "(give --camera \(found.first { $0 != camera }?.url ?? "ptpip://…") for another)"))
+            }
+            return (camera.host, camera.port)
+        }
+    }
+
+    /// A few words for the progress line.
+    static func shortReason(_ error: Error) -> String {
+        switch error {
+        case PTPIPError.cannotConnect(_, let socket): return "\(socket)".components(separatedBy: ": ").last ?? "cannot connect"
+        case PTPIPError.refused: return "camera refused the connection"
+        case PTPIPError.closedByCamera: return "camera closed the connection"
+        case PTPIPError.timedOut: return "camera stopped answering"
+        case is CameraSourceError: return "no camera found"
+        default: return "camera error"
+        }
+    }
+}
+
+/// Why the camera source could not even try a camera.
+public enum CameraSourceError: Error, CustomStringConvertible {
+    case noNetwork
+    case notFound(addressCount: Int, expectedSerial: String?)
+
+    public var description: String {
+        switch self {
+        case .noNetwork:
+            return "this machine has no IPv4 network to look for a camera on: join the camera's Wi-Fi, or give --range"
+        case let .notFound(count, serial):
+            let which = serial.map { "the camera with serial \($0)" } ?? "a PTP/IP camera"
+            return "no answer from \(which) on \(count) addresses (is it on, on this network, with remote/PC connection mode enabled?)"
+        }
+    }
+}
