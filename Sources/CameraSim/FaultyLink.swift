@@ -9,25 +9,34 @@ struct FaultCounters {
     var dropAfterBytesFired = false
     var objectTransfers = 0
     var dropDuringTransferFired = false
+    /// Bytes sent since the last `--drop-every` drop.
+    var bytesSinceDrop = 0
 }
 
 /// Why a session ended on purpose (a fault), as opposed to a socket error.
 enum SessionEnd: Error, CustomStringConvertible {
     case droppedAfterBytes(Int)
     case droppedDuringTransfer(Int)
+    case droppedEvery(Int)
+    case idle(Double)
+    case photoUnreadable
     case stopRequested
 
     var description: String {
         switch self {
         case let .droppedAfterBytes(count): return "fault: dropped the connection after \(count) bytes"
         case let .droppedDuringTransfer(number): return "fault: dropped the connection halfway through transfer #\(number)"
+        case let .droppedEvery(bytes): return "fault: dropped the connection after another \(bytes) bytes"
+        case let .idle(seconds): return "dropped the client: no operation for \(seconds) s"
+        case .photoUnreadable: return "a photo file changed or vanished while it was sent"
         case .stopRequested: return "stopping"
         }
     }
 }
 
 /// Writes to the command channel through the configured faults: a byte rate limit, writes cut
-/// into random small pieces, and a cut of the connection after a byte count.
+/// into random small pieces, and cuts of the connection after a byte count (once, or again and
+/// again).
 struct FaultyLink {
     let connection: TCPConnection
     let faults: SimFaults
@@ -62,6 +71,9 @@ struct FaultyLink {
                 }
                 piece = min(piece, left)
             }
+            if let every = faults.dropEvery {
+                piece = min(piece, every - counters.bytesSinceDrop)
+            }
             try bytes.withUnsafeBytes { raw in
                 try connection.write(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]),
                                      timeout: Self.writeTimeout)
@@ -72,6 +84,13 @@ struct FaultyLink {
             if let limit = faults.dropAfterBytes, !counters.dropAfterBytesFired, counters.bytesSent >= limit {
                 counters.dropAfterBytesFired = true
                 throw SessionEnd.droppedAfterBytes(limit)
+            }
+            if let every = faults.dropEvery {
+                counters.bytesSinceDrop += piece
+                if counters.bytesSinceDrop >= every {
+                    counters.bytesSinceDrop = 0
+                    throw SessionEnd.droppedEvery(every)
+                }
             }
         }
     }

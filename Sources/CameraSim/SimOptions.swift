@@ -28,6 +28,14 @@ public struct SimOptions: Sendable, Equatable {
     public var exportDirectory: String?
     public var seed: UInt64 = 1
     public var faults = SimFaults()
+    /// Canon: a property change (the battery level) is reported this often.
+    public var propertyChangeEvery: Double? = 20
+    /// Canon: PropValueChanged records in every GetEvent reply (a body that floods its
+    /// properties on every poll).
+    public var propertyFlood = 0
+    /// Drop a client that sent no operation for this long (bodies drop idle clients after about
+    /// 30 s); 0 never drops.
+    public var idleTimeout: Double = 30
     /// Log every operation on stderr.
     public var verbose = false
 
@@ -124,6 +132,15 @@ public struct SimOptions: Sendable, Equatable {
                 options.faults.dropAfterBytes = try byteCount(try text(), flag: flag, range: 0...(1 << 40))
             case "--drop-during-transfer":
                 options.faults.dropDuringTransfer = try integer(try text(), flag: flag, range: 1...1_000_000)
+            case "--property-every":
+                let raw = try text()
+                options.propertyChangeEvery = raw == "0" ? nil : try duration(raw, flag: flag, minimum: 0.05)
+            case "--property-flood":
+                options.propertyFlood = try integer(try text(), flag: flag, range: 0...1000)
+            case "--idle-timeout":
+                options.idleTimeout = try duration(try text(), flag: flag, minimum: 0)
+            case "--drop-every":
+                options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
                 options.faults.eventChannelTimeout = try duration(try text(), flag: flag, minimum: 0.1)
             case "--verbose", "-v":
@@ -210,6 +227,10 @@ public struct SimOptions: Sendable, Equatable {
                                 RequestObjectTransfer and removed after TransferComplete
       --export DIR              write a copy of every photo the simulator makes into DIR
       --seed N                  seed for photos and faults (default 1): same seed, same run
+      --property-every DURATION canon-eos: report a property change (battery level) this often
+                                (default 20s; 0 never)
+      --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
+                                do (default 30s; 0 never)
       --verbose                 log every operation on stderr
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
@@ -226,6 +247,9 @@ public struct SimOptions: Sendable, Equatable {
       --drop-after-bytes N      close the connection once N bytes were sent (once per run)
       --drop-during-transfer K  close the connection halfway through the K-th object
                                 transfer (once per run)
+      --drop-every BYTES        close the connection each time this many more bytes were sent
+                                (e.g. 3M: a link that keeps failing in the middle of files)
+      --property-flood N        canon-eos: put N property records in every GetEvent reply
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
 
@@ -242,6 +266,7 @@ public struct SimFaults: Sendable, Equatable {
     public var busyRate: Double = 0
     public var dropAfterBytes: Int?
     public var dropDuringTransfer: Int?
+    public var dropEvery: Int?
     public var eventChannelTimeout: Double = 10
 
     public init() {}

@@ -1,23 +1,51 @@
 import Foundation
 import PTPWire
 
+/// The data phase of a reply: a dataset made in memory, or a stretch of a photo that the session
+/// reads from its content piece by piece while it sends it, so that a large file from `--photos`
+/// is never held in memory whole.
+public enum SimData: Sendable, Equatable {
+    case bytes([UInt8])
+    case object(PhotoContent, offset: Int, count: Int)
+
+    public var count: Int {
+        switch self {
+        case .bytes(let bytes): return bytes.count
+        case .object(_, _, let count): return count
+        }
+    }
+
+    /// Up to `length` bytes from `position` (relative to the start of this data).
+    public func read(at position: Int, length: Int) throws -> [UInt8] {
+        let length = max(0, min(length, count - position))
+        switch self {
+        case .bytes(let bytes): return Array(bytes[position..<(position + length)])
+        case let .object(content, offset, _): return try content.read(offset: offset + position, count: length)
+        }
+    }
+}
+
 /// What the camera answers to one operation: the response, an optional data phase, and what
-/// else happens because of it (events to push, whether the data is an object transfer).
+/// else happens because of it (events to push).
 public struct SimReply: Sendable {
     public var code: PTPResponseCode
     public var parameters: [UInt32] = []
     /// Data sent to the client before the response (data-in operations).
-    public var data: [UInt8]?
-    /// Whether `data` is a photo's bytes (GetObject, GetPartialObject): the transfer faults
-    /// count these.
-    public var isObjectTransfer = false
+    public var data: SimData?
     /// Events pushed on the event channel after the response (standard PTP cameras).
     public var events: [PTPEvent] = []
 
     public init(code: PTPResponseCode, parameters: [UInt32] = [], data: [UInt8]? = nil) {
         self.code = code
         self.parameters = parameters
-        self.data = data
+        self.data = data.map(SimData.bytes)
+    }
+
+    /// Whether the data is a photo's bytes (GetObject, GetPartialObject): the transfer faults
+    /// count these.
+    public var isObjectTransfer: Bool {
+        if case .object = data { return true }
+        return false
     }
 }
 
@@ -36,11 +64,31 @@ public struct SimResponder: Sendable {
     /// Photos announced by the camera but not yet fetched by a Canon or Nikon GetEvent, or
     /// pushed (standard profile).
     private var undelivered: [SimObject] = []
+    /// Canon: the first GetEvent after SetEventMode(1) is the recorded property dump.
+    private var sentPropertyDump = false
+    /// Canon: property changes waiting for the next GetEvent.
+    private var pendingPropertyChanges: [CanonEOSEventRecord] = []
+    private var batteryLevel: UInt32 = 3
+    /// Canon: PropValueChanged records added to every GetEvent reply (a body that reports its
+    /// properties on every poll).
+    public let propertyFlood: Int
 
-    public init(profile: SimProfile, card: CameraCard, burst: Int) {
+    public init(profile: SimProfile, card: CameraCard, burst: Int, propertyFlood: Int = 0) {
         self.profile = profile
         self.card = card
         self.burst = burst
+        self.propertyFlood = propertyFlood
+    }
+
+    /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
+    static let batteryPowerProperty: UInt32 = 0xD111
+
+    /// A property changed on the body (the battery level, now and then): reported with the next
+    /// GetEvent (Canon only; other profiles ignore it).
+    public mutating func changeProperty() {
+        guard profile == .canonEOS else { return }
+        batteryLevel = batteryLevel == 1 ? 3 : batteryLevel - 1
+        pendingPropertyChanges.append(.propValueChanged(property: Self.batteryPowerProperty, value: batteryLevel, raw: []))
     }
 
     // MARK: - DeviceInfo
@@ -51,9 +99,9 @@ public struct SimResponder: Sendable {
         let common: [UInt16] = [0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007, 0x1008, 0x1009, 0x100B, 0x101B]
         switch profile {
         case .canonEOS:
-            return common + [0x9101, 0x9102, 0x910F, 0x9114, 0x9115, 0x9116, 0x9117, 0x911D, 0x9128, 0x9129]
+            return common + [0x9101, 0x9102, 0x910F, 0x9110, 0x9114, 0x9115, 0x9116, 0x9117, 0x911D, 0x9128, 0x9129]
         case .nikon:
-            return common + [0x100E, 0x90C7]
+            return common + [0x100E, 0x90C7, 0x941C]
         case .generic:
             return common + [0x100E]
         }
@@ -181,10 +229,10 @@ public struct SimResponder: Sendable {
             }
             reply.events.append(PTPEvent(code: .captureComplete, transactionID: request.transactionID))
             return reply
-        case 0x90C7:
-            let events = undelivered.map { NikonEvent(code: .objectAdded, parameter: $0.handle) }
+        case 0x90C7, 0x941C:
+            let list = NikonEventList(events: undelivered.map { NikonEvent(code: .objectAdded, parameter: $0.handle) })
             undelivered.removeAll()
-            return SimReply(code: .ok, data: NikonEventList(events: events).encoded())
+            return SimReply(code: .ok, data: code.rawValue == 0x941C ? list.encodedEx() : list.encoded())
         case 0x9114:
             remoteMode = param(0)
             return SimReply(code: .ok)
@@ -193,7 +241,15 @@ public struct SimResponder: Sendable {
             return SimReply(code: .ok)
         case 0x9116:
             guard eventModeOn else { return SimReply(code: .ok, data: CanonEOSEventList.encode([])) }
-            let records = undelivered.map(Self.canonRecord)
+            if !sentPropertyDump {
+                sentPropertyDump = true
+                return SimReply(code: .ok, data: CanonEOSRecordedEvents.firstGetEvent)
+            }
+            let flood = (0..<propertyFlood).map { index in
+                CanonEOSEventRecord.propValueChanged(property: 0xD101 + UInt32(index % 64), value: UInt32(index), raw: [])
+            }
+            let records = pendingPropertyChanges + flood + undelivered.map(Self.canonRecord)
+            pendingPropertyChanges.removeAll()
             undelivered.removeAll()
             return SimReply(code: .ok, data: CanonEOSEventList.encode(records))
         case 0x9117:
@@ -208,6 +264,10 @@ public struct SimResponder: Sendable {
             return SimReply(code: .ok)
         case 0x9129, 0x911D:
             return SimReply(code: .ok)
+        case 0x9110:
+            // SetDevicePropValueEx (data-out: size, property, value): accepted, as a body does for
+            // the properties clients set (gphoto2 sets the capture destination).
+            return SimReply(code: dataOut.map { $0.count >= 8 } == true ? .ok : .invalidParameter)
         default:
             return SimReply(code: .operationNotSupported)
         }
@@ -233,14 +293,11 @@ public struct SimResponder: Sendable {
         guard let object = card.object(handle), !object.isFolder else {
             return SimReply(code: .invalidObjectHandle)
         }
-        do {
-            let bytes = try object.content.read(offset: offset, count: count)
-            var reply = SimReply(code: .ok, parameters: reportCount ? [UInt32(truncatingIfNeeded: bytes.count)] : [], data: bytes)
-            reply.isObjectTransfer = true
-            return reply
-        } catch {
-            return SimReply(code: .generalError)
-        }
+        let start = min(max(0, offset), object.size)
+        let length = min(max(0, count), object.size - start)
+        var reply = SimReply(code: .ok, parameters: reportCount ? [UInt32(truncatingIfNeeded: length)] : [])
+        reply.data = .object(object.content, offset: start, count: length)
+        return reply
     }
 
     private func storageInfo() -> [UInt8] {

@@ -22,6 +22,8 @@ struct SimSession {
 
     /// Largest data-out phase accepted from a client (the simulator keeps none of it).
     static let maxDataOut = 16 << 20
+    /// Largest piece of a photo read into memory at once while it is sent.
+    static let maxPiece = 1 << 20
 
     init(command: TCPConnection, event: TCPConnection, card: CameraCard, options: SimOptions,
          sessionNumber: UInt64, log: SimLog, stop: StopFlag) {
@@ -30,7 +32,8 @@ struct SimSession {
         self.options = options
         self.log = log
         self.stop = stop
-        responder = SimResponder(profile: options.profile, card: card, burst: options.burst)
+        responder = SimResponder(profile: options.profile, card: card, burst: options.burst,
+                                 propertyFlood: options.propertyFlood)
         link = FaultyLink(connection: command, faults: options.faults,
                           random: SeededRandom.derived(seed: options.seed, stream: 3, index: sessionNumber))
         random = SeededRandom.derived(seed: options.seed, stream: 4, index: sessionNumber)
@@ -39,9 +42,19 @@ struct SimSession {
     /// Serves the client until it leaves, a fault drops it, or the simulator stops. Returns a
     /// line saying why the session ended.
     mutating func run(counters: inout FaultCounters) -> String {
+        var lastOperation = SocketClock.now()
+        var nextPropertyChange = options.propertyChangeEvery.map { startedAt + $0 }
         do {
             while true {
                 if stop.isStopped { throw SessionEnd.stopRequested }
+                let now = SocketClock.now()
+                if options.idleTimeout > 0 && now - lastOperation > options.idleTimeout {
+                    throw SessionEnd.idle(options.idleTimeout)
+                }
+                if let due = nextPropertyChange, now >= due, let every = options.propertyChangeEvery {
+                    responder.changeProperty()
+                    nextPropertyChange = due + every
+                }
                 responder.collectNewShots()
                 for pushed in responder.takePushEvents() { try sendEvent(pushed) }
                 let ready = try TCPConnection.waitReadable([command, event], timeout: 0.05)
@@ -60,6 +73,8 @@ struct SimSession {
                     while let packet = try commandReader.nextPacket() {
                         try handle(packet, counters: &counters)
                     }
+                    // A long transfer is activity too: idle time counts from its end.
+                    lastOperation = SocketClock.now()
                 }
             }
         } catch let end as SessionEnd {
@@ -114,8 +129,7 @@ struct SimSession {
                      + (reply.data.map { ", \($0.count) data bytes" } ?? ""))
         }
         if let data = reply.data {
-            try sendData(data, transactionID: request.transactionID, isObjectTransfer: reply.isObjectTransfer,
-                         counters: &counters)
+            try sendData(data, transactionID: request.transactionID, counters: &counters)
         }
         let response = PTPOperationResponse(code: reply.code, transactionID: request.transactionID,
                                             parameters: reply.parameters)
@@ -132,10 +146,11 @@ struct SimSession {
     }
 
     /// StartData, Data packets of the camera's own sizes (random with `--random-split`), EndData.
-    private mutating func sendData(_ data: [UInt8], transactionID: UInt32, isObjectTransfer: Bool,
-                                   counters: inout FaultCounters) throws {
+    /// Each packet's payload is read from the data and written in pieces of at most 1 MiB, so a
+    /// photo is never held in memory whole, even when it goes out as one packet (Nikon).
+    private mutating func sendData(_ data: SimData, transactionID: UInt32, counters: inout FaultCounters) throws {
         var dropAt: Int?
-        if isObjectTransfer {
+        if case .object = data {
             counters.objectTransfers += 1
             if let target = options.faults.dropDuringTransfer, target == counters.objectTransfers,
                !counters.dropDuringTransferFired {
@@ -151,24 +166,43 @@ struct SimSession {
             let left = data.count - offset
             let size = nextDataPacketSize(left: left)
             if let cut = dropAt, offset + size >= cut {
-                let partial = Array(data[offset..<max(offset, cut)])
-                try link.send(PTPIPPacket.data(transactionID: transactionID, payload: partial).encoded(), counters: &counters)
+                try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset,
+                                   count: max(0, cut - offset), counters: &counters)
                 throw SessionEnd.droppedDuringTransfer(counters.objectTransfers)
             }
             if size >= left {
-                let last = Array(data[offset...])
-                if options.profile == .canonEOS && !last.isEmpty {
+                if options.profile == .canonEOS && left > 0 {
                     // Canon bodies send every byte in Data packets and end with an empty EndData.
-                    try link.send(PTPIPPacket.data(transactionID: transactionID, payload: last).encoded(), counters: &counters)
-                    try link.send(PTPIPPacket.endData(transactionID: transactionID, payload: []).encoded(), counters: &counters)
+                    try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset, count: left,
+                                       counters: &counters)
+                    try sendDataPacket(isEnd: true, transactionID: transactionID, data: data, from: data.count, count: 0,
+                                       counters: &counters)
                 } else {
-                    try link.send(PTPIPPacket.endData(transactionID: transactionID, payload: last).encoded(), counters: &counters)
+                    try sendDataPacket(isEnd: true, transactionID: transactionID, data: data, from: offset, count: left,
+                                       counters: &counters)
                 }
                 return
             }
-            let chunk = Array(data[offset..<(offset + size)])
-            try link.send(PTPIPPacket.data(transactionID: transactionID, payload: chunk).encoded(), counters: &counters)
+            try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset, count: size,
+                               counters: &counters)
             offset += size
+        }
+    }
+
+    /// One Data or EndData packet: its header, then its payload read and written piece by piece.
+    private mutating func sendDataPacket(isEnd: Bool, transactionID: UInt32, data: SimData, from offset: Int, count: Int,
+                                         counters: inout FaultCounters) throws {
+        var header = PTPDataWriter(capacity: 12)
+        header.appendU32(UInt32(truncatingIfNeeded: 12 + count))
+        header.appendU32((isEnd ? PTPIPPacketType.endData : PTPIPPacketType.data).rawValue)
+        header.appendU32(transactionID)
+        try link.send(header.bytes, counters: &counters)
+        var sent = 0
+        while sent < count {
+            let piece = try data.read(at: offset + sent, length: min(count - sent, Self.maxPiece))
+            guard !piece.isEmpty else { throw SessionEnd.photoUnreadable }
+            try link.send(piece, counters: &counters)
+            sent += piece.count
         }
     }
 

@@ -40,6 +40,8 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let canonEOSGetPartialObject = PTPOperationCode(0x9107)
     public static let canonEOSGetObjectInfoEx = PTPOperationCode(0x9109)
     public static let canonEOSRemoteRelease = PTPOperationCode(0x910F)
+    /// Data-out: u32 size, u32 property, value.
+    public static let canonEOSSetDevicePropValueEx = PTPOperationCode(0x9110)
     public static let canonEOSSetRemoteMode = PTPOperationCode(0x9114)
     public static let canonEOSSetEventMode = PTPOperationCode(0x9115)
     /// Data-in, no parameters: the pending event records (see `CanonEOSEventList`).
@@ -71,7 +73,7 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x101B: "GetPartialObject", 0x101C: "InitiateOpenCapture",
         0x9101: "Canon EOS GetStorageIDs", 0x9102: "Canon EOS GetStorageInfo",
         0x9107: "Canon EOS GetPartialObject", 0x9109: "Canon EOS GetObjectInfoEx",
-        0x910F: "Canon EOS RemoteRelease", 0x9114: "Canon EOS SetRemoteMode",
+        0x910F: "Canon EOS RemoteRelease", 0x9110: "Canon EOS SetDevicePropValueEx", 0x9114: "Canon EOS SetRemoteMode",
         0x9115: "Canon EOS SetEventMode", 0x9116: "Canon EOS GetEvent",
         0x9117: "Canon EOS TransferComplete", 0x911D: "Canon EOS KeepDeviceOn",
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",

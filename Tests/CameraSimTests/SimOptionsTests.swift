@@ -10,6 +10,7 @@ final class SimOptionsTests: XCTestCase {
             "--shoot-every", "500ms", "--burst", "3", "--export", "/tmp/e", "--seed", "9",
             "--rate-limit", "100k", "--random-split", "--busy-after-connect", "2s", "--busy-rate", "0.25",
             "--drop-after-bytes", "1000", "--drop-during-transfer", "2", "--event-timeout", "3s", "--verbose",
+            "--drop-every", "3M", "--property-every", "0", "--property-flood", "40", "--idle-timeout", "0",
         ])
         XCTAssertEqual(options.profile, .nikon)
         XCTAssertEqual(options.host, "0.0.0.0")
@@ -32,6 +33,13 @@ final class SimOptionsTests: XCTestCase {
         XCTAssertEqual(options.faults.dropDuringTransfer, 2)
         XCTAssertEqual(options.faults.eventChannelTimeout, 3)
         XCTAssertTrue(options.verbose)
+        XCTAssertEqual(options.faults.dropEvery, 3_000_000)
+        XCTAssertNil(options.propertyChangeEvery)
+        XCTAssertEqual(options.propertyFlood, 40)
+        XCTAssertEqual(options.idleTimeout, 0)
+        let defaults = try SimOptions.parse(["--profile", "canon-eos"])
+        XCTAssertEqual(defaults.propertyChangeEvery, 20)
+        XCTAssertEqual(defaults.idleTimeout, 30, "like real bodies, an idle client is dropped after 30 s")
     }
 
     func testBadFlagsNameTheFlag() {
@@ -44,6 +52,9 @@ final class SimOptionsTests: XCTestCase {
             (["--profile", "generic", "--photo-size"], "--photo-size"),
             (["--profile", "generic", "--frobnicate"], "--frobnicate"),
             (["--profile", "nikon", "--capture-to", "memory"], "--capture-to"),
+            (["--profile", "generic", "--drop-every", "0"], "--drop-every"),
+            (["--profile", "canon-eos", "--property-flood", "-1"], "--property-flood"),
+            (["--profile", "canon-eos", "--idle-timeout", "later"], "--idle-timeout"),
         ]
         for (arguments, flag) in cases {
             XCTAssertThrowsError(try SimOptions.parse(arguments), "\(arguments)") { error in

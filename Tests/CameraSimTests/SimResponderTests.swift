@@ -1,5 +1,7 @@
+import Foundation
 @testable import CameraSim
 import PTPWire
+import TestSupport
 import XCTest
 
 /// The camera's answers without sockets: folder filters, transfers at the edges, deletion,
@@ -21,7 +23,7 @@ final class SimResponderTests: XCTestCase {
 
     private func handles(_ responder: inout SimResponder, parent: UInt32) throws -> [UInt32] {
         let reply = responder.respond(to: request(0x1007, [0xFFFF_FFFF, 0, parent]), dataOut: nil)
-        var reader = PTPDataReader(try XCTUnwrap(reply.data))
+        var reader = PTPDataReader(try XCTUnwrap(reply.bytes))
         return try reader.readArrayU32()
     }
 
@@ -35,7 +37,7 @@ final class SimResponderTests: XCTestCase {
         let photos = try handles(&camera, parent: try XCTUnwrap(inDCIM.first))
         XCTAssertEqual(photos.count, 2)
         XCTAssertEqual(try handles(&camera, parent: 0).count, 4, "0 means every object")
-        let folder = try PTPObjectInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1008, [dcim]), dataOut: nil).data))
+        let folder = try PTPObjectInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1008, [dcim]), dataOut: nil).bytes))
         XCTAssertTrue(folder.isFolder)
         XCTAssertEqual(folder.associationType, PTPObjectInfo.associationGenericFolder)
         XCTAssertEqual(folder.filename, "DCIM")
@@ -44,14 +46,55 @@ final class SimResponderTests: XCTestCase {
     func testPartialReadsAtTheEdgesOfAnObject() throws {
         var camera = try responder(.generic)
         let photo = try XCTUnwrap(try handles(&camera, parent: 0).last)
-        let whole = try XCTUnwrap(camera.respond(to: request(0x1009, [photo]), dataOut: nil).data)
+        let whole = try XCTUnwrap(camera.respond(to: request(0x1009, [photo]), dataOut: nil).bytes)
         let tail = camera.respond(to: request(0x101B, [photo, UInt32(whole.count - 10), 1000]), dataOut: nil)
-        XCTAssertEqual(tail.data.map { Array($0) }, Array(whole.suffix(10)))
+        XCTAssertEqual(tail.bytes, Array(whole.suffix(10)))
         XCTAssertEqual(tail.parameters, [10])
         let beyond = camera.respond(to: request(0x101B, [photo, 0xFFFF_FFF0, 1000]), dataOut: nil)
         XCTAssertEqual(beyond.code, .ok)
-        XCTAssertEqual(beyond.data, [])
+        XCTAssertEqual(beyond.bytes, [])
         XCTAssertEqual(camera.respond(to: request(0x1009, [0xDEAD]), dataOut: nil).code, .invalidObjectHandle)
+    }
+
+    func testCanonAnswersItsFirstGetEventWithTheRecordedReplyOfARealBody() throws {
+        let shared = TestPaths.repositoryRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/fixtures/canon-eos/getevent-initial.bin")
+        XCTAssertEqual(CanonEOSRecordedEvents.firstGetEvent, [UInt8](try Data(contentsOf: shared)),
+                       "the simulator's copy must be the shared fixture, byte for byte")
+        var camera = try responder(.canonEOS, photos: 0)
+        XCTAssertEqual(camera.respond(to: request(0x9115, [1]), dataOut: nil).code, .ok)
+        camera.card.shoot(frames: 1)
+        camera.collectNewShots()
+        XCTAssertEqual(camera.respond(to: request(0x9116), dataOut: nil).bytes, CanonEOSRecordedEvents.firstGetEvent)
+        camera.changeProperty()
+        let next = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes))
+        XCTAssertEqual(next.records.first, .propValueChanged(property: SimResponder.batteryPowerProperty, value: 2, raw: []),
+                       "a property change is reported with the next GetEvent")
+        XCTAssertEqual(next.newObjects.map(\.filename), ["IMG_0001.JPG"], "the shot follows the property dump")
+    }
+
+    func testCanonPropertyFloodPutsRecordsInEveryReply() throws {
+        var options = SimOptions()
+        options.initialPhotos = 0
+        var camera = SimResponder(profile: .canonEOS, card: try CameraCard(options: options), burst: 1, propertyFlood: 30)
+        for code: UInt16 in [0x1002, 0x9115] {
+            XCTAssertEqual(camera.respond(to: request(code, [1]), dataOut: nil).code, .ok)
+        }
+        _ = camera.respond(to: request(0x9116), dataOut: nil)
+        for _ in 0..<3 {
+            let list = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes))
+            XCTAssertEqual(list.records.count, 30)
+        }
+    }
+
+    func testNikonGetEventExCarriesTheSameShots() throws {
+        var camera = try responder(.nikon, photos: 0)
+        XCTAssertTrue(SimResponder.operations(for: .nikon).contains(0x941C))
+        camera.card.shoot(frames: 1)
+        camera.collectNewShots()
+        let list = try NikonEventList(decodingEx: try XCTUnwrap(camera.respond(to: request(0x941C), dataOut: nil).bytes))
+        XCTAssertEqual(list.addedObjectHandles.count, 1)
+        XCTAssertTrue(try NikonEventList(decodingEx: try XCTUnwrap(camera.respond(to: request(0x941C), dataOut: nil).bytes)).events.isEmpty)
     }
 
     func testDeleteRemovesPhotosButNotFolders() throws {
@@ -75,7 +118,7 @@ final class SimResponderTests: XCTestCase {
     func testDeviceInfoListsWhatEachProfileAnswers() throws {
         for profile in SimProfile.allCases {
             var camera = try responder(profile)
-            let info = try PTPDeviceInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1001), dataOut: nil).data))
+            let info = try PTPDeviceInfo(decoding: try XCTUnwrap(camera.respond(to: request(0x1001), dataOut: nil).bytes))
             XCTAssertEqual(info.vendorExtensionID.rawValue, profile.vendorExtensionID)
             for code in info.operationsSupported {
                 let reply = camera.respond(to: request(code, [0xFFFF_FFFF, 0, 0]), dataOut: nil)
@@ -84,5 +127,12 @@ final class SimResponderTests: XCTestCase {
                 if code == 0x1003 { XCTAssertEqual(camera.respond(to: request(0x1002, [1]), dataOut: nil).code, .ok) }
             }
         }
+    }
+}
+
+extension SimReply {
+    /// The whole data phase in memory (the session streams it; tests compare it).
+    var bytes: [UInt8]? {
+        try? data.map { try $0.read(at: 0, length: $0.count) }
     }
 }

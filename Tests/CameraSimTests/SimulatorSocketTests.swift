@@ -64,6 +64,10 @@ final class SimulatorSocketTests: XCTestCase {
         XCTAssertEqual(try client.call(0x9116).data, [8, 0, 0, 0, 0, 0, 0, 0],
                        "GetEvent before SetEventMode(1) must be the terminator alone")
         XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
+        let dump = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
+        XCTAssertEqual(dump.records.count, 98 + 84 + 2, "the first GetEvent is the recorded property dump of a real body")
+        XCTAssertEqual(dump.ignoredTrailingByteCount, 117)
+        XCTAssertTrue(dump.newObjects.isEmpty, "properties come before any photo")
         let events = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         let added = events.newObjects
         XCTAssertEqual(added.map(\.filename), ["IMG_0001.JPG"])
@@ -86,6 +90,7 @@ final class SimulatorSocketTests: XCTestCase {
         XCTAssertEqual(try client.openSession().code, .ok)
         XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
         XCTAssertEqual(try client.call(0x910F).response.code, .ok)
+        _ = try client.call(0x9116) // the property dump
         let events = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         let object = try XCTUnwrap(events.newObjects.first)
         XCTAssertTrue(object.needsTransferComplete)
@@ -193,6 +198,31 @@ final class SimulatorSocketTests: XCTestCase {
         let tail = try again.call(0x101B, [handles[1], 150_000, 1 << 20])
         XCTAssertEqual(tail.response.code, .ok)
         XCTAssertEqual(tail.data?.count, Int(tail.response.parameters.first ?? 0))
+    }
+
+    func testIdleClientIsDroppedAsRealBodiesDo() throws {
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--idle-timeout", "1s"])
+        defer { sim.stop() }
+        let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
+        XCTAssertEqual(try client.openSession().code, .ok)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertThrowsError(try client.call(0x1004), "a client idle past the timeout is dropped")
+        XCTAssertTrue(sim.log.contains("no operation for 1.0 s"), sim.log)
+    }
+
+    func testDropEveryCutsTheLinkAgainAndAgain() throws {
+        let sim = try CameraSimProcess(profile: "generic",
+                                       arguments: ["--initial-photos", "1", "--photo-size", "300k", "--drop-every", "100k"])
+        defer { sim.stop() }
+        var drops = 0
+        for _ in 0..<3 {
+            let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
+            XCTAssertEqual(try client.openSession().code, .ok)
+            let handle = try XCTUnwrap(try folderPhotos(client).first)
+            if (try? client.call(0x1009, [handle])) == nil { drops += 1 }
+        }
+        XCTAssertEqual(drops, 3, "every whole-file read of 300 kB crosses a 100 kB mark")
+        XCTAssertEqual(sim.log.components(separatedBy: "dropped the connection after another 100000 bytes").count - 1, 3, sim.log)
     }
 
     func testClientWithoutAnEventChannelIsRefused() throws {
