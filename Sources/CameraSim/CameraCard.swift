@@ -115,8 +115,16 @@ public final class CameraCard: @unchecked Sendable {
         for _ in 0..<max(1, frames) {
             made += makeShotLocked(date: Date(), inMemory: options.captureToMemory)
         }
-        pending += made
+        pending += made.filter { !isAnnouncementLost($0) }
         return made
+    }
+
+    /// `--lose-events`: whether the camera "forgets" to announce this photo (it is on the card
+    /// all the same, for a client's listing to find). Decided per handle from the seed.
+    private func isAnnouncementLost(_ object: SimObject) -> Bool {
+        guard options.faults.loseEvents > 0 else { return false }
+        var random = SeededRandom.derived(seed: options.seed, stream: 5, index: UInt64(object.handle))
+        return Double(random.next() % 1_000_000) / 1_000_000 < options.faults.loseEvents
     }
 
     private func makeShotLocked(date: Date, inMemory: Bool) -> [SimObject] {

@@ -49,16 +49,17 @@ public enum CameraSimCommand {
             source.resume()
             sources.append(source)
         }
-        startStdinReader(card: card, burst: options.burst, log: log)
+        let power = SimPower()
+        startStdinReader(card: card, power: power, burst: options.burst, log: log)
         if let interval = options.shootEvery {
             startSchedule(every: interval, card: card, burst: options.burst, log: log, stop: stop)
         }
         // Written straight to the descriptor: tests read this line from a file while we run.
         FileHandle.standardOutput.write(Data(
             "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))
-        var server = SimServer(listener: listener, card: card, options: options, log: log, stop: stop)
+        var server = SimServer(listener: listener, card: card, power: power, options: options, log: log, stop: stop)
         server.run()
-        listener.close()
+        server.listener.close()
         sources.forEach { $0.cancel() }
         log.info("stopped")
         return 0
@@ -81,13 +82,18 @@ public enum CameraSimCommand {
         thread.start()
     }
 
-    /// "shoot" or "shoot N" on stdin takes one or N shots (each a burst when --burst is set).
-    private static func startStdinReader(card: CameraCard, burst: Int, log: SimLog) {
+    /// "shoot" or "shoot N" on stdin takes one or N shots (each a burst when --burst is set);
+    /// "sleep SECONDS" drops the client and stops listening for that long.
+    private static func startStdinReader(card: CameraCard, power: SimPower, burst: Int, log: SimLog) {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
+                if words.first == "sleep", words.count == 2, let seconds = Double(words[1]), seconds > 0, seconds <= 3600 {
+                    power.sleep(seconds: seconds)
+                    continue
+                }
                 guard words.first == "shoot" else {
-                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N])") }
+                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS)") }
                     continue
                 }
                 let count = words.count > 1 ? min(max(Int(words[1]) ?? 1, 1), 1000) : 1

@@ -19,6 +19,7 @@ enum SessionEnd: Error, CustomStringConvertible {
     case droppedDuringTransfer(Int)
     case droppedEvery(Int)
     case idle(Double)
+    case asleep
     case photoUnreadable
     case stopRequested
 
@@ -28,6 +29,7 @@ enum SessionEnd: Error, CustomStringConvertible {
         case let .droppedDuringTransfer(number): return "fault: dropped the connection halfway through transfer #\(number)"
         case let .droppedEvery(bytes): return "fault: dropped the connection after another \(bytes) bytes"
         case let .idle(seconds): return "dropped the client: no operation for \(seconds) s"
+        case .asleep: return "the camera went to sleep"
         case .photoUnreadable: return "a photo file changed or vanished while it was sent"
         case .stopRequested: return "stopping"
         }

@@ -139,6 +139,12 @@ public struct SimOptions: Sendable, Equatable {
                 options.propertyFlood = try integer(try text(), flag: flag, range: 0...1000)
             case "--idle-timeout":
                 options.idleTimeout = try duration(try text(), flag: flag, minimum: 0)
+            case "--lose-events":
+                let raw = try text()
+                guard let fraction = Double(raw), fraction >= 0, fraction <= 1 else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a fraction from 0 to 1")
+                }
+                options.faults.loseEvents = fraction
             case "--drop-every":
                 options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
@@ -235,7 +241,8 @@ public struct SimOptions: Sendable, Equatable {
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
-    "shoot" or "shoot N" read on stdin.
+    "shoot" or "shoot N" read on stdin. A line "sleep SECONDS" makes the camera drop its client
+    and stop listening for that long, then wake with the same card (a body that powers down).
 
     Faults:
       --rate-limit BYTES        send at most this many bytes per second
@@ -250,6 +257,8 @@ public struct SimOptions: Sendable, Equatable {
       --drop-every BYTES        close the connection each time this many more bytes were sent
                                 (e.g. 3M: a link that keeps failing in the middle of files)
       --property-flood N        canon-eos: put N property records in every GetEvent reply
+      --lose-events FRACTION    never announce this fraction of new photos (they are on the card,
+                                for a listing to find)
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
 
@@ -267,6 +276,8 @@ public struct SimFaults: Sendable, Equatable {
     public var dropAfterBytes: Int?
     public var dropDuringTransfer: Int?
     public var dropEvery: Int?
+    /// Fraction of new photos the camera never announces (a lost event).
+    public var loseEvents: Double = 0
     public var eventChannelTimeout: Double = 10
 
     public init() {}

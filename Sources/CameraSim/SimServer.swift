@@ -6,8 +6,9 @@ import SocketIO
 /// Accepts clients one after another: the PTP/IP command handshake, the event channel (refused
 /// when it does not open in time), then the session, then the next client.
 struct SimServer {
-    let listener: TCPListener
+    private(set) var listener: TCPListener
     let card: CameraCard
+    let power: SimPower
     let options: SimOptions
     let log: SimLog
     let stop: StopFlag
@@ -17,8 +18,9 @@ struct SimServer {
     /// How long a new connection may take to send its init packet.
     static let handshakeTimeout = 10.0
 
-    init(listener: TCPListener, card: CameraCard, options: SimOptions, log: SimLog, stop: StopFlag) {
+    init(listener: TCPListener, card: CameraCard, power: SimPower, options: SimOptions, log: SimLog, stop: StopFlag) {
         self.listener = listener
+        self.power = power
         self.card = card
         self.options = options
         self.log = log
@@ -28,6 +30,7 @@ struct SimServer {
     /// Serves until `stop` is set.
     mutating func run() {
         while !stop.isStopped {
+            if power.secondsAsleep > 0 { sleepUntilWoken() }
             do {
                 guard let command = try listener.accept(timeout: 0.2) else { continue }
                 defer { command.close() }
@@ -57,10 +60,33 @@ struct SimServer {
         defer { event.close() }
         log.info("session \(number) with \(command.peer) (\(name))")
         card.clearNewObjects()
-        var session = SimSession(command: command, event: event, card: card, options: options,
-                                 sessionNumber: UInt64(number), log: log, stop: stop)
+        let listener = self.listener
+        let log = self.log
+        var session = SimSession(command: command, event: event, card: card, power: power, options: options,
+                                 sessionNumber: UInt64(number), log: log, stop: stop) {
+            Self.refuseWaitingClients(listener, log: log)
+        }
         let reason = session.run(counters: &counters)
         log.info("session \(number) ended: \(reason)")
+    }
+
+    /// Closes the listener while the camera sleeps (clients are refused), then listens again on
+    /// the same address.
+    private mutating func sleepUntilWoken() {
+        let port = listener.port
+        listener.close()
+        log.info("asleep for \(String(format: "%.1f", power.secondsAsleep)) s: not listening")
+        while !stop.isStopped, power.secondsAsleep > 0 { usleep(50_000) }
+        while !stop.isStopped {
+            do {
+                listener = try TCPListener(host: options.host, port: port)
+                log.info("awake: listening on \(options.host):\(port) again")
+                return
+            } catch {
+                log.info("cannot listen again yet: \(error)")
+                usleep(200_000)
+            }
+        }
     }
 
     /// Waits for the second connection carrying InitEventRequest for `number`. Other clients
@@ -88,6 +114,17 @@ struct SimServer {
             candidate.close()
         }
         return nil
+    }
+
+    /// A body serves one client at a time: another that connects meanwhile is told InitFail
+    /// "busy" (reason 2), which is what a photographer sees when the camera's app holds it.
+    static func refuseWaitingClients(_ listener: TCPListener, log: SimLog) {
+        while let other = try? listener.accept(timeout: 0) {
+            _ = try? readPacket(other, timeout: 0.5)
+            try? other.write(PTPIPPacket.initFail(reason: 2).encoded(), timeout: 1)
+            log.info("refused \(other.peer): busy with another client")
+            other.close()
+        }
     }
 
     /// Reads one packet; nil when the peer closes first.

@@ -12,6 +12,9 @@ struct SimSession {
     let options: SimOptions
     let log: SimLog
     let stop: StopFlag
+    let power: SimPower
+    /// Called between operations: answers clients that connect while this one is served.
+    let refuseOthers: () -> Void
     var responder: SimResponder
     var link: FaultyLink
     var random: SeededRandom
@@ -25,9 +28,11 @@ struct SimSession {
     /// Largest piece of a photo read into memory at once while it is sent.
     static let maxPiece = 1 << 20
 
-    init(command: TCPConnection, event: TCPConnection, card: CameraCard, options: SimOptions,
-         sessionNumber: UInt64, log: SimLog, stop: StopFlag) {
+    init(command: TCPConnection, event: TCPConnection, card: CameraCard, power: SimPower, options: SimOptions,
+         sessionNumber: UInt64, log: SimLog, stop: StopFlag, refuseOthers: @escaping () -> Void) {
         self.command = command
+        self.power = power
+        self.refuseOthers = refuseOthers
         self.event = event
         self.options = options
         self.log = log
@@ -47,6 +52,7 @@ struct SimSession {
         do {
             while true {
                 if stop.isStopped { throw SessionEnd.stopRequested }
+                if power.secondsAsleep > 0 { throw SessionEnd.asleep }
                 let now = SocketClock.now()
                 if options.idleTimeout > 0 && now - lastOperation > options.idleTimeout {
                     throw SessionEnd.idle(options.idleTimeout)
@@ -55,6 +61,7 @@ struct SimSession {
                     responder.changeProperty()
                     nextPropertyChange = due + every
                 }
+                refuseOthers()
                 responder.collectNewShots()
                 for pushed in responder.takePushEvents() { try sendEvent(pushed) }
                 let ready = try TCPConnection.waitReadable([command, event], timeout: 0.05)

@@ -36,6 +36,8 @@ public enum RelayCommandLine {
             print("relay \(version)")
         case "run":
             try RunCommand.run(rest, home: home, environment: environment)
+        case "discover":
+            try DiscoverCommand.run(rest, home: home)
         case "config":
             try ConfigCommand.run(rest, home: home)
         case "history":
@@ -57,7 +59,9 @@ public enum RelayCommandLine {
         relay \(version) — moves photos from a camera to a web gallery, live.
 
         USAGE
-          relay run --folder PATH [--config ID|NOTE] [options]   take JPEGs from a hot folder and upload them
+          relay run --camera ptpip://HOST[:PORT]|auto [options]  take each new JPEG off a Wi-Fi camera and upload it
+          relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
+          relay discover [--range RANGE] [--port N] [--json]     find PTP/IP cameras on the local network
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
@@ -69,17 +73,27 @@ public enum RelayCommandLine {
           relay --help | --version
 
         RUN OPTIONS
+          --camera ADDRESS         a PTP/IP camera: ptpip://HOST[:PORT] (port 15740 by default), or auto to
+                                   look for one on this machine's networks (--range to say where)
+          --folder PATH            a hot folder; --camera and --folder may each be given several times
+          --include-raw            cameras: take RAW files too (by default they stay on the card, counted as skipped)
+          --include-existing       cameras: also take what was on the card before relay first connected to it
+          --chunk-size SIZE        cameras: bytes per download request, what a dropped link costs (default 1M)
+          --range RANGE            with --camera auto: where to look, e.g. 192.168.1.0/24 or 10.0.0.2-40
+          --list-every DURATION    cameras: how often the card is listed to catch a photo whose event was lost (default 10s)
+          --config ID|NOTE         upload with this config instead of the selected one
           --workers N              parallel uploads, each on its own kept-alive connection (default 2)
           --spool-max-photos N     photos the spool may hold before the source waits (default 1000)
           --spool-max-bytes SIZE   bytes the spool may hold, e.g. 500M, 4G (default 4G)
-          --settle DURATION        how long a file's size must stay unchanged before it is taken (default 1s)
+          --settle DURATION        hot folder: how long a file's size must stay unchanged before it is taken (default 1s)
           --grace DURATION         on SIGINT/SIGTERM, time given to uploads in flight (default 15s)
           --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
           --retry-cap DURATION     largest retry delay ceiling (default 60s)
 
         FILES
           State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
-          configs.json, history.json, seen/, spool/ (spool/failed/ holds permanent failures).
+          configs.json, history.json, cameras.json (relay's pairing id, known cameras), seen/ (what each source
+          already took), spool/ (spool/failed/ holds permanent failures).
 
         EXIT CODES
         \(ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))

@@ -12,7 +12,7 @@ enum RunCommand {
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, options: [
             "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-            "--retry-base", "--retry-cap", "--chunk-size", "--range",
+            "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every",
         ], flags: ["--include-raw", "--include-existing"])
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let sources = try sourceSpecs(args)
@@ -77,6 +77,7 @@ enum RunCommand {
             }
             chunkSize = Int(bytes)
         }
+        let listEvery = try args.seconds("--list-every", minimum: 1, maximum: 3600)
         var range: [String]?
         if let text = try args.value("--range") {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
@@ -89,12 +90,16 @@ enum RunCommand {
             camera.includeRAW = args.has("--include-raw")
             camera.includeExisting = args.has("--include-existing")
             camera.chunkSize = chunkSize
+            if let listEvery { camera.crossCheckInterval = listEvery }
             camera.discoveryAddresses = range
             specs.append(.camera(camera))
         }
         if cameras.isEmpty {
             for flag in ["--include-raw", "--include-existing"] where args.has(flag) {
                 throw CommandFailure(.usage, "\(flag) is for cameras: use it with --camera")
+            }
+            for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
+                throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
             }
         }
         return specs

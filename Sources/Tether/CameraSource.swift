@@ -66,7 +66,10 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         var lastProblem = ""
         while !stop.isStopped {
             do {
-                try serveOnce(stop: stop)
+                try serveOnce(stop: stop) {
+                    failures = 0
+                    lastProblem = ""
+                }
                 break
             } catch {
                 if stop.isStopped { break }
@@ -86,7 +89,8 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     }
 
     /// One connection: find and open the camera, serve it until it fails (throws) or relay stops.
-    private func serveOnce(stop: StopFlag) throws {
+    /// `connected` runs once the camera's session is open.
+    private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
         let (host, port) = try target(stop: stop)
         let clientOptions = PTPIPClientOptions(host: host, port: port, guid: registry.clientGUID,
                                                friendlyName: Self.friendlyName, connectTimeout: options.connectTimeout,
@@ -105,8 +109,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
         try registry.noteConnected(serial: serial, manufacturer: session.deviceInfo.manufacturer,
                                    model: session.deviceInfo.model, address: clientOptions.address)
-        report(.info("connected to \(session.name) at \(clientOptions.address) (\(session.dialect))"
-            + (session.busyAnswers > 0 ? " after \(session.busyAnswers) busy answer(s)" : "")))
+        connected()
         let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
         do {
             try TetherSession(session: session, memory: memory, context: context, firstConnection: firstConnection).run()

@@ -38,9 +38,10 @@ final class TetherSession {
     /// Downloads wait until then after a spool write failed (a full disk).
     private var downloadsPausedUntil: TimeInterval = 0
     private var reportedWaitingForRoom = false
-    /// First connection to this camera: handles on the card before it, and their seen-log lines.
+    /// First connection to this camera: handles on the card before it, and the seen-log lines of
+    /// those decided so far.
     private var existing: Set<UInt32>?
-    private var existingLines: [(key: String, file: String)] = []
+    private var existingLines: [UInt32: (key: String, file: String)] = [:]
     private var firstConnectionPending: Bool
     private var lastListing: TimeInterval = 0
     private var listingWorks = true
@@ -71,6 +72,10 @@ final class TetherSession {
         backlog = listing
         if firstConnectionPending && !context.options.includeExisting { existing = Set(listing) }
         announced += try events.start(session)
+        if session.busyAnswers > 0 {
+            context.report(.info("\(session.name) answered DeviceBusy \(session.busyAnswers) time(s) while starting; relay waited it out"))
+        }
+        context.report(.info("connected to \(session.name) at \(session.address) (\(session.dialect))"))
         context.report(.status("\(session.deviceInfo.model) connected"))
         do throws(PTPIPError) {
             while !context.stop.isStopped {
@@ -79,12 +84,24 @@ final class TetherSession {
                     context.report(.problem("photos are spooled but could not be remembered as taken: \(error)"))
                 }
                 let wait = worked || hasWork ? 0 : Self.idleWait
-                announced += try events.poll(session, wait: wait)
+                announce(try events.poll(session, wait: wait))
             }
         } catch .interrupted {
             // Relay is stopping and a wait for the camera was given up: fall through to the stop.
         }
         stopCleanly()
+    }
+
+    /// Objects the camera announced after the start-up: shot during this session, so new even
+    /// when the first connection's listing already held them (a shot right after connecting).
+    private func announce(_ announcements: [ObjectAnnouncement]) {
+        for announcement in announcements {
+            if existing?.remove(announcement.handle) != nil, known[announcement.handle] == .existing {
+                known[announcement.handle] = nil
+                existingLines[announcement.handle] = nil
+            }
+            announced.append(announcement)
+        }
     }
 
     /// Whether something is ready to be done without waiting for the camera.
@@ -153,7 +170,7 @@ final class TetherSession {
         case .take:
             downloads.append(Candidate(object: object, detectedAt: Date()))
         case .existing:
-            existingLines.append((key, info.filename))
+            existingLines[handle] = (key, info.filename)
         case .skipRAW, .skipOther:
             if memory.skippedKeys.insert(key).inserted {
                 let kind = decision == .skipRAW ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
@@ -173,7 +190,7 @@ final class TetherSession {
     private func finishFirstConnection() {
         guard firstConnectionPending else { return }
         do {
-            try memory.seen.record(existingLines)
+            try memory.seen.record(existingLines.sorted { $0.key < $1.key }.map(\.value))
             try context.registry.noteExistingPhotosRecorded(serial: memory.serial)
         } catch {
             context.report(.problem("could not record the photos already on the card (\(error)); will try again"))

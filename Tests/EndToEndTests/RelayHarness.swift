@@ -35,6 +35,13 @@ final class RelayHarness {
         ] + extra, environment: environment)
     }
 
+    /// Starts `relay run --camera CAMERA EXTRA…` with fast retry timings.
+    func startCameraRun(_ camera: String, _ extra: [String] = []) throws -> Subprocess {
+        try Subprocess(TestPaths.relayExecutable, [
+            "run", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
+        ] + extra, environment: environment)
+    }
+
     /// Drops JPEGs named IMG_0001.JPG... into the hot folder the way FTP servers do (temporary
     /// name, then rename); returns their bytes by name.
     @discardableResult

@@ -5,17 +5,19 @@ import Foundation
 /// SIGTERM.
 public final class CameraSimProcess: Sendable {
     public let child: Subprocess
-    public let host = "127.0.0.1"
+    public let host: String
     public let port: UInt16
     /// Lines written here reach the simulator's stdin ("shoot", "shoot N").
     private let stdinPipe: Pipe
 
-    /// Starts `relay camera-sim --profile PROFILE --port 0 EXTRA…` and waits up to `timeout`
-    /// for it to listen.
-    public init(profile: String, arguments: [String] = [], timeout: TimeInterval = 60) throws {
+    /// Starts `relay camera-sim --profile PROFILE --host HOST --port PORT EXTRA…` (by default on a
+    /// free port of 127.0.0.1) and waits up to `timeout` for it to listen.
+    public init(profile: String, arguments: [String] = [], host: String = "127.0.0.1", port requestedPort: UInt16 = 0,
+                timeout: TimeInterval = 60) throws {
+        self.host = host
         stdinPipe = Pipe()
         child = try Subprocess(TestPaths.relayExecutable,
-                               ["camera-sim", "--profile", profile, "--port", "0"] + arguments,
+                               ["camera-sim", "--profile", profile, "--host", host, "--port", String(requestedPort)] + arguments,
                                stdin: stdinPipe.fileHandleForReading)
         var found: UInt16?
         let child = self.child
@@ -35,6 +37,9 @@ public final class CameraSimProcess: Sendable {
     /// The port as gphoto2 wants it: both channels named, or the event one goes to 15740.
     public var gphotoPort: String { "ptpip:\(host):\(port):\(port)" }
 
+    /// The address as `relay run --camera` takes it.
+    public var cameraURL: String { "ptpip://\(host):\(port)" }
+
     /// Takes one shot now (SIGUSR1).
     public func shootBySignal() {
         if child.isRunning { kill(child.pid, SIGUSR1) }
@@ -43,6 +48,12 @@ public final class CameraSimProcess: Sendable {
     /// Takes `count` shots now through the stdin control line.
     public func shootByStdin(_ count: Int = 1) {
         stdinPipe.fileHandleForWriting.write(Data("shoot \(count)\n".utf8))
+    }
+
+    /// Puts the camera to sleep for `seconds`: it drops its client and refuses connections, then
+    /// wakes with the same card.
+    public func sleep(seconds: Double) {
+        stdinPipe.fileHandleForWriting.write(Data("sleep \(seconds)\n".utf8))
     }
 
     /// What the simulator logged so far.

@@ -1,0 +1,405 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `relay run --camera` end to end: the real relay executable, the camera simulator over real
+/// sockets, the real gallery process.
+final class CameraTetherTests: XCTestCase {
+    /// The JPEG name of photo `number` on a profile's card.
+    private func jpegName(_ profile: String, _ number: Int) -> String {
+        switch profile {
+        case "canon-eos": return String(format: "IMG_%04d.JPG", number)
+        case "nikon": return String(format: "DSC_%04d.JPG", number)
+        default: return String(format: "DSC0%04d.JPG", number)
+        }
+    }
+
+    /// A harness with a config for `gallery`.
+    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
+        let harness = try RelayHarness()
+        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "camera e2e")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        return harness
+    }
+
+    private func waitForPhotos(_ gallery: GalleryProcess, count: Int, relay: Subprocess, sim: CameraSimProcess? = nil,
+                               timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line) throws {
+        let arrived = try Subprocess.waitUntil(timeout: timeout) { try gallery.photos().count >= count || !relay.isRunning }
+        let have = try gallery.photos().count
+        XCTAssertTrue(arrived && relay.isRunning,
+                      "\(have) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(4000))\nsimulator:\n\(sim?.log.suffix(3000) ?? "")",
+                      file: file, line: line)
+    }
+
+    private func waitForLog(_ relay: Subprocess, _ text: String, timeout: TimeInterval = 60,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        let seen = Subprocess.waitUntil(timeout: timeout) { relay.stderr.contains(text) || !relay.isRunning }
+        XCTAssertTrue(seen && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
+                      file: file, line: line)
+    }
+
+    /// Checks every received photo against the simulator's export of the same name.
+    private func assertByteIdentical(_ photos: [GalleryPhoto], export: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        for photo in photos {
+            let original = try Data(contentsOf: export.appendingPathComponent(photo.name))
+            XCTAssertEqual(photo.sha256, SHA256.hex(original), "\(photo.name) differs from what the camera holds", file: file, line: line)
+        }
+    }
+
+    // MARK: - Each profile: 30 shots with RAW companions
+
+    func testCanonThirtyShotsWithRAWArriveOnceAndRAWIsSkipped() throws {
+        try checkThirtyShotsWithRAW(profile: "canon-eos", rawExtension: "CR3")
+    }
+
+    func testNikonThirtyShotsWithRAWArriveOnceAndRAWIsSkipped() throws {
+        try checkThirtyShotsWithRAW(profile: "nikon", rawExtension: "NEF")
+    }
+
+    func testGenericThirtyShotsWithRAWArriveOnceAndRAWIsSkipped() throws {
+        try checkThirtyShotsWithRAW(profile: "generic", rawExtension: "ARW")
+    }
+
+    private func checkThirtyShotsWithRAW(profile: String, rawExtension: String) throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: profile, arguments: [
+            "--initial-photos", "2", "--raw", "--photo-size", "120k", "--raw-size", "80k", "--export", export.path,
+            "--property-every", "500ms"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "were already on the card")
+        for _ in 0..<3 {
+            sim.shootByStdin(10)
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        try waitForPhotos(gallery, count: 30, relay: relay, sim: sim)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
+                       "the 30 new JPEGs, each once; not the 2 that were on the card before")
+        try assertByteIdentical(photos, export: export)
+        XCTAssertEqual(try gallery.uploadRequests().count, 30, "nothing sent twice")
+        let skippedRAW = relay.stderr.split(separator: "\n").filter {
+            $0.contains("skipped ") && $0.contains(".\(rawExtension): RAW, kept on the card")
+        }
+        XCTAssertEqual(skippedRAW.count, 30, "every RAW companion is reported as skipped once:\n\(relay.stderr.suffix(3000))")
+        let history = try harness.history()
+        XCTAssertEqual(history.filter(\.success).count, 30)
+    }
+
+    // MARK: - Bad links
+
+    func testRandomPacketSplitsASlowLinkAPropertyFloodAndBusyAfterConnectStillDeliverEveryPhoto() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
+            "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
+            "--rate-limit", "2M", "--busy-after-connect", "2s", "--property-flood", "25", "--seed", "11", "--verbose"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "answered DeviceBusy")
+        sim.shootByStdin(8)
+        try waitForPhotos(gallery, count: 8, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), (1...8).map { jpegName("canon-eos", $0) })
+        try assertByteIdentical(photos, export: export)
+        XCTAssertTrue(sim.log.contains("→ DeviceBusy"), "the camera did answer busy")
+    }
+
+    func testGenericRandomSplitsAndBusyAnswersStillDeliverEveryPhoto() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "generic", arguments: [
+            "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
+            "--busy-rate", "0.3", "--seed", "5"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(8)
+        try waitForPhotos(gallery, count: 8, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.count, 8)
+        try assertByteIdentical(photos, export: export)
+    }
+
+    /// The link drops every 1.5 MB while 4 MB photos are downloaded in 256 kB chunks. The
+    /// simulator logs every GetPartialObject with its offset: after each drop the next request for
+    /// the same photo continues at a non-zero offset, and a photo's offsets never go back, which
+    /// is what a resumed (not restarted) download looks like.
+    func testDroppedConnectionsInTheMiddleOfLargeFilesResumeAndDeliverEachPhotoWholeAndOnce() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "generic", arguments: [
+            "--initial-photos", "0", "--photo-size", "4M", "--export", export.path, "--drop-every", "1500k", "--verbose"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--chunk-size", "256K"])
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(2)
+        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), ["DSC00001.JPG", "DSC00002.JPG"])
+        try assertByteIdentical(photos, export: export)
+        XCTAssertEqual(try gallery.uploadRequests().count, 2)
+
+        let drops = sim.log.components(separatedBy: "dropped the connection after another").count - 1
+        XCTAssertGreaterThanOrEqual(drops, 4, "8 MB through a link that drops every 1.5 MB")
+        XCTAssertTrue(relay.stderr.contains("resuming DSC00001.JPG at"), relay.stderr)
+        var offsetsByHandle: [String: [Int]] = [:]
+        var resumedAfterDrop = 0
+        var droppedSinceLastRequest = false
+        for line in sim.log.split(separator: "\n") {
+            if line.contains("dropped the connection") { droppedSinceLastRequest = true }
+            guard line.contains("GetPartialObject (0x101B)("), let open = line.range(of: "GetPartialObject (0x101B)("),
+                  let close = line[open.upperBound...].firstIndex(of: ")") else { continue }
+            let parameters = line[open.upperBound..<close].split(separator: ",").compactMap { Int($0, radix: 16) }
+            guard parameters.count == 3 else { continue }
+            let handle = String(parameters[0], radix: 16)
+            if droppedSinceLastRequest, let last = offsetsByHandle[handle]?.last, parameters[1] >= last, parameters[1] > 0 {
+                resumedAfterDrop += 1
+            }
+            droppedSinceLastRequest = false
+            offsetsByHandle[handle, default: []].append(parameters[1])
+        }
+        XCTAssertEqual(offsetsByHandle.count, 2)
+        for (handle, offsets) in offsetsByHandle {
+            XCTAssertEqual(offsets, offsets.sorted(), "photo \(handle) was downloaded from the start again: \(offsets)")
+        }
+        XCTAssertGreaterThanOrEqual(resumedAfterDrop, 3, "downloads continued where the drop cut them:\n\(sim.log.suffix(3000))")
+    }
+
+    // MARK: - Never twice, never lost
+
+    func testRestartTakesNothingTwiceAndTakesWhatWasShotWhileRelayWasStopped() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "1", "--export", export.path])
+        defer { sim.stop() }
+        var relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "were already on the card")
+        sim.shootByStdin(3)
+        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+
+        sim.shootByStdin(4)
+        Thread.sleep(forTimeInterval: 0.5)
+        relay = try harness.startCameraRun(sim.cameraURL)
+        try waitForPhotos(gallery, count: 7, relay: relay, sim: sim)
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
+                       "the card's first photo stays there; everything shot later arrives, also while relay was away")
+        try assertByteIdentical(photos, export: export)
+        XCTAssertEqual(try gallery.uploadRequests().count, 7, "no photo was sent twice")
+        XCTAssertEqual(relay.stderr.components(separatedBy: "spooled ").count - 1, 4,
+                       "the second run downloads only the four new photos:\n\(relay.stderr)")
+    }
+
+    func testIncludeExistingTakesWhatWasOnTheCard() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "3"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--include-existing"])
+        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), (1...3).map { jpegName("generic", $0) })
+    }
+
+    func testCanonShotsKeptInCameraMemoryAreTakenAndReleased() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
+            "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(2)
+        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        try assertByteIdentical(try gallery.photos(), export: export)
+        XCTAssertEqual(sim.log.components(separatedBy: "TransferComplete (0x9117)").count - 1, 2,
+                       "each capture is released from camera memory after it is spooled")
+    }
+
+    func testALostEventIsCaughtByTheListing() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--lose-events", "1"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--list-every", "1s"])
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(3)
+        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim, timeout: 60)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().count, 3)
+    }
+
+    func testAFullSpoolLeavesPhotosOnTheCardUntilThereIsRoom() throws {
+        let gallery = try GalleryProcess(arguments: ["--delay", "0.4"])
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--spool-max-photos", "1", "--workers", "1"])
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(5)
+        try waitForPhotos(gallery, count: 5, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("spool full"), relay.stderr)
+        XCTAssertEqual(try gallery.uploadRequests().count, 5)
+    }
+
+    // MARK: - Finding, refusing, dropping, stopping
+
+    func testDiscoverFindsExactlyTheTwoSimulatorsInARangeOfTwenty() throws {
+        let harness = try RelayHarness()
+        let canon = try CameraSimProcess(profile: "canon-eos", host: "127.0.0.7", port: 15740)
+        defer { canon.stop() }
+        let generic = try CameraSimProcess(profile: "generic", host: "127.0.0.13", port: 15740)
+        defer { generic.stop() }
+        let started = Date()
+        let result = try harness.relay("discover", "--range", "127.0.0.1-127.0.0.20", "--json")
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        struct Found: Decodable, Equatable {
+            var host: String
+            var port: Int
+            var serialNumber: String
+        }
+        let found = try JSONDecoder().decode([Found].self, from: Data(result.stdout.utf8))
+        XCTAssertEqual(found, [Found(host: "127.0.0.7", port: 15740, serialNumber: "SIM0CANON0001"),
+                               Found(host: "127.0.0.13", port: 15740, serialNumber: "SIM0GENERIC01")])
+        XCTAssertLessThan(seconds, 10, "discovery of 20 addresses took \(seconds) s")
+        let table = try harness.relay("discover", "--range", "127.0.0.1-20")
+        XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.7  Canon EOS R50"), table.stdout)
+    }
+
+    func testCameraAutoFindsTheCameraInTheRange() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0"], host: "127.0.0.9", port: 15740)
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.8-127.0.0.10"])
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(1)
+        try waitForPhotos(gallery, count: 1, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+    }
+
+    func testCleanStopSendsTheCanonSequence() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--verbose"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        Thread.sleep(forTimeInterval: 1)
+        kill(relay.pid, SIGINT)
+        XCTAssertEqual(relay.wait(timeout: 30), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("session closed"), relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { sim.log.contains("session 1 ended") }, sim.log)
+        let lines = sim.log.split(separator: "\n").filter { $0.contains(" tid ") }.suffix(4).map(String.init)
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertTrue(lines[0].contains("Canon EOS GetEvent (0x9116)"), "drain first: \(lines)")
+        XCTAssertTrue(lines[1].contains("Canon EOS SetRemoteMode (0x9114)(0)"), "\(lines)")
+        XCTAssertTrue(lines[2].contains("Canon EOS SetEventMode (0x9115)(0)"), "\(lines)")
+        XCTAssertTrue(lines[3].contains("CloseSession (0x1003)"), "\(lines)")
+        XCTAssertTrue(sim.log.contains("session 1 ended: client closed"), sim.log)
+    }
+
+    func testAWrongAddressIsReportedAndRetriedUntilStopped() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let port = try XCTUnwrap(ClosedPort.make())
+        let relay = try harness.startCameraRun("ptpip://127.0.0.1:\(port)")
+        waitForLog(relay, "connection refused")
+        XCTAssertTrue(relay.stderr.contains("cannot reach the camera at 127.0.0.1:\(port)"), relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("trying again"), relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, "a camera that is not there yet is not a failure")
+    }
+
+    func testACameraBusyWithAnotherClientIsReportedInWords() throws {
+        let gallery = try GalleryProcess()
+        let first = try harness(for: gallery)
+        let second = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0"])
+        defer { sim.stop() }
+        let holder = try first.startCameraRun(sim.cameraURL)
+        waitForLog(holder, "connected to")
+        let relay = try second.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "refused the connection")
+        XCTAssertTrue(relay.stderr.contains("the camera is busy with another client"), relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
+        XCTAssertEqual(holder.stop(signal: SIGTERM, timeout: 30), 0)
+    }
+
+    func testACameraThatDropsAwayIsReconnectedAndTheRunGoesOn() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(1)
+        try waitForPhotos(gallery, count: 1, relay: relay, sim: sim)
+        sim.sleep(seconds: 3)
+        waitForLog(relay, "closed the connection")
+        waitForLog(relay, "connection refused")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
+            relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
+        }, relay.stderr)
+        sim.shootByStdin(1)
+        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG"])
+        XCTAssertEqual(try gallery.uploadRequests().count, 2, "the photo taken before the drop is not taken again")
+    }
+
+    func testTwoCamerasAtOnceShareOneSpoolAndGallery() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let canon = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0"])
+        defer { canon.stop() }
+        let nikon = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
+        defer { nikon.stop() }
+        let relay = try harness.startCameraRun(canon.cameraURL, ["--camera", nikon.cameraURL])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
+            relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
+        }, relay.stderr)
+        canon.shootByStdin(2)
+        nikon.shootByStdin(2)
+        try waitForPhotos(gallery, count: 4, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG", "IMG_0001.JPG", "IMG_0002.JPG"])
+    }
+
+    func testBadCameraFlagsAreRefusedWithTheAcceptedForms() throws {
+        let harness = try RelayHarness()
+        let bad = try harness.relay("run", "--camera", "http://192.168.1.2")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("ptpip://HOST[:PORT]"), bad.stderr)
+        let noSource = try harness.relay("run")
+        XCTAssertEqual(noSource.status, 2)
+        XCTAssertTrue(noSource.stderr.contains("--camera") && noSource.stderr.contains("--folder"), noSource.stderr)
+        let range = try harness.relay("run", "--camera", "auto", "--range", "192.168.1.300")
+        XCTAssertEqual(range.status, 2)
+        XCTAssertTrue(range.stderr.contains("--range"), range.stderr)
+        let rawForFolder = try harness.relay("run", "--folder", harness.dropFolder.path, "--include-raw")
+        XCTAssertEqual(rawForFolder.status, 2)
+        XCTAssertTrue(rawForFolder.stderr.contains("--include-raw is for cameras"), rawForFolder.stderr)
+    }
+}
