@@ -69,7 +69,7 @@ public enum ProgressLine {
         var line = "queued \(s.queued) · uploading \(s.uploading) · done \(s.delivered) · failed \(s.failed)"
         line += String(format: " · %.1f MB/s", s.bytesPerSecond / 1_000_000)
         if let latency = s.lastShutterToGallery {
-            line += String(format: " · last shutter→gallery %.1fs", latency)
+            line += String(format: " · last shutter→gallery %.2fs", latency)
         }
         if s.retries > 0 { line += " · retries \(s.retries)" }
         if s.skipped > 0 { line += " · skipped \(s.skipped)" }

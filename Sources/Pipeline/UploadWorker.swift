@@ -79,7 +79,7 @@ final class UploadWorker: @unchecked Sendable {
                 $0.delivered += 1
                 $0.lastShutterToGallery = latency
             }
-            c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.1fs from shutter to gallery",
+            c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.2fs from shutter to gallery",
                                  name, size, status ?? 0, duration, latency))
         case .retry(let delay):
             let stopping = c.cancellation.isCancelled
