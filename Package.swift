@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "RelayCore"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )
