@@ -29,6 +29,12 @@ public enum RelayCommandLine {
         }
         let rest = Array(arguments.dropFirst())
         let home = RelayHome.resolve(environment: environment)
+        // `relay run --help` and the like: the one help text covers every command's options
+        // (camera-sim has its own).
+        if command != "camera-sim", rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(help)
+            return
+        }
         switch command {
         case "--help", "-h", "help":
             print(help)

@@ -20,6 +20,27 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: file), garbage)
     }
 
+    func testCorruptCamerasFileIsNamedAndLeftByteForByte() throws {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
+        let file = harness.home.appendingPathComponent("cameras.json")
+        let garbage = Data("{\"clientGUID\": \"00ff".utf8)
+        try garbage.write(to: file)
+        let result = try harness.relay("run", "--camera", "ptpip://127.0.0.1:9")
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: file), garbage)
+    }
+
+    func testHelpAfterACommandPrintsTheUsage() throws {
+        let harness = try RelayHarness()
+        for command in ["run", "discover", "config", "history"] {
+            let result = try harness.relay(command, "--help")
+            XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("RUN OPTIONS"), result.stdout)
+        }
+    }
+
     func testCorruptHistoryFileIsNamedAndLeftByteForByte() throws {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
