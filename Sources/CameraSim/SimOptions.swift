@@ -123,11 +123,7 @@ public struct SimOptions: Sendable, Equatable {
             case "--busy-after-connect":
                 options.faults.busyAfterConnect = try duration(try text(), flag: flag, minimum: 0)
             case "--busy-rate":
-                let raw = try text()
-                guard let rate = Double(raw), rate >= 0, rate <= 1 else {
-                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a fraction from 0 to 1")
-                }
-                options.faults.busyRate = rate
+                options.faults.busyRate = try fraction(try text(), flag: flag)
             case "--drop-after-bytes":
                 options.faults.dropAfterBytes = try byteCount(try text(), flag: flag, range: 0...(1 << 40))
             case "--drop-during-transfer":
@@ -140,11 +136,7 @@ public struct SimOptions: Sendable, Equatable {
             case "--idle-timeout":
                 options.idleTimeout = try duration(try text(), flag: flag, minimum: 0)
             case "--lose-events":
-                let raw = try text()
-                guard let fraction = Double(raw), fraction >= 0, fraction <= 1 else {
-                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a fraction from 0 to 1")
-                }
-                options.faults.loseEvents = fraction
+                options.faults.loseEvents = try fraction(try text(), flag: flag)
             case "--drop-every":
                 options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
@@ -170,6 +162,14 @@ public struct SimOptions: Sendable, Equatable {
                 expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// A fraction of operations or photos, from 0 to 1.
+    static func fraction(_ raw: String, flag: String) throws -> Double {
+        guard let value = Double(raw), value >= 0, value <= 1 else {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a fraction from 0 to 1")
+        }
+        return value
     }
 
     /// Bytes with an optional k/M/G suffix (powers of 1000: "200k" is 200 000).
