@@ -11,6 +11,8 @@ struct FaultCounters {
     var dropDuringTransferFired = false
     /// Bytes sent since the last `--drop-every` drop.
     var bytesSinceDrop = 0
+    /// `--capture-answers` letters used so far (the script runs once per simulator run).
+    var captureAnswersUsed = 0
 }
 
 /// Why a session ended on purpose (a fault), as opposed to a socket error.

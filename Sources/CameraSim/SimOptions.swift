@@ -38,6 +38,8 @@ public struct SimOptions: Sendable, Equatable {
     public var idleTimeout: Double = 30
     /// Log every operation on stderr.
     public var verbose = false
+    /// Lists and answers the capture operations (without: a body that cannot be fired remotely).
+    public var remoteCapture = true
 
     public init() {}
 
@@ -137,6 +139,14 @@ public struct SimOptions: Sendable, Equatable {
                 options.idleTimeout = try duration(try text(), flag: flag, minimum: 0)
             case "--lose-events":
                 options.faults.loseEvents = try fraction(try text(), flag: flag)
+            case "--capture-answers":
+                let raw = try text()
+                guard !raw.isEmpty, raw.allSatisfy({ ".BN".contains($0) }) else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "letters . (as usual), B (DeviceBusy) or N (no photo)")
+                }
+                options.faults.captureAnswers = raw
+            case "--no-remote-capture":
+                options.remoteCapture = false
             case "--drop-every":
                 options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
@@ -237,6 +247,7 @@ public struct SimOptions: Sendable, Equatable {
                                 (default 20s; 0 never)
       --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
                                 do (default 30s; 0 never)
+      --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
       --verbose                 log every operation on stderr
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
@@ -259,6 +270,8 @@ public struct SimOptions: Sendable, Equatable {
       --property-flood N        canon-eos: put N property records in every GetEvent reply
       --lose-events FRACTION    never announce this fraction of new photos (they are on the card,
                                 for a listing to find)
+      --capture-answers LETTERS how the camera answers its shutter releases, in turn: . as usual,
+                                B DeviceBusy, N OK but no photo (e.g. ..B.BBB); then as usual
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
 
@@ -278,6 +291,9 @@ public struct SimFaults: Sendable, Equatable {
     public var dropEvery: Int?
     /// Fraction of new photos the camera never announces (a lost event).
     public var loseEvents: Double = 0
+    /// How the camera answers its shutter releases, in order: `.` as usual, `B` DeviceBusy
+    /// (no shot), `N` OK but no photo; after the last letter, as usual.
+    public var captureAnswers = ""
     public var eventChannelTimeout: Double = 10
 
     public init() {}

@@ -72,12 +72,24 @@ public struct SimResponder: Sendable {
     /// Canon: PropValueChanged records added to every GetEvent reply (a body that reports its
     /// properties on every poll).
     public let propertyFlood: Int
+    /// Whether the camera can be fired remotely (a body in playback mode cannot).
+    public let remoteCapture: Bool
 
-    public init(profile: SimProfile, card: CameraCard, burst: Int, propertyFlood: Int = 0) {
+    public init(profile: SimProfile, card: CameraCard, burst: Int, propertyFlood: Int = 0, remoteCapture: Bool = true) {
         self.profile = profile
         self.card = card
         self.burst = burst
         self.propertyFlood = propertyFlood
+        self.remoteCapture = remoteCapture
+    }
+
+    /// Whether `request` fires the shutter (a Canon half press does not).
+    public static func isShutterRelease(_ request: PTPOperationRequest) -> Bool {
+        switch request.code.rawValue {
+        case 0x100E, 0x910F: return true
+        case 0x9128: return (request.parameters.first ?? 0) & 2 != 0
+        default: return false
+        }
     }
 
     /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
@@ -95,7 +107,15 @@ public struct SimResponder: Sendable {
 
     /// Operations listed in DeviceInfo: gphoto2 decides what to call from this list, so it holds
     /// exactly what this profile answers.
-    public static func operations(for profile: SimProfile) -> [UInt16] {
+    public static func operations(for profile: SimProfile, remoteCapture: Bool = true) -> [UInt16] {
+        let all = allOperations(for: profile)
+        return remoteCapture ? all : all.filter { !captureOperations.contains($0) }
+    }
+
+    /// The operations that fire the shutter.
+    static let captureOperations: Set<UInt16> = [0x100E, 0x910F, 0x9128, 0x9129]
+
+    private static func allOperations(for profile: SimProfile) -> [UInt16] {
         let common: [UInt16] = [0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007, 0x1008, 0x1009, 0x100B, 0x101B]
         switch profile {
         case .canonEOS:
@@ -114,7 +134,7 @@ public struct SimResponder: Sendable {
         }
     }
 
-    public static func deviceInfo(for profile: SimProfile) -> PTPDeviceInfo {
+    public static func deviceInfo(for profile: SimProfile, remoteCapture: Bool = true) -> PTPDeviceInfo {
         let raw = profile.rawFormat.formatCode
         return PTPDeviceInfo(
             standardVersion: 100,
@@ -122,7 +142,7 @@ public struct SimResponder: Sendable {
             vendorExtensionVersion: 100,
             vendorExtensionDescription: profile.vendorExtensionDescription,
             functionalMode: 0,
-            operationsSupported: operations(for: profile),
+            operationsSupported: operations(for: profile, remoteCapture: remoteCapture),
             eventsSupported: events(for: profile),
             devicePropertiesSupported: [],
             captureFormats: [CameraCard.formatJPEG],
@@ -172,7 +192,7 @@ public struct SimResponder: Sendable {
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
         let code = request.code
         if code == .getDeviceInfo {
-            return SimReply(code: .ok, data: Self.deviceInfo(for: profile).encoded())
+            return SimReply(code: .ok, data: Self.deviceInfo(for: profile, remoteCapture: remoteCapture).encoded())
         }
         if code == .openSession {
             if sessionOpen { return SimReply(code: .sessionAlreadyOpen, parameters: [param(0)]) }
@@ -180,7 +200,7 @@ public struct SimResponder: Sendable {
             sessionOpen = true
             return SimReply(code: .ok)
         }
-        guard Self.operations(for: profile).contains(code.rawValue) else {
+        guard Self.operations(for: profile, remoteCapture: remoteCapture).contains(code.rawValue) else {
             return SimReply(code: .operationNotSupported)
         }
         guard sessionOpen else { return SimReply(code: .sessionNotOpen) }

@@ -38,7 +38,7 @@ struct SimSession {
         self.log = log
         self.stop = stop
         responder = SimResponder(profile: options.profile, card: card, burst: options.burst,
-                                 propertyFlood: options.propertyFlood)
+                                 propertyFlood: options.propertyFlood, remoteCapture: options.remoteCapture)
         link = FaultyLink(connection: command, faults: options.faults,
                           random: SeededRandom.derived(seed: options.seed, stream: 3, index: sessionNumber))
         random = SeededRandom.derived(seed: options.seed, stream: 4, index: sessionNumber)
@@ -125,8 +125,12 @@ struct SimSession {
     private mutating func execute(_ request: PTPOperationRequest, dataOut: [UInt8]?,
                                   counters: inout FaultCounters) throws {
         var reply: SimReply
-        if isBusy(request.code) {
+        let scripted = SimResponder.isShutterRelease(request) ? nextCaptureAnswer(counters: &counters) : nil
+        if isBusy(request.code) || scripted == "B" {
             reply = SimReply(code: .deviceBusy)
+        } else if scripted == "N" {
+            // The camera takes the trigger but makes no photo (focus not found, say).
+            reply = SimReply(code: .ok)
         } else {
             reply = responder.respond(to: request, dataOut: dataOut)
         }
@@ -142,6 +146,14 @@ struct SimSession {
                                             parameters: reply.parameters)
         try link.send(PTPIPPacket.operationResponse(response).encoded(), counters: &counters)
         for pushed in reply.events { try sendEvent(pushed) }
+    }
+
+    /// The next `--capture-answers` letter, if the script is not used up.
+    private func nextCaptureAnswer(counters: inout FaultCounters) -> Character? {
+        let script = options.faults.captureAnswers
+        guard counters.captureAnswersUsed < script.count else { return nil }
+        defer { counters.captureAnswersUsed += 1 }
+        return script[script.index(script.startIndex, offsetBy: counters.captureAnswersUsed)]
     }
 
     private mutating func isBusy(_ code: PTPOperationCode) -> Bool {
