@@ -30,10 +30,12 @@ let package = Package(
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).
         .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP"]),
+        // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
+        .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "CameraSim", "PTPIP"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
@@ -44,6 +46,7 @@ let package = Package(
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]

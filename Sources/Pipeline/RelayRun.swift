@@ -28,6 +28,10 @@ public final class RelayRun {
         public var limits: SpoolLimits
         public var graceSeconds: TimeInterval
         public var policy: DeliveryPolicy
+        /// Told when a photo's upload is settled: delivered (true) or refused for good (false).
+        public var onUploadSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
+        /// A part shown first in the progress line (a timed capture's shot count).
+        public var statusLine: (@Sendable () -> String)?
 
         public init(
             sources: [SourceSpec], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
@@ -139,7 +143,7 @@ public final class RelayRun {
         }
         let context = UploadWorker.Context(
             spool: spool, config: config, environment: environment, history: history, statistics: statistics,
-            policy: options.policy, console: console, cancellation: cancellation)
+            policy: options.policy, console: console, cancellation: cancellation, onSettled: options.onUploadSettled)
         var workers: [UploadWorker] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
@@ -190,6 +194,7 @@ public final class RelayRun {
         var s = statistics.snapshot()
         s.queued = counts.queued
         s.spoolFull = spool.isFull
+        if let extra = options.statusLine?() { s.sourceStatus.insert(extra, at: 0) }
         console.progress(ProgressLine.format(s))
     }
 }

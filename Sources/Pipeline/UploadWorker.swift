@@ -16,6 +16,7 @@ final class UploadWorker: @unchecked Sendable {
         let policy: DeliveryPolicy
         let console: RunConsole
         let cancellation: UploadCancellation
+        let onSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
     }
 
     private let context: Context
@@ -81,6 +82,7 @@ final class UploadWorker: @unchecked Sendable {
             }
             c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.2fs from shutter to gallery",
                                  name, size, status ?? 0, duration, latency))
+            c.onSettled?(entry, true)
         case .retry(let delay):
             let stopping = c.cancellation.isCancelled
             c.spool.requeue(entry, after: stopping ? 0 : delay, error: errorText, statusCode: status)
@@ -100,6 +102,7 @@ final class UploadWorker: @unchecked Sendable {
                 c.console.log("\(name) failed (\(reason)) and could not be moved to failed/ (\(error)); it stays queued")
             }
             c.statistics.update { $0.failed += 1 }
+            c.onSettled?(entry, false)
         }
     }
 
@@ -108,7 +111,7 @@ final class UploadWorker: @unchecked Sendable {
         response: UploadResponse?, duration: TimeInterval
     ) {
         let record = HistoryRecord(
-            captureNumber: entry.sequence, timestamp: Date(), success: success, statusCode: status,
+            captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: status,
             errorMessage: error, requestSummary: summary,
             responseSummary: response.map { "HTTP \($0.statusCode)" + ($0.bodySummary.isEmpty ? "" : " \($0.bodySummary)") },
             isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes,

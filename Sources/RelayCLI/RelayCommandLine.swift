@@ -42,6 +42,8 @@ public enum RelayCommandLine {
             print("relay \(version)")
         case "run":
             try RunCommand.run(rest, home: home, environment: environment)
+        case "capture":
+            try CaptureCommand.run(rest, home: home, environment: environment)
         case "discover":
             try DiscoverCommand.run(rest, home: home)
         case "config":

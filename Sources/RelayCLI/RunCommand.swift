@@ -9,29 +9,43 @@ import Uploader
 
 /// `relay run`: parses its flags, installs the signal handlers, runs the pipeline.
 enum RunCommand {
+    /// Options every run takes (`relay capture` takes them too).
+    static let optionNames: Set<String> = [
+        "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
+        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every",
+    ]
+    static let flagNames: Set<String> = ["--include-raw", "--include-existing"]
+
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
-        let args = try Arguments(arguments, options: [
-            "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-            "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every",
-        ], flags: ["--include-raw", "--include-existing"])
+        let args = try Arguments(arguments, options: optionNames, flags: flagNames)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let sources = try sourceSpecs(args)
+        let options = try runOptions(args, sources: try sourceSpecs(args))
+        let console = RunConsole()
+        try execute(options, home: home, environment: environment, console: console) { _ in }
+    }
+
+    /// The pipeline's options from the flags.
+    static func runOptions(_ args: Arguments, sources: [RelayRun.SourceSpec]) throws(CommandFailure) -> RelayRun.Options {
         var limits = SpoolLimits()
         if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
         if let bytes = try args.bytes("--spool-max-bytes") { limits.maxBytes = bytes }
         var backoff = Backoff()
         if let base = try args.seconds("--retry-base", minimum: 0.001, maximum: 3600) { backoff.base = base }
         if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
-        let options = RelayRun.Options(
+        return RelayRun.Options(
             sources: sources,
             configQuery: try args.value("--config"),
             workers: try args.integer("--workers", in: 1...16) ?? 2,
             limits: limits,
             graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
             policy: DeliveryPolicy(backoff: backoff))
+    }
 
+    /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period
+    /// short) or until `started`'s caller sets the stop flag it is handed.
+    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], console: RunConsole,
+                        started: (StopFlag) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
-        let console = RunConsole()
         let relayRun: RelayRun
         do {
             relayRun = try RelayRun(home: home, options: options, environment: environment, console: console)
@@ -50,6 +64,7 @@ enum RunCommand {
             source.resume()
             signalSources.append(source)
         }
+        started(stop)
         do {
             try relayRun.run(stop: stop, abort: abort)
         } catch {

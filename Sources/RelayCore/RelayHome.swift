@@ -27,6 +27,8 @@ public struct RelayHome: Sendable, Equatable {
     public var configsFile: URL { root.appendingPathComponent("configs.json") }
     public var historyFile: URL { root.appendingPathComponent("history.json") }
     public var camerasFile: URL { root.appendingPathComponent("cameras.json") }
+    /// The last timed capture run, for `relay capture --resume`.
+    public var captureFile: URL { root.appendingPathComponent("capture.json") }
     public var seenDirectory: URL { root.appendingPathComponent("seen", isDirectory: true) }
     public var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
 

@@ -142,7 +142,7 @@ public final class Spool: @unchecked Sendable {
         var entry = SpoolEntry(
             id: id, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
-            idempotencyKey: id, isTimerCapture: identity.isTimerCapture)
+            idempotencyKey: id, timerShot: identity.timerShot)
         do {
             entry.bytes = try incoming.synchronize()
             try saveSidecar(entry)

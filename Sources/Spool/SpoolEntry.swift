@@ -28,6 +28,8 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     /// Sent as `Idempotency-Key` on every attempt for this photo.
     public var idempotencyKey: String
     public var isTimerCapture: Bool
+    /// The shot number of a timed capture (`relay capture`), shown as the history's capture number.
+    public var timerShot: Int?
     public var state: State
     /// Set while a worker is uploading it; with `uploaderPID`, lets `relay status` show in-flight photos.
     public var inFlightSince: Date?
@@ -37,7 +39,7 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,
-        capturedAt: Date, spooledAt: Date, idempotencyKey: String, isTimerCapture: Bool = false
+        capturedAt: Date, spooledAt: Date, idempotencyKey: String, timerShot: Int? = nil
     ) {
         self.id = id
         self.sequence = sequence
@@ -49,7 +51,8 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
         self.spooledAt = spooledAt
         self.attempts = 0
         self.idempotencyKey = idempotencyKey
-        self.isTimerCapture = isTimerCapture
+        self.isTimerCapture = timerShot != nil
+        self.timerShot = timerShot
         self.state = .queued
     }
 }
@@ -63,15 +66,16 @@ public struct PhotoIdentity: Sendable, Equatable {
     public var capturedAt: Date
     /// Everything that makes this photo distinct at its source (path, size, date...).
     public var uniqueKey: String
-    public var isTimerCapture: Bool
+    /// The shot number, when a timed capture fired the camera for this photo.
+    public var timerShot: Int?
 
-    public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, isTimerCapture: Bool = false) {
+    public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, timerShot: Int? = nil) {
         self.source = source
         self.fileName = fileName
         self.bytes = bytes
         self.capturedAt = capturedAt
         self.uniqueKey = uniqueKey
-        self.isTimerCapture = isTimerCapture
+        self.timerShot = timerShot
     }
 
     /// The spool id and idempotency key: a 128-bit hash of source and unique key, stable across runs.

@@ -27,6 +27,8 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         public var reconnect = Backoff(base: 0.5, cap: 10)
         /// Addresses to scan for `auto`; nil for the machine's own networks.
         public var discoveryAddresses: [String]?
+        /// A timed capture that fires this camera (`relay capture`).
+        public var capture: (any CaptureHook)?
 
         public init(address: CameraAddress) {
             self.address = address
@@ -111,6 +113,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                                    model: session.deviceInfo.model, address: clientOptions.address)
         connected()
         let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
+        defer { options.capture?.cameraGone() }
         do {
             try TetherSession(session: session, memory: memory, context: context, firstConnection: firstConnection).run()
         } catch {

@@ -29,12 +29,14 @@ struct ObjectDownload {
     var resumable: Bool { session.deviceInfo.supports(.getPartialObject) }
 
     /// Downloads the rest of the object; on return the incoming file holds all of it.
-    func run(shouldStop: () -> Bool) throws(DownloadFailure) {
+    /// `beforeChunk` runs between two requests: it may end the download (relay stopping) or use
+    /// the camera for something that cannot wait for the rest of the file (a timed shot).
+    func run(beforeChunk: () throws(PTPIPError) -> Void) throws(DownloadFailure) {
         if !resumable && incoming.byteCount > 0 {
             do { try incoming.truncate(to: 0) } catch { throw .spool(error) }
         }
         while incoming.byteCount < size {
-            if shouldStop() { throw .camera(.interrupted) }
+            do { try beforeChunk() } catch { throw .camera(error) }
             let offset = incoming.byteCount
             let want = resumable ? min(Int64(chunkSize), size - offset) : size
             let reply = try transfer(offset: offset, count: want)

@@ -24,6 +24,8 @@ final class TetherSession {
     private struct Candidate {
         var object: CameraObject
         var detectedAt: Date
+        /// The timed-capture shot that made it.
+        var shot: Int?
     }
 
     private let session: CameraSession
@@ -45,6 +47,11 @@ final class TetherSession {
     private var firstConnectionPending: Bool
     private var lastListing: TimeInterval = 0
     private var listingWorks = true
+    /// Handles on the card when the session started: shot before it, so they cannot be the
+    /// photo of a trigger fired in it.
+    private var onCardAtConnect: Set<UInt32> = []
+    /// How a timed capture fires this camera (nil: no capture, or the camera cannot be fired).
+    private var trigger: CaptureTrigger?
 
     /// ObjectInfos read per step while working through a listing.
     static let backlogBatch = 16
@@ -70,6 +77,7 @@ final class TetherSession {
     func run() throws(PTPIPError) {
         let listing = try list() ?? []
         backlog = listing
+        onCardAtConnect = Set(listing)
         if firstConnectionPending && !context.options.includeExisting { existing = Set(listing) }
         announced += try events.start(session)
         if session.busyAnswers > 0 {
@@ -77,13 +85,24 @@ final class TetherSession {
         }
         context.report(.info("connected to \(session.name) at \(session.address) (\(session.dialect))"))
         context.report(.status("\(session.deviceInfo.model) connected"))
+        if let capture = context.options.capture {
+            switch CaptureTrigger.of(session) {
+            case .success(let found):
+                trigger = found
+                capture.cameraReady(name: session.name, triggerProblem: nil)
+            case .failure(let unavailable):
+                capture.cameraReady(name: session.name, triggerProblem: unavailable.reason)
+            }
+        }
         do throws(PTPIPError) {
             while !context.stop.isStopped {
+                try fireDueShot()
                 let worked = try step()
                 if let error = memory.recordPending() {
                     context.report(.problem("photos are spooled but could not be remembered as taken: \(error)"))
                 }
-                let wait = worked || hasWork ? 0 : Self.idleWait
+                let untilShot = context.options.capture?.secondsUntilNextShot() ?? Self.idleWait
+                let wait = worked || hasWork ? 0 : max(0, min(Self.idleWait, untilShot))
                 announce(try events.poll(session, wait: wait))
             }
         } catch .interrupted {
@@ -168,10 +187,11 @@ final class TetherSession {
         known[handle] = decision
         switch decision {
         case .take:
-            downloads.append(Candidate(object: object, detectedAt: Date()))
+            downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
         case .existing:
             existingLines[handle] = (key, info.filename)
         case .skipRAW, .skipOther:
+            if decision == .skipRAW { _ = shotConfirmed(by: object, willUpload: false) }
             if memory.skippedKeys.insert(key).inserted {
                 let kind = decision == .skipRAW ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
                 context.report(.skipped(fileName: info.filename, reason: kind))
@@ -203,6 +223,25 @@ final class TetherSession {
             context.report(.info("\(photos) file(s) were already on the card of \(session.name) and stay there; "
                 + "relay takes what is shot from now on (--include-existing takes those too)"))
         }
+    }
+
+    // MARK: - Timed capture
+
+    /// Fires the timed capture's shot if one is due. A lost connection throws (the shot's photo
+    /// may still appear after the reconnect).
+    private func fireDueShot() throws(PTPIPError) {
+        guard let capture = context.options.capture, let trigger, let shot = capture.takeDueShot() else { return }
+        switch try trigger.fire(session, stop: context.stop) {
+        case .accepted(let busyRetries): capture.triggerAccepted(shot, busyRetries: busyRetries)
+        case .failed(let reason): capture.triggerFailed(shot, reason: reason)
+        }
+    }
+
+    /// The shot a new photo confirms, if a timed capture waits for one.
+    private func shotConfirmed(by object: CameraObject, willUpload: Bool) -> Int? {
+        context.options.capture?.photoAppeared(fileName: object.info.filename,
+                                               wasOnCardAtConnect: onCardAtConnect.contains(object.handle),
+                                               willUpload: willUpload)
     }
 
     // MARK: - Listing
@@ -253,7 +292,8 @@ final class TetherSession {
     private func download(_ candidate: Candidate) throws(PTPIPError) {
         let object = candidate.object
         let name = object.info.filename
-        let identity = object.photoIdentity(cameraSerial: memory.serial, detectedAt: candidate.detectedAt)
+        var identity = object.photoIdentity(cameraSerial: memory.serial, detectedAt: candidate.detectedAt)
+        identity.timerShot = candidate.shot
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
         let incoming: IncomingPhoto
@@ -274,7 +314,10 @@ final class TetherSession {
         let transfer = ObjectDownload(session: session, object: object, incoming: incoming,
                                       chunkSize: context.options.chunkSize)
         do {
-            try transfer.run(shouldStop: { context.stop.isStopped })
+            try transfer.run { () throws(PTPIPError) in
+                if context.stop.isStopped { throw .interrupted }
+                try fireDueShot()
+            }
         } catch {
             switch error {
             case .camera(let error):

@@ -42,6 +42,13 @@ final class RelayHarness {
         ] + extra, environment: environment)
     }
 
+    /// Starts `relay capture --camera CAMERA EXTRA…` with fast retry timings.
+    func startCapture(_ camera: String, _ extra: [String]) throws -> Subprocess {
+        try Subprocess(TestPaths.relayExecutable, [
+            "capture", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
+        ] + extra, environment: environment)
+    }
+
     /// Drops JPEGs named IMG_0001.JPG... into the hot folder the way FTP servers do (temporary
     /// name, then rename); returns their bytes by name.
     @discardableResult
@@ -85,6 +92,13 @@ struct HistoryEntry: Decodable {
     var fileName: String
     var bytes: Int
     var attempt: Int
+    var isTimerCapture: Bool
+
+    var date: Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: timestamp)
+    }
 }
 
 /// What the tests read of `relay status --json`.

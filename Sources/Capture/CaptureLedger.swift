@@ -1,0 +1,256 @@
+import Foundation
+
+/// The state of a timed capture run: its schedule, and what became of each shot. Persisted after
+/// every change (`capture.json`), so `relay capture --resume` continues where a stopped or
+/// crashed run left off. Pure: the caller passes the time in.
+///
+/// The schedule starts when the camera is first ready (`start(at:)`): shot n falls due at
+/// `anchor + (n - anchorNumber) × interval`. A shot is fired when it falls
+/// due while the camera is connected; it is *missed* when it falls due while the camera is away
+/// (or the camera was kept busy until the next shot fell due), *captured* when a new photo
+/// appears after its trigger, *failed* when the trigger was refused or no photo came in time.
+public struct CaptureLedger: Codable, Equatable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Fired; the camera has not shown its photo yet.
+        case triggered
+        case captured
+        case failed
+        case missed
+    }
+
+    public struct Shot: Codable, Equatable, Sendable {
+        public var number: Int
+        public var dueAt: Date
+        public var outcome: Outcome
+        public var triggeredAt: Date?
+        /// Since when its photo is awaited (the trigger, or the restart of a resumed run).
+        public var awaitedSince: Date?
+        /// The camera's name for the shot's first photo.
+        public var fileName: String?
+        /// Why it failed or was missed.
+        public var reason: String?
+        /// A photo of this shot is to be uploaded (a JPEG, or RAW with `--include-raw`).
+        public var uploadExpected = false
+        public var uploaded = false
+        /// Its upload failed for good (the gallery refused it).
+        public var uploadFailed = false
+
+        var awaitsUpload: Bool { uploadExpected && !uploaded && !uploadFailed }
+    }
+
+    /// Seconds between shots (at least 1).
+    public let interval: Double
+    /// Shots in the run (`--count`), or nil.
+    public let total: Int?
+    /// No shot falls due at or after this time (`--until`, `--for`), or nil.
+    public let endsAt: Date?
+    /// The command line that started the run, for `--resume`.
+    public let arguments: [String]
+    /// Recent shots, oldest first: at most `keptShots`, and every shot still waiting for its photo.
+    public private(set) var shots: [Shot] = []
+    public private(set) var counts = Counts()
+    private var anchorNumber = 1
+    /// When shot `anchorNumber` falls due; nil until the camera is ready.
+    private var anchor: Date?
+    /// The run ended (its schedule done, or given up); `--resume` has nothing to continue.
+    public var ended = false
+
+    public struct Counts: Codable, Equatable, Sendable {
+        public var fired = 0
+        public var captured = 0
+        public var failed = 0
+        public var missed = 0
+        public var uploaded = 0
+        /// The number of the last shot that fell due.
+        public var lastNumber = 0
+    }
+
+    /// Shots kept in detail: enough to match a late photo or RAW companion to its shot.
+    static let keptShots = 64
+
+    public init(interval: Double, total: Int?, endsAt: Date?, arguments: [String]) {
+        self.interval = max(CaptureTiming.minimumInterval, interval)
+        self.total = total
+        self.endsAt = endsAt
+        self.arguments = arguments
+    }
+
+    /// Starts the schedule (the first shot falls due at `now`), unless it runs already.
+    public mutating func start(at now: Date) {
+        guard anchor == nil else { return }
+        anchor = now
+        for index in shots.indices where shots[index].outcome == .triggered && shots[index].awaitedSince == nil {
+            shots[index].awaitedSince = now
+        }
+    }
+
+    public var hasStarted: Bool { anchor != nil }
+
+    /// How many shots the run has: `--count`, or those that fall due before `--until`/`--for`
+    /// (known once the schedule is anchored), or nil for a run until stopped.
+    public var plannedShots: Int? {
+        if let total { return total }
+        guard let endsAt, let anchor else { return nil }
+        let span = endsAt.timeIntervalSince(anchor)
+        let more = span <= 0 ? 0 : Int((span / interval).rounded(.up))
+        return anchorNumber - 1 + more
+    }
+
+    public var nextNumber: Int { counts.lastNumber + 1 }
+
+    /// When shot `number` falls due; nil when it is not part of the run.
+    public func dueTime(of number: Int) -> Date? {
+        if let total, number > total { return nil }
+        guard let anchor else { return nil }
+        let due = anchor.addingTimeInterval(Double(number - anchorNumber) * interval)
+        if let endsAt, due >= endsAt { return nil }
+        return due
+    }
+
+    /// When the next shot falls due; nil when every shot has fallen due.
+    public var nextDue: Date? { dueTime(of: nextNumber) }
+
+    /// Shots fired whose photo has not appeared yet.
+    public var waiting: Int { shots.filter { $0.outcome == .triggered }.count }
+
+    /// Every shot has fallen due and none waits for its photo (uploads may still be going).
+    public var isComplete: Bool { hasStarted && nextDue == nil && waiting == 0 }
+
+    /// Takes the shots that have fallen due by `now`: returns the number of the one to fire, if
+    /// the camera is ready and the next shot is not due already; the others are missed, with
+    /// `reasonIfAway` (camera away) as the reason.
+    public mutating func takeDue(now: Date, cameraReady: Bool, reasonIfAway: String) -> Int? {
+        while let due = nextDue, due <= now {
+            let number = nextNumber
+            counts.lastNumber = number
+            let followingDue = dueTime(of: number + 1).map { $0 <= now } ?? false
+            if cameraReady && !followingDue {
+                counts.fired += 1
+                append(Shot(number: number, dueAt: due, outcome: .triggered, triggeredAt: now, awaitedSince: now))
+                return number
+            }
+            counts.missed += 1
+            let reason = cameraReady ? "the camera was busy with earlier work until the next shot fell due" : reasonIfAway
+            append(Shot(number: number, dueAt: due, outcome: .missed, reason: reason))
+        }
+        return nil
+    }
+
+    /// The trigger of `number` did not make the camera shoot.
+    public mutating func triggerFailed(_ number: Int, reason: String) {
+        settle(number, as: .failed, reason: reason)
+    }
+
+    /// A new photo appeared: the shot it belongs to, if any. A RAW or JPEG companion of a shot's
+    /// photo (same name, other extension) belongs to that shot; otherwise the photo confirms the
+    /// oldest shot waiting for one (only one fired before `firedBefore`, when given: a photo that
+    /// was on the card when the camera connected cannot come from a later trigger).
+    /// `willUpload`: relay takes this photo (not a RAW left on the card).
+    public mutating func photoAppeared(fileName: String, firedBefore: Date?, willUpload: Bool) -> Int? {
+        let stem = Self.stem(fileName)
+        if let companion = shots.lastIndex(where: { $0.fileName.map(Self.stem) == stem }) {
+            if willUpload { shots[companion].uploadExpected = true }
+            return shots[companion].number
+        }
+        guard let index = shots.firstIndex(where: { shot in
+            shot.outcome == .triggered && (firedBefore.map { (shot.triggeredAt ?? .distantFuture) < $0 } ?? true)
+        }) else { return nil }
+        shots[index].outcome = .captured
+        shots[index].fileName = fileName
+        shots[index].uploadExpected = willUpload
+        counts.captured += 1
+        return shots[index].number
+    }
+
+    /// Fails the shots whose photo has not appeared within `timeout` of their trigger; returns them.
+    public mutating func expire(now: Date, timeout: Double) -> [Shot] {
+        var expired: [Shot] = []
+        for index in shots.indices where shots[index].outcome == .triggered {
+            guard let since = shots[index].awaitedSince, now.timeIntervalSince(since) > timeout else { continue }
+            shots[index].outcome = .failed
+            shots[index].reason = String(format: "no photo from the camera within %.0fs of the trigger", timeout)
+            counts.failed += 1
+            expired.append(shots[index])
+        }
+        return expired
+    }
+
+    /// A shot's photo is in the gallery (`delivered`), or the gallery refused it for good.
+    public mutating func markUpload(_ number: Int, delivered: Bool) {
+        guard let index = shots.firstIndex(where: { $0.number == number }), !shots[index].uploaded else { return }
+        if delivered {
+            shots[index].uploaded = true
+            counts.uploaded += 1
+        } else {
+            shots[index].uploadFailed = true
+        }
+    }
+
+    /// Captured shots whose photo is still on its way to the gallery.
+    public var uploadsPending: Int { shots.filter(\.awaitsUpload).count }
+
+    /// Continues a stopped run: once the camera is ready the next shot falls due at once, then
+    /// every interval; shots that waited for their photo wait again from then (the photo may be
+    /// on the card, taken while relay was stopped).
+    public mutating func resume() {
+        anchorNumber = nextNumber
+        anchor = nil
+        for index in shots.indices where shots[index].outcome == .triggered {
+            shots[index].awaitedSince = nil
+        }
+        ended = false
+    }
+
+    public func shot(_ number: Int) -> Shot? { shots.first { $0.number == number } }
+
+    private mutating func settle(_ number: Int, as outcome: Outcome, reason: String) {
+        guard let index = shots.firstIndex(where: { $0.number == number }), shots[index].outcome == .triggered else { return }
+        shots[index].outcome = outcome
+        shots[index].reason = reason
+        counts.failed += 1
+    }
+
+    private mutating func append(_ shot: Shot) {
+        shots.append(shot)
+        while shots.count > Self.keptShots,
+              let index = shots.firstIndex(where: { $0.outcome != .triggered && !$0.awaitsUpload }) {
+            shots.remove(at: index)
+        }
+    }
+
+    static func stem(_ fileName: String) -> String {
+        let upper = fileName.uppercased()
+        guard let dot = upper.lastIndex(of: ".") else { return upper }
+        return String(upper[..<dot])
+    }
+
+    // MARK: - Words
+
+    /// "shot 3 of 10 · next in 0.4s" for the progress line.
+    public func progress(now: Date) -> String {
+        var text = "shot \(counts.lastNumber)" + (plannedShots.map { " of \($0)" } ?? "")
+        if let due = nextDue {
+            text += String(format: " · next in %.1fs", max(0, due.timeIntervalSince(now)))
+        } else if waiting > 0 {
+            text += " · waiting for the last photo"
+        }
+        return text
+    }
+
+    /// The end-of-run summary: "120 of 120 captured, 120 uploaded", or for a run stopped early
+    /// "stopped at shot 8 of 15: 7 captured, 1 failed".
+    public func summary(stopped: Bool) -> String {
+        let c = counts
+        var parts = ["\(c.captured) captured"]
+        if c.failed > 0 { parts.append("\(c.failed) failed") }
+        if c.missed > 0 { parts.append("\(c.missed) missed") }
+        if waiting > 0 { parts.append("\(waiting) waiting for the camera") }
+        let planned = plannedShots
+        if stopped && !isComplete {
+            let of = planned.map { " of \($0)" } ?? ""
+            return "stopped at shot \(c.lastNumber)\(of): " + parts.joined(separator: ", ") + "; \(c.uploaded) uploaded"
+        }
+        parts[0] = "\(c.captured) of \(planned ?? c.lastNumber) captured"
+        return ([parts[0], "\(c.uploaded) uploaded"] + parts.dropFirst()).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,113 @@
+import Capture
+import Foundation
+import Pipeline
+import RelayCore
+import Tether
+
+/// `relay capture`: fires the camera on a schedule (or once) and uploads every frame, with the
+/// pipeline of `relay run`; `--resume` continues the last run that did not finish.
+enum CaptureCommand {
+    static let timingOptions: Set<String> = ["--every", "--count", "--until", "--for"]
+
+    static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
+        var commandLine = arguments
+        var resumed: CaptureLedger?
+        if arguments.contains("--resume") {
+            guard arguments == ["--resume"] else {
+                throw CommandFailure(.usage, "--resume takes no other options: the run goes on with the options it was started with")
+            }
+            let saved: CaptureLedger?
+            do { saved = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }
+            guard var ledger = saved else {
+                throw CommandFailure(.usage, "there is no capture run to resume: start one with relay capture --camera ptpip://HOST --every 30s")
+            }
+            guard !ledger.ended else {
+                throw CommandFailure(.failure, "the last capture run is finished (\(ledger.summary(stopped: false))): nothing to resume")
+            }
+            ledger.resume()
+            commandLine = ledger.arguments
+            resumed = ledger
+        }
+        let args = try Arguments(commandLine, options: RunCommand.optionNames.union(timingOptions),
+                                 flags: RunCommand.flagNames.union(["--once"]))
+        if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
+        guard args.all("--folder").isEmpty else {
+            throw CommandFailure(.usage, "relay capture fires a camera: give --camera ptpip://HOST[:PORT], not --folder")
+        }
+        guard args.all("--camera").count == 1 else {
+            throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto) once")
+        }
+        let console = RunConsole()
+        let ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, console: console)
+        let controller = CaptureController(ledger: ledger, file: home.captureFile, log: console.log)
+        var sources = try RunCommand.sourceSpecs(args)
+        for index in sources.indices {
+            if case .camera(var camera) = sources[index] {
+                camera.capture = controller
+                sources[index] = .camera(camera)
+            }
+        }
+        var options = try RunCommand.runOptions(args, sources: sources)
+        options.onUploadSettled = { entry, delivered in controller.uploadSettled(entry, delivered: delivered) }
+        options.statusLine = { controller.status }
+        if resumed != nil {
+            console.log("resuming the capture run: \(ledger.summary(stopped: true))")
+        }
+
+        let finishedByItself = StopFlag()
+        try RunCommand.execute(options, home: home, environment: environment, console: console) { stop in
+            Thread.detachNewThread {
+                repeat {
+                    controller.tick()
+                    if controller.refusal != nil || (controller.isComplete && controller.uploadsPending == 0) {
+                        finishedByItself.stop()
+                        stop.stop()
+                    }
+                } while !stop.sleep(0.1)
+            }
+        }
+        let summary = controller.finish(stopped: !finishedByItself.isStopped)
+        if let refusal = controller.refusal { throw CommandFailure(.source, refusal) }
+        print(summary)
+        if !controller.isComplete {
+            print("relay capture --resume continues this run")
+        }
+    }
+
+    /// The schedule from `--every` and one of `--count`, `--until`, `--for` (or `--once`).
+    private static func newLedger(_ args: Arguments, commandLine: [String], home: RelayHome,
+                                  console: RunConsole) throws -> CaptureLedger {
+        let now = Date()
+        let limits = ["--count", "--until", "--for"].filter { !args.all($0).isEmpty }
+        if args.has("--once") {
+            if let other = (["--every"] + limits).first(where: { !args.all($0).isEmpty }) {
+                throw CommandFailure(.usage, "--once takes a single shot: leave out \(other)")
+            }
+            return CaptureLedger(interval: CaptureTiming.minimumInterval, total: 1, endsAt: nil, arguments: commandLine)
+        }
+        guard limits.count <= 1 else {
+            throw CommandFailure(.usage, "give one of --count, --until and --for, not \(limits.joined(separator: " and "))")
+        }
+        guard let every = try args.value("--every") else {
+            throw CommandFailure(.usage, "--every is required: how often to shoot, e.g. --every 30s (units s, m, h, d), or --once for one shot")
+        }
+        let interval: (seconds: Double, note: String?)
+        var total: Int?
+        var endsAt: Date?
+        do {
+            interval = try CaptureTiming.interval(every)
+            if let text = try args.value("--for") { endsAt = now.addingTimeInterval(try CaptureTiming.runLength(text)) }
+            if let text = try args.value("--until") { endsAt = try CaptureTiming.endTime(text, now: now) }
+        } catch let error as CaptureTimingError {
+            throw CommandFailure(.usage, error.description)
+        }
+        total = try args.integer("--count", in: 1...10_000_000)
+        if let note = interval.note { console.log(note) }
+        let previous: CaptureLedger?
+        do { previous = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }
+        if let previous, !previous.ended {
+            console.log("the unfinished capture run before this one (\(previous.summary(stopped: true))) is replaced by this one")
+        }
+        return CaptureLedger(interval: interval.seconds, total: total, endsAt: endsAt, arguments: commandLine)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PTPIP
+import PTPWire
+import RelayCore
+
+/// How relay fires a camera: the operation its vendor uses for a remote shutter release.
+enum CaptureTrigger: Equatable {
+    /// Canon EOS RemoteReleaseOn / RemoteReleaseOff, full press (as the shutter button).
+    case canonReleaseOnOff
+    /// Canon RemoteRelease (older EOS bodies).
+    case canonRelease
+    /// Standard InitiateCapture (Nikon and standard PTP cameras).
+    case initiateCapture
+
+    /// Attempts per shot while the camera answers DeviceBusy.
+    static let busyAttempts = 3
+    /// Waits between those attempts: 0.3 s, then 0.6 s.
+    static let busyBackoff = Backoff(base: 0.3, cap: 1.2)
+    /// RemoteReleaseOn's first parameter for a full press (PTPIP.md: 1 half, 2 full).
+    static let fullPress: UInt32 = 2
+
+    /// The trigger `session`'s camera lists, or why it cannot be fired remotely.
+    static func of(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
+        let info = session.deviceInfo
+        if session.dialect == .canonEOS {
+            if info.supports(.canonEOSRemoteReleaseOn) && info.supports(.canonEOSRemoteReleaseOff) { return .success(.canonReleaseOnOff) }
+            if info.supports(.canonEOSRemoteRelease) { return .success(.canonRelease) }
+        }
+        if info.supports(.initiateCapture) { return .success(.initiateCapture) }
+        return .failure(TriggerUnavailable(
+            reason: "\(session.name) cannot be fired remotely: it lists no capture operation "
+                + "(InitiateCapture, or Canon RemoteRelease/RemoteReleaseOn) in its DeviceInfo. "
+                + "Check that the camera is in remote shooting mode, not playback or image transfer"))
+    }
+
+    /// Fires one shot. DeviceBusy is asked again (three attempts in all); any other answer than
+    /// OK is a failed shot. A lost connection throws (the source reconnects).
+    func fire(_ session: CameraSession, stop: StopFlag) throws(PTPIPError) -> TriggerResult {
+        var busy = 0
+        while true {
+            let code = try press(session)
+            if code.isOK { return .accepted(busyRetries: busy) }
+            guard code == .deviceBusy else { return .failed("the camera answered \(code)") }
+            busy += 1
+            if busy >= Self.busyAttempts {
+                return .failed("the camera answered DeviceBusy \(busy) times")
+            }
+            if stop.sleep(Self.busyBackoff.ceiling(attempt: busy - 1)) { throw .interrupted }
+        }
+    }
+
+    private func press(_ session: CameraSession) throws(PTPIPError) -> PTPResponseCode {
+        let client = session.client
+        switch self {
+        case .canonReleaseOnOff:
+            let code = try client.transaction(.canonEOSRemoteReleaseOn, [Self.fullPress, 0]).code
+            // Let go of the button whatever the press answered, or the body stays half-pressed.
+            _ = try client.transaction(.canonEOSRemoteReleaseOff, [Self.fullPress])
+            return code
+        case .canonRelease:
+            return try client.transaction(.canonEOSRemoteRelease).code
+        case .initiateCapture:
+            return try client.transaction(.initiateCapture, [0, 0]).code
+        }
+    }
+}
+
+/// What became of one trigger.
+enum TriggerResult: Equatable {
+    case accepted(busyRetries: Int)
+    case failed(String)
+}
+
+/// Why a camera cannot be fired remotely.
+struct TriggerUnavailable: Error {
+    let reason: String
+}
