@@ -69,6 +69,10 @@ public enum RelayCommandLine {
         USAGE
           relay run --camera ptpip://HOST[:PORT]|auto [options]  take each new JPEG off a Wi-Fi camera and upload it
           relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
+          relay capture --camera ADDRESS --every DURATION [--count N | --until TIME | --for DURATION] [options]
+                                                                 fire the camera on a schedule and upload every frame
+          relay capture --camera ADDRESS --once [options]        take one shot and upload it
+          relay capture --resume                                 continue the last capture run that did not finish
           relay discover [--range RANGE] [--port N] [--json]     find PTP/IP cameras on the local network
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
@@ -98,10 +102,19 @@ public enum RelayCommandLine {
           --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
           --retry-cap DURATION     largest retry delay ceiling (default 60s)
 
+        CAPTURE OPTIONS (and the run options above, for one --camera)
+          --every DURATION         time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised
+                                   to 1s); the first shot fires at once
+          --count N                take N shots; or --until HH:MM[:SS] | YYYY-MM-DDTHH:MM, or --for DURATION;
+                                   without them the run goes on until Ctrl-C
+          A shot counts as captured when the camera shows its new photo, failed when the camera answers
+          DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
+
         FILES
           State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
-          configs.json, history.json, cameras.json (relay's pairing id, known cameras), seen/ (what each source
-          already took), spool/ (spool/failed/ holds permanent failures).
+          configs.json, history.json, cameras.json (relay's pairing id, known cameras), capture.json (the last
+          capture run, for --resume), seen/ (what each source already took), spool/ (spool/failed/ holds
+          permanent failures).
 
         EXIT CODES
         \(ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))

@@ -113,7 +113,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                                    model: session.deviceInfo.model, address: clientOptions.address)
         connected()
         let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
-        defer { options.capture?.cameraGone() }
+        defer { if !stop.isStopped { options.capture?.cameraGone() } }
         do {
             try TetherSession(session: session, memory: memory, context: context, firstConnection: firstConnection).run()
         } catch {

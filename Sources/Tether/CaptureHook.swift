@@ -7,7 +7,7 @@ public protocol CaptureHook: AnyObject, Sendable {
     /// The camera's session is open. `triggerProblem` says why it cannot be fired remotely (nil
     /// when it can).
     func cameraReady(name: String, triggerProblem: String?)
-    /// The camera's session ended (dropped, asleep, or relay stopping).
+    /// The camera's session ended while relay goes on (dropped, asleep, switched off).
     func cameraGone()
     /// The number of a shot to fire now, if one is due.
     func takeDueShot() -> Int?

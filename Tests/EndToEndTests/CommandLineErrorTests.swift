@@ -32,6 +32,20 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: file), garbage)
     }
 
+    func testCorruptCaptureFileIsNamedAndLeftByteForByte() throws {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
+        let file = harness.home.appendingPathComponent("capture.json")
+        let garbage = Data("{\"interval\": 30, \"shots\": [".utf8)
+        try garbage.write(to: file)
+        for command in [["capture", "--resume"], ["capture", "--camera", "ptpip://127.0.0.1:9", "--every", "5s"]] {
+            let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
+            XCTAssertEqual(result.status, 4, "\(command): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: file), garbage)
+    }
+
     func testHelpAfterACommandPrintsTheUsage() throws {
         let harness = try RelayHarness()
         for command in ["run", "discover", "config", "history"] {
