@@ -5,45 +5,46 @@ import XCTest
 /// Bad input on the command line and in state files: a clear message, a documented exit code,
 /// and the user's files left exactly as they were.
 final class CommandLineErrorTests: XCTestCase {
-    func testCorruptConfigsFileIsNamedAndLeftByteForByte() throws {
+    /// Writes `garbage` as the state file `name`, runs each command: exit 4, the file named, no
+    /// crash, and the file byte for byte as it was. `withConfig`: a usable config exists first.
+    private func assertCorrupt(_ name: String, _ garbage: String, withConfig: Bool = true, commands: (RelayHarness) -> [[String]],
+                               file: StaticString = #filePath, line: UInt = #line) throws {
         let harness = try RelayHarness()
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
-        let file = harness.home.appendingPathComponent("configs.json")
-        let garbage = Data("{ \"configs\": [ oops".utf8)
-        try garbage.write(to: file)
-        for command in [["config", "list"], ["config", "add", "--url", "https://x.example/u"], ["run", "--folder", harness.dropFolder.path]] {
-            let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
-            XCTAssertEqual(result.status, 4, "\(command): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
-            XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)
+        if withConfig {
+            XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0, file: file, line: line)
         }
-        XCTAssertEqual(try Data(contentsOf: file), garbage)
+        let stateFile = harness.home.appendingPathComponent(name)
+        try Data(garbage.utf8).write(to: stateFile)
+        for command in commands(harness) {
+            let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
+            XCTAssertEqual(result.status, 4, "\(command): \(result.stderr)", file: file, line: line)
+            XCTAssertTrue(result.stderr.contains(stateFile.path), result.stderr, file: file, line: line)
+            XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr, file: file, line: line)
+        }
+        XCTAssertEqual(try Data(contentsOf: stateFile), Data(garbage.utf8), file: file, line: line)
+    }
+
+    func testCorruptConfigsFileIsNamedAndLeftByteForByte() throws {
+        try assertCorrupt("configs.json", "{ \"configs\": [ oops", withConfig: false) { harness in
+            [["config", "list"], ["config", "add", "--url", "https://x.example/u"], ["run", "--folder", harness.dropFolder.path]]
+        }
+    }
+
+    func testCorruptHistoryFileIsNamedAndLeftByteForByte() throws {
+        try assertCorrupt("history.json", "{\"records\": [{\"id\": 1") { harness in
+            [["history"], ["run", "--folder", harness.dropFolder.path]]
+        }
     }
 
     func testCorruptCamerasFileIsNamedAndLeftByteForByte() throws {
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
-        let file = harness.home.appendingPathComponent("cameras.json")
-        let garbage = Data("{\"clientGUID\": \"00ff".utf8)
-        try garbage.write(to: file)
-        let result = try harness.relay("run", "--camera", "ptpip://127.0.0.1:9")
-        XCTAssertEqual(result.status, 4, result.stderr)
-        XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
-        XCTAssertEqual(try Data(contentsOf: file), garbage)
+        try assertCorrupt("cameras.json", "{\"clientGUID\": \"00ff") { _ in [["run", "--camera", "ptpip://127.0.0.1:9"]] }
     }
 
     func testCorruptCaptureFileIsNamedAndLeftByteForByte() throws {
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
-        let file = harness.home.appendingPathComponent("capture.json")
-        let garbage = Data("{\"interval\": 30, \"shots\": [".utf8)
-        try garbage.write(to: file)
-        for command in [["capture", "--resume"], ["capture", "--camera", "ptpip://127.0.0.1:9", "--every", "5s"]] {
-            let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
-            XCTAssertEqual(result.status, 4, "\(command): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
+        try assertCorrupt("capture.json", "{\"interval\": 30, \"shots\": [") { _ in
+            [["capture", "--resume"], ["capture", "--camera", "ptpip://127.0.0.1:9", "--every", "5s"]]
         }
-        XCTAssertEqual(try Data(contentsOf: file), garbage)
     }
 
     func testHelpAfterACommandPrintsTheUsage() throws {
@@ -53,20 +54,6 @@ final class CommandLineErrorTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
             XCTAssertTrue(result.stdout.contains("RUN OPTIONS"), result.stdout)
         }
-    }
-
-    func testCorruptHistoryFileIsNamedAndLeftByteForByte() throws {
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
-        let file = harness.home.appendingPathComponent("history.json")
-        let garbage = Data("{\"records\": [{\"id\": 1".utf8)
-        try garbage.write(to: file)
-        for command in [["history"], ["run", "--folder", harness.dropFolder.path]] {
-            let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
-            XCTAssertEqual(result.status, 4, "\(command): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains(file.path), result.stderr)
-        }
-        XCTAssertEqual(try Data(contentsOf: file), garbage)
     }
 
     func testInvalidConfigInputIsRefusedNamingTheFieldAndTheFix() throws {
