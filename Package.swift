@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "relay", targets: ["relay"]),
+        // For the libFuzzer targets in Fuzz/.
+        .library(name: "PTPWire", targets: ["PTPWire"]),
     ],
     targets: [
         // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).

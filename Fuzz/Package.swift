@@ -1,0 +1,16 @@
+// swift-tools-version:6.0
+// libFuzzer targets for relay's camera-facing decoders. Built apart from relay (a fuzzer has no
+// main of its own): see scripts/fuzz.sh and RELIABILITY.md.
+import PackageDescription
+
+let package = Package(
+    name: "relay-fuzz",
+    dependencies: [.package(name: "relay", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "PTPFuzz",
+            dependencies: [.product(name: "PTPWire", package: "relay")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ]
+)

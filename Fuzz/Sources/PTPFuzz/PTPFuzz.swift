@@ -1,0 +1,55 @@
+import Foundation
+import PTPWire
+
+/// Which decoder this run fuzzes, from FUZZ_TARGET: packets (the PTP/IP packet and stream
+/// readers), events (Canon EOS and Nikon event lists), deviceinfo, objectinfo.
+private let target: String = {
+    guard let raw = getenv("FUZZ_TARGET") else { return "packets" }
+    return String(cString: raw)
+}()
+
+/// libFuzzer's entry point: any input must decode or throw a PTPWireError; a trap is a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+    switch target {
+    case "events":
+        _ = try? CanonEOSEventList.parse(bytes)
+        _ = try? NikonEventList(decoding: bytes)
+        _ = try? NikonEventList(decodingEx: bytes)
+    case "deviceinfo":
+        if let info = try? PTPDeviceInfo(decoding: bytes) { precondition((try? PTPDeviceInfo(decoding: info.encoded())) == info) }
+    case "objectinfo":
+        if let info = try? PTPObjectInfo(decoding: bytes) { precondition((try? PTPObjectInfo(decoding: info.encoded())) == info) }
+    default:
+        fuzzPackets(bytes)
+    }
+    return 0
+}
+
+/// The bytes as a camera's stream, split where the first byte says, through both readers.
+private func fuzzPackets(_ bytes: [UInt8]) {
+    let split = bytes.isEmpty ? 0 : Int(bytes[0]) % max(1, bytes.count)
+    var packets = PTPIPPacketReader(maxPacketLength: 1 << 20)
+    packets.append(bytes[..<split])
+    packets.append(bytes[split...])
+    while let packet = try? packets.nextPacket() { _ = packet.encoded() }
+    var stream = PTPIPStreamReader()
+    stream.append(bytes[..<split])
+    while (try? stream.next()) != nil {}
+    stream.append(bytes[split...])
+    while (try? stream.next()) != nil {}
+}
+
+/// SwiftPM links an executable's entry point as `PTPFuzz_main`; libFuzzer's driver runs from it.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runDriver(_ argc: UnsafeMutablePointer<CInt>,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                       _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt) -> CInt
+
+@_cdecl("PTPFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
+}

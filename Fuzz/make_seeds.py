@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus of the fuzz targets: well-formed PTP/IP packets, event
+lists, DeviceInfo and ObjectInfo datasets, built from the layouts in ../shared/PTPIP.md, plus
+the Canon EOS GetEvent reply recorded from a real body (../shared/fixtures)."""
+import os
+import shutil
+import struct
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def ptp_string(text):
+    if not text:
+        return b"\x00"
+    units = text.encode("utf-16-le") + b"\x00\x00"
+    return bytes([len(text) + 1]) + units
+
+
+def u16_array(values):
+    return struct.pack("<I", len(values)) + b"".join(struct.pack("<H", v) for v in values)
+
+
+def packet(kind, payload):
+    return struct.pack("<II", 8 + len(payload), kind) + payload
+
+
+def device_info(vendor, manufacturer, model, operations):
+    return (struct.pack("<HIH", 100, vendor, 100) + ptp_string("relay seed") + struct.pack("<H", 0)
+            + u16_array(operations) + u16_array([0x4002, 0x400D]) + u16_array([0x5001]) + u16_array([0x3801])
+            + u16_array([0x3001, 0x3801, 0xB108]) + ptp_string(manufacturer) + ptp_string(model)
+            + ptp_string("1.0") + ptp_string("SEED0001"))
+
+
+def object_info(name, fmt=0x3801, size=123456, parent=0):
+    fixed = struct.pack("<IHHIHIIIIIIIHII", 0x10001, fmt, 0, size, 0x3808, 0, 0, 0, 6000, 4000, 24, parent, 0, 0, 0)
+    return fixed + ptp_string(name) + ptp_string("20261123T101010") + ptp_string("20261123T101010") + ptp_string("")
+
+
+def write(target, name, data):
+    with open(os.path.join(here, "corpus", target, name), "wb") as f:
+        f.write(data)
+
+
+guid = bytes(range(16))
+write("packets", "init-command-ack", packet(2, struct.pack("<I", 1) + guid + ptp_string("cam")[1:] + struct.pack("<I", 0x10000)))
+write("packets", "operation-response", packet(7, struct.pack("<HII", 0x2001, 5, 42)))
+write("packets", "data-phase", packet(9, struct.pack("<IQ", 5, 10)) + packet(10, struct.pack("<I", 5) + b"\xff\xd8abc")
+      + packet(12, struct.pack("<I", 5) + b"de\xff\xd9") + packet(7, struct.pack("<HI", 0x2001, 5)))
+write("packets", "event", packet(8, struct.pack("<HII", 0x4002, 0xFFFFFFFF, 0x1234)))
+write("packets", "probe", packet(13, b""))
+write("packets", "init-fail", packet(5, struct.pack("<I", 0x2019)))
+
+write("deviceinfo", "canon", device_info(0xB, "Canon.Inc", "Canon EOS R50", [0x1001, 0x1002, 0x9116, 0x9128]))
+write("deviceinfo", "nikon", device_info(0xA, "Nikon Corporation", "Z 6", [0x1001, 0x90C7, 0x941C]))
+write("deviceinfo", "generic", device_info(0, "Somebody", "Generic", [0x1001, 0x100E]))
+
+write("objectinfo", "jpeg", object_info("IMG_0001.JPG"))
+write("objectinfo", "raw", object_info("IMG_0001.CR3", fmt=0xB108))
+write("objectinfo", "folder", object_info("100CANON", fmt=0x3001))
+write("objectinfo", "traversal", object_info("../../x.jpg"))
+
+nikon = struct.pack("<H", 2) + struct.pack("<HI", 0x4002, 7) + struct.pack("<HI", 0x400D, 0)
+write("events", "nikon-getevent", nikon)
+write("events", "nikon-geteventex", struct.pack("<HH", 1, 0) + struct.pack("<HHI", 0x4002, 1, 9))
+added = struct.pack("<IIIIH", 0, 0xC181, 0x90000001, 0x10001, 0x3801) + b"\x00" * 10 + struct.pack("<II", 555, 0x90000000) + b"\x00" * 4 + b"IMG_0001.JPG\x00"
+record = struct.pack("<I", len(added)) + added[4:]
+write("events", "canon-object-added", record + struct.pack("<II", 8, 0))
+fixture = os.path.join(here, "..", "..", "shared", "fixtures", "canon-eos", "getevent-initial.bin")
+if os.path.exists(fixture):
+    shutil.copyfile(fixture, os.path.join(here, "corpus", "events", "canon-recorded-initial"))
