@@ -22,6 +22,7 @@ enum SessionEnd: Error, CustomStringConvertible {
     case droppedEvery(Int)
     case idle(Double)
     case asleep
+    case hostile(SimHostility)
     case photoUnreadable
     case stopRequested
 
@@ -32,6 +33,7 @@ enum SessionEnd: Error, CustomStringConvertible {
         case let .droppedEvery(bytes): return "fault: dropped the connection after another \(bytes) bytes"
         case let .idle(seconds): return "dropped the client: no operation for \(seconds) s"
         case .asleep: return "the camera went to sleep"
+        case .hostile(let mode): return "hung up after a hostile answer (\(mode.rawValue))"
         case .photoUnreadable: return "a photo file changed or vanished while it was sent"
         case .stopRequested: return "stopping"
         }

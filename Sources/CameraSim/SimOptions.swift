@@ -145,6 +145,13 @@ public struct SimOptions: Sendable, Equatable {
                     throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "letters . (as usual), B (DeviceBusy) or N (no photo)")
                 }
                 options.faults.captureAnswers = raw
+            case "--hostile":
+                let raw = try text()
+                guard let mode = SimHostility(rawValue: raw) else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw,
+                                                       expected: SimHostility.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                options.faults.hostility = mode
             case "--no-remote-capture":
                 options.remoteCapture = false
             case "--drop-every":
@@ -272,6 +279,10 @@ public struct SimOptions: Sendable, Equatable {
                                 for a listing to find)
       --capture-answers LETTERS how the camera answers its shutter releases, in turn: . as usual,
                                 B DeviceBusy, N OK but no photo (e.g. ..B.BBB); then as usual
+      --hostile MODE            break the protocol on purpose: oversized-length, truncated-packet,
+                                wrong-transaction (answers to GetObjectInfo), malformed-strings
+                                (DeviceInfo), long-name, traversal-name (photo names), overlong-data
+                                (photo data longer than announced)
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
 
@@ -294,6 +305,8 @@ public struct SimFaults: Sendable, Equatable {
     /// How the camera answers its shutter releases, in order: `.` as usual, `B` DeviceBusy
     /// (no shot), `N` OK but no photo; after the last letter, as usual.
     public var captureAnswers = ""
+    /// A protocol violation the camera commits on purpose.
+    public var hostility: SimHostility?
     public var eventChannelTimeout: Double = 10
 
     public init() {}

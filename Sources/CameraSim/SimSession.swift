@@ -134,6 +134,17 @@ struct SimSession {
         } else {
             reply = responder.respond(to: request, dataOut: dataOut)
         }
+        if let hostility = options.faults.hostility {
+            switch request.code {
+            case .getDeviceInfo:
+                if case .bytes(let bytes) = reply.data { reply.data = .bytes(hostility.deviceInfo(bytes)) }
+            case .getObjectInfo:
+                reply = hostility.objectInfo(reply)
+                try misbehave(hostility, answering: request, with: reply, counters: &counters)
+            default:
+                break
+            }
+        }
         if options.verbose {
             let parameters = request.parameters.map { String($0, radix: 16) }.joined(separator: ",")
             log.info("\(request.code)(\(parameters)) tid \(request.transactionID) → \(reply.code)"
@@ -154,6 +165,37 @@ struct SimSession {
         guard counters.captureAnswersUsed < script.count else { return nil }
         defer { counters.captureAnswersUsed += 1 }
         return script[script.index(script.startIndex, offsetBy: counters.captureAnswersUsed)]
+    }
+
+    /// `--hostile` modes that break the answer to GetObjectInfo itself.
+    private mutating func misbehave(_ hostility: SimHostility, answering request: PTPOperationRequest, with reply: SimReply,
+                                    counters: inout FaultCounters) throws {
+        let tid = request.transactionID
+        switch hostility {
+        case .oversizedLength:
+            var header = PTPDataWriter()
+            header.appendU32(0xFFFF_FFF0)
+            header.appendU32(PTPIPPacketType.operationResponse.rawValue)
+            header.appendU16(PTPResponseCode.ok.rawValue)
+            try link.send(header.bytes, counters: &counters)
+            throw SessionEnd.hostile(hostility)
+        case .truncatedPacket:
+            try link.send(PTPIPPacket.startData(transactionID: tid, totalLength: UInt64(reply.data?.count ?? 0)).encoded(),
+                          counters: &counters)
+            var header = PTPDataWriter()
+            header.appendU32(12 + 1000)
+            header.appendU32(PTPIPPacketType.data.rawValue)
+            header.appendU32(tid)
+            try link.send(header.bytes + [UInt8](repeating: 0xAB, count: 10), counters: &counters)
+            throw SessionEnd.hostile(hostility)
+        case .wrongTransaction:
+            if let data = reply.data { try sendData(data, transactionID: tid, counters: &counters) }
+            let response = PTPOperationResponse(code: .ok, transactionID: tid &+ 1000, parameters: [])
+            try link.send(PTPIPPacket.operationResponse(response).encoded(), counters: &counters)
+            throw SessionEnd.hostile(hostility)
+        case .malformedStrings, .longName, .traversalName, .overlongData:
+            break
+        }
     }
 
     private mutating func isBusy(_ code: PTPOperationCode) -> Bool {
@@ -177,7 +219,9 @@ struct SimSession {
                 dropAt = data.count / 2
             }
         }
-        try link.send(PTPIPPacket.startData(transactionID: transactionID, totalLength: UInt64(data.count)).encoded(),
+        var announced = data.count
+        if options.faults.hostility == .overlongData, case .object = data, announced > 64 { announced -= 64 }
+        try link.send(PTPIPPacket.startData(transactionID: transactionID, totalLength: UInt64(announced)).encoded(),
                       counters: &counters)
         var offset = 0
         while true {

@@ -79,6 +79,9 @@ struct ObjectDownload {
             let parameters = resumable ? [object.handle, UInt32(offset), UInt32(count)] : [object.handle]
             reply = try session.call(operation, parameters, dataIn: .stream(limit: Int(count), sink: sink))
         } catch {
+            // A cut connection leaves good bytes to resume from; a peer that broke the protocol
+            // does not: what it sent in this request is dropped.
+            if case .protocolViolation = error { try discardSince(offset) }
             throw .camera(error)
         }
         if let writeFailure {
