@@ -22,17 +22,20 @@ Endpoints:
   GET /api/requests             JSON log of upload requests (every request except the
                                 gallery's own read endpoints and /api/*): method, path,
                                 idempotencyKey, status ("pending" while being answered,
-                                then the status code or "dropped"), time, clientPort,
-                                headers (names in lower case), bodyBytes.
+                                then the status code or "dropped"), time (arrival) and
+                                answeredAt (Unix seconds), clientPort, headers (names in
+                                lower case), bodyBytes.
   GET|POST /api/faults          read or change the fault settings (JSON, camelCase names of
                                 the flags below; only the given keys change).
   GET /photos/NAME              a stored photo.
   GET /                         an HTML page of thumbnails that reloads itself every 2 s.
 
 Faults apply to upload requests, after the body has been read, in this order: --delay, then
-drop (--drop-first, --drop-rate), then fail (--fail-first, --fail-rate), then the upload is
-checked and stored, then --lose-first (stored, but the answer is lost), then answered.
-"First N attempts" count per Idempotency-Key since the gallery started.
+stall (--stall-rate: held --stall-seconds, then dropped), throttle (--throttle-rate: 429 with
+Retry-After), drop (--drop-first, --drop-rate), then fail (--fail-first, --fail-rate), then the
+upload is checked and stored, then --lose-first (stored, but the answer is lost), then answered.
+"First N attempts" count per Idempotency-Key since the gallery started. The index of stored
+photos is kept in DIR/index.jsonl, so a restarted gallery still knows them (and their keys).
 """
 
 import argparse
@@ -54,7 +57,8 @@ UPLOAD_METHODS = ("POST", "PUT", "PATCH")
 FAULT_KEYS = {
     "failRate": float, "failStatus": int, "failFirst": int, "dropFirst": int,
     "dropRate": float, "retryAfter": int, "delay": float, "rejectName": str,
-    "rejectStatus": int, "loseFirst": int,
+    "rejectStatus": int, "loseFirst": int, "stallRate": float, "stallSeconds": float,
+    "throttleRate": float,
 }
 
 
@@ -222,12 +226,25 @@ class Gallery:
         self.faults = faults
         self.random = random.Random(seed)
         self.next_id = 1
+        # The index survives a restart, so a gallery that was down knows what it already has.
+        self.index_path = os.path.join(directory, "index.jsonl")
+        if os.path.exists(self.index_path):
+            with open(self.index_path, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        self.remember(json.loads(line))
+
+    def remember(self, record):
+        self.photos.append(record)
+        if record.get("idempotencyKey"):
+            self.by_key[record["idempotencyKey"]] = record
+        self.next_id = max(self.next_id, int(record["id"]) + 1)
 
     def count_attempt(self, key):
         with self.lock:
             n = self.attempts.get(key, 0) + 1
             self.attempts[key] = n
-            return n, dict(self.faults), self.random.random(), self.random.random()
+            return n, dict(self.faults), self.random.random(), self.random.random(), self.random.random()
 
     def log_request(self, entry):
         with self.lock:
@@ -270,10 +287,11 @@ class Gallery:
                 "parts": parts,
                 "receivedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
-            self.next_id += 1
-            self.photos.append(record)
-            if key:
-                self.by_key[key] = record
+            with open(self.index_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            self.remember(record)
             return record, False
 
 
@@ -430,6 +448,7 @@ class Handler(BaseHTTPRequestHandler):
             if entry is not None:
                 with gallery.lock:
                     entry["status"] = status
+                    entry["answeredAt"] = time.time()
             self.log_line(status, "" if entry is None or not entry["idempotencyKey"]
                           else " key=%s" % entry["idempotencyKey"])
 
@@ -496,10 +515,19 @@ class Handler(BaseHTTPRequestHandler):
         body = self.read_body()
         entry["bodyBytes"] = len(body)
         key = self.headers.get("Idempotency-Key")
-        attempt, faults, roll_drop, roll_fail = gallery.count_attempt(key)
+        attempt, faults, roll_drop, roll_fail, roll_other = gallery.count_attempt(key)
 
         if faults.get("delay"):
             time.sleep(faults["delay"])
+        stall, throttle = faults.get("stallRate") or 0, faults.get("throttleRate") or 0
+        if roll_other < stall:
+            time.sleep(faults.get("stallSeconds") or 60)
+            self.drop()
+        if roll_other - stall < throttle and roll_other >= stall:
+            after = faults.get("retryAfter")
+            self.send_json(429, {"error": "injected throttle", "attempt": attempt},
+                           [("Retry-After", str(1 if after is None else after))])
+            return 429
         if (faults.get("dropFirst") and attempt <= faults["dropFirst"]) or \
                 (faults.get("dropRate") and roll_drop < faults["dropRate"]):
             self.drop()
@@ -621,6 +649,9 @@ def main():
     parser.add_argument("--lose-first", type=int, default=0, help="store, then drop the answer, on the first N attempts of each key")
     parser.add_argument("--retry-after", type=int, default=None, help="Retry-After seconds on injected 429/503 answers")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering an upload")
+    parser.add_argument("--stall-rate", type=float, default=0.0, help="fraction of uploads held --stall-seconds, then dropped")
+    parser.add_argument("--stall-seconds", type=float, default=60.0)
+    parser.add_argument("--throttle-rate", type=float, default=0.0, help="fraction of uploads answered 429 with Retry-After")
     parser.add_argument("--reject-name", default=None, help="reject files whose name contains this")
     parser.add_argument("--reject-status", type=int, default=400)
     args = parser.parse_args()
@@ -629,7 +660,8 @@ def main():
         "failRate": args.fail_rate, "failStatus": args.fail_status, "failFirst": args.fail_first,
         "dropFirst": args.drop_first, "dropRate": args.drop_rate, "retryAfter": args.retry_after,
         "delay": args.delay, "rejectName": args.reject_name, "rejectStatus": args.reject_status,
-        "loseFirst": args.lose_first,
+        "loseFirst": args.lose_first, "stallRate": args.stall_rate, "stallSeconds": args.stall_seconds,
+        "throttleRate": args.throttle_rate,
     }
     server = Server((args.host, args.port), Handler)
     server.gallery = Gallery(args.dir, faults, args.seed)
