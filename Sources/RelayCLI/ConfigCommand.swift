@@ -80,7 +80,7 @@ enum ConfigCommand {
     private static func list(_ arguments: [String], store: ConfigStore) throws {
         let args = try Arguments(arguments, options: [], flags: ["--json"])
         let list = try store.load()
-        if args.has("--json") { return try JSONOutput.print(list) }
+        if args.has("--json") { return try JSONOutput.print(list.redactingSecrets) }
         if list.configs.isEmpty {
             print("no configs yet: relay config add --url https://gallery.example/upload")
             return
@@ -95,7 +95,7 @@ enum ConfigCommand {
     private static func show(_ arguments: [String], store: ConfigStore) throws {
         let args = try Arguments(arguments, options: [], flags: ["--json"])
         let config = try store.resolve(args.positionals.first)
-        try JSONOutput.print(config)
+        try JSONOutput.print(config.redactingSecrets)
     }
 
     private static func use(_ arguments: [String], store: ConfigStore) throws {

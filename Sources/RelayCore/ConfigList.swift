@@ -13,6 +13,11 @@ public struct ConfigList: Codable, Sendable, Equatable {
         self.selectedID = selectedID
     }
 
+    /// The list as `relay config list --json` prints it (see `RequestConfig.redactingSecrets`).
+    public var redactingSecrets: ConfigList {
+        ConfigList(configs: configs.map(\.redactingSecrets), selectedID: selectedID)
+    }
+
     /// The selected config, if any.
     public var selected: RequestConfig? {
         configs.first { $0.id == selectedID }

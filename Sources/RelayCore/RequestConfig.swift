@@ -140,6 +140,25 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension RequestConfig {
+    /// The config as `relay config show` prints it: values of secret-looking headers written in
+    /// the config itself are replaced by `<redacted>`; `${NAME}` references stay, they hold no secret.
+    public var redactingSecrets: RequestConfig {
+        var copy = self
+        for (name, value) in headers where HeaderSyntax.isSecret(name) && !Self.isReferenceOnly(value) {
+            copy.headers[name] = "<redacted>"
+        }
+        return copy
+    }
+
+    /// `Bearer ${TOKEN}`: nothing but `${NAME}` references and a scheme word.
+    private static func isReferenceOnly(_ value: String) -> Bool {
+        let withoutReferences = value.replacingOccurrences(of: #"\$\{[A-Za-z_][A-Za-z0-9_]*\}"#, with: "", options: .regularExpression)
+        return value.contains("${") && withoutReferences.trimmingCharacters(in: .whitespaces).split(separator: " ").count <= 1
+            && !withoutReferences.contains(where: \.isNumber)
+    }
+}
+
 /// HTTP header syntax checks (RFC 9110 token characters).
 public enum HeaderSyntax {
     public static func isValidName(_ name: String) -> Bool {

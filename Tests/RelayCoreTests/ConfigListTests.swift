@@ -92,4 +92,18 @@ final class ConfigListTests: XCTestCase {
             XCTAssertTrue((error as? ConfigError)?.description.contains("export MISSING=") ?? false)
         }
     }
+
+    func testShownConfigsHideSecretValuesButNotEnvironmentReferences() {
+        let config = RequestConfig(url: "https://a.example/up", headers: [
+            "Authorization": "Bearer ${GALLERY_TOKEN}", "X-Api-Key": "abc123", "Cookie": "session=${S} extra 42",
+            "X-Event": "gala", "X-Token": "${T}",
+        ])
+        let shown = config.redactingSecrets.headers
+        XCTAssertEqual(shown["Authorization"], "Bearer ${GALLERY_TOKEN}", "a reference holds no secret and says which variable is used")
+        XCTAssertEqual(shown["X-Token"], "${T}")
+        XCTAssertEqual(shown["X-Api-Key"], "<redacted>")
+        XCTAssertEqual(shown["Cookie"], "<redacted>")
+        XCTAssertEqual(shown["X-Event"], "gala")
+        XCTAssertEqual(ConfigList(configs: [config]).redactingSecrets.configs.first?.headers["X-Api-Key"], "<redacted>")
+    }
 }
