@@ -51,11 +51,28 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var effectiveFileField: String { fileField ?? Self.defaultFileField }
     public var effectiveBody: BodyMode { body ?? .multipart }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond
     }
 
+    /// Any key, to find the ones a config does not know.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
+    /// lose the photographer's headers without a word.
     public init(from decoder: Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        if let unknown = all.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
+            let known = CodingKeys.allCases.map(\.stringValue)
+            throw DecodingError.dataCorruptedError(
+                forKey: unknown, in: all,
+                debugDescription: "unknown field '\(unknown.stringValue)' (a config has \(known.joined(separator: ", ")))")
+        }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? UUID()
         let verbText = try c.decodeIfPresent(String.self, forKey: .verb) ?? Verb.POST.rawValue

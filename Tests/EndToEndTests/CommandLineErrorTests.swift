@@ -47,6 +47,30 @@ final class CommandLineErrorTests: XCTestCase {
         }
     }
 
+    func testBrokenConfigFilesAreRefusedOnImportNamingTheProblem() throws {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "https://kept.example/u").status, 0)
+        let configs = harness.home.appendingPathComponent("configs.json")
+        let before = try Data(contentsOf: configs)
+        let cases: [(String, String)] = [
+            (#"[{"url": "https://a.example/u", "colour": "red"}]"#, "unknown field 'colour'"),
+            (#"[{"verb": "POST", "note": "gala"}]"#, "config 'gala' has no URL"),
+            (#"[{"url": "https://a.example/u", "verb": "SEND"}]"#, "verb 'SEND' is not one of GET, POST, PUT, PATCH, DELETE"),
+            (#"[{"url": "ftp://a.example/u"}]"#, "only http and https are supported"),
+            (#"[{"url": "https://a.example/u", "timeoutSeconds": -3}]"#, "it must be a positive number of seconds"),
+            (#"{"configs": [ {"url": "#, "cannot import"),
+        ]
+        let file = harness.root.appendingPathComponent("import.json")
+        for (body, message) in cases {
+            try Data(body.utf8).write(to: file)
+            let result = try harness.relay("config", "import", file.path)
+            XCTAssertEqual(result.status, 3, "\(body): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(body): \(result.stderr)")
+            XCTAssertEqual(try Data(contentsOf: file), Data(body.utf8), "the imported file is only read")
+        }
+        XCTAssertEqual(try Data(contentsOf: configs), before, "nothing imported, nothing changed")
+    }
+
     func testHelpAfterACommandPrintsTheUsage() throws {
         let harness = try RelayHarness()
         for command in ["run", "discover", "config", "history"] {
