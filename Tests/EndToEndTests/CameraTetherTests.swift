@@ -208,6 +208,33 @@ final class CameraTetherTests: XCTestCase {
                        "the second run downloads only the four new photos:\n\(relay.stderr)")
     }
 
+    /// The quick form of the fault suite's crash case (scripts/chaos.sh crash): relay killed with
+    /// SIGKILL in the middle of a shooting run, three times, and started again each time.
+    func testSIGKILLDuringARunLosesNothingAndSendsNothingTwice() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
+            "--initial-photos", "0", "--photo-size", "1M", "--export", export.path, "--rate-limit", "8M"])
+        defer { sim.stop() }
+        var relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        for _ in 0..<3 {
+            sim.shootByStdin(4)
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = relay.stop(signal: SIGKILL, timeout: 10)
+            relay = try harness.startCameraRun(sim.cameraURL)
+        }
+        try waitForPhotos(gallery, count: 12, relay: relay, sim: sim)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), (1...12).map { jpegName("canon-eos", $0) })
+        XCTAssertEqual(Set(photos.map(\.sha256)).count, 12)
+        XCTAssertEqual(Set(photos.compactMap(\.idempotencyKey)).count, 12)
+        try assertByteIdentical(photos, export: export)
+    }
+
     func testIncludeExistingTakesWhatWasOnTheCard() throws {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
