@@ -171,8 +171,12 @@ def account(camera, gallery):
     }
 
 
-def deliver_all(camera, gallery, timeout):
-    return wait_for(lambda: account(camera, gallery)["delivered"] >= len(camera.made()), timeout, 0.5)
+def deliver_all(camera, gallery, expected, timeout):
+    """Waits until the camera has made `expected` photos and every one is at the gallery."""
+    def done():
+        figures = account(camera, gallery)
+        return figures["made"] >= expected and figures["delivered"] >= figures["made"]
+    return wait_for(done, timeout, 0.5)
 
 
 def check(figures, expected_made):
@@ -214,7 +218,7 @@ def case_crash(work, quick):
             camera.shoot()
             shot += 1
         time.sleep(0.01)
-    delivered = deliver_all(camera, gallery, 180)
+    delivered = deliver_all(camera, gallery, photos, 180)
     relay.kill(signal.SIGINT)
     figures = check(account(camera, gallery), photos)
     figures["faults"] = "%d SIGKILLs" % killed
@@ -239,7 +243,7 @@ def case_gallery(work, quick):
     for _ in range(photos):
         camera.shoot()
         time.sleep(0.1)
-    first = deliver_all(camera, gallery, 300)
+    first = deliver_all(camera, gallery, photos, 300)
     requests = gallery.requests()
     # Retry-After: the next attempt for a key must come at least 2 s after the 429 was answered.
     gaps = []
@@ -260,7 +264,7 @@ def case_gallery(work, quick):
     time.sleep(down)
     gallery.faults = []
     gallery.start(port)
-    second = deliver_all(camera, gallery, 300)
+    second = deliver_all(camera, gallery, photos + photos // 2, 300)
     relay.kill(signal.SIGINT)
     figures = check(account(camera, gallery), photos + photos // 2)
     figures["faults"] = "%d requests: %s; down %d s" % (
@@ -289,7 +293,7 @@ def case_camera(work, quick):
         time.sleep(0.3)
         if index == photos // 2:
             camera.send("sleep %d" % away)
-    delivered = deliver_all(camera, gallery, 300 + away)
+    delivered = deliver_all(camera, gallery, photos, 300 + away)
     relay.kill(signal.SIGINT)
     log = relay.log()
     figures = check(account(camera, gallery), photos)
@@ -317,7 +321,7 @@ def case_disk(work, quick):
         relay.start("--camera", camera.url, "--workers", "1")
         ready_line(relay.log_path, r"(connected to)")
         camera.shoot(photos)
-        delivered = deliver_all(camera, gallery, 300)
+        delivered = deliver_all(camera, gallery, photos, 300)
         relay.kill(signal.SIGINT)
         log = relay.log()
         figures = check(account(camera, gallery), photos)
