@@ -215,7 +215,7 @@ def safe_name(name, fallback="photo.jpg"):
 class Gallery:
     """Everything the request threads share, under one lock."""
 
-    def __init__(self, directory, faults, seed):
+    def __init__(self, directory, faults, seed, rate_limit=None):
         self.photos_dir = os.path.join(directory, "photos")
         os.makedirs(self.photos_dir, exist_ok=True)
         self.lock = threading.Lock()
@@ -226,6 +226,10 @@ class Gallery:
         self.faults = faults
         self.random = random.Random(seed)
         self.next_id = 1
+        # --rate-limit: the uplink, shared by every connection (a venue's upstream).
+        self.rate_limit = rate_limit
+        self.rate_lock = threading.Lock()
+        self.link_free_at = 0.0
         # The index survives a restart, so a gallery that was down knows what it already has.
         self.index_path = os.path.join(directory, "index.jsonl")
         if os.path.exists(self.index_path):
@@ -239,6 +243,18 @@ class Gallery:
         if record.get("idempotencyKey"):
             self.by_key[record["idempotencyKey"]] = record
         self.next_id = max(self.next_id, int(record["id"]) + 1)
+
+    def shape(self, count):
+        """Waits as long as `count` bytes take on the shaped uplink (no wait without a limit)."""
+        if not self.rate_limit:
+            return
+        with self.rate_lock:
+            now = time.time()
+            start = max(now, self.link_free_at)
+            self.link_free_at = start + count / self.rate_limit
+            wait = self.link_free_at - now
+        if wait > 0:
+            time.sleep(wait)
 
     def count_attempt(self, key):
         with self.lock:
@@ -345,7 +361,15 @@ class Handler(BaseHTTPRequestHandler):
         if n > MAX_BODY:
             self.close_connection = True
             raise BadRequest("body too large", 413)
-        data = self.rfile.read(n)
+        pieces, left = [], n
+        while left > 0:
+            piece = self.rfile.read(min(left, 64 * 1024))
+            if not piece:
+                break
+            self.server.gallery.shape(len(piece))
+            pieces.append(piece)
+            left -= len(piece)
+        data = b"".join(pieces)
         if len(data) != n:
             self.close_connection = True
             raise BadRequest("body shorter than Content-Length")
@@ -376,6 +400,7 @@ class Handler(BaseHTTPRequestHandler):
                         self.close_connection = True
                         raise BadRequest("malformed chunked trailer")
             data = self.rfile.read(size)
+            self.server.gallery.shape(len(data))
             if len(data) != size or self.rfile.read(2) != b"\r\n":
                 self.close_connection = True
                 raise BadRequest("truncated chunk")
@@ -649,6 +674,8 @@ def main():
     parser.add_argument("--lose-first", type=int, default=0, help="store, then drop the answer, on the first N attempts of each key")
     parser.add_argument("--retry-after", type=int, default=None, help="Retry-After seconds on injected 429/503 answers")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering an upload")
+    parser.add_argument("--rate-limit", type=float, default=None,
+                        help="bytes per second all uploads share (an uplink's speed); e.g. 10000000")
     parser.add_argument("--stall-rate", type=float, default=0.0, help="fraction of uploads held --stall-seconds, then dropped")
     parser.add_argument("--stall-seconds", type=float, default=60.0)
     parser.add_argument("--throttle-rate", type=float, default=0.0, help="fraction of uploads answered 429 with Retry-After")
@@ -664,7 +691,7 @@ def main():
         "throttleRate": args.throttle_rate,
     }
     server = Server((args.host, args.port), Handler)
-    server.gallery = Gallery(args.dir, faults, args.seed)
+    server.gallery = Gallery(args.dir, faults, args.seed, args.rate_limit)
     host = args.host if ":" not in args.host else "[%s]" % args.host
     print("gallery listening on http://%s:%d" % (host, server.server_address[1]), flush=True)
     try:

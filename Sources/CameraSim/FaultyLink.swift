@@ -47,8 +47,8 @@ struct FaultyLink {
     let connection: TCPConnection
     let faults: SimFaults
     var random: SeededRandom
-    private var windowStart = SocketClock.now()
-    private var windowBytes = 0
+    /// When the shaped link has sent everything written so far.
+    private var linkFreeAt = SocketClock.now()
 
     static let writeTimeout = 30.0
 
@@ -101,18 +101,15 @@ struct FaultyLink {
         }
     }
 
-    /// Sleeps as long as needed to keep the average under the rate limit.
+    /// Sleeps as long as `count` bytes take on the shaped link. An idle link earns no credit, so
+    /// a photo after a pause goes at the link's speed too, as on a real radio link.
     private mutating func throttle(_ count: Int) {
         guard let rate = faults.bytesPerSecond, rate > 0 else { return }
-        windowBytes += count
-        let due = Double(windowBytes) / Double(rate)
-        let elapsed = SocketClock.now() - windowStart
-        if due > elapsed {
-            usleep(useconds_t(min((due - elapsed) * 1_000_000, 5_000_000)))
-        }
-        if elapsed > 5 {
-            windowStart = SocketClock.now()
-            windowBytes = 0
+        let now = SocketClock.now()
+        linkFreeAt = max(now, linkFreeAt) + Double(count) / Double(rate)
+        let wait = linkFreeAt - now
+        if wait > 0 {
+            usleep(useconds_t(min(wait, 5) * 1_000_000))
         }
     }
 }

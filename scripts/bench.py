@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""relay's benchmarks: shutter to gallery, side by side with what a photographer would use
+instead (gphoto2, with a curl hook for uploads), on this machine over loopback. The camera
+simulator shapes the camera link (--rate-limit) and the local gallery the uplink (--rate-limit),
+so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
+
+    scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
+
+Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import json
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RELAY = os.environ.get("RELAY_BIN", os.path.join(ROOT, ".build", "release", "relay"))
+GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
+MB = 1_000_000
+LINK = 10 * MB  # camera link and uplink of the shaped cases, bytes per second
+
+
+def wait_for(condition, timeout, step=0.02):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
+
+
+def ready_line(path, pattern, timeout=120):
+    box = []
+
+    def check():
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                match = re.search(pattern, f.read())
+        except FileNotFoundError:
+            return False
+        if match:
+            box.append(match.group(1))
+        return bool(match)
+
+    if not wait_for(check, timeout, 0.05):
+        raise RuntimeError("no %r in %s" % (pattern, path))
+    return box[0]
+
+
+class Gallery:
+    def __init__(self, work, rate=None):
+        os.makedirs(work, exist_ok=True)
+        out = os.path.join(work, "gallery.out")
+        args = [sys.executable, GALLERY, "--dir", os.path.join(work, "gallery"), "--port", "0"]
+        if rate:
+            args += ["--rate-limit", str(rate)]
+        self.proc = subprocess.Popen(args, stdout=open(out, "w"), stderr=subprocess.DEVNULL)
+        self.url = ready_line(out, r"listening on (http://\S+)")
+
+    def count(self):
+        with urllib.request.urlopen(self.url + "/api/photos", timeout=30) as answer:
+            return len(json.load(answer))
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+class Camera:
+    def __init__(self, work, photos, size, rate=None, profile="canon-eos"):
+        os.makedirs(work, exist_ok=True)
+        out = os.path.join(work, "camera.out")
+        args = [RELAY, "camera-sim", "--profile", profile, "--port", "0", "--initial-photos", str(photos),
+                "--photo-size", str(size), "--photo-dimensions", "2000x1500", "--property-every", "0",
+                "--idle-timeout", "0"]
+        if rate:
+            args += ["--rate-limit", str(rate)]
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=open(out, "w"),
+                                     stderr=open(os.path.join(work, "camera.log"), "w"), text=True)
+        self.address = ready_line(out, r"listening on (\S+)")
+        self.host, self.port = self.address.rsplit(":", 1)
+
+    def shoot(self, count=1):
+        self.proc.stdin.write("shoot %d\n" % count)
+        self.proc.stdin.flush()
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+class Relay:
+    def __init__(self, work, url):
+        self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"))
+        self.log = os.path.join(work, "relay.log")
+        subprocess.run([RELAY, "config", "add", "--url", url + "/upload"], env=self.env, check=True,
+                       capture_output=True)
+        self.proc = None
+
+    def start(self, *args):
+        self.proc = subprocess.Popen([RELAY, "run"] + list(args), env=self.env,
+                                     stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
+        return self.proc
+
+    def spooled(self):
+        spool = os.path.join(self.env["RELAY_HOME"], "spool")
+        return sum(1 for name in os.listdir(spool) if name.endswith(".json")) if os.path.isdir(spool) else 0
+
+    def usage(self):
+        """Peak RSS (MB) and CPU seconds so far."""
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            peak = int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)) / 1024
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return peak, (int(fields[11]) + int(fields[12])) / ticks
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def gphoto2(camera, work, *args, hook=None):
+    home = os.path.join(work, "gphoto-home")
+    os.makedirs(home, exist_ok=True)
+    downloads = os.path.join(work, "gphoto-downloads")
+    os.makedirs(downloads, exist_ok=True)
+    command = ["gphoto2", "--port", "ptpip:%s:%s:%s" % (camera.host, camera.port, camera.port)] + list(args)
+    if hook:
+        command += ["--hook-script", hook]
+    return subprocess.Popen(command, cwd=downloads, env={"HOME": home, "LANG": "C", "PATH": os.environ["PATH"]},
+                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "gphoto2.log"), "w"))
+
+
+def curl_hook(work, url):
+    """The hook a photographer writes: upload each downloaded file with curl, then carry on."""
+    path = os.path.join(work, "upload-hook.sh")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n[ \"$ACTION\" = download ] || exit 0\n"
+                "exec curl -sS -o /dev/null -F \"file=@$ARGUMENT;type=image/jpeg\" %s/upload\n" % url)
+    os.chmod(path, 0o755)
+    return path
+
+
+# --- cases: each returns {figure name: value} for one run -----------------------------------
+
+
+def case_throughput(work, quick):
+    photos, size = (20, 8 * MB) if quick else (100, 8 * MB)
+    figures = {}
+    # relay: every photo on the card, to the spool (the upload target is closed, so uploads stay out of it).
+    camera = Camera(work, photos, size)
+    relay = Relay(work, "http://127.0.0.1:9")
+    started = time.time()
+    relay.start("--camera", "ptpip://" + camera.address, "--include-existing", "--retry-base", "60")
+    wait_for(lambda: relay.spooled() >= photos, 600)
+    elapsed = time.time() - started
+    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
+    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
+    relay.stop()
+    camera.stop()
+    figures["relay MB/s"] = total / MB / elapsed
+    # gphoto2 --get-all-files from the same card.
+    camera = Camera(work, photos, size)
+    started = time.time()
+    gphoto2(camera, work, "--get-all-files", "--force-overwrite").wait(timeout=1200)
+    figures["gphoto2 MB/s"] = total / MB / (time.time() - started)
+    camera.stop()
+    # The limit: the same bytes through a plain socket into files, each fsynced.
+    figures["limit MB/s"] = socket_copy(work, photos, total // photos)
+    return figures
+
+
+def socket_copy(work, photos, size):
+    """A plain copy of the same bytes: a sender process writes them to a loopback socket, this
+    process reads them with 1 MiB reads into one file per photo, each fsynced."""
+    target = os.path.join(work, "copy")
+    os.makedirs(target, exist_ok=True)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    sender = subprocess.Popen([sys.executable, "-c", (
+        "import os,socket,sys\n"
+        "s=socket.create_connection(('127.0.0.1',%d))\n"
+        "b=os.urandom(%d)\n"
+        "for _ in range(%d): s.sendall(b)\n"
+        "s.close()\n") % (listener.getsockname()[1], size, photos)])
+    connection, _ = listener.accept()
+    started = time.time()
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    for index in range(photos):
+        with open(os.path.join(target, "%04d.jpg" % index), "wb", buffering=0) as f:
+            left = size
+            while left:
+                n = connection.recv_into(buffer, min(left, len(buffer)))
+                if not n:
+                    raise RuntimeError("socket copy ended early")
+                f.write(view[:n])
+                left -= n
+            os.fsync(f.fileno())
+    elapsed = time.time() - started
+    sender.wait()
+    connection.close()
+    listener.close()
+    return photos * size / MB / elapsed
+
+
+def shaped_burst(work, photos, size, tool):
+    """Shoots `photos` in 3 s on a 10 MB/s camera link with a 10 MB/s uplink; seconds from the
+    first shot until the last photo is in the gallery, and relay's peak RSS and CPU."""
+    gallery = Gallery(work, rate=LINK)
+    camera = Camera(work, 0, size, rate=LINK)
+    usage = (0, 0)
+    if tool == "relay":
+        runner = Relay(work, gallery.url)
+        runner.start("--camera", "ptpip://" + camera.address)
+        ready_line(runner.log, r"(connected to)")
+    else:
+        runner = gphoto2(camera, work, "--wait-event-and-download=600s", "--keep", hook=curl_hook(work, gallery.url))
+        time.sleep(2)
+    started = time.time()
+    for _ in range(photos):
+        camera.shoot()
+        time.sleep(3.0 / photos)
+    wait_for(lambda: gallery.count() >= photos, 900, 0.05)
+    elapsed = time.time() - started
+    if tool == "relay":
+        usage = runner.usage()
+        runner.stop()
+    else:
+        runner.kill()
+        runner.wait()
+    camera.stop()
+    gallery.stop()
+    return elapsed, usage
+
+
+def case_burst(work, quick):
+    photos = 10 if quick else 30
+    relay, _ = shaped_burst(os.path.join(work, "relay"), photos, 8 * MB, "relay")
+    gphoto, _ = shaped_burst(os.path.join(work, "gphoto2"), photos, 8 * MB, "gphoto2")
+    return {"relay s": relay, "gphoto2 + curl s": gphoto, "limit s": photos * 8 * MB / LINK}
+
+
+def case_latency(work, quick):
+    shots = 5 if quick else 20
+    figures = {}
+    for tool in ("relay", "gphoto2"):
+        folder = os.path.join(work, tool)
+        gallery = Gallery(folder, rate=LINK)
+        camera = Camera(folder, 0, 8 * MB, rate=LINK)
+        if tool == "relay":
+            runner = Relay(folder, gallery.url)
+            runner.start("--camera", "ptpip://" + camera.address)
+            ready_line(runner.log, r"(connected to)")
+        else:
+            runner = gphoto2(camera, folder, "--wait-event-and-download=600s", "--keep", hook=curl_hook(folder, gallery.url))
+            time.sleep(2)
+        seconds = []
+        for shot in range(shots):
+            started = time.time()
+            camera.shoot()
+            wait_for(lambda: gallery.count() > shot, 60, 0.01)
+            seconds.append(time.time() - started)
+            time.sleep(max(0, 3 - (time.time() - started)))
+        if tool == "relay":
+            runner.stop()
+        else:
+            runner.kill()
+            runner.wait()
+        camera.stop()
+        gallery.stop()
+        seconds.sort()
+        figures["%s p50 s" % tool] = statistics.median(seconds)
+        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+    figures["download + upload s"] = 2 * 8 * MB / LINK
+    return figures
+
+
+def make_jpegs(folder, count, size):
+    """JPEG-framed files of `size` bytes (FF D8 … FF D9), as the gallery checks."""
+    os.makedirs(folder, exist_ok=True)
+    body = os.urandom(size - 4)
+    paths = []
+    for index in range(count):
+        path = os.path.join(folder, "HOT_%04d.JPG" % (index + 1))
+        with open(path, "wb") as f:
+            f.write(b"\xff\xd8" + body[:-4] + index.to_bytes(4, "big") + b"\xff\xd9")
+        paths.append(path)
+    return paths
+
+
+def case_hotfolder(work, quick):
+    photos = 10 if quick else 40
+    source = os.path.join(work, "source")
+    files = make_jpegs(source, photos, 8 * MB)
+    figures = {}
+    # relay: the files appear in the hot folder at once (renamed in, as an FTP server finishes them).
+    gallery = Gallery(os.path.join(work, "relay-side"))
+    drop = os.path.join(work, "drop")
+    os.makedirs(drop)
+    relay = Relay(os.path.join(work, "relay-side"), gallery.url)
+    relay.start("--folder", drop)
+    ready_line(relay.log, r"(relay: folder)")
+    time.sleep(0.5)
+    started = time.time()
+    for path in files:
+        os.link(path, os.path.join(drop, os.path.basename(path)))
+    wait_for(lambda: gallery.count() >= photos, 600, 0.02)
+    figures["relay s"] = time.time() - started
+    # One more photo: from the file being closed to the gallery's answer.
+    single = make_jpegs(os.path.join(work, "single"), 1, 8 * MB)[0]
+    started = time.time()
+    os.link(single, os.path.join(drop, "ONE_0001.JPG"))
+    wait_for(lambda: gallery.count() >= photos + 1, 60, 0.005)
+    figures["relay one photo s"] = time.time() - started
+    relay.stop()
+    gallery.stop()
+    # curl, 2 in parallel, the same files.
+    gallery = Gallery(os.path.join(work, "curl-side"))
+    started = time.time()
+    subprocess.run("printf '%s\\n' " + " ".join(files) + " | xargs -P 2 -I{} curl -sS -o /dev/null -F 'file=@{};type=image/jpeg' "
+                   + gallery.url + "/upload", shell=True, check=True)
+    figures["curl ×2 s"] = time.time() - started
+    gallery.stop()
+    return figures
+
+
+def case_memory(work, quick):
+    photos = 4 if quick else 12
+    elapsed, (peak, cpu) = shaped_burst(work, photos, 25 * MB, "relay")
+    return {"photos of 25 MB": photos, "seconds": elapsed, "relay peak RSS MB": peak, "relay CPU s": cpu}
+
+
+CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
+         "hotfolder": case_hotfolder, "memory": case_memory}
+
+
+def machine():
+    cores = os.cpu_count()
+    with open("/proc/meminfo") as f:
+        memory = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1)) / 1024 / 1024
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    gphoto = subprocess.run(["gphoto2", "--version"], capture_output=True, text=True).stdout.splitlines()
+    return "%s, %d cores, %.0f GiB, %s; %s; %s" % (
+        platform.platform(), cores, memory, (swift or ["swift ?"])[0], (gphoto or ["gphoto2 ?"])[0], sys.version.split()[0])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer photos, one run (under a minute or two)")
+    parser.add_argument("--runs", type=int, default=None, help="runs per case (default 3, 1 with --quick)")
+    parser.add_argument("--no-write", action="store_true", help="print only, leave BENCHMARKS.md alone")
+    parser.add_argument("cases", nargs="*", choices=[[]] + list(CASES), default=[])
+    args = parser.parse_args()
+    runs = args.runs or (1 if args.quick else 3)
+    rows = []
+    for name in args.cases or list(CASES):
+        results = []
+        for run in range(runs):
+            work = tempfile.mkdtemp(prefix="relay-bench-%s-" % name)
+            try:
+                results.append(CASES[name](work, args.quick))
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+            sys.stderr.write("%s run %d: %s\n" % (name, run + 1, results[-1]))
+        medians = {key: statistics.median(r[key] for r in results) for key in results[0]}
+        rows.append((name, medians))
+        print("%-10s %s" % (name, ", ".join("%s %.2f" % item for item in medians.items())), flush=True)
+    table = ["| case | figure | median of %d run(s) |" % runs, "| --- | --- | --- |"]
+    for name, medians in rows:
+        for key, value in medians.items():
+            table.append("| %s | %s | %s |" % (name, key, ("%.2f" % value) if isinstance(value, float) else value))
+    stamp = "%s on %s" % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), machine())
+    command = "scripts/bench" + (" --quick" if args.quick else "") + ("" if not args.cases else " " + " ".join(args.cases))
+    text = "\n".join(table)
+    print(text)
+    if not args.no_write:
+        marker = "<!-- results -->"
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path, encoding="utf-8") as f:
+            page = f.read()
+        head = page.split(marker)[0]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(head + marker + "\n\n`%s`, %s\n\n%s\n" % (command, stamp, text))
+
+
+if __name__ == "__main__":
+    main()
