@@ -9,8 +9,10 @@ import Darwin
 
 /// Takes JPEGs dropped into a folder (camera FTP, tethering software) into the spool.
 ///
-/// A file is taken once its size and modification time have not changed for `settleSeconds`
-/// (a camera FTP upload writes for a while), and once only: what was taken is kept in a
+/// A file is taken as soon as its writer closes it or it is renamed into the folder (inotify, on
+/// Linux), else once its size and modification time have not changed for `settleSeconds` (a
+/// camera FTP upload writes for a while, and a file seen only by polling may still grow). It is
+/// taken once only: what was taken is kept in a
 /// ``SeenLog``, keyed by path, size and modification time, so files that arrived while relay was
 /// stopped are taken on start and none is taken twice. Sub-folders are scanned too.
 ///
@@ -40,6 +42,8 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     private let seen: SeenLog
     private let report: @Sendable (TetherEvent) -> Void
     private var candidates: [String: Candidate] = [:]
+    /// Files the watcher saw closed after writing or renamed in, not yet taken.
+    private var completed: Set<String> = []
     private var reportedSkips: Set<String> = []
     /// Taken this run but not yet in the seen-log (its write failed); retried on each scan.
     private var unrecorded: [String: String] = [:]
@@ -77,11 +81,20 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
         return nil
     }
 
-    /// Polls the folder until `stop` is set.
+    /// Watches (or polls) the folder until `stop` is set.
     public func run(until stop: StopFlag) {
+        let watcher = FolderWatcher.make(folder: options.folder)
+        if watcher == nil {
+            report(.info("folder \(options.folder.path): polled every \(options.pollSeconds)s (no inotify here); "
+                + "a file is taken once it has not changed for \(options.settleSeconds)s"))
+        }
         while !stop.isStopped {
             scanOnce(stop: stop)
-            stop.sleep(options.pollSeconds)
+            if let watcher {
+                completed.formUnion(watcher.completedFiles(timeout: options.pollSeconds))
+            } else {
+                stop.sleep(options.pollSeconds)
+            }
         }
     }
 
@@ -95,6 +108,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
         for file in listFiles() {
             if stop.isStopped { return }
             present.insert(file.relativePath)
+            let justCompleted = completed.remove(file.relativePath) != nil
             guard PhotoKind.isJPEG(fileName: file.relativePath) else {
                 if reportedSkips.insert(file.relativePath).inserted {
                     skippedCount += 1
@@ -104,7 +118,9 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             }
             let key = "\(file.relativePath)|\(file.size)|\(file.modified)"
             if seen.contains(key) || unrecorded[key] != nil { continue }
-            if let candidate = candidates[file.relativePath], candidate.size == file.size, candidate.modified == file.modified {
+            if justCompleted {
+                take(file, key: key, stop: stop)
+            } else if let candidate = candidates[file.relativePath], candidate.size == file.size, candidate.modified == file.modified {
                 if now.timeIntervalSince(candidate.stableSince) >= options.settleSeconds {
                     take(file, key: key, stop: stop)
                 }
@@ -113,6 +129,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             }
         }
         candidates = candidates.filter { present.contains($0.key) }
+        completed.formIntersection(present)
     }
 
     private struct FileStat {

@@ -11,6 +11,38 @@ final class HotFolderDeliveryTests: XCTestCase {
         XCTAssertTrue(relay.isRunning, "relay exited early: \(relay.stderr.suffix(3000))")
     }
 
+    /// With a settle time of a minute, only the folder watch can take a photo within seconds: a
+    /// file renamed in, or closed by its writer, is taken at once; one still open for writing
+    /// (an FTP upload in progress) is not taken until it is closed.
+    func testRenamedOrClosedFilesAreTakenAtOnceAndAFileStillBeingWrittenIsNot() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let relay = try Subprocess(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--settle", "60"],
+                                   environment: harness.environment)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("relay: folder") }, relay.stderr)
+        Thread.sleep(forTimeInterval: 0.5)
+
+        let writing = harness.dropFolder.appendingPathComponent("OPEN_0001.JPG")
+        let content = JPEGFixture.bytes(count: 400_000, seed: 77)
+        XCTAssertTrue(FileManager.default.createFile(atPath: writing.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: writing)
+        try handle.write(contentsOf: content.prefix(150_000))
+
+        try harness.dropPhotos(2)
+        try waitForPhotos(gallery, count: 2, relay: relay, timeout: 20)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"],
+                       "the file still open for writing is not taken")
+
+        try handle.write(contentsOf: content.dropFirst(150_000))
+        try handle.close()
+        try waitForPhotos(gallery, count: 3, relay: relay, timeout: 20)
+        let taken = try XCTUnwrap(try gallery.photos().first { $0.name == "OPEN_0001.JPG" })
+        XCTAssertEqual(taken.sha256, SHA256.hex(content), "taken whole, once closed")
+    }
+
     func testFiftyPhotosArriveByteIdenticalEachOnceAndHistoryShowsThem() throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
