@@ -367,7 +367,7 @@ def machine():
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
     gphoto = subprocess.run(["gphoto2", "--version"], capture_output=True, text=True).stdout.splitlines()
     return "%s, %d cores, %.0f GiB, %s; %s; %s" % (
-        platform.platform(), cores, memory, (swift or ["swift ?"])[0], (gphoto or ["gphoto2 ?"])[0], sys.version.split()[0])
+        platform.platform(), cores, memory, (swift or ["swift ?"])[0], (gphoto or ["gphoto2 ?"])[0], "Python " + sys.version.split()[0])
 
 
 def main():
