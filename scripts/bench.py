@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+from peers import ready_line, wait_for
 import json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,33 +32,6 @@ RELAY = os.environ.get("RELAY_BIN", os.path.join(ROOT, ".build", "release", "rel
 GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
 MB = 1_000_000
 LINK = 10 * MB  # camera link and uplink of the shaped cases, bytes per second
-
-
-def wait_for(condition, timeout, step=0.02):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return True
-        time.sleep(step)
-    return condition()
-
-
-def ready_line(path, pattern, timeout=120):
-    box = []
-
-    def check():
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                match = re.search(pattern, f.read())
-        except FileNotFoundError:
-            return False
-        if match:
-            box.append(match.group(1))
-        return bool(match)
-
-    if not wait_for(check, timeout, 0.05):
-        raise RuntimeError("no %r in %s" % (pattern, path))
-    return box[0]
 
 
 class Gallery:
@@ -67,7 +42,7 @@ class Gallery:
         if rate:
             args += ["--rate-limit", str(rate)]
         self.proc = subprocess.Popen(args, stdout=open(out, "w"), stderr=subprocess.DEVNULL)
-        self.url = ready_line(out, r"listening on (http://\S+)")
+        self.url = ready_line(out, r"listening on (http://\S+)", timeout=120)
 
     def count(self):
         with urllib.request.urlopen(self.url + "/api/photos", timeout=30) as answer:
@@ -89,7 +64,7 @@ class Camera:
             args += ["--rate-limit", str(rate)]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=open(out, "w"),
                                      stderr=open(os.path.join(work, "camera.log"), "w"), text=True)
-        self.address = ready_line(out, r"listening on (\S+)")
+        self.address = ready_line(out, r"listening on (\S+)", timeout=120)
         self.host, self.port = self.address.rsplit(":", 1)
 
     def shoot(self, count=1):
@@ -222,19 +197,36 @@ def socket_copy(work, photos, size):
     return photos * size / MB / elapsed
 
 
-def shaped_burst(work, photos, size, tool):
-    """Shoots `photos` in 3 s on a 10 MB/s camera link with a 10 MB/s uplink; seconds from the
-    first shot until the last photo is in the gallery, and relay's peak RSS and CPU."""
+def shaped_setup(work, size, tool):
+    """A gallery and an empty camera, both on 10 MB/s links, and `tool` (relay, or gphoto2 with
+    a curl hook) waiting for the camera's new photos."""
     gallery = Gallery(work, rate=LINK)
     camera = Camera(work, 0, size, rate=LINK)
-    usage = (0, 0)
     if tool == "relay":
         runner = Relay(work, gallery.url)
         runner.start("--camera", "ptpip://" + camera.address)
-        ready_line(runner.log, r"(connected to)")
+        ready_line(runner.log, r"(connected to)", timeout=120)
     else:
         runner = gphoto2(camera, work, "--wait-event-and-download=600s", "--keep", hook=curl_hook(work, gallery.url))
         time.sleep(2)
+    return gallery, camera, runner
+
+
+def shaped_teardown(gallery, camera, runner):
+    if isinstance(runner, Relay):
+        runner.stop()
+    else:
+        runner.kill()
+        runner.wait()
+    camera.stop()
+    gallery.stop()
+
+
+def shaped_burst(work, photos, size, tool):
+    """Shoots `photos` in 3 s on a 10 MB/s camera link with a 10 MB/s uplink; seconds from the
+    first shot until the last photo is in the gallery, and relay's peak RSS and CPU."""
+    gallery, camera, runner = shaped_setup(work, size, tool)
+    usage = (0, 0)
     started = time.time()
     for _ in range(photos):
         camera.shoot()
@@ -243,12 +235,7 @@ def shaped_burst(work, photos, size, tool):
     elapsed = time.time() - started
     if tool == "relay":
         usage = runner.usage()
-        runner.stop()
-    else:
-        runner.kill()
-        runner.wait()
-    camera.stop()
-    gallery.stop()
+    shaped_teardown(gallery, camera, runner)
     return elapsed, usage
 
 
@@ -264,15 +251,7 @@ def case_latency(work, quick):
     figures = {}
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
-        gallery = Gallery(folder, rate=LINK)
-        camera = Camera(folder, 0, 8 * MB, rate=LINK)
-        if tool == "relay":
-            runner = Relay(folder, gallery.url)
-            runner.start("--camera", "ptpip://" + camera.address)
-            ready_line(runner.log, r"(connected to)")
-        else:
-            runner = gphoto2(camera, folder, "--wait-event-and-download=600s", "--keep", hook=curl_hook(folder, gallery.url))
-            time.sleep(2)
+        gallery, camera, runner = shaped_setup(folder, 8 * MB, tool)
         seconds = []
         for shot in range(shots):
             started = time.time()
@@ -280,13 +259,7 @@ def case_latency(work, quick):
             wait_for(lambda: gallery.count() > shot, 60, 0.01)
             seconds.append(time.time() - started)
             time.sleep(max(0, 3 - (time.time() - started)))
-        if tool == "relay":
-            runner.stop()
-        else:
-            runner.kill()
-            runner.wait()
-        camera.stop()
-        gallery.stop()
+        shaped_teardown(gallery, camera, runner)
         seconds.sort()
         figures["%s p50 s" % tool] = statistics.median(seconds)
         figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
@@ -318,7 +291,7 @@ def case_hotfolder(work, quick):
     os.makedirs(drop)
     relay = Relay(os.path.join(work, "relay-side"), gallery.url)
     relay.start("--folder", drop)
-    ready_line(relay.log, r"(relay: folder)")
+    ready_line(relay.log, r"(relay: folder)", timeout=120)
     time.sleep(0.5)
     # The files are finished elsewhere on the same disk and renamed in, as FTP servers do.
     staging = os.path.join(work, "staging")

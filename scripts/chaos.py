@@ -24,6 +24,8 @@ import tempfile
 import time
 import urllib.request
 
+from peers import ready_line, wait_for
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELAY = os.environ.get("RELAY_BIN", os.path.join(ROOT, ".build", "release", "relay"))
 GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
@@ -31,33 +33,6 @@ GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
 
 class Failure(Exception):
     pass
-
-
-def wait_for(condition, timeout, step=0.2):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return True
-        time.sleep(step)
-    return condition()
-
-
-def ready_line(path, pattern, timeout=20):
-    found = []
-
-    def check():
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                match = re.search(pattern, f.read())
-        except FileNotFoundError:
-            return False
-        if match:
-            found.append(match.group(1))
-        return bool(match)
-
-    if not wait_for(check, timeout, 0.05):
-        raise Failure("no %r in %s" % (pattern, path))
-    return found[0]
 
 
 class Gallery:
@@ -404,7 +379,7 @@ def main():
         started = time.time()
         try:
             figures = CASES[name](work, args.quick)
-        except Failure as error:
+        except (Failure, RuntimeError) as error:
             figures = {"result": "FAIL: %s" % error}
         seconds = time.time() - started
         if figures.get("result") != "pass" and not figures.get("result", "").startswith("skipped"):
