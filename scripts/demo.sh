@@ -68,7 +68,7 @@ kill -INT "$relay_pid"; wait "$relay_pid" || true
 echo
 "$relay" history -n 10
 echo
-seconds=$(sed -n 's/.*, \([0-9.]*\)s from shutter to gallery/\1/p' "$out/relay.log" | sort -n | awk '{a[NR]=$1} END {if (NR) printf "%s s median, %s s slowest", a[int((NR+1)/2)], a[NR]}')
+seconds=$(sed -n 's/.*, \([0-9.]*\)s from shutter to gallery.*/\1/p' "$out/relay.log" | sort -n | awk '{a[NR]=$1} END {if (NR) printf "%s s median, %s s slowest", a[int((NR+1)/2)], a[NR]}')
 echo "$(count_photos) of $PHOTOS photos are in the gallery at $url (files in $out/gallery/photos)"
 echo "shutter to gallery: ${seconds:-n/a} (from the camera announcing the shot to the gallery's answer)"
 if [ -t 0 ] && [ -t 1 ]; then

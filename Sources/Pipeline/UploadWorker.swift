@@ -27,29 +27,83 @@ final class UploadWorker: @unchecked Sendable {
         client = try HTTPUploadClient(cancellation: context.cancellation)
     }
 
-    /// Runs until the spool is closed and hands out no more work.
+    /// Runs until the spool is closed and hands out no more work. A worker with nothing spooled
+    /// to send takes a photo that is still downloading (cut-through).
     func run() {
-        while let entry = context.spool.claimNext() {
-            deliver(entry)
+        while let work = context.spool.claimNextWork(cutThrough: true) {
+            switch work {
+            case .spooled(let entry):
+                let attempt = send(entry, filePath: context.spool.photoURL(for: entry).path, growing: nil)
+                settle(entry, attempt, decision: context.policy.decide(attempt.outcome, attempt: entry.attempts - 1))
+            case .growing(let photo):
+                deliverWhileDownloading(photo)
+            }
         }
     }
 
-    private func deliver(_ entry: SpoolEntry) {
+    /// One attempt's result, before it is settled.
+    private struct Attempt {
+        let outcome: Result<UploadResponse, UploadTransportError>
+        let duration: TimeInterval
+        let summary: String
+        /// Sent while the photo was still downloading (cut-through).
+        let duringDownload: Bool
+    }
+
+    private func send(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Attempt {
         let c = context
         c.statistics.update { $0.uploading += 1 }
         defer { c.statistics.update { $0.uploading -= 1 } }
-        let summary = RequestBuilder.summary(for: c.config, entry: entry)
         let started = Date()
         let outcome: Result<UploadResponse, UploadTransportError>
         do {
-            let request = try RequestBuilder.request(
-                for: c.config, entry: entry, filePath: c.spool.photoURL(for: entry).path, environment: c.environment)
-            outcome = client.perform(request)
+            let request = try RequestBuilder.request(for: c.config, entry: entry, filePath: filePath, environment: c.environment)
+            outcome = client.perform(request, growing: growing)
         } catch {
             outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
         }
-        let duration = Date().timeIntervalSince(started)
-        let decision = c.policy.decide(outcome, attempt: entry.attempts - 1)
+        return Attempt(outcome: outcome, duration: Date().timeIntervalSince(started),
+                       summary: RequestBuilder.summary(for: c.config, entry: entry), duringDownload: growing != nil)
+    }
+
+    /// Uploads a photo while it downloads. A 2xx counts only once the photo is committed to the
+    /// spool; any other outcome is settled by the usual rules if the photo was committed
+    /// meanwhile, and otherwise leaves it to be sent from the spool once it is.
+    private func deliverWhileDownloading(_ photo: GrowingPhoto) {
+        let c = context
+        let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
+        let decision = c.policy.decide(attempt.outcome, attempt: 0)
+        let name = photo.entry.uploadName
+        if decision == .delivered {
+            switch photo.outcome() {
+            case .committed(let entry):
+                settle(entry, attempt, decision: decision)
+            case .abandoned:
+                c.console.log("\(name) reached the gallery during its download, but the spool could not keep it; it stays "
+                    + "on the camera and is sent again, with the same Idempotency-Key, once spooled")
+            }
+            return
+        }
+        let delay: TimeInterval = if case .retry(let after) = decision { after } else { 0 }
+        switch c.spool.settleCutThrough(photo, retryDelay: delay) {
+        case .committed(let entry):
+            settle(entry, attempt, decision: decision)
+        case .abandoned:
+            if case .failure(let error) = attempt.outcome, error.category == .sourceIncomplete {
+                c.console.log("\(name): the upload started during its download was given up (\(error.message)); "
+                    + "it is sent from the spool once downloaded")
+                return
+            }
+            let (status, errorText) = Self.describe(attempt.outcome, decision)
+            record(photo.entry, success: false, status: status, error: errorText, attempt: attempt)
+            c.console.log("\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
+        }
+    }
+
+    /// The status and the error text an attempt is recorded with.
+    private static func describe(
+        _ outcome: Result<UploadResponse, UploadTransportError>, _ decision: DeliveryDecision
+    ) -> (status: Int?, error: String?) {
         let response = try? outcome.get()
         let failure: UploadTransportError? = if case .failure(let error) = outcome { error } else { nil }
         let status = response?.statusCode
@@ -58,16 +112,22 @@ final class UploadWorker: @unchecked Sendable {
         case .permanent(let reason): reason
         case .retry: failure?.description ?? "HTTP \(status ?? 0)" + (response.map { $0.bodySummary.isEmpty ? "" : ": \($0.bodySummary)" } ?? "")
         }
+        return (status, errorText)
+    }
+
+    /// Settles a spooled photo in flight by the delivery rules, and records the attempt.
+    private func settle(_ entry: SpoolEntry, _ attempt: Attempt, decision: DeliveryDecision) {
+        let c = context
+        let response = try? attempt.outcome.get()
+        let (status, errorText) = Self.describe(attempt.outcome, decision)
+        let duration = attempt.duration
         if let sent = response?.bytesSent { c.statistics.addSent(sent) }
 
         let name = entry.uploadName
         let size = ByteCountText.format(entry.bytes)
         // The spool is settled before the history is written: the fewer steps between a 2xx and
         // "delivered" on disk, the smaller the window in which a crash could send it again.
-        defer {
-            record(entry, success: decision == .delivered, status: status, error: errorText, summary: summary,
-                   response: response, duration: duration)
-        }
+        defer { record(entry, success: decision == .delivered, status: status, error: errorText, attempt: attempt) }
         switch decision {
         case .delivered:
             do {
@@ -80,8 +140,9 @@ final class UploadWorker: @unchecked Sendable {
                 $0.delivered += 1
                 $0.lastShutterToGallery = latency
             }
-            c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.2fs from shutter to gallery",
-                                 name, size, status ?? 0, duration, latency))
+            c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.2fs from shutter to gallery%@",
+                                 name, size, status ?? 0, duration, latency,
+                                 attempt.duringDownload ? " (sent while downloading)" : ""))
             c.onSettled?(entry, true)
         case .retry(let delay):
             let stopping = c.cancellation.isCancelled
@@ -106,16 +167,14 @@ final class UploadWorker: @unchecked Sendable {
         }
     }
 
-    private func record(
-        _ entry: SpoolEntry, success: Bool, status: Int?, error: String?, summary: String,
-        response: UploadResponse?, duration: TimeInterval
-    ) {
+    private func record(_ entry: SpoolEntry, success: Bool, status: Int?, error: String?, attempt: Attempt) {
+        let response = try? attempt.outcome.get()
         let record = HistoryRecord(
             captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: status,
-            errorMessage: error, requestSummary: summary,
+            errorMessage: error, requestSummary: attempt.summary,
             responseSummary: response.map { "HTTP \($0.statusCode)" + ($0.bodySummary.isEmpty ? "" : " \($0.bodySummary)") },
             isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes,
-            durationSeconds: duration, attempt: entry.attempts)
+            durationSeconds: attempt.duration, attempt: entry.attempts)
         do {
             try context.history.append(record)
         } catch {

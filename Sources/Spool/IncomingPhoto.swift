@@ -18,6 +18,11 @@ public final class IncomingPhoto: @unchecked Sendable {
     private(set) var descriptor: Int32
     /// Bytes written so far: where a resumed download continues.
     public private(set) var byteCount: Int64 = 0
+    /// The offer of this photo to an upload worker while it is written (``Spool/offer(_:)``).
+    var growth: GrowingPhoto?
+    /// Sequence and upload name fixed when the photo was first offered: a cut-through upload
+    /// has already sent the name, and a resumed download keeps it.
+    var reservation: (sequence: Int, uploadName: String)?
 
     init(identity: PhotoIdentity, url: URL, descriptor: Int32) {
         self.identity = identity
@@ -35,15 +40,23 @@ public final class IncomingPhoto: @unchecked Sendable {
             throw error.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: error.description)
         }
         byteCount += Int64(bytes.count)
+        growth?.grew(to: byteCount)
     }
 
     /// Cuts the file back to `count` bytes (bytes of a chunk the camera then declared failed).
     public func truncate(to count: Int64) throws(SpoolError) {
         guard count < byteCount else { return }
+        // Bytes an upload may already have sent are taken back: that upload must not complete.
+        growth?.end(.abandoned)
         guard ftruncate(descriptor, off_t(count)) == 0, lseek(descriptor, off_t(count), SEEK_SET) >= 0 else {
             throw .io(path: url.path, reason: Errno.current("ftruncate").description)
         }
         byteCount = count
+    }
+
+    /// The download is complete and checked: a cut-through upload may send the last byte.
+    public func markComplete() {
+        growth?.markComplete(size: byteCount)
     }
 
     /// Flushes the file to disk and returns its size.

@@ -35,6 +35,10 @@ public final class Spool: @unchecked Sendable {
     private var inFlight: [String: SpoolEntry] = [:]
     private var failedIDs: Set<String> = []
     private var notBefore: [String: Date] = [:]
+    /// Photos still downloading that an idle worker may start uploading, oldest first.
+    private var offered: [GrowingPhoto] = []
+    /// Offered photos a worker is uploading, by id.
+    private var cutThrough: [String: GrowingPhoto] = [:]
     private var nextSequence = 1
     private var closed = false
     private let lockFD: Int32
@@ -114,8 +118,43 @@ public final class Spool: @unchecked Sendable {
 
     /// Abandons an incoming photo: its partial file is removed.
     public func discard(_ incoming: IncomingPhoto) {
+        withdraw(incoming)
         incoming.closeFile()
         unlink(incoming.url.path)
+    }
+
+    /// Lets an idle upload worker start sending `incoming` while it is still being written
+    /// (cut-through), so that its upload runs alongside its download instead of after it. The
+    /// spool rules still hold: the upload sees only bytes the writer vouches for, and counts as
+    /// delivered only after the photo is committed; a retry reads the committed file.
+    public func offer(_ incoming: IncomingPhoto) {
+        guard incoming.growth == nil, incoming.identity.bytes > 0 else { return }
+        let identity = incoming.identity
+        let reservation = incoming.reservation ?? condition.withLock {
+            let sequence = takeSequence()
+            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence))
+        }
+        incoming.reservation = reservation
+        var provisional = makeEntry(identity, sequence: reservation.sequence, uploadName: reservation.uploadName)
+        provisional.attempts = 1  // an offer is claimed at most once: its upload is one attempt
+        let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount)
+        incoming.growth = growth
+        condition.withLock {
+            offered.append(growth)
+            condition.broadcast()
+        }
+    }
+
+    /// Takes back the offer of `incoming` (its download failed or stopped): a worker sending it
+    /// gives up, and the photo is uploaded from the spool once a later download commits it.
+    public func withdraw(_ incoming: IncomingPhoto) {
+        guard let growth = incoming.growth else { return }
+        incoming.growth = nil
+        condition.withLock {
+            offered.removeAll { $0 === growth }
+            if cutThrough[growth.entry.id] === growth { cutThrough[growth.entry.id] = nil }
+            growth.end(.abandoned)
+        }
     }
 
     /// Makes a fully written photo part of the queue: the file is fsynced, its sidecar written,
@@ -131,18 +170,23 @@ public final class Spool: @unchecked Sendable {
             discard(incoming)
             return existing
         }
-        let (sequence, takenNames) = condition.withLock { () -> (Int, Set<String>) in
-            let sequence = nextSequence
-            nextSequence = nextSequence &+ 1
-            return (sequence, Set(queued.map(\.uploadName) + inFlight.values.map(\.uploadName)))
+        let growth = incoming.growth
+        incoming.growth = nil
+        let (sequence, uploadName, claimed) = condition.withLock { () -> (Int, String, GrowingPhoto?) in
+            if let growth { offered.removeAll { $0 === growth } }
+            let claimed = growth.flatMap { cutThrough[id] === $0 ? $0 : nil }
+            if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
+            let sequence = takeSequence()
+            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence), claimed)
         }
-        var uploadName = SafeFileName.make(identity.fileName)
-        if takenNames.contains(uploadName) { uploadName = SafeFileName.withSuffix(uploadName, "\(sequence)") }
         let final = photoURL(id)
-        var entry = SpoolEntry(
-            id: id, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
-            uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
-            idempotencyKey: id, timerShot: identity.timerShot)
+        var entry = makeEntry(identity, sequence: sequence, uploadName: uploadName)
+        if let claimed {
+            // A worker is sending it already: it is in flight from the moment it is spooled.
+            entry.attempts = claimed.entry.attempts
+            entry.inFlightSince = Date()
+            entry.uploaderPID = getpid()
+        }
         do {
             entry.bytes = try incoming.synchronize()
             try saveSidecar(entry)
@@ -150,6 +194,8 @@ public final class Spool: @unchecked Sendable {
             AtomicFile.syncDirectory(directory.path)
             try? AtomicFile.write(Data("\(sequence)\n".utf8), to: sequenceFile)
         } catch {
+            growth?.end(.abandoned)
+            condition.withLock { if let claimed, cutThrough[id] === claimed { cutThrough[id] = nil } }
             discard(incoming)
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
@@ -157,7 +203,14 @@ public final class Spool: @unchecked Sendable {
         incoming.closeFile()
         committed(entry)
         condition.withLock {
-            queued.append(entry)
+            if let claimed, cutThrough[id] === claimed {
+                cutThrough[id] = nil
+                inFlight[id] = entry
+                claimed.end(.committed(entry))
+            } else {
+                growth?.end(.abandoned)
+                queued.append(entry)
+            }
             condition.broadcast()
         }
         return entry
@@ -177,17 +230,42 @@ public final class Spool: @unchecked Sendable {
     /// Blocks until a photo is due for upload and hands it to the caller (marked in flight, its
     /// attempt counted in the sidecar); nil once the spool is closed.
     public func claimNext() -> SpoolEntry? {
+        guard case .spooled(let entry) = claimNextWork(cutThrough: false) else { return nil }
+        return entry
+    }
+
+    /// What a worker is given to upload.
+    public enum Work: Sendable {
+        /// A spooled photo, in flight for the caller.
+        case spooled(SpoolEntry)
+        /// A photo still downloading (cut-through); after a 2xx wait for
+        /// ``GrowingPhoto/outcome()``, otherwise call ``settleCutThrough(_:retryDelay:)``.
+        case growing(GrowingPhoto)
+    }
+
+    /// Blocks until there is work: a spooled photo that is due (oldest first), or, when none is
+    /// and `cutThrough` is set, a photo still downloading. Nil once the spool is closed.
+    public func claimNextWork(cutThrough acceptGrowing: Bool) -> Work? {
         condition.lock()
         var claimed: SpoolEntry?
-        while claimed == nil && !closed {
+        var growing: GrowingPhoto?
+        while claimed == nil && growing == nil && !closed {
             let now = Date()
+            offered.removeAll { $0.isAbandoned }
             if let index = queued.firstIndex(where: { (notBefore[$0.id] ?? .distantPast) <= now }) {
                 claimed = queued.remove(at: index)
+            } else if acceptGrowing, !offered.isEmpty {
+                growing = offered.removeFirst()
             } else if let earliest = queued.compactMap({ notBefore[$0.id] }).min() {
                 _ = condition.wait(until: earliest)
             } else {
                 condition.wait()
             }
+        }
+        if let growing {
+            cutThrough[growing.entry.id] = growing
+            condition.unlock()
+            return .growing(growing)
         }
         guard var entry = claimed else {
             condition.unlock()
@@ -199,7 +277,24 @@ public final class Spool: @unchecked Sendable {
         inFlight[entry.id] = entry
         condition.unlock()
         try? saveSidecar(entry)
-        return entry
+        return .spooled(entry)
+    }
+
+    /// Ends a cut-through upload that did not get a 2xx: if the download was committed
+    /// meanwhile, the photo is in flight for the caller, to be settled by the usual rules (a
+    /// retry then reads the committed file). Otherwise the claim is dropped and the photo is
+    /// queued when its download commits, not before `retryDelay` seconds from now.
+    public func settleCutThrough(_ photo: GrowingPhoto, retryDelay: TimeInterval) -> GrowingPhoto.Outcome {
+        condition.withLock {
+            let id = photo.entry.id
+            if cutThrough[id] === photo {
+                cutThrough[id] = nil
+                if retryDelay > 0 { notBefore[id] = Date().addingTimeInterval(retryDelay) }
+                return .abandoned
+            }
+            if let entry = inFlight[id], case .committed = photo.ended { return .committed(entry) }
+            return .abandoned
+        }
     }
 
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
@@ -337,6 +432,29 @@ public final class Spool: @unchecked Sendable {
     private var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
     private func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
     private func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
+
+    /// The next sequence number; call with `condition` held.
+    private func takeSequence() -> Int {
+        let sequence = nextSequence
+        nextSequence = nextSequence &+ 1
+        return sequence
+    }
+
+    /// The photo's safe file name, made unique among those queued, in flight or reserved by a
+    /// photo still downloading; call with `condition` held.
+    private func uniqueUploadName(for fileName: String, sequence: Int) -> String {
+        let name = SafeFileName.make(fileName)
+        let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
+            || offered.contains { $0.entry.uploadName == name } || cutThrough.values.contains { $0.entry.uploadName == name }
+        return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
+    }
+
+    private func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
+        SpoolEntry(
+            id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
+            uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
+            idempotencyKey: identity.stableID, timerShot: identity.timerShot)
+    }
 
     private func hasRoom(for bytes: Int64) -> Bool {
         let count = queued.count + inFlight.count

@@ -307,6 +307,8 @@ final class TetherSession {
             }
         }
         memory.partials[id] = incoming
+        // An idle upload worker may start sending it now, alongside the download (cut-through).
+        context.spool.offer(incoming)
         let resumedAt = incoming.byteCount
         if resumedAt > 0 {
             context.report(.info("resuming \(name) at \(ByteCountText.format(resumedAt)) of \(ByteCountText.format(identity.bytes))"))
@@ -319,6 +321,7 @@ final class TetherSession {
                 try fireDueShot()
             }
         } catch {
+            context.spool.withdraw(incoming)
             switch error {
             case .camera(let error):
                 if !transfer.resumable {
@@ -338,6 +341,7 @@ final class TetherSession {
             }
         }
         memory.partials[id] = nil
+        incoming.markComplete()
         let entry: SpoolEntry
         do {
             entry = try context.spool.commit(incoming) { [memory] entry in

@@ -36,7 +36,7 @@ public struct DeliveryPolicy: Sendable, Equatable {
     public static func isRetryable(_ error: UploadTransportError) -> Bool {
         switch error.category {
         case .invalidRequest, .fileUnreadable: return false
-        case .couldNotConnect, .timeout, .dns, .connectionLost, .tls, .aborted, .other: return true
+        case .couldNotConnect, .timeout, .dns, .connectionLost, .tls, .aborted, .sourceIncomplete, .other: return true
         }
     }
 

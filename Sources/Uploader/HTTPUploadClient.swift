@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import RelayCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,7 +44,12 @@ public final class HTTPUploadClient {
 
     /// Performs one attempt, blocking the calling thread until an answer, an error, or a
     /// cancellation. Any HTTP status is a `.success`; classifying it is DeliveryPolicy's job.
-    public func perform(_ request: UploadRequest) -> Result<UploadResponse, UploadTransportError> {
+    /// With `growing`, the file is still being written (cut-through): its final size is sent as
+    /// the body's length, and the body is read as the writer vouches for it; if the writer gives
+    /// up, the transfer is aborted with the body incomplete (category `.sourceIncomplete`).
+    public func perform(
+        _ request: UploadRequest, growing: (any GrowingFile)? = nil
+    ) -> Result<UploadResponse, UploadTransportError> {
         if cancellation.isCancelled {
             return .failure(UploadTransportError(category: .aborted, message: "cancelled before the upload started"))
         }
@@ -60,10 +66,11 @@ public final class HTTPUploadClient {
             case .success(let opened): (fileDescriptor, fileSize) = opened
             case .failure(let error): return .failure(error)
             }
+            if let growing { fileSize = growing.finalSize }
         }
         defer { if fileDescriptor >= 0 { close(fileDescriptor) } }
 
-        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor)
+        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing)
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }
@@ -180,7 +187,7 @@ public final class HTTPUploadClient {
             // A 2xx status line followed by a reset (or our own abort) still means the gallery
             // has the photo: report the answer, so it is not sent again.
             var status = 0
-            if state.readError == nil, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
+            if state.readError == nil, state.growthFailure == nil, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
                (200...299).contains(status) {
                 return .success(response(state: state))
             }
@@ -190,6 +197,9 @@ public final class HTTPUploadClient {
     }
 
     private func error(for code: CURLcode, state: TransferState, path: String) -> UploadTransportError {
+        if let growthFailure = state.growthFailure {
+            return UploadTransportError(category: .sourceIncomplete, curlCode: Int(code.rawValue), message: growthFailure)
+        }
         if let readError = state.readError {
             return UploadTransportError(category: .fileUnreadable, curlCode: Int(code.rawValue),
                                         message: "\(path): \(String(cString: strerror(readError)))")

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,15 +13,27 @@ final class TransferState {
     /// How much of the response body is kept; the rest is read and discarded.
     static let bodyLimit = 4096
 
+    /// How long a growing file may add nothing before its upload is given up.
+    static let growthStallLimit: TimeInterval = 30
+    /// How often a wait for a growing file looks at the cancellation token.
+    static let growthWaitSlice: TimeInterval = 0.25
+
     let cancellation: UploadCancellation
     let fileDescriptor: Int32
+    /// Set for a cut-through upload: the file is still being written.
+    let growing: (any GrowingFile)?
     private(set) var bodyHead: [UInt8] = []
     private(set) var retryAfter: String?
     private(set) var readError: Int32?
+    /// Why a growing file's upload was given up: its writer abandoned it or stopped adding to it.
+    private(set) var growthFailure: String?
+    /// Where the next read of a growing file starts.
+    private var position: Int64 = 0
 
-    init(cancellation: UploadCancellation, fileDescriptor: Int32) {
+    init(cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil) {
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
+        self.growing = growing
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) {
@@ -44,6 +57,7 @@ final class TransferState {
 
     /// Fills `buffer` from the photo file; nil means a read error (curl aborts the transfer).
     func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        if let growing { return readGrowing(growing, into: buffer, capacity: capacity) }
         while true {
             let count = read(fileDescriptor, buffer, capacity)
             if count >= 0 { return count }
@@ -56,6 +70,42 @@ final class TransferState {
     /// Rewinds the file when curl has to send the body again (a kept-alive connection that
     /// turned out dead, or an auth round trip).
     func seekBody(offset: Int64, origin: Int32) -> Bool {
-        lseek(fileDescriptor, off_t(offset), origin) >= 0
+        guard growing != nil else { return lseek(fileDescriptor, off_t(offset), origin) >= 0 }
+        guard origin == SEEK_SET, offset >= 0 else { return false }
+        position = offset
+        return true
+    }
+
+    /// Reads only what the writer vouches for, waiting for more; gives up (nil, and curl aborts,
+    /// so the body never completes) when the writer abandons the file or stalls.
+    private func readGrowing(_ growing: any GrowingFile, into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        let stallDeadline = Date().addingTimeInterval(Self.growthStallLimit)
+        while !cancellation.isCancelled {
+            switch growing.waitForBytes(beyond: position, timeout: Self.growthWaitSlice) {
+            case .abandoned:
+                growthFailure = "the photo's download did not complete"
+                return nil
+            case .pending:
+                if Date() >= stallDeadline {
+                    growthFailure = "the photo's download stalled for \(Int(Self.growthStallLimit))s"
+                    return nil
+                }
+            case .available(let readable):
+                let count = pread(fileDescriptor, buffer, min(capacity, Int(readable - position)), off_t(position))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    readError = errno
+                    return nil
+                }
+                // A read that raced with a rewind may hold bytes that are no longer the photo's.
+                guard count > 0, !growing.isAbandoned else {
+                    growthFailure = "the photo's download did not complete"
+                    return nil
+                }
+                position += Int64(count)
+                return count
+            }
+        }
+        return nil
     }
 }

@@ -21,6 +21,9 @@ public struct UploadTransportError: Error, Sendable, Equatable, CustomStringConv
         case invalidRequest
         /// The photo file could not be opened or read.
         case fileUnreadable
+        /// A cut-through upload was given up because the photo's download did not complete;
+        /// the photo is sent from the spool once it is downloaded.
+        case sourceIncomplete
         /// Any other curl failure.
         case other
     }
@@ -84,6 +87,7 @@ public struct UploadTransportError: Error, Sendable, Equatable, CustomStringConv
         case .aborted: what = "the upload was cancelled"
         case .invalidRequest: what = "the upload request is invalid; fix the request config"
         case .fileUnreadable: what = "the photo file could not be read"
+        case .sourceIncomplete: what = "the upload started during the download was given up"
         case .other: what = "the upload failed"
         }
         let code = curlCode == 0 ? "" : " (curl error \(curlCode))"

@@ -343,7 +343,7 @@ final class HTTPUploadClientTests: GalleryTestCase {
 
 /// The result of an upload run on another thread. `@unchecked Sendable`: `value` is only
 /// touched under `lock`.
-private final class OutcomeBox: @unchecked Sendable {
+final class OutcomeBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Result<UploadResponse, UploadTransportError>?
 
