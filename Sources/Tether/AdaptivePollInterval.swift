@@ -8,8 +8,10 @@ public struct AdaptivePollInterval: Sendable, Equatable {
     /// The wait before the next poll.
     public private(set) var current: Double
 
-    /// 50 ms, +50 ms per idle poll, at most 200 ms (the design's rule).
-    public init(minimum: Double = 0.05, step: Double = 0.05, maximum: Double = 0.2) {
+    /// 50 ms, +50 ms per idle poll, at most 100 ms. The design allows up to 200 ms; half of that
+    /// wait is, on average, added to every photo's shutter-to-gallery time (BENCHMARKS.md,
+    /// latency), while a GetEvent that finds nothing costs the camera one small round trip.
+    public init(minimum: Double = 0.05, step: Double = 0.05, maximum: Double = 0.1) {
         self.minimum = minimum
         self.step = step
         self.maximum = max(minimum, maximum)

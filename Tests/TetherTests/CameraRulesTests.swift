@@ -10,9 +10,13 @@ final class CameraRulesTests: XCTestCase {
         XCTAssertEqual(interval.current, 0.05, accuracy: 1e-9)
         let idle = (0..<5).map { _ in interval.record(activity: false) }
         XCTAssertEqual(idle[0], 0.10, accuracy: 1e-9)
-        XCTAssertEqual(idle[1], 0.15, accuracy: 1e-9)
-        XCTAssertEqual(idle[2], 0.20, accuracy: 1e-9)
-        XCTAssertEqual(idle[4], 0.20, accuracy: 1e-9, "never above 200 ms")
+        XCTAssertEqual(idle[1], 0.10, accuracy: 1e-9, "never above 100 ms")
+        XCTAssertEqual(idle[4], 0.10, accuracy: 1e-9, "never above 100 ms")
+        var designCeiling = AdaptivePollInterval(maximum: 0.2)
+        let slower = (0..<5).map { _ in designCeiling.record(activity: false) }
+        for (wait, expected) in zip(slower, [0.10, 0.15, 0.20, 0.20, 0.20]) {
+            XCTAssertEqual(wait, expected, accuracy: 1e-9, "the step and a given ceiling still apply")
+        }
         XCTAssertEqual(interval.record(activity: true), 0.05, accuracy: 1e-9, "back to 50 ms after an event")
     }
 
