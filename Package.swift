@@ -16,6 +16,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
+        .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
         // POSIX TCP sockets with timeouts on every connect, read and write.
@@ -27,7 +29,7 @@ let package = Package(
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
-        .target(name: "Spool", dependencies: ["RelayCore"]),
+        .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).

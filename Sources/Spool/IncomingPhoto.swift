@@ -1,3 +1,4 @@
+import CFileFlush
 import Foundation
 import RelayCore
 #if canImport(Glibc)
@@ -18,6 +19,10 @@ public final class IncomingPhoto: @unchecked Sendable {
     private(set) var descriptor: Int32
     /// Bytes written so far: where a resumed download continues.
     public private(set) var byteCount: Int64 = 0
+    /// Bytes handed to the disk's writeback so far (see `append`).
+    private var writebackStarted: Int64 = 0
+    /// How many written bytes start their writeback together.
+    static let writebackBatch: Int64 = 1 << 20
     /// The offer of this photo to an upload worker while it is written (``Spool/offer(_:)``).
     var growth: GrowingPhoto?
     /// Sequence and upload name fixed when the photo was first offered: a cut-through upload
@@ -41,6 +46,12 @@ public final class IncomingPhoto: @unchecked Sendable {
         }
         byteCount += Int64(bytes.count)
         growth?.grew(to: byteCount)
+        // The disk writes the photo while the rest downloads, so the fsync of the commit waits
+        // for the last megabyte instead of the whole file. Best effort: the fsync decides.
+        if byteCount - writebackStarted >= Self.writebackBatch {
+            _ = relay_start_writeback(descriptor, off_t(writebackStarted), off_t(byteCount - writebackStarted))
+            writebackStarted = byteCount
+        }
     }
 
     /// Cuts the file back to `count` bytes (bytes of a chunk the camera then declared failed).
@@ -52,6 +63,7 @@ public final class IncomingPhoto: @unchecked Sendable {
             throw .io(path: url.path, reason: Errno.current("ftruncate").description)
         }
         byteCount = count
+        writebackStarted = min(writebackStarted, count)
     }
 
     /// The download is complete and checked: a cut-through upload may send the last byte.
