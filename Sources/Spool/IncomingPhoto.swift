@@ -23,6 +23,8 @@ public final class IncomingPhoto: @unchecked Sendable {
     private var writebackStarted: Int64 = 0
     /// How many written bytes start their writeback together.
     static let writebackBatch: Int64 = 1 << 20
+    /// The fsync running on another thread, if one was started.
+    private var flush: BackgroundFlush?
     /// The offer of this photo to an upload worker while it is written (``Spool/offer(_:)``).
     var growth: GrowingPhoto?
     /// Sequence and upload name fixed when the photo was first offered: a cut-through upload
@@ -71,8 +73,25 @@ public final class IncomingPhoto: @unchecked Sendable {
         growth?.markComplete(size: byteCount)
     }
 
+    /// Starts flushing the complete file to disk on another thread, so that the next download
+    /// need not wait for the disk; ``Spool/commit(_:committed:)`` waits for it and reports its
+    /// failure (a failed fsync is not reported twice, so its error is kept, not retried).
+    public func flushInBackground() {
+        guard flush == nil, descriptor >= 0 else { return }
+        let flush = BackgroundFlush(descriptor: descriptor)
+        self.flush = flush
+        Thread.detachNewThread { flush.run() }
+    }
+
+    /// Whether a flush started by ``flushInBackground()`` has ended (a commit will not wait).
+    public var isFlushed: Bool { flush?.hasEnded ?? false }
+
     /// Flushes the file to disk and returns its size.
     func synchronize() throws -> Int64 {
+        if let flush {
+            self.flush = nil
+            if let failure = flush.result() { throw failure }
+        }
         guard fsync(descriptor) == 0 else { throw Errno.current("fsync") }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Errno.current("fstat") }
@@ -80,9 +99,44 @@ public final class IncomingPhoto: @unchecked Sendable {
     }
 
     func closeFile() {
+        _ = flush?.result()
+        flush = nil
         if descriptor >= 0 {
             Foundation.close(descriptor)
             descriptor = -1
         }
+    }
+}
+
+/// One fsync run on its own thread; its outcome is waited for once.
+///
+/// `@unchecked Sendable`: `failure` and `ended` are guarded by `condition`.
+private final class BackgroundFlush: @unchecked Sendable {
+    private let descriptor: Int32
+    private let condition = NSCondition()
+    private var ended = false
+    private var failure: Errno?
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    func run() {
+        let outcome: Errno? = fsync(descriptor) == 0 ? nil : Errno.current("fsync")
+        condition.withLock {
+            failure = outcome
+            ended = true
+            condition.broadcast()
+        }
+    }
+
+    var hasEnded: Bool { condition.withLock { ended } }
+
+    /// Waits for the fsync; its error, if it failed.
+    func result() -> Errno? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended { condition.wait() }
+        return failure
     }
 }

@@ -21,6 +21,12 @@ final class TetherSession {
         let stop: StopFlag
     }
 
+    /// A complete, checked download not yet committed to the spool.
+    private struct Downloaded {
+        var candidate: Candidate
+        var incoming: IncomingPhoto
+    }
+
     private struct Candidate {
         var object: CameraObject
         var detectedAt: Date
@@ -37,6 +43,8 @@ final class TetherSession {
     private var announced: [ObjectAnnouncement] = []
     private var backlog: [UInt32] = []
     private var downloads: [Candidate] = []
+    /// The last download, flushing to disk while the next one runs (committed by `commitFlushed`).
+    private var flushing: Downloaded?
     /// Downloads wait until then after a spool write failed (a full disk).
     private var downloadsPausedUntil: TimeInterval = 0
     private var reportedWaitingForRoom = false
@@ -75,6 +83,8 @@ final class TetherSession {
     /// Serves the camera until relay stops (returns after a clean stop) or the camera fails
     /// (throws; whatever was downloaded so far stays in `memory.partials`).
     func run() throws(PTPIPError) {
+        // A photo downloaded in full is committed whatever ends the session.
+        defer { commitFlushed(wait: true) }
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
@@ -136,6 +146,7 @@ final class TetherSession {
     /// One unit of work: a download, an announced object, or a batch of the listing. Returns
     /// whether it did anything.
     private func step() throws(PTPIPError) -> Bool {
+        commitFlushed(wait: !downloadReady)
         if !downloads.isEmpty {
             if downloadReady {
                 reportedWaitingForRoom = false
@@ -319,6 +330,7 @@ final class TetherSession {
             try transfer.run { () throws(PTPIPError) in
                 if context.stop.isStopped { throw .interrupted }
                 try fireDueShot()
+                commitFlushed(wait: false)
             }
         } catch {
             context.spool.withdraw(incoming)
@@ -342,9 +354,35 @@ final class TetherSession {
         }
         memory.partials[id] = nil
         incoming.markComplete()
+        // With more to download, the disk flushes this photo while the next one downloads, and
+        // it is committed between two chunks of that one (a Canon capture in camera memory waits
+        // for TransferComplete, so it is committed at once).
+        commitFlushed(wait: true)
+        let downloaded = Downloaded(candidate: candidate, incoming: incoming)
+        if !object.needsTransferComplete && (!downloads.isEmpty || !announced.isEmpty || !backlog.isEmpty) {
+            incoming.flushInBackground()
+            flushing = downloaded
+            return
+        }
+        if commit(downloaded), object.needsTransferComplete { try releaseFromCameraMemory(object) }
+    }
+
+    /// Commits the photo whose flush runs in the background, if that has ended or `wait` is set.
+    private func commitFlushed(wait: Bool) {
+        guard let downloaded = flushing, wait || downloaded.incoming.isFlushed else { return }
+        flushing = nil
+        commit(downloaded)
+    }
+
+    /// Commits a downloaded photo to the spool, recording it as taken; false when the spool could
+    /// not take it (it stays on the card and downloads pause).
+    @discardableResult
+    private func commit(_ downloaded: Downloaded) -> Bool {
+        let object = downloaded.candidate.object
+        let name = object.info.filename
         let entry: SpoolEntry
         do {
-            entry = try context.spool.commit(incoming) { [memory] entry in
+            entry = try context.spool.commit(downloaded.incoming) { [memory] entry in
                 do {
                     try memory.seen.record(object.identityKey, file: name)
                 } catch {
@@ -352,10 +390,11 @@ final class TetherSession {
                 }
             }
         } catch {
-            return pauseDownloads(candidate, because: error)
+            pauseDownloads(downloaded.candidate, because: error)
+            return false
         }
         context.report(.spooled(entry))
-        if object.needsTransferComplete { try releaseFromCameraMemory(object) }
+        return true
     }
 
     /// The spool could not take the photo (a full disk): it stays on the card, downloads pause.

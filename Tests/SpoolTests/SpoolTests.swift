@@ -39,6 +39,21 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(spool.counts().queued, 1)
     }
 
+    func testAPhotoFlushedInTheBackgroundIsCommittedWhole() throws {
+        let spool = try Spool(directory: folder)
+        let incoming = try spool.beginIngest(identity("A.JPG", bytes: 3 << 20))
+        let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try incoming.append(bytes)
+        XCTAssertFalse(incoming.isFlushed, "no flush was started")
+        incoming.flushInBackground()
+        let deadline = Date().addingTimeInterval(30)
+        while !incoming.isFlushed && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertTrue(incoming.isFlushed, "the background flush ends by itself")
+        let entry = try spool.commit(incoming)
+        XCTAssertEqual(entry.bytes, Int64(bytes.count))
+        XCTAssertEqual(try Data(contentsOf: spool.photoURL(for: entry)), Data(bytes))
+    }
+
     func testSameSourcePhotoIsNotQueuedTwice() throws {
         let spool = try Spool(directory: folder)
         let first = try add(spool, "A.JPG")
