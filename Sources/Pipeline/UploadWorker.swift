@@ -30,7 +30,9 @@ final class UploadWorker: @unchecked Sendable {
     /// Runs until the spool is closed and hands out no more work. A worker with nothing spooled
     /// to send takes a photo that is still downloading (cut-through).
     func run() {
-        while let work = context.spool.claimNextWork(cutThrough: true) {
+        // A request without a body (GET, DELETE) has nothing to send early.
+        let cutThrough = UploadPlan.sendsBody(method: context.config.verb.rawValue)
+        while let work = context.spool.claimNextWork(cutThrough: cutThrough) {
             switch work {
             case .spooled(let entry):
                 let attempt = send(entry, filePath: context.spool.photoURL(for: entry).path, growing: nil)
@@ -50,6 +52,7 @@ final class UploadWorker: @unchecked Sendable {
         let duringDownload: Bool
     }
 
+    /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
     private func send(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Attempt {
         let c = context
         c.statistics.update { $0.uploading += 1 }
@@ -66,30 +69,35 @@ final class UploadWorker: @unchecked Sendable {
                        summary: RequestBuilder.summary(for: c.config, entry: entry), duringDownload: growing != nil)
     }
 
-    /// Uploads a photo while it downloads. A 2xx counts only once the photo is committed to the
-    /// spool; any other outcome is settled by the usual rules if the photo was committed
-    /// meanwhile, and otherwise leaves it to be sent from the spool once it is.
+    /// Uploads a photo while it downloads. Its last byte is sent only once the photo is
+    /// committed to the spool, so a 2xx finds it committed and in flight for this worker. Any
+    /// other outcome is settled by the usual rules if the photo was committed meanwhile, and
+    /// otherwise leaves it to be sent from the spool once it is; a failure on relay's side of the
+    /// upload (not an answer from the gallery) is never final, since the spool's copy is sent next.
     private func deliverWhileDownloading(_ photo: GrowingPhoto) {
         let c = context
         let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
-        let decision = c.policy.decide(attempt.outcome, attempt: 0)
+        var decision = c.policy.decide(attempt.outcome, attempt: 0)
         let name = photo.entry.uploadName
-        if decision == .delivered {
-            switch photo.outcome() {
-            case .committed(let entry):
-                settle(entry, attempt, decision: decision)
-            case .abandoned:
-                c.console.log("\(name) reached the gallery during its download, but the spool could not keep it; it stays "
-                    + "on the camera and is sent again, with the same Idempotency-Key, once spooled")
-            }
-            return
+        if decision == .delivered, case .committed(let entry)? = photo.ended {
+            return settle(entry, attempt, decision: decision)
         }
-        let delay: TimeInterval = if case .retry(let after) = decision { after } else { 0 }
+        if case .failure(let error) = attempt.outcome, case .permanent = decision {
+            decision = .retry(after: 0)
+            c.console.log("\(name): the upload during its download failed (\(error)); it is sent from the spool")
+        }
+        if decision == .delivered {
+            // The gallery answered before the whole photo was sent: it is sent again, whole.
+            decision = .retry(after: 0)
+            c.console.log("\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
+        }
+        let incomplete = if case .failure(let error) = attempt.outcome { error.category == .sourceIncomplete } else { false }
+        let delay: TimeInterval = if case .retry(let after) = decision, !incomplete { after } else { 0 }
         switch c.spool.settleCutThrough(photo, retryDelay: delay) {
         case .committed(let entry):
             settle(entry, attempt, decision: decision)
         case .abandoned:
-            if case .failure(let error) = attempt.outcome, error.category == .sourceIncomplete {
+            if case .failure(let error) = attempt.outcome, incomplete {
                 c.console.log("\(name): the upload started during its download was given up (\(error.message)); "
                     + "it is sent from the spool once downloaded")
                 return

@@ -9,6 +9,8 @@ import Foundation
 public protocol GrowingFile: AnyObject, Sendable {
     /// The size the file will have once complete; an upload announces it before it exists.
     var finalSize: Int64 { get }
+    /// A descriptor open for reading (with `pread`) for as long as this object lives.
+    var fileDescriptor: Int32 { get }
     /// Whether the writer gave up on the file (a failed download, a cut connection).
     var isAbandoned: Bool { get }
     /// Waits up to `timeout` seconds until more than `offset` bytes may be read.

@@ -1,42 +1,56 @@
 import Foundation
 import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A photo offered for upload while its download into `.incoming/` is still running
-/// (cut-through), as one upload worker sees it.
+/// (cut-through), as the one upload worker that claims it sees it.
 ///
-/// The reader never sees the photo's last byte before the tether has checked the whole download
-/// (``IncomingPhoto/markComplete()``), and a download that fails or is rewound abandons the
-/// offer for good. So an upload that sent every byte sent the final, checked photo, and one
-/// that did not is incomplete on the wire and cannot be stored by the gallery. Even then the
-/// photo counts as delivered only once it is committed to the spool (``outcome()``).
+/// The reader never sees the photo's last byte before the photo is committed to the spool
+/// (fsynced, its sidecar written, renamed in, recorded as taken), and a download that fails or is
+/// rewound abandons the offer for good. So an upload that sent every byte sent the final photo,
+/// and the gallery can answer it only once the photo is durably spooled; an upload that did not
+/// send every byte is incomplete on the wire and cannot be stored by the gallery.
 ///
-/// `@unchecked Sendable`: all mutable state is guarded by `condition`.
+/// `@unchecked Sendable`: all mutable state is guarded by `condition`; the read descriptor is
+/// opened when the photo is offered and only read with `pread`.
 public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
     /// How the download ended, as the uploading worker learns it.
     public enum Outcome: Sendable, Equatable {
         /// Spooled: the entry is in flight for the worker that claimed this photo.
         case committed(SpoolEntry)
-        /// Not spooled (a failed download, a failed commit, a stop); the photo stays on the card.
+        /// This offer's download will not be spooled as this worker read it (it failed, was
+        /// rewound or withdrawn); the photo is sent from the spool if a later download commits it.
         case abandoned
     }
 
     /// The entry the photo will have in the spool: its id, sequence, upload name, and size.
     public let entry: SpoolEntry
-    /// The file being written (it is renamed into the spool on commit; an open descriptor
-    /// keeps reading the same file).
-    public let url: URL
     public var finalSize: Int64 { entry.bytes }
+    /// Where the download is written (until the commit renames it into the spool).
+    public let url: URL
+    /// Opened on the incoming file when offered, so the commit's rename does not move the file
+    /// away from the reader.
+    public let fileDescriptor: Int32
 
     private let condition = NSCondition()
     private var written: Int64
-    private var complete = false
     private var ending: Outcome?
 
-    init(entry: SpoolEntry, url: URL, written: Int64) {
+    /// Nil when the incoming file cannot be opened for reading (then it is not offered).
+    init?(entry: SpoolEntry, url: URL, written: Int64) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
         self.entry = entry
         self.url = url
         self.written = written
+        fileDescriptor = descriptor
     }
+
+    deinit { close(fileDescriptor) }
 
     public var isAbandoned: Bool {
         condition.withLock { ending == .abandoned }
@@ -47,25 +61,21 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if ending == .abandoned { return .abandoned }
-            // The last byte waits for the checked end of the download.
-            let readable = complete ? written : min(written, finalSize - 1)
+            let readable: Int64
+            switch ending {
+            case .abandoned: return .abandoned
+            case .committed: readable = finalSize
+            case nil: readable = min(written, finalSize - 1)  // the last byte waits for the commit
+            }
             if readable > offset { return .available(readable) }
             if !condition.wait(until: deadline) { return .pending }
         }
     }
 
-    /// How the download ended, if it has.
-    var ended: Outcome? {
+    /// How the download ended, if it has. After the gallery answered a complete upload it has
+    /// ended, since the last byte is readable only once the photo is committed.
+    public var ended: Outcome? {
         condition.withLock { ending }
-    }
-
-    /// Blocks until the download is committed to the spool or abandoned.
-    public func outcome() -> Outcome {
-        condition.lock()
-        defer { condition.unlock() }
-        while ending == nil { condition.wait() }
-        return ending ?? .abandoned
     }
 
     // MARK: - Writer side (the tether thread, through IncomingPhoto and Spool)
@@ -73,14 +83,6 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
     func grew(to count: Int64) {
         condition.withLock {
             written = count
-            condition.broadcast()
-        }
-    }
-
-    /// Every byte was downloaded and checked; a size other than the announced one abandons.
-    func markComplete(size: Int64) {
-        condition.withLock {
-            if size == finalSize { complete = true } else if ending == nil { ending = .abandoned }
             condition.broadcast()
         }
     }

@@ -12,7 +12,7 @@ import Darwin
 /// discards whatever is left in `.incoming/`.
 ///
 /// `@unchecked Sendable`: it is created, written and committed by the one thread that owns the
-/// source; the descriptor is its only mutable state.
+/// source, and all its mutable state (descriptor, byte counts, offer, flush) belongs to that thread.
 public final class IncomingPhoto: @unchecked Sendable {
     public let identity: PhotoIdentity
     let url: URL
@@ -66,11 +66,6 @@ public final class IncomingPhoto: @unchecked Sendable {
         }
         byteCount = count
         writebackStarted = min(writebackStarted, count)
-    }
-
-    /// The download is complete and checked: a cut-through upload may send the last byte.
-    public func markComplete() {
-        growth?.markComplete(size: byteCount)
     }
 
     /// Starts flushing the complete file to disk on another thread, so that the next download

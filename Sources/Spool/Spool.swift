@@ -39,6 +39,9 @@ public final class Spool: @unchecked Sendable {
     private var offered: [GrowingPhoto] = []
     /// Offered photos a worker is uploading, by id.
     private var cutThrough: [String: GrowingPhoto] = [:]
+    /// Upload names of offered photos not yet committed or discarded (a withdrawn offer keeps
+    /// its name for the resumed download), by id.
+    private var reservedNames: [String: String] = [:]
     private var nextSequence = 1
     private var closed = false
     private let lockFD: Int32
@@ -119,25 +122,33 @@ public final class Spool: @unchecked Sendable {
     /// Abandons an incoming photo: its partial file is removed.
     public func discard(_ incoming: IncomingPhoto) {
         withdraw(incoming)
+        let id = incoming.identity.stableID
+        condition.withLock {
+            reservedNames[id] = nil
+            if !queued.contains(where: { $0.id == id }) && inFlight[id] == nil { notBefore[id] = nil }
+        }
         incoming.closeFile()
         unlink(incoming.url.path)
     }
 
     /// Lets an idle upload worker start sending `incoming` while it is still being written
     /// (cut-through), so that its upload runs alongside its download instead of after it. The
-    /// spool rules still hold: the upload sees only bytes the writer vouches for, and counts as
-    /// delivered only after the photo is committed; a retry reads the committed file.
+    /// spool rules still hold: the upload reads only what was written, its last byte only once the
+    /// photo is committed, and a retry reads the committed file. Offered again after a withdrawal
+    /// (a resumed download), it keeps its upload name and sequence.
     public func offer(_ incoming: IncomingPhoto) {
         guard incoming.growth == nil, incoming.identity.bytes > 0 else { return }
         let identity = incoming.identity
         let reservation = incoming.reservation ?? condition.withLock {
             let sequence = takeSequence()
-            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence))
+            let name = uniqueUploadName(for: identity.fileName, sequence: sequence)
+            reservedNames[identity.stableID] = name
+            return (sequence, name)
         }
         incoming.reservation = reservation
         var provisional = makeEntry(identity, sequence: reservation.sequence, uploadName: reservation.uploadName)
         provisional.attempts = 1  // an offer is claimed at most once: its upload is one attempt
-        let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount)
+        guard let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount) else { return }
         incoming.growth = growth
         condition.withLock {
             offered.append(growth)
@@ -157,11 +168,19 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
+    /// Whether a worker is uploading `incoming` while it downloads: then its upload waits for
+    /// the commit to send the last byte, and the commit should not be put off.
+    public func isBeingUploaded(_ incoming: IncomingPhoto) -> Bool {
+        guard let growth = incoming.growth else { return false }
+        return condition.withLock { cutThrough[growth.entry.id] === growth }
+    }
+
     /// Makes a fully written photo part of the queue: the file is fsynced, its sidecar written,
-    /// and only then renamed in. `committed` runs after the rename and before any worker can take
-    /// the photo: the source records it as taken there, so a photo is never delivered before its
-    /// source remembers it. Returns the entry, or the existing one when this photo (same stable
-    /// id) is already in the spool (the incoming copy is then dropped).
+    /// and only then renamed in. `committed` runs after the rename and before the photo can be
+    /// delivered: the source records it as taken there, so a photo is never delivered before its
+    /// source remembers it. A worker uploading it while it downloaded gets it in flight, and only
+    /// then may send its last byte. Returns the entry, or the existing one when this photo (same
+    /// stable id) is already in the spool (the incoming copy is then dropped).
     @discardableResult
     public func commit(_ incoming: IncomingPhoto, committed: (SpoolEntry) -> Void = { _ in }) throws(SpoolError) -> SpoolEntry {
         let identity = incoming.identity
@@ -174,7 +193,8 @@ public final class Spool: @unchecked Sendable {
         incoming.growth = nil
         let (sequence, uploadName, claimed) = condition.withLock { () -> (Int, String, GrowingPhoto?) in
             if let growth { offered.removeAll { $0 === growth } }
-            let claimed = growth.flatMap { cutThrough[id] === $0 ? $0 : nil }
+            // A rewound or otherwise abandoned upload does not get the photo in flight.
+            let claimed = growth.flatMap { cutThrough[id] === $0 && $0.ended == nil ? $0 : nil }
             if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
             let sequence = takeSequence()
             return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence), claimed)
@@ -192,26 +212,37 @@ public final class Spool: @unchecked Sendable {
             try saveSidecar(entry)
             guard rename(incoming.url.path, final.path) == 0 else { throw Errno.current("rename") }
             AtomicFile.syncDirectory(directory.path)
-            try? AtomicFile.write(Data("\(sequence)\n".utf8), to: sequenceFile)
+            let highest = condition.withLock { nextSequence - 1 }
+            try? AtomicFile.write(Data("\(max(sequence, highest))\n".utf8), to: sequenceFile)
         } catch {
             growth?.end(.abandoned)
-            condition.withLock { if let claimed, cutThrough[id] === claimed { cutThrough[id] = nil } }
+            condition.withLock { if let growth, cutThrough[id] === growth { cutThrough[id] = nil } }
             discard(incoming)
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
         }
         incoming.closeFile()
         committed(entry)
-        condition.withLock {
-            if let claimed, cutThrough[id] === claimed {
-                cutThrough[id] = nil
+        let handedToWorker = condition.withLock { () -> Bool in
+            reservedNames[id] = nil
+            let stillClaimed = claimed.map { cutThrough[id] === $0 && $0.ended == nil && entry.bytes == $0.finalSize } ?? false
+            if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
+            if stillClaimed, let claimed {
                 inFlight[id] = entry
                 claimed.end(.committed(entry))
             } else {
                 growth?.end(.abandoned)
+                entry.attempts = 0
+                entry.inFlightSince = nil
+                entry.uploaderPID = nil
                 queued.append(entry)
             }
             condition.broadcast()
+            return stillClaimed
+        }
+        if claimed != nil && !handedToWorker {
+            // The upload gave up between the two steps: the sidecar must not say it is in flight.
+            try? saveSidecar(entry)
         }
         return entry
     }
@@ -238,8 +269,8 @@ public final class Spool: @unchecked Sendable {
     public enum Work: Sendable {
         /// A spooled photo, in flight for the caller.
         case spooled(SpoolEntry)
-        /// A photo still downloading (cut-through); after a 2xx wait for
-        /// ``GrowingPhoto/outcome()``, otherwise call ``settleCutThrough(_:retryDelay:)``.
+        /// A photo still downloading (cut-through): after a 2xx it is committed and in flight
+        /// (``GrowingPhoto/ended``); otherwise call ``settleCutThrough(_:retryDelay:)``.
         case growing(GrowingPhoto)
     }
 
@@ -280,7 +311,7 @@ public final class Spool: @unchecked Sendable {
         return .spooled(entry)
     }
 
-    /// Ends a cut-through upload that did not get a 2xx: if the download was committed
+    /// Ends a cut-through upload that did not deliver the photo: if the download was committed
     /// meanwhile, the photo is in flight for the caller, to be settled by the usual rules (a
     /// retry then reads the committed file). Otherwise the claim is dropped and the photo is
     /// queued when its download commits, not before `retryDelay` seconds from now.
@@ -440,12 +471,12 @@ public final class Spool: @unchecked Sendable {
         return sequence
     }
 
-    /// The photo's safe file name, made unique among those queued, in flight or reserved by a
-    /// photo still downloading; call with `condition` held.
+    /// The photo's safe file name, made unique among those queued, in flight or reserved by an
+    /// offered photo still downloading; call with `condition` held.
     private func uniqueUploadName(for fileName: String, sequence: Int) -> String {
         let name = SafeFileName.make(fileName)
         let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
-            || offered.contains { $0.entry.uploadName == name } || cutThrough.values.contains { $0.entry.uploadName == name }
+            || reservedNames.values.contains(name)
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 

@@ -353,13 +353,14 @@ final class TetherSession {
             }
         }
         memory.partials[id] = nil
-        incoming.markComplete()
         // With more to download, the disk flushes this photo while the next one downloads, and
-        // it is committed between two chunks of that one (a Canon capture in camera memory waits
-        // for TransferComplete, so it is committed at once).
+        // it is committed between two chunks of that one. Not when a worker is uploading it (its
+        // last byte waits for the commit), nor a Canon capture in camera memory (it waits for
+        // TransferComplete).
         commitFlushed(wait: true)
         let downloaded = Downloaded(candidate: candidate, incoming: incoming)
-        if !object.needsTransferComplete && (!downloads.isEmpty || !announced.isEmpty || !backlog.isEmpty) {
+        let moreToDownload = !downloads.isEmpty || !announced.isEmpty || !backlog.isEmpty
+        if moreToDownload && !object.needsTransferComplete && !context.spool.isBeingUploaded(incoming) {
             incoming.flushInBackground()
             flushing = downloaded
             return

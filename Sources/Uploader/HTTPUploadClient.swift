@@ -61,14 +61,19 @@ public final class HTTPUploadClient {
 
         var fileDescriptor: Int32 = -1
         var fileSize: Int64 = 0
+        var ownsDescriptor = false
         if plan.body != .none {
-            switch Self.openFile(request.filePath) {
-            case .success(let opened): (fileDescriptor, fileSize) = opened
-            case .failure(let error): return .failure(error)
+            if let growing {
+                (fileDescriptor, fileSize) = (growing.fileDescriptor, growing.finalSize)
+            } else {
+                switch Self.openFile(request.filePath) {
+                case .success(let opened): (fileDescriptor, fileSize) = opened
+                case .failure(let error): return .failure(error)
+                }
+                ownsDescriptor = true
             }
-            if let growing { fileSize = growing.finalSize }
         }
-        defer { if fileDescriptor >= 0 { close(fileDescriptor) } }
+        defer { if ownsDescriptor { close(fileDescriptor) } }
 
         let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing)
         return withExtendedLifetime(state) {
@@ -184,10 +189,10 @@ public final class HTTPUploadClient {
             code = curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
-            // A 2xx status line followed by a reset (or our own abort) still means the gallery
-            // has the photo: report the answer, so it is not sent again.
+            // A 2xx status line followed by a reset still means the gallery has the photo: report
+            // the answer, so it is not sent again. Not when the body was cut short on our side.
             var status = 0
-            if state.readError == nil, state.growthFailure == nil, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
+            if !state.gaveUpReading, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
                (200...299).contains(status) {
                 return .success(response(state: state))
             }

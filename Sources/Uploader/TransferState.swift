@@ -25,8 +25,12 @@ final class TransferState {
     private(set) var bodyHead: [UInt8] = []
     private(set) var retryAfter: String?
     private(set) var readError: Int32?
-    /// Why a growing file's upload was given up: its writer abandoned it or stopped adding to it.
+    /// Why a growing file's upload was given up: its writer abandoned it or stopped adding to it,
+    /// or it could not be read.
     private(set) var growthFailure: String?
+    /// Whether the read callback ended the body early (an error, a cancellation, a growing file
+    /// given up): then no answer means the gallery has the whole photo.
+    private(set) var gaveUpReading = false
     /// Where the next read of a growing file starts.
     private var position: Int64 = 0
 
@@ -57,7 +61,12 @@ final class TransferState {
 
     /// Fills `buffer` from the photo file; nil means a read error (curl aborts the transfer).
     func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
-        if let growing { return readGrowing(growing, into: buffer, capacity: capacity) }
+        let count = growing.map { readGrowing($0, into: buffer, capacity: capacity) } ?? readFile(into: buffer, capacity: capacity)
+        if count == nil { gaveUpReading = true }
+        return count
+    }
+
+    private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         while true {
             let count = read(fileDescriptor, buffer, capacity)
             if count >= 0 { return count }
@@ -94,7 +103,8 @@ final class TransferState {
                 let count = pread(fileDescriptor, buffer, min(capacity, Int(readable - position)), off_t(position))
                 if count < 0 {
                     if errno == EINTR { continue }
-                    readError = errno
+                    // The spooled file is read again for the retry: this attempt just ends.
+                    growthFailure = "the photo being downloaded could not be read (\(String(cString: strerror(errno))))"
                     return nil
                 }
                 // A read that raced with a rewind may hold bytes that are no longer the photo's.

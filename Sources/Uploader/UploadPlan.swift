@@ -43,7 +43,7 @@ public struct UploadPlan: Sendable, Equatable {
         }
 
         let body: Body
-        let sendsBody = method == "POST" || method == "PUT" || method == "PATCH"
+        let sendsBody = sendsBody(method: method)
         switch request.body {
         case _ where !sendsBody:
             body = .none
@@ -83,6 +83,11 @@ public struct UploadPlan: Sendable, Equatable {
         // No "Expect: 100-continue": servers that ignore it cost a one-second stall per photo.
         lines.append("Expect:")
         return .success(UploadPlan(method: method, url: request.url, headerLines: lines, body: body))
+    }
+
+    /// Whether requests with this method carry the photo (POST, PUT, PATCH; not GET or DELETE).
+    public static func sendsBody(method: String) -> Bool {
+        ["POST", "PUT", "PATCH"].contains(method.uppercased())
     }
 
     /// RFC 9110 token characters.

@@ -32,7 +32,7 @@ final class CutThroughTests: XCTestCase {
         return (incoming, photo)
     }
 
-    func testOnlyVouchedBytesAreReadableAndTheLastWaitsForTheCheckedEnd() throws {
+    func testOnlyWrittenBytesAreReadableAndTheLastWaitsForTheCommit() throws {
         let spool = try Spool(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         XCTAssertEqual(photo.finalSize, 10)
@@ -43,8 +43,13 @@ final class CutThroughTests: XCTestCase {
         try incoming.append([UInt8](repeating: 2, count: 6))
         XCTAssertEqual(photo.waitForBytes(beyond: 4, timeout: 0), .available(9), "the last byte is held back")
         XCTAssertEqual(photo.waitForBytes(beyond: 9, timeout: 0), .pending)
-        incoming.markComplete()
-        XCTAssertEqual(photo.waitForBytes(beyond: 9, timeout: 0), .available(10))
+        XCTAssertNil(photo.ended)
+        let entry = try spool.commit(incoming)
+        XCTAssertEqual(photo.waitForBytes(beyond: 9, timeout: 0), .available(10), "committed: the photo is durable")
+        var buffer = [UInt8](repeating: 0, count: 10)
+        XCTAssertEqual(pread(photo.fileDescriptor, &buffer, 10, 0), 10, "the reader's descriptor survives the rename")
+        XCTAssertEqual(buffer, [1, 1, 1, 1, 2, 2, 2, 2, 2, 2])
+        XCTAssertEqual(photo.ended, .committed(entry))
     }
 
     func testAWaitingReaderIsWokenByTheWriter() throws {
@@ -59,32 +64,42 @@ final class CutThroughTests: XCTestCase {
         wait(for: [woke], timeout: 30)
     }
 
-    func testARewindAbandonsTheOfferForGood() throws {
+    func testARewindAbandonsTheOfferForGoodAndTheCommitQueuesThePhoto() throws {
         let spool = try Spool(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         try incoming.append([UInt8](repeating: 1, count: 6))
         try incoming.truncate(to: 2)
         XCTAssertTrue(photo.isAbandoned)
         try incoming.append([UInt8](repeating: 3, count: 8))
-        incoming.markComplete()
+        let entry = try spool.commit(incoming)
         XCTAssertEqual(photo.waitForBytes(beyond: 0, timeout: 0), .abandoned, "rewritten bytes never reach that upload")
+        XCTAssertEqual(photo.ended, .abandoned)
+        XCTAssertEqual(spool.counts().queued, 1, "queued for a whole upload, not left in flight for the abandoned one")
+        XCTAssertEqual(spool.counts().inFlight, 0)
+        XCTAssertEqual(spool.settleCutThrough(photo, retryDelay: 0), .abandoned)
+        let again = try XCTUnwrap(spool.claimNext())
+        XCTAssertEqual(again.id, entry.id)
+        XCTAssertEqual(again.attempts, 1)
+        let sidecar = try XCTUnwrap(JSONStateFile<SpoolEntry>(url: folder.appendingPathComponent("\(entry.id).json")).load())
+        XCTAssertEqual(sidecar.attempts, 1)
     }
 
-    func testAWrongSizeAtTheEndAbandons() throws {
+    func testASizeOtherThanAnnouncedIsNotHandedToTheUpload() throws {
         let spool = try Spool(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         try incoming.append([UInt8](repeating: 1, count: 7))
-        incoming.markComplete()
-        XCTAssertEqual(photo.waitForBytes(beyond: 0, timeout: 0), .abandoned)
+        _ = try spool.commit(incoming)
+        XCTAssertEqual(photo.ended, .abandoned)
+        XCTAssertEqual(photo.waitForBytes(beyond: 6, timeout: 0), .abandoned)
+        XCTAssertEqual(spool.counts().queued, 1)
     }
 
     func testACommitWhileClaimedIsInFlightForThatWorkerOnly() throws {
         let spool = try Spool(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 5)
         try incoming.append([1, 2, 3, 4, 5])
-        incoming.markComplete()
         let entry = try spool.commit(incoming)
-        XCTAssertEqual(photo.outcome(), .committed(entry))
+        XCTAssertEqual(photo.ended, .committed(entry))
         XCTAssertEqual(entry.id, photo.entry.id)
         XCTAssertEqual(entry.uploadName, photo.entry.uploadName, "the name already sent is the name kept")
         XCTAssertEqual(entry.sequence, photo.entry.sequence)
@@ -103,7 +118,6 @@ final class CutThroughTests: XCTestCase {
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 3)
         XCTAssertEqual(spool.settleCutThrough(photo, retryDelay: 60), .abandoned, "not committed: nothing to settle")
         try incoming.append([1, 2, 3])
-        incoming.markComplete()
         let entry = try spool.commit(incoming)
         XCTAssertEqual(spool.counts().queued, 1, "committed photos are queued as usual")
         XCTAssertEqual(entry.attempts, 0)
@@ -120,7 +134,6 @@ final class CutThroughTests: XCTestCase {
         let spool = try Spool(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 3)
         try incoming.append([1, 2, 3])
-        incoming.markComplete()
         let entry = try spool.commit(incoming)
         XCTAssertEqual(spool.settleCutThrough(photo, retryDelay: 0), .committed(entry))
         spool.requeue(entry, after: 0, error: "HTTP 503", statusCode: 503)
@@ -146,9 +159,9 @@ final class CutThroughTests: XCTestCase {
         XCTAssertEqual(spool.settleCutThrough(photo, retryDelay: 0), .abandoned)
         spool.offer(second)
         try second.append([3, 4])
-        second.markComplete()
         let entry3 = try spool.commit(second)
-        XCTAssertEqual(photo.outcome(), .abandoned, "the first reader never learns of the later commit")
+        XCTAssertEqual(photo.ended, .abandoned, "the first reader never learns of the later commit")
+        XCTAssertEqual(entry3.uploadName, photo.entry.uploadName, "the resumed download keeps its reserved name")
         XCTAssertEqual(spool.counts().queued, 1, "offered again but unclaimed, it is queued on commit")
         XCTAssertEqual(entry3.attempts, 0)
     }
@@ -164,10 +177,11 @@ final class CutThroughTests: XCTestCase {
         XCTAssertEqual(photo.entry.cameraFileName, "IMG_0002.JPG")
     }
 
-    func testAReservedNameIsNotGivenToAnotherPhoto() throws {
+    func testAReservedNameIsNotGivenToAnotherPhotoEvenWhileWithdrawn() throws {
         let spool = try Spool(directory: folder)
         let incoming = try spool.beginIngest(PhotoIdentity(source: "a", fileName: "IMG_1.JPG", bytes: 4, capturedAt: Date(), uniqueKey: "1"))
         spool.offer(incoming)
+        spool.withdraw(incoming)
         let other = try spool.ingest(PhotoIdentity(source: "b", fileName: "IMG_1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in }
         XCTAssertNotEqual(other.uploadName, "IMG_1.JPG")
     }

@@ -57,10 +57,10 @@ final class CutThroughUploadTests: GalleryTestCase {
             }
             XCTAssert(started, "the upload did not start while the photo was a third written")
             try append(incoming, photo.data, 100_000..<photo.data.count)
-            XCTAssertNil(outcome.get(), "nothing can finish before the download is checked complete")
-            incoming.markComplete()
+            Thread.sleep(forTimeInterval: 0.2)
+            XCTAssertNil(outcome.get(), "nothing can finish before the photo is committed")
             let entry = try spool.commit(incoming)
-            XCTAssertEqual(growing.outcome(), .committed(entry))
+            XCTAssertEqual(growing.ended, .committed(entry))
             XCTAssert(Subprocess.waitUntil(timeout: 30) { outcome.get() != nil })
             let response = try expectResponse(try XCTUnwrap(outcome.get()))
             XCTAssertEqual(response.statusCode, 201, response.bodySummary)
@@ -93,7 +93,6 @@ final class CutThroughUploadTests: GalleryTestCase {
 
         // The download resumes and completes; the photo goes from the spool, whole.
         try append(incoming, photo.data, 100_000..<photo.data.count)
-        incoming.markComplete()
         let entry = try spool.commit(incoming)
         let claimed = try XCTUnwrap(spool.claimNext())
         XCTAssertEqual(claimed.id, entry.id)
