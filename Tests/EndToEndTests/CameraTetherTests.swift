@@ -114,6 +114,28 @@ final class CameraTetherTests: XCTestCase {
         XCTAssertEqual(try harness.history().filter(\.success).count, 2)
     }
 
+    /// The gallery answers 503 to the first attempt of each photo, an upload made during the
+    /// download: the photo is spooled by then, and the retry sends the spooled file, once.
+    func testAnUploadDuringTheDownloadThatFailsIsRetriedFromTheSpool() throws {
+        let gallery = try GalleryProcess(arguments: ["--fail-first", "1", "--fail-status", "503"])
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
+            "--initial-photos", "0", "--photo-size", "2M", "--export", export.path, "--rate-limit", "2000000"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        waitForLog(relay, "connected to")
+        sim.shootByStdin(2)
+        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        try assertByteIdentical(try gallery.photos(), export: export)
+        XCTAssertEqual(try gallery.uploadRequests().map(\.status).sorted(), ["201", "201", "503", "503"])
+        let history = try harness.history()
+        XCTAssertEqual(history.filter(\.success).count, 2)
+        XCTAssertEqual(history.filter { !$0.success }.map(\.statusCode), [503, 503])
+        XCTAssertEqual(Set(history.filter(\.success).map(\.attempt)), [2], "the spooled file went on the second attempt")
+    }
+
     // MARK: - Bad links
 
     func testRandomPacketSplitsASlowLinkAPropertyFloodAndBusyAfterConnectStillDeliverEveryPhoto() throws {
