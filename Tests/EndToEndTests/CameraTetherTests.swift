@@ -91,14 +91,15 @@ final class CameraTetherTests: XCTestCase {
         XCTAssertEqual(history.filter(\.success).count, 30)
     }
 
-    /// On a slow camera link (3 MB at 1 MB/s) an idle worker uploads each photo while it
-    /// downloads; the gallery gets each photo once and exactly as the camera holds it.
-    func testPhotosAreUploadedWhileTheyDownload() throws {
-        let gallery = try GalleryProcess()
+    /// Two photos of `size` shot on a Canon link of `rate` bytes/s, run through relay into the
+    /// gallery started with `galleryArguments`, and relay stopped; returns what a test checks.
+    private func shootTwoOnSlowLink(size: String, rate: String, galleryArguments: [String] = []) throws
+        -> (gallery: GalleryProcess, harness: RelayHarness, relay: Subprocess) {
+        let gallery = try GalleryProcess(arguments: galleryArguments)
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--photo-size", "3M", "--export", export.path, "--rate-limit", "1000000"])
+            "--initial-photos", "0", "--photo-size", size, "--export", export.path, "--rate-limit", rate])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
@@ -108,6 +109,13 @@ final class CameraTetherTests: XCTestCase {
         let photos = try gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"])
         try assertByteIdentical(photos, export: export)
+        return (gallery, harness, relay)
+    }
+
+    /// On a slow camera link (3 MB at 1 MB/s) an idle worker uploads each photo while it
+    /// downloads; the gallery gets each photo once and exactly as the camera holds it.
+    func testPhotosAreUploadedWhileTheyDownload() throws {
+        let (gallery, harness, relay) = try shootTwoOnSlowLink(size: "3M", rate: "1000000")
         XCTAssertEqual(try gallery.uploadRequests().map(\.status), ["201", "201"], "each photo sent once")
         let duringDownload = relay.stderr.split(separator: "\n").filter { $0.contains("(sent while downloading)") }
         XCTAssertEqual(duringDownload.count, 2, relay.stderr)
@@ -117,18 +125,8 @@ final class CameraTetherTests: XCTestCase {
     /// The gallery answers 503 to the first attempt of each photo, an upload made during the
     /// download: the photo is spooled by then, and the retry sends the spooled file, once.
     func testAnUploadDuringTheDownloadThatFailsIsRetriedFromTheSpool() throws {
-        let gallery = try GalleryProcess(arguments: ["--fail-first", "1", "--fail-status", "503"])
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--photo-size", "2M", "--export", export.path, "--rate-limit", "2000000"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(2)
-        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
-        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        try assertByteIdentical(try gallery.photos(), export: export)
+        let (gallery, harness, _) = try shootTwoOnSlowLink(
+            size: "2M", rate: "2000000", galleryArguments: ["--fail-first", "1", "--fail-status", "503"])
         XCTAssertEqual(try gallery.uploadRequests().map(\.status).sorted(), ["201", "201", "503", "503"])
         let history = try harness.history()
         XCTAssertEqual(history.filter(\.success).count, 2)
