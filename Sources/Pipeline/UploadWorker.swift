@@ -97,7 +97,7 @@ final class UploadWorker: @unchecked Sendable {
         case .committed(let entry):
             settle(entry, attempt, decision: decision)
         case .abandoned:
-            if case .failure(let error) = attempt.outcome, incomplete {
+            if incomplete, case .failure(let error) = attempt.outcome {
                 c.console.log("\(name): the upload started during its download was given up (\(error.message)); "
                     + "it is sent from the spool once downloaded")
                 return

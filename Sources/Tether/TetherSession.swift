@@ -361,6 +361,8 @@ final class TetherSession {
         let downloaded = Downloaded(candidate: candidate, incoming: incoming)
         let moreToDownload = !downloads.isEmpty || !announced.isEmpty || !backlog.isEmpty
         if moreToDownload && !object.needsTransferComplete && !context.spool.isBeingUploaded(incoming) {
+            // No worker may claim it now and wait on a commit that is put off: it is queued then.
+            context.spool.withdraw(incoming)
             incoming.flushInBackground()
             flushing = downloaded
             return
