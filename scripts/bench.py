@@ -136,12 +136,19 @@ def curl_hook(work, url):
 # --- cases: each returns {figure name: value} for one run -----------------------------------
 
 
+def quiet_disk():
+    """Flushes every earlier write before a timed phase: gphoto2 does not fsync its files, and
+    their writeback would otherwise slow whichever tool is measured next."""
+    os.sync()
+
+
 def case_throughput(work, quick):
     photos, size = (20, 8 * MB) if quick else (100, 8 * MB)
     figures = {}
     # relay: every photo on the card, to the spool (the upload target is closed, so uploads stay out of it).
     camera = Camera(work, photos, size)
     relay = Relay(work, "http://127.0.0.1:9")
+    quiet_disk()
     started = time.time()
     relay.start("--camera", "ptpip://" + camera.address, "--include-existing", "--retry-base", "60")
     wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
@@ -153,6 +160,7 @@ def case_throughput(work, quick):
     figures["relay MB/s"] = total / MB / elapsed
     # gphoto2 --get-all-files from the same card.
     camera = Camera(work, photos, size)
+    quiet_disk()
     started = time.time()
     gphoto2(camera, work, "--get-all-files", "--force-overwrite").wait(timeout=1200)
     figures["gphoto2 MB/s"] = total / MB / (time.time() - started)
@@ -171,6 +179,7 @@ def socket_copy(work, photos, size, overlap=False):
     target = os.path.join(work, "copy-overlap" if overlap else "copy")
     os.makedirs(target, exist_ok=True)
     command = [SOCKET_COPY] + (["--overlap"] if overlap else []) + [target, str(size), str(photos)]
+    quiet_disk()
     return float(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
