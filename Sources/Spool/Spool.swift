@@ -43,6 +43,10 @@ public final class Spool: @unchecked Sendable {
     /// its name for the resumed download), by id.
     private var reservedNames: [String: String] = [:]
     private var nextSequence = 1
+    /// The number `.sequence` holds; it is written only when a sidecar with a higher one goes.
+    private var persistedSequence = 0
+    /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
+    private let sequenceWrite = NSLock()
     private var closed = false
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
@@ -209,11 +213,11 @@ public final class Spool: @unchecked Sendable {
         }
         do {
             entry.bytes = try incoming.synchronize()
-            try saveSidecar(entry)
+            // One folder sync makes both renames durable; until it, a crash leaves at most a
+            // sidecar without its photo, which a restart drops.
+            try saveSidecar(entry, syncFolder: false)
             guard rename(incoming.url.path, final.path) == 0 else { throw Errno.current("rename") }
             AtomicFile.syncDirectory(directory.path)
-            let highest = condition.withLock { nextSequence - 1 }
-            try? AtomicFile.write(Data("\(max(sequence, highest))\n".utf8), to: sequenceFile)
         } catch {
             growth?.end(.abandoned)
             condition.withLock { if let growth, cutThrough[id] === growth { cutThrough[id] = nil } }
@@ -338,6 +342,7 @@ public final class Spool: @unchecked Sendable {
         done.inFlightSince = nil
         var failure: SpoolError?
         do { try saveSidecar(done) } catch { failure = Self.describe(error, at: sidecarURL(entry.id)) }
+        persistSequence(atLeast: entry.sequence)
         unlink(photoURL(entry.id).path)
         unlink(sidecarURL(entry.id).path)
         AtomicFile.syncDirectory(directory.path)
@@ -502,8 +507,21 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    private func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
+    private func saveSidecar(_ entry: SpoolEntry, syncFolder: Bool = true) throws(StateFileError) {
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry, syncFolder: syncFolder)
+    }
+
+    /// Makes `.sequence` at least `sequence` before the last sidecar carrying it is removed, so
+    /// that numbers never repeat after a restart. Sidecars carry the sequence until then, so a
+    /// commit (on the way from shutter to gallery) does not pay for this write.
+    private func persistSequence(atLeast sequence: Int) {
+        sequenceWrite.lock()
+        defer { sequenceWrite.unlock() }
+        let highest = condition.withLock { sequence > persistedSequence ? max(sequence, nextSequence - 1) : nil }
+        guard let highest else { return }
+        if (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil {
+            condition.withLock { persistedSequence = max(persistedSequence, highest) }
+        }
     }
 
     private func recover() throws(SpoolError) {
@@ -514,8 +532,10 @@ public final class Spool: @unchecked Sendable {
         failedIDs = Set(failed.entries.map(\.id))
         let found = Self.readEntries(in: directory)
         problems = found.problems + failed.problems
-        var highest = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
+        let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        persistedSequence = stored
+        var highest = stored
         for var entry in found.entries {
             highest = max(highest, entry.sequence)
             let photo = photoURL(entry.id).path
@@ -539,6 +559,8 @@ public final class Spool: @unchecked Sendable {
         for entry in failed.entries { highest = max(highest, entry.sequence) }
         queued.sort { $0.sequence < $1.sequence }
         nextSequence = highest == Int.max ? highest : highest + 1
+        // Sidecars removed above may have carried the highest number.
+        if highest > stored { persistSequence(atLeast: highest) }
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {

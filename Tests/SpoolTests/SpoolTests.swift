@@ -86,6 +86,39 @@ final class SpoolTests: XCTestCase {
         XCTAssertGreaterThan(next.sequence, 3, "sequence numbers continue after a restart")
     }
 
+    func testSequenceNumbersDoNotRepeatOnceEveryPhotoIsDelivered() throws {
+        var last = 0
+        do {
+            let spool = try Spool(directory: folder)
+            for name in ["A.JPG", "B.JPG"] {
+                try add(spool, name)
+                let claimed = try XCTUnwrap(spool.claimNext())
+                last = claimed.sequence
+                try spool.markDelivered(claimed)
+            }
+            XCTAssertEqual(spool.counts().queued, 0)
+        }
+        // No sidecar is left to carry the numbers: `.sequence` must.
+        let reopened = try Spool(directory: folder)
+        XCTAssertGreaterThan(try add(reopened, "C.JPG").sequence, last)
+    }
+
+    func testSequenceOfASidecarDroppedAtStartIsNotReused() throws {
+        let dropped: SpoolEntry
+        do {
+            let spool = try Spool(directory: folder)
+            dropped = try add(spool, "A.JPG")
+        }
+        // A crash after the sidecar said "delivered": the restart drops it, and its number with it.
+        let sidecar = folder.appendingPathComponent("\(dropped.id).json")
+        var entry = try XCTUnwrap(try JSONStateFile<SpoolEntry>(url: sidecar).load())
+        entry.state = .delivered
+        try JSONStateFile<SpoolEntry>(url: sidecar).save(entry)
+        _ = try Spool(directory: folder)
+        let reopened = try Spool(directory: folder)
+        XCTAssertGreaterThan(try add(reopened, "B.JPG").sequence, dropped.sequence)
+    }
+
     func testDeliveredSidecarLeftByACrashIsCleanedNotResent() throws {
         let id: String
         do {
