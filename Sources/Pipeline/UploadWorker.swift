@@ -16,11 +16,14 @@ final class UploadWorker: @unchecked Sendable {
         let policy: DeliveryPolicy
         let console: RunConsole
         let cancellation: UploadCancellation
+        let gate: GalleryGate
         let onSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
     }
 
     private let context: Context
     private let client: HTTPUploadClient
+    /// Whether the current attempt is the gate's probe of an unreachable gallery.
+    private var probing = false
 
     init(context: Context) throws(UploadTransportError) {
         self.context = context
@@ -32,7 +35,10 @@ final class UploadWorker: @unchecked Sendable {
     func run() {
         // A request without a body (GET, DELETE) has nothing to send early.
         let cutThrough = UploadPlan.sendsBody(method: context.config.verb.rawValue)
-        while let work = context.spool.claimNextWork(cutThrough: cutThrough) {
+        let spool = context.spool
+        while true {
+            probing = context.gate.awaitTurn { spool.isClosed }
+            guard let work = spool.claimNextWork(cutThrough: cutThrough) else { return }
             switch work {
             case .spooled(let entry):
                 let attempt = send(entry, filePath: context.spool.photoURL(for: entry).path, growing: nil)
@@ -65,6 +71,7 @@ final class UploadWorker: @unchecked Sendable {
         } catch {
             outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
         }
+        c.gate.record(outcome, probe: probing)
         return Attempt(outcome: outcome, duration: Date().timeIntervalSince(started),
                        summary: RequestBuilder.summary(for: c.config, entry: entry), duringDownload: growing != nil)
     }

@@ -85,6 +85,9 @@ public final class Spool: @unchecked Sendable {
         return !closed
     }
 
+    /// Closed: no more work is handed out.
+    public var isClosed: Bool { condition.withLock { closed } }
+
     /// Whether the spool is at its limits right now (for the progress line).
     public var isFull: Bool {
         condition.withLock { !hasRoom(for: 1) }

@@ -106,6 +106,33 @@ final class HotFolderDeliveryTests: XCTestCase {
         XCTAssertEqual(Set(dropped.compactMap(\.idempotencyKey)).count, 10, "every photo met a dropped connection")
     }
 
+    /// A venue network that is down: the photos wait in the spool and one attempt at a time
+    /// probes the gallery, instead of every photo spending attempts (and filling the history)
+    /// on the same refused connection. Once the gallery is up, every photo arrives once.
+    func testWhileTheGalleryCannotBeReachedOnlyProbesAreMadeAndEveryPhotoArrivesOnceItIsUp() throws {
+        let port = try XCTUnwrap(ClosedPort.make())
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:\(port)/upload").status, 0)
+        let relay = try harness.startRun()  // retries: 0.05 s doubling to at most 0.5 s
+        let photos = try harness.dropPhotos(20)
+        let lost = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("the gallery cannot be reached") }
+        XCTAssertTrue(lost, relay.stderr)
+        Thread.sleep(forTimeInterval: 3)
+        let gallery = try GalleryProcess(arguments: ["--port", "\(port)"])
+        try waitForPhotos(gallery, count: 20, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        XCTAssertEqual(Set(try gallery.photos().map(\.name)), Set(photos.keys))
+        XCTAssertTrue(relay.stderr.contains("the gallery is reachable again"), relay.stderr)
+        // Every photo retrying on its own (at most 0.5 s apart) for 3 s would make hundreds of
+        // attempts, and the history would hold only them; probes come one per backoff step.
+        let failures = try harness.history().filter { !$0.success }
+        XCTAssertGreaterThanOrEqual(failures.count, 2)
+        XCTAssertLessThan(failures.count, 50, "\(failures.count) failed attempts while the gallery was down")
+        XCTAssertTrue(failures.allSatisfy { $0.errorMessage?.contains("could not connect") == true },
+                      failures.map { $0.errorMessage ?? "-" }.joined(separator: "\n"))
+    }
+
     func testPermanentRejectionMovesThePhotoToFailedAndDoesNotBlockTheRest() throws {
         let gallery = try GalleryProcess(arguments: ["--reject-name", "BAD", "--reject-status", "400"])
         let harness = try RelayHarness()

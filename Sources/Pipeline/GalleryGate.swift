@@ -1,0 +1,59 @@
+import Foundation
+import RelayCore
+import Uploader
+
+/// The upload workers' shared `GalleryReachability`: a worker waits here before it takes a
+/// photo, and reports every attempt's outcome.
+///
+/// `@unchecked Sendable`: `reachability` is read and written only under `condition`.
+final class GalleryGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var reachability = GalleryReachability()
+    private let backoff: Backoff
+    private let console: RunConsole
+
+    init(backoff: Backoff, console: RunConsole) {
+        self.backoff = backoff
+        self.console = console
+    }
+
+    /// Blocks while the gallery is known to be unreachable and its next try is not due, or while
+    /// another worker probes it; returns whether this worker's next attempt is the probe.
+    /// Returns at once (false) when `stopping` becomes true.
+    func awaitTurn(stopping: () -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopping() {
+            switch reachability.turn(at: Date()) {
+            case .send: return false
+            case .probe: return true
+            case .wait(let until):
+                // Short slices, so that a stop is noticed without a wake-up from it.
+                _ = condition.wait(until: min(until ?? .distantFuture, Date().addingTimeInterval(0.2)))
+            }
+        }
+        return false
+    }
+
+    /// Records one attempt's outcome, and says so when the gallery is lost or found again.
+    func record(_ outcome: Result<UploadResponse, UploadTransportError>, probe: Bool) {
+        let change = condition.withLock { () -> GalleryReachability.Change? in
+            defer { condition.broadcast() }
+            return reachability.record(GalleryReachability.evidence(of: outcome), probe: probe, at: Date()) {
+                backoff.delay(attempt: $0)
+            }
+        }
+        switch change {
+        case .lost(let nextTry)?:
+            let reason = if case .failure(let error) = outcome { error.description } else { "?" }
+            console.log(String(format: "the gallery cannot be reached (%@); photos wait in the spool, next try in %.1fs",
+                               reason, nextTry.timeIntervalSinceNow))
+        case .stillUnreachable(let nextTry)?:
+            console.log(String(format: "the gallery is still unreachable; next try in %.1fs", nextTry.timeIntervalSinceNow))
+        case .regained?:
+            console.log("the gallery is reachable again")
+        case nil:
+            break
+        }
+    }
+}
