@@ -36,20 +36,26 @@ public enum AtomicFile {
 
     /// Writes every byte of `data` to `fd`, resuming after short writes and EINTR.
     public static func writeAll(_ fd: Int32, _ data: Data) throws(Errno) {
-        let failure: Errno? = data.withUnsafeBytes { raw -> Errno? in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return Errno.current("write")
-                }
-                offset += written
+        if let failure = data.withUnsafeBytes({ write(fd, all: $0) }) { throw failure }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, straight from the array's storage.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        if let failure = bytes.withUnsafeBytes({ write(fd, all: $0) }) { throw failure }
+    }
+
+    private static func write(_ fd: Int32, all raw: UnsafeRawBufferPointer) -> Errno? {
+        guard let base = raw.baseAddress else { return nil }
+        var offset = 0
+        while offset < raw.count {
+            let written = Foundation.write(fd, base + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return Errno.current("write")
             }
-            return nil
+            offset += written
         }
-        if let failure { throw failure }
+        return nil
     }
 
     /// Flushes a folder's entries (a rename is durable only once its folder is synced).

@@ -42,7 +42,7 @@ public final class IncomingPhoto: @unchecked Sendable {
     /// Appends `bytes` (all of them, or an error: a full disk is `SpoolError.diskFull`).
     public func append(_ bytes: [UInt8]) throws(SpoolError) {
         do {
-            try AtomicFile.writeAll(descriptor, Data(bytes))
+            try AtomicFile.writeAll(descriptor, bytes)
         } catch {
             throw error.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: error.description)
         }
