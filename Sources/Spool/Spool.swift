@@ -516,11 +516,16 @@ public final class Spool: @unchecked Sendable {
 
     /// Makes `.sequence` at least `sequence` before the last sidecar carrying it is removed, so
     /// that numbers never repeat after a restart. Sidecars carry the sequence until then, so a
-    /// commit (on the way from shutter to gallery) does not pay for this write.
+    /// commit (on the way from shutter to gallery) does not pay for this write, and while a
+    /// queued or in-flight photo has a higher number, neither does a delivery.
     private func persistSequence(atLeast sequence: Int) {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
-        let highest = condition.withLock { sequence > persistedSequence ? max(sequence, nextSequence - 1) : nil }
+        let highest = condition.withLock { () -> Int? in
+            guard sequence > persistedSequence else { return nil }
+            let carriedByAnother = queued.contains { $0.sequence > sequence } || inFlight.values.contains { $0.sequence > sequence }
+            return carriedByAnother ? nil : max(sequence, nextSequence - 1)
+        }
         guard let highest else { return }
         if (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil {
             condition.withLock { persistedSequence = max(persistedSequence, highest) }

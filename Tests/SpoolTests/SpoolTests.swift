@@ -90,10 +90,17 @@ final class SpoolTests: XCTestCase {
         var last = 0
         do {
             let spool = try Spool(directory: folder)
+            // One photo at a time, then a batch: each delivery of the highest number must
+            // leave it in `.sequence`, since no other sidecar carries it.
             for name in ["A.JPG", "B.JPG"] {
                 try add(spool, name)
                 let claimed = try XCTUnwrap(spool.claimNext())
-                last = claimed.sequence
+                try spool.markDelivered(claimed)
+            }
+            for name in ["C.JPG", "D.JPG", "E.JPG"] { try add(spool, name) }
+            for _ in 0..<3 {
+                let claimed = try XCTUnwrap(spool.claimNext())
+                last = max(last, claimed.sequence)
                 try spool.markDelivered(claimed)
             }
             XCTAssertEqual(spool.counts().queued, 0)
