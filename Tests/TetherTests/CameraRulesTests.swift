@@ -5,19 +5,26 @@ import XCTest
 
 /// The pure rules of the tether: poll interval, which objects are taken, which dialect a camera speaks.
 final class CameraRulesTests: XCTestCase {
-    func testPollIntervalFollowsTheDesignRule() {
+    func testPollIntervalHoldsTheMinimumWhileShootingThenBacksOffToTheDesignCeiling() throws {
         var interval = AdaptivePollInterval()
         XCTAssertEqual(interval.current, 0.05, accuracy: 1e-9)
-        let idle = (0..<5).map { _ in interval.record(activity: false) }
-        XCTAssertEqual(idle[0], 0.10, accuracy: 1e-9)
-        XCTAssertEqual(idle[1], 0.10, accuracy: 1e-9, "never above 100 ms")
-        XCTAssertEqual(idle[4], 0.10, accuracy: 1e-9, "never above 100 ms")
-        var designCeiling = AdaptivePollInterval(maximum: 0.2)
-        let slower = (0..<5).map { _ in designCeiling.record(activity: false) }
-        for (wait, expected) in zip(slower, [0.10, 0.15, 0.20, 0.20, 0.20]) {
-            XCTAssertEqual(wait, expected, accuracy: 1e-9, "the step and a given ceiling still apply")
+        // A minute of quiet at 50 ms is 1200 polls: a pause between shots keeps the fast poll.
+        let pause = (0..<1100).map { _ in interval.record(activity: false) }
+        XCTAssertEqual(pause.max() ?? 0, 0.05, accuracy: 1e-9)
+        XCTAssertEqual(interval.record(activity: true), 0.05, accuracy: 1e-9)
+        let idle = (0..<1210).map { _ in interval.record(activity: false) }
+        let firstStep = try XCTUnwrap(idle.firstIndex { $0 > 0.05 + 1e-9 })
+        XCTAssertEqual(Double(firstStep) * 0.05, 60, accuracy: 0.1, "held for 60 s")
+        for (wait, expected) in zip(idle[firstStep...], [0.10, 0.15, 0.20, 0.20]) {
+            XCTAssertEqual(wait, expected, accuracy: 1e-9, "then +50 ms per idle poll, at most 200 ms")
         }
         XCTAssertEqual(interval.record(activity: true), 0.05, accuracy: 1e-9, "back to 50 ms after an event")
+
+        var short = AdaptivePollInterval(hold: 0.2)
+        let steps = (0..<7).map { _ in short.record(activity: false) }
+        for (wait, expected) in zip(steps, [0.05, 0.05, 0.05, 0.10, 0.15, 0.20, 0.20]) {
+            XCTAssertEqual(wait, expected, accuracy: 1e-9)
+        }
     }
 
     private func object(_ name: String, _ format: PTPObjectFormat) -> CameraObject {
