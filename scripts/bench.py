@@ -137,8 +137,9 @@ def curl_hook(work, url):
 
 
 def quiet_disk():
-    """Flushes every earlier write before a timed phase: gphoto2 does not fsync its files, and
-    their writeback would otherwise slow whichever tool is measured next."""
+    """Flushes every earlier write before a timed phase: gphoto2 does not fsync its files, nor
+    does this script its test photos, and their writeback would otherwise slow whichever tool is
+    measured next."""
     os.sync()
 
 
@@ -284,6 +285,7 @@ def case_hotfolder(work, quick):
     os.makedirs(staging)
     for path in files:
         os.link(path, os.path.join(staging, os.path.basename(path)))
+    quiet_disk()
     started = time.time()
     for path in files:
         os.rename(os.path.join(staging, os.path.basename(path)), os.path.join(drop, os.path.basename(path)))
@@ -301,6 +303,7 @@ def case_hotfolder(work, quick):
     gallery.stop()
     # curl, 2 in parallel, the same files.
     gallery = Gallery(os.path.join(work, "curl-side"))
+    quiet_disk()
     started = time.time()
     subprocess.run("printf '%s\\n' " + " ".join(files) + " | xargs -P 2 -I{} curl -sS -o /dev/null -F 'file=@{};type=image/jpeg' "
                    + gallery.url + "/upload", shell=True, check=True)
