@@ -10,9 +10,7 @@ import Darwin
 /// the new one, never a torn mix.
 public enum AtomicFile {
     /// Replaces `url` with `data`; the file gets `mode` (0600 by default: configs may hold tokens).
-    /// `syncFolder: false` leaves the folder's fsync to a caller that renames more files into it
-    /// and syncs it once for all of them.
-    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600, syncFolder: Bool = true) throws(StateFileError) {
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(StateFileError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
         do {
@@ -22,7 +20,7 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
-        if syncFolder { syncDirectory(folder.path) }
+        syncDirectory(folder.path)
     }
 
     /// Writes `data` to a new file at `path` and flushes it to stable storage before returning.

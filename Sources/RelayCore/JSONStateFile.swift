@@ -27,9 +27,8 @@ public struct JSONStateFile<Value: Codable>: Sendable {
         }
     }
 
-    /// Atomically replaces the file with `value` (mode 0600), creating its folder if needed;
-    /// `syncFolder` as for `AtomicFile.write`.
-    public func save(_ value: Value, syncFolder: Bool = true) throws(StateFileError) {
+    /// Atomically replaces the file with `value` (mode 0600), creating its folder if needed.
+    public func save(_ value: Value) throws(StateFileError) {
         try StateDirectory.create(url.deletingLastPathComponent())
         let data: Data
         do {
@@ -37,7 +36,7 @@ public struct JSONStateFile<Value: Codable>: Sendable {
         } catch {
             throw .writeFailed(path: url.path, reason: "cannot encode: \(error)")
         }
-        try AtomicFile.write(data + Data("\n".utf8), to: url, syncFolder: syncFolder)
+        try AtomicFile.write(data + Data("\n".utf8), to: url)
     }
 }
 

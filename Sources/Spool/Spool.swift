@@ -216,9 +216,9 @@ public final class Spool: @unchecked Sendable {
         }
         do {
             entry.bytes = try incoming.synchronize()
-            // One folder sync makes both renames durable; until it, a crash leaves at most a
+            // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.
-            try saveSidecar(entry, syncFolder: false)
+            try saveSidecar(entry)
             guard rename(incoming.url.path, final.path) == 0 else { throw Errno.current("rename") }
             AtomicFile.syncDirectory(directory.path)
         } catch {
@@ -345,9 +345,10 @@ public final class Spool: @unchecked Sendable {
         done.inFlightSince = nil
         var failure: SpoolError?
         do { try saveSidecar(done) } catch { failure = Self.describe(error, at: sidecarURL(entry.id)) }
-        persistSequence(atLeast: entry.sequence)
         unlink(photoURL(entry.id).path)
-        unlink(sidecarURL(entry.id).path)
+        // The sidecar may be the last record of its number: it goes only once `.sequence` holds
+        // it (if that write fails, a restart finds the delivered sidecar and cleans it up).
+        if persistSequence(atLeast: entry.sequence) { unlink(sidecarURL(entry.id).path) }
         AtomicFile.syncDirectory(directory.path)
         finish(entry.id)
         if let failure { throw failure }
@@ -379,6 +380,8 @@ public final class Spool: @unchecked Sendable {
         failed.lastError = error
         failed.lastStatusCode = statusCode
         let failedPhoto = failedDirectory.appendingPathComponent("\(entry.id).jpg")
+        // A failed/ folder may be emptied by hand: its numbers must not come back.
+        persistSequence(atLeast: entry.sequence)
         do {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
             // A photo that vanished from the spool is still recorded as failed, not retried forever.
@@ -510,15 +513,17 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    private func saveSidecar(_ entry: SpoolEntry, syncFolder: Bool = true) throws(StateFileError) {
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry, syncFolder: syncFolder)
+    private func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
     }
 
-    /// Makes `.sequence` at least `sequence` before the last sidecar carrying it is removed, so
-    /// that numbers never repeat after a restart. Sidecars carry the sequence until then, so a
-    /// commit (on the way from shutter to gallery) does not pay for this write, and while a
-    /// queued or in-flight photo has a higher number, neither does a delivery.
-    private func persistSequence(atLeast sequence: Int) {
+    /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last
+    /// record of it goes, so that numbers never repeat after a restart. Sidecars carry the
+    /// sequence until then, so a commit (on the way from shutter to gallery) does not pay for
+    /// this write, and while a queued or in-flight photo has a higher number, neither does a
+    /// delivery. Returns false when the write failed.
+    @discardableResult
+    public func persistSequence(atLeast sequence: Int) -> Bool {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
         let highest = condition.withLock { () -> Int? in
@@ -526,10 +531,10 @@ public final class Spool: @unchecked Sendable {
             let carriedByAnother = queued.contains { $0.sequence > sequence } || inFlight.values.contains { $0.sequence > sequence }
             return carriedByAnother ? nil : max(sequence, nextSequence - 1)
         }
-        guard let highest else { return }
-        if (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil {
-            condition.withLock { persistedSequence = max(persistedSequence, highest) }
-        }
+        guard let highest else { return true }
+        guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
+        condition.withLock { persistedSequence = max(persistedSequence, highest) }
+        return true
     }
 
     private func recover() throws(SpoolError) {
@@ -543,15 +548,18 @@ public final class Spool: @unchecked Sendable {
         let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         persistedSequence = stored
-        var highest = stored
+        let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
+        nextSequence = highest == Int.max ? highest : highest + 1
+        // A sidecar dropped below may be the last record of the highest number: `.sequence`
+        // takes it first (if it cannot, the sidecars stay for the next start).
+        let numbersKept = highest <= stored || persistSequence(atLeast: highest)
         for var entry in found.entries {
-            highest = max(highest, entry.sequence)
             let photo = photoURL(entry.id).path
             let hasPhoto = FileManager.default.fileExists(atPath: photo)
             if entry.state == .delivered || !hasPhoto {
                 // Delivered, never committed (crash before the rename), or moved to failed/.
                 if entry.state == .delivered { unlink(photo) }
-                unlink(sidecarURL(entry.id).path)
+                if numbersKept { unlink(sidecarURL(entry.id).path) }
                 continue
             }
             if failedIDs.contains(entry.id) {
@@ -564,11 +572,7 @@ public final class Spool: @unchecked Sendable {
             entry.uploaderPID = nil
             queued.append(entry)
         }
-        for entry in failed.entries { highest = max(highest, entry.sequence) }
         queued.sort { $0.sequence < $1.sequence }
-        nextSequence = highest == Int.max ? highest : highest + 1
-        // Sidecars removed above may have carried the highest number.
-        if highest > stored { persistSequence(atLeast: highest) }
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {

@@ -52,8 +52,8 @@ public struct GalleryReachability: Sendable, Equatable {
         guard case .failure(let error) = outcome else { return .reachable }
         switch error.category {
         case .couldNotConnect, .dns: return .unreachable
-        case .timeout, .invalidRequest, .fileUnreadable, .aborted: return .unknown
-        case .connectionLost, .tls, .sourceIncomplete, .other: return .reachable
+        case .timeout, .invalidRequest, .fileUnreadable, .aborted, .other: return .unknown
+        case .connectionLost, .tls, .sourceIncomplete: return .reachable
         }
     }
 

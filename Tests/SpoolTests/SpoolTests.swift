@@ -110,6 +110,25 @@ final class SpoolTests: XCTestCase {
         XCTAssertGreaterThan(try add(reopened, "C.JPG").sequence, last)
     }
 
+    func testADeliveredSidecarStaysWhileItsNumberCannotBeRecorded() throws {
+        let sequenceFile = folder.appendingPathComponent(".sequence")
+        let delivered: SpoolEntry
+        do {
+            let spool = try Spool(directory: folder)
+            delivered = try add(spool, "A.JPG")
+            // A folder where `.sequence` should be: its write fails, as on a full disk.
+            try FileManager.default.createDirectory(at: sequenceFile, withIntermediateDirectories: false)
+            try spool.markDelivered(try XCTUnwrap(spool.claimNext()))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(delivered.id).json").path),
+                          "the sidecar is the only record of its number")
+        }
+        try FileManager.default.removeItem(at: sequenceFile)
+        _ = try Spool(directory: folder)
+        let reopened = try Spool(directory: folder)
+        XCTAssertEqual(reopened.counts().queued, 0, "the delivered photo is not sent again")
+        XCTAssertGreaterThan(try add(reopened, "B.JPG").sequence, delivered.sequence)
+    }
+
     func testSequenceOfASidecarDroppedAtStartIsNotReused() throws {
         let dropped: SpoolEntry
         do {

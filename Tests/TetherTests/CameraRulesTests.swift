@@ -20,7 +20,7 @@ final class CameraRulesTests: XCTestCase {
         }
         XCTAssertEqual(interval.record(activity: true), 0.05, accuracy: 1e-9, "back to 50 ms after an event")
 
-        var short = AdaptivePollInterval(hold: 0.2)
+        var short = AdaptivePollInterval(hold: 0.175)
         let steps = (0..<7).map { _ in short.record(activity: false) }
         for (wait, expected) in zip(steps, [0.05, 0.05, 0.05, 0.10, 0.15, 0.20, 0.20]) {
             XCTAssertEqual(wait, expected, accuracy: 1e-9)

@@ -80,6 +80,7 @@ final class GalleryReachabilityTests: XCTestCase {
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .connectionLost, message: "x"))),
                        .reachable)
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .timeout, message: "x"))), .unknown)
+        XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .other, message: "x"))), .unknown)
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .invalidRequest, message: "x"))),
                        .unknown)
     }
