@@ -110,8 +110,6 @@ final class UploadWorker: @unchecked Sendable {
                 return
             }
             let (status, errorText) = Self.describe(attempt.outcome, decision)
-            // The photo has no sidecar yet to carry its number, and the history is about to.
-            c.spool.persistSequence(atLeast: photo.entry.sequence)
             record(photo.entry, success: false, status: status, error: errorText, attempt: attempt)
             c.console.log("\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
         }

@@ -323,7 +323,7 @@ public final class Spool: @unchecked Sendable {
     /// retry then reads the committed file). Otherwise the claim is dropped and the photo is
     /// queued when its download commits, not before `retryDelay` seconds from now.
     public func settleCutThrough(_ photo: GrowingPhoto, retryDelay: TimeInterval) -> GrowingPhoto.Outcome {
-        condition.withLock {
+        let outcome = condition.withLock { () -> GrowingPhoto.Outcome in
             let id = photo.entry.id
             if cutThrough[id] === photo {
                 cutThrough[id] = nil
@@ -333,6 +333,9 @@ public final class Spool: @unchecked Sendable {
             if let entry = inFlight[id], case .committed = photo.ended { return .committed(entry) }
             return .abandoned
         }
+        // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.
+        if outcome == .abandoned { persistSequence(atLeast: photo.entry.sequence) }
+        return outcome
     }
 
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
@@ -523,7 +526,7 @@ public final class Spool: @unchecked Sendable {
     /// this write, and while a queued or in-flight photo has a higher number, neither does a
     /// delivery. Returns false when the write failed.
     @discardableResult
-    public func persistSequence(atLeast sequence: Int) -> Bool {
+    private func persistSequence(atLeast sequence: Int) -> Bool {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
         let highest = condition.withLock { () -> Int? in
