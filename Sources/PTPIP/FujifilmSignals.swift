@@ -10,10 +10,15 @@ import SocketIO
 /// standard ack ends with version 1.0 (0x00010000), so a Fuji ack read as a standard one shows
 /// a "version" whose major part is not 1 (the zero padding of its name).
 enum FujifilmSignals {
-    /// Fujifilm's command port.
+    /// Fujifilm's command port (55741 and 55742 follow it).
     static let commandPort: UInt16 = 55740
-    /// Its three ports: a camera reached on one of them is a Fujifilm.
-    static let ports: ClosedRange<UInt16> = 55740...55742
+
+    /// InitFail reasons a Fujifilm gives a request without its protocol magic: 0x201D (wrong
+    /// protocol version) and 0x2019 (not in a state to connect), as the reverse-engineered
+    /// client malc0mn/ptp-ip names them; standard bodies give 1, 2 or 3.
+    static func isFujiRefusal(reason: UInt32) -> Bool {
+        reason == 0x201D || reason == 0x2019
+    }
 
     /// An InitCommandAck whose trailing protocol version is not 1.x is Fuji's shorter ack.
     static func isFujiAck(protocolVersion: UInt32) -> Bool {

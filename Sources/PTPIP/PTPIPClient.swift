@@ -113,21 +113,21 @@ public final class PTPIPClient {
             answer = try command.nextPacket(timeout: options.ioTimeout, waitingFor: "InitCommandAck")
         } catch {
             command.close()
-            // A Fujifilm closes or refuses a standard init request on its own port.
-            if FujifilmSignals.ports.contains(options.port), error.isRetryable { throw fujifilm }
+            // A Fujifilm may close the connection on a standard init request to its own port.
+            if options.port == FujifilmSignals.commandPort, case .closedByCamera = error { throw fujifilm }
             throw error
         }
         let ack: (UInt32, [UInt8], String)
         switch answer {
         case let .initCommandAck(number, guid, name, version):
-            guard !FujifilmSignals.isFujiAck(protocolVersion: version), !FujifilmSignals.ports.contains(options.port) else {
+            guard !FujifilmSignals.isFujiAck(protocolVersion: version) else {
                 command.close()
                 throw fujifilm
             }
             ack = (number, guid, name)
         case let .initFail(reason):
             command.close()
-            if FujifilmSignals.ports.contains(options.port) { throw fujifilm }
+            if options.port == FujifilmSignals.commandPort, FujifilmSignals.isFujiRefusal(reason: reason) { throw fujifilm }
             throw .refused(peer: peer, reason: InitFailReason(reason))
         case let other:
             command.close()
