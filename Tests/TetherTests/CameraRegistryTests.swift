@@ -58,19 +58,8 @@ final class CameraRegistryTests: XCTestCase {
         let mode = try FileManager.default.attributesOfItem(atPath: home.camerasFile.path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
     }
-}
 
-final class CameraPairingStoreTests: XCTestCase {
-    private var home: RelayHome!
-
-    override func setUpWithError() throws {
-        home = RelayHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)"))
-        try home.createIfNeeded()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home.root)
-    }
+    // MARK: - Pairings per address
 
     func testAFileFromBeforePairingsLoadsAndKeepsItsGUID() throws {
         let old = """
