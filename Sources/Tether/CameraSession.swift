@@ -53,7 +53,7 @@ final class CameraSession {
     /// an earlier client is closed and opened again, as libgphoto2 does.
     static func open(_ options: PTPIPClientOptions, stop: StopFlag,
                      interrupt: @escaping @Sendable () -> Bool) throws(PTPIPError) -> CameraSession {
-        let client = try PTPIPClient.connect(options, interrupt: interrupt)
+        let client = try PTPIPClient.connect(options, interrupt: interrupt, probeFujifilmPort: true)
         var busy = 0
         do throws(PTPIPError) {
             var opened = try retryingBusy(stop: stop, counting: &busy) { () throws(PTPIPError) in try client.openSession() }
@@ -66,6 +66,7 @@ final class CameraSession {
                 try client.transaction(.getDeviceInfo, dataIn: .collect(limit: collectLimit))
             }
             let info = try decodeDeviceInfo(reply, address: options.address)
+            if let body = UnsupportedCamera.recognise(manufacturer: info.manufacturer, model: info.model) { throw body.error(peer: options.address) }
             return CameraSession(client: client, deviceInfo: info, stop: stop, busyAnswers: busy)
         } catch {
             client.close()
