@@ -7,8 +7,8 @@ import Tether
 /// the photos) and the command (which keeps time while the camera is away and ends the run).
 /// Every change is saved to `capture.json` before anyone acts on it.
 public final class CaptureController: CaptureHook, @unchecked Sendable {
-    /// Seconds a fired shot may take to show its photo (relay does not read the exposure time;
-    /// this covers exposures up to a few seconds and a slow card).
+    /// Seconds a fired shot may take to show its photo, beyond the exposure time the camera
+    /// reports (Canon; other bodies report none, and this covers exposures of a few seconds).
     public static let shotTimeout = 10.0
 
     private let lock = NSLock()
@@ -73,7 +73,8 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         lock.withLock { ledger.nextDue.map { $0.timeIntervalSinceNow } }
     }
 
-    public func triggerAccepted(_ shot: Int, busyRetries: Int) {
+    public func triggerAccepted(_ shot: Int, busyRetries: Int, exposureSeconds: Double?) {
+        if let exposureSeconds, exposureSeconds >= 1 { change { ledger in ledger.triggerAccepted(shot, exposureSeconds: exposureSeconds) } }
         let of = lock.withLock { ledger.plannedShots.map { " of \($0)" } ?? "" }
         log("shot \(shot)\(of): fired" + (busyRetries > 0 ? " after \(busyRetries) DeviceBusy answer(s)" : ""))
     }

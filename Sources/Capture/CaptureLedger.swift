@@ -25,6 +25,9 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         public var triggeredAt: Date?
         /// Since when its photo is awaited (the trigger, or the restart of a resumed run).
         public var awaitedSince: Date?
+        /// The exposure time the camera reported when the shot was fired: its photo is awaited
+        /// that much longer.
+        public var exposureSeconds: Double?
         /// The camera's name for the shot's first photo.
         public var fileName: String?
         /// Why it failed or was missed.
@@ -136,6 +139,12 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         return nil
     }
 
+    /// The camera took the trigger of `number` with an exposure of `seconds` (nil: unknown).
+    public mutating func triggerAccepted(_ number: Int, exposureSeconds seconds: Double?) {
+        guard let index = shots.firstIndex(where: { $0.number == number }) else { return }
+        shots[index].exposureSeconds = seconds
+    }
+
     /// The trigger of `number` did not make the camera shoot.
     public mutating func triggerFailed(_ number: Int, reason: String) {
         settle(number, as: .failed, reason: reason)
@@ -162,13 +171,15 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         return shots[index].number
     }
 
-    /// Fails the shots whose photo has not appeared within `timeout` of their trigger; returns them.
+    /// Fails the shots whose photo has not appeared within `timeout` (plus the shot's exposure
+    /// time) of their trigger; returns them.
     public mutating func expire(now: Date, timeout: Double) -> [Shot] {
         var expired: [Shot] = []
         for index in shots.indices where shots[index].outcome == .triggered {
-            guard let since = shots[index].awaitedSince, now.timeIntervalSince(since) > timeout else { continue }
+            let limit = timeout + (shots[index].exposureSeconds ?? 0)
+            guard let since = shots[index].awaitedSince, now.timeIntervalSince(since) > limit else { continue }
             shots[index].outcome = .failed
-            shots[index].reason = String(format: "no photo from the camera within %.0fs of the trigger", timeout)
+            shots[index].reason = String(format: "no photo from the camera within %.0fs of the trigger", limit)
             counts.failed += 1
             expired.append(shots[index])
         }

@@ -146,6 +146,9 @@ public final class PTPIPClient {
                 event.close()
                 throw PTPIPError.protocolViolation(peer: peer, detail: "expected InitEventAck, got \(other.type)")
             }
+            // Nikon bodies hang the session unless the client probes the event channel once the
+            // handshake is done (airnef `startMtpSession`); the answer is read with the events.
+            try event.send(.probeRequest, timeout: options.ioTimeout)
         } catch {
             command.close()
             throw error
@@ -286,9 +289,11 @@ public final class PTPIPClient {
         strayEvents.removeAll()
         var wait = events.isEmpty ? timeout : 0
         while let piece = try event.pieceIfAvailable(timeout: wait, completionTimeout: options.ioTimeout, waitingFor: "an event") {
-            wait = 0
             switch piece {
-            case .packet(.event(let pushed)): events.append(pushed)
+            case .packet(.event(let pushed)):
+                events.append(pushed)
+                // Once one event is here, take only what has arrived with it.
+                wait = 0
             case .packet(.probeRequest): try event.send(.probeResponse, timeout: options.ioTimeout)
             case .packet(.probeResponse): break
             case .packet(let other):

@@ -14,8 +14,9 @@ public protocol CaptureHook: AnyObject, Sendable {
     /// Seconds until the next shot falls due (nil: none is planned), so the source does not
     /// wait longer than that for events.
     func secondsUntilNextShot() -> Double?
-    /// The camera took the trigger of `shot`; its photo is expected.
-    func triggerAccepted(_ shot: Int, busyRetries: Int)
+    /// The camera took the trigger of `shot`; its photo is expected, after `exposureSeconds` (the
+    /// exposure time the camera reports, nil when it reports none).
+    func triggerAccepted(_ shot: Int, busyRetries: Int, exposureSeconds: Double?)
     /// The trigger of `shot` did not make the camera shoot.
     func triggerFailed(_ shot: Int, reason: String)
     /// A new photo appeared on the camera: the shot it belongs to, if any. `wasOnCardAtConnect`:

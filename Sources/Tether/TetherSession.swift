@@ -326,7 +326,8 @@ final class TetherSession {
     func fireDueShot() throws(PTPIPError) {
         guard let capture = context.options.capture, let trigger, let shot = capture.takeDueShot() else { return }
         switch try trigger.fire(session, stop: context.stop) {
-        case .accepted(let busyRetries): capture.triggerAccepted(shot, busyRetries: busyRetries)
+        case .accepted(let busyRetries):
+            capture.triggerAccepted(shot, busyRetries: busyRetries, exposureSeconds: dialect.exposureSeconds)
         case .failed(let reason): capture.triggerFailed(shot, reason: reason)
         }
     }

@@ -76,6 +76,19 @@ final class CaptureLedgerTests: XCTestCase {
         XCTAssertNil(ledger.photoAppeared(fileName: "IMG_0001.JPG", firedBefore: nil, willUpload: true))
     }
 
+    /// A 30 s exposure the camera reported is waited for on top of the timeout.
+    func testALongExposureIsWaitedForBeforeTheShotFails() throws {
+        var ledger = ledger()
+        XCTAssertEqual(ledger.takeDue(now: at(0), cameraReady: true, reasonIfAway: ""), 1)
+        ledger.triggerAccepted(1, exposureSeconds: 30)
+        XCTAssertTrue(ledger.expire(now: at(35), timeout: 10).isEmpty)
+        let failed = ledger.expire(now: at(40.5), timeout: 10)
+        XCTAssertEqual(failed.map(\.number), [1])
+        XCTAssertEqual(failed.first?.reason, "no photo from the camera within 40s of the trigger")
+        let saved = try JSONDecoder().decode(CaptureLedger.self, from: JSONEncoder().encode(ledger))
+        XCTAssertEqual(saved.shot(1)?.exposureSeconds, 30)
+    }
+
     func testSummaries() {
         var ledger = ledger(count: 3)
         for second in [0.0, 10, 20] {

@@ -75,12 +75,16 @@ protocol CameraDialect: Sendable {
     func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError)
     /// How this body's shutter is fired, or why it cannot be.
     func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable>
+    /// The exposure time the body last reported, so a timed shot's photo is awaited that long
+    /// (nil: it reports none, or bulb).
+    var exposureSeconds: Double? { get }
 }
 
 extension CameraDialect {
     mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {}
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {}
     var reusesHandles: Bool { false }
+    var exposureSeconds: Double? { nil }
 
     func storageListing(_ session: CameraSession) -> PTPOperationCode? {
         session.supports(.getObjectHandles) ? .getStorageIDs : nil
