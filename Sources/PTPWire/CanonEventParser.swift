@@ -238,3 +238,60 @@ public struct CanonEOSEventList: Equatable, Sendable {
         readU32(bytes[...], index)
     }
 }
+
+// MARK: - Records of newer bodies (R5 Mark II): encoders for the simulator
+
+extension CanonEOSEventType {
+    /// ObjectAddedEx64 with the name moved to the end: the 0xC1A7 fields up to @44, a date, then
+    /// the name as a PTP string (u8 length in UTF-16 units with the NUL, UTF-16LE) (libgphoto2
+    /// issue 1028, comment by zaps166). The date's width is unconfirmed: the simulator writes a u32.
+    public static let objectAddedEx64LFN: UInt32 = 0xC1B6
+    /// A capture in camera memory without a name: handle @8, format u16 @12, size u64 @20, 37 bytes
+    /// in all (libgphoto2 camlibs/ptp2 ptp-pack.c, PTP_cee_OA64LFN_*, fix commit af0b35bb3).
+    public static let requestObjectTransfer64LFN: UInt32 = 0xC1B8
+}
+
+extension CanonEOSEventList {
+    /// A 0xC1B6 record for `object` (its `recordType` is ignored).
+    public static func encodeObjectAddedEx64LFN(_ object: CanonObjectAdded, date: UInt32) -> [UInt8] {
+        var writer = PTPDataWriter(capacity: 64 + object.filename.utf16.count * 2)
+        writer.appendU32(0)
+        writer.appendU32(CanonEOSEventType.objectAddedEx64LFN)
+        writer.appendU32(object.handle)             // @8
+        writer.appendU32(object.storageID)          // @12
+        writer.appendU16(object.format.rawValue)    // @16
+        writer.appendZeros(10)                      // @18
+        writer.appendU64(UInt64(object.size))       // @28
+        writer.appendU32(object.parent)             // @36
+        writer.appendU32(0)                         // @40
+        writer.appendU32(date)                      // @44
+        writer.appendString(object.filename)        // @48
+        writer.setU32(UInt32(truncatingIfNeeded: writer.count), at: 0)
+        return writer.bytes
+    }
+
+    /// A 0xC1B8 record: 37 bytes, no name.
+    public static func encodeRequestObjectTransfer64LFN(handle: UInt32, format: PTPObjectFormat, size: UInt64) -> [UInt8] {
+        var writer = PTPDataWriter(capacity: 37)
+        writer.appendU32(37)
+        writer.appendU32(CanonEOSEventType.requestObjectTransfer64LFN)
+        writer.appendU32(handle)                    // @8
+        writer.appendU16(format.rawValue)           // @12
+        writer.appendZeros(6)                       // @14
+        writer.appendU64(size)                      // @20
+        writer.appendZeros(9)                       // @28 (libgphoto2 reads a "parent" u32 @29)
+        return writer.bytes
+    }
+
+    /// `records`, then records already encoded (those `CanonEOSEventRecord` has no case for),
+    /// then the terminator.
+    public static func encode(_ records: [CanonEOSEventRecord], appending encodedRecords: [[UInt8]]) -> [UInt8] {
+        var bytes = encode(records)
+        bytes.removeLast(8)
+        for record in encodedRecords { bytes += record }
+        var terminator = PTPDataWriter(capacity: 8)
+        terminator.appendU32(8)
+        terminator.appendU32(CanonEOSEventType.terminator)
+        return bytes + terminator.bytes
+    }
+}

@@ -59,6 +59,25 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let nikonGetEvent = PTPOperationCode(0x90C7)
     /// Preferred over GetEvent where DeviceInfo lists it.
     public static let nikonGetEventEx = PTPOperationCode(0x941C)
+    /// Param: handle. Data-in: the object's size as a u64 (libgphoto2 ptp.h).
+    public static let nikonGetObjectSize = PTPOperationCode(0x9421)
+    /// Params: handle, offset low, offset high, max bytes low, max bytes high; data-in: the
+    /// bytes; response params: count low, count high. Works on a Nikon Z in "connect to
+    /// computer" mode where GetPartialObject is denied (libgphoto2 ptp.h; issue 976).
+    public static let nikonGetPartialObjectEx = PTPOperationCode(0x9431)
+
+    // Sony (SDIO: the PC Remote handshake; libgphoto2 ptp.c ptp_sony_sdioconnect).
+    /// Params: phase (1, 2, then 3 after GetSDIOExtDeviceInfo), 0, 0; an 8-byte data-in phase.
+    public static let sonySDIOConnect = PTPOperationCode(0x9201)
+    /// Param: protocol version asked for (200 or 300). Data-in: u16 version, then two u16 arrays.
+    public static let sonyGetSDIOExtDeviceInfo = PTPOperationCode(0x9202)
+    /// Data-out: u16 property, u16 type, value (gphoto2 sets PriorityMode 0xD25A with it).
+    public static let sonySetControlDeviceA = PTPOperationCode(0x9205)
+    /// Param 4 + 18-byte data-out (2, 2, 0, 0, 1, 1): "start transfer"; param 4 + 16 bytes
+    /// (0, 5, 0, 0): "shut down after this session" (libgphoto2 library.c; issues 16, 1218, 1219).
+    public static let sonyPTPIPSetup = PTPOperationCode(0x9280)
+    /// Param 4: data-in, sent after each `sonyPTPIPSetup` (libgphoto2 ptp.c ptp_sony_9281).
+    public static let sonyPTPIPSetupResult = PTPOperationCode(0x9281)
 
     private static let names: [UInt16: String] = [
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession",
@@ -79,6 +98,9 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
         0x941C: "Nikon GetEventEx",
+        0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx",
+        0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA",
+        0x9280: "Sony 0x9280", 0x9281: "Sony 0x9281",
     ]
 
     /// The code's name if known ("GetObject"), nil for unknown vendor codes.
