@@ -99,7 +99,7 @@ struct SonyBehaviour: SimBehaviour {
             writer.appendArrayU16([])
             return SimReply(code: .ok, data: writer.bytes)
         case .sonySetControlDeviceA:
-            return SimReply(code: (dataOut?.count ?? 0) >= 4 ? .ok : .invalidParameter)
+            return SimReply(code: dataOut == nil ? .invalidParameter : .ok)
         case .sonyPTPIPSetup:
             var reader = PTPDataReader(dataOut ?? [])
             _ = try? reader.readU32()
