@@ -43,6 +43,8 @@ public struct SimOptions: Sendable, Equatable {
     public var remoteCapture = true
     /// The profile's vendor quirks, as switched by their flags.
     public var quirks = SimQuirks()
+    /// Accept only this client GUID, as a paired body does (`--require-guid`).
+    public var pairing = SimPairing()
 
     public init() {}
 
@@ -162,6 +164,8 @@ public struct SimOptions: Sendable, Equatable {
                 options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
                 options.faults.eventChannelTimeout = try duration(try text(), flag: flag, minimum: 0.1)
+            case "--require-guid":
+                options.pairing = try SimPairing(requiring: try text(), flag: flag)
             case "--verbose", "-v":
                 options.verbose = true
             default:
@@ -264,6 +268,8 @@ public struct SimOptions: Sendable, Equatable {
       --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
                                 do (default 30s; 0 never)
       --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
+      --require-guid HEX        accept only this client GUID (32 hex digits), answering InitFail
+                                reason 1 to any other, as a paired body does
       --verbose                 log every operation on stderr
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,

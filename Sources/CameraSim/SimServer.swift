@@ -47,8 +47,13 @@ struct SimServer {
     }
 
     private mutating func serve(_ command: TCPConnection) throws {
-        guard case let .initCommandRequest(_, name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
+        guard case let .initCommandRequest(guid, name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
             log.info("\(command.peer) closed or sent something other than InitCommandRequest")
+            return
+        }
+        guard options.pairing.admits(guid) else {
+            try? command.write(PTPIPPacket.initFail(reason: SimPairing.rejectedReason).encoded(), timeout: 1)
+            log.info("refused \(command.peer) (\(name)): not paired (GUID \(PTPIPGUID.hex(guid)))")
             return
         }
         guard activation.mayServe else {

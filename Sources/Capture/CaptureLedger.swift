@@ -203,6 +203,15 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
 
     public func shot(_ number: Int) -> Shot? { shots.first { $0.number == number } }
 
+    /// The run's verdict for its exit code: shots fell due and not one was captured (each failed
+    /// or was missed), so the work failed, however the run ended. A run with some shots captured
+    /// succeeded in part: its summary counts the failed ones. Nil when nothing failed that way.
+    public var nothingCaptured: String? {
+        guard counts.lastNumber > 0, counts.captured == 0, waiting == 0 else { return nil }
+        let last = shots.last { $0.outcome == .failed || $0.outcome == .missed }
+        return "no shot was captured" + (last?.reason.map { " (last: \($0))" } ?? "")
+    }
+
     private mutating func settle(_ number: Int, as outcome: Outcome, reason: String) {
         guard let index = shots.firstIndex(where: { $0.number == number }), shots[index].outcome == .triggered else { return }
         shots[index].outcome = outcome

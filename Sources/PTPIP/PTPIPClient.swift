@@ -88,18 +88,46 @@ public final class PTPIPClient {
     deinit { close() }
 
     /// Connects both channels and performs the PTP/IP handshake (no session is opened yet).
-    /// `interrupt` is checked while waiting, so that a stop request is not held up.
-    public static func connect(_ options: PTPIPClientOptions,
-                               interrupt: (@Sendable () -> Bool)? = nil) throws(PTPIPError) -> PTPIPClient {
+    /// `interrupt` is checked while waiting, so that a stop request is not held up. A Fujifilm
+    /// answering on its own ports or with its own ack is `.unsupportedCamera`; with
+    /// `probeFujifilmPort`, so is a refused or silent address whose Fujifilm port accepts (one
+    /// connect more, so a scan of many addresses leaves it off).
+    public static func connect(_ options: PTPIPClientOptions, interrupt: (@Sendable () -> Bool)? = nil,
+                               probeFujifilmPort: Bool = false) throws(PTPIPError) -> PTPIPClient {
         let peer = options.address
-        let command = try open(options, interrupt: interrupt)
-        try command.send(.initCommandRequest(guid: options.guid, friendlyName: options.friendlyName,
-                                             protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: options.ioTimeout)
+        let fujifilm = PTPIPError.unsupportedCamera(peer: peer, brand: "Fujifilm", model: nil)
+        let command: PTPIPChannel
+        do {
+            command = try open(options, interrupt: interrupt)
+        } catch {
+            if probeFujifilmPort, options.port != FujifilmSignals.commandPort, case .cannotConnect = error,
+               FujifilmSignals.listens(host: options.host, timeout: min(options.connectTimeout, 2)) {
+                throw fujifilm
+            }
+            throw error
+        }
+        let answer: PTPIPPacket
+        do {
+            try command.send(.initCommandRequest(guid: options.guid, friendlyName: options.friendlyName,
+                                                 protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: options.ioTimeout)
+            answer = try command.nextPacket(timeout: options.ioTimeout, waitingFor: "InitCommandAck")
+        } catch {
+            command.close()
+            // A Fujifilm may close the connection on a standard init request to its own port.
+            if options.port == FujifilmSignals.commandPort, case .closedByCamera = error { throw fujifilm }
+            throw error
+        }
         let ack: (UInt32, [UInt8], String)
-        switch try command.nextPacket(timeout: options.ioTimeout, waitingFor: "InitCommandAck") {
-        case let .initCommandAck(number, guid, name, _): ack = (number, guid, name)
+        switch answer {
+        case let .initCommandAck(number, guid, name, version):
+            guard !FujifilmSignals.isFujiAck(protocolVersion: version) else {
+                command.close()
+                throw fujifilm
+            }
+            ack = (number, guid, name)
         case let .initFail(reason):
             command.close()
+            if options.port == FujifilmSignals.commandPort, FujifilmSignals.isFujiRefusal(reason: reason) { throw fujifilm }
             throw .refused(peer: peer, reason: InitFailReason(reason))
         case let other:
             command.close()

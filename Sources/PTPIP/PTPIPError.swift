@@ -30,6 +30,9 @@ public enum PTPIPError: Error, Sendable, CustomStringConvertible {
     case sinkFailed(any Error)
     /// The caller asked to stop while relay waited for the camera.
     case interrupted
+    /// The body is one relay does not speak to over Wi-Fi (`brand`, e.g. "Fujifilm"): retrying
+    /// cannot help, so the source gives up at once.
+    case unsupportedCamera(peer: String, brand: String, model: String?)
 
     public var description: String {
         switch self {
@@ -51,13 +54,17 @@ public enum PTPIPError: Error, Sendable, CustomStringConvertible {
             return "could not store what the camera sent: \(error)"
         case .interrupted:
             return "stopped while waiting for the camera"
+        case let .unsupportedCamera(peer, brand, model):
+            let body = [brand, model].compactMap { $0 }.joined(separator: " ")
+            return "the camera at \(peer) is a \(body), which relay does not support over Wi-Fi: let the camera upload "
+                + "by FTP into a folder and run relay run --folder DIR on that folder"
         }
     }
 
     /// Whether trying again later can help.
     public var isRetryable: Bool {
         switch self {
-        case .interrupted: return false
+        case .interrupted, .unsupportedCamera: return false
         default: return true
         }
     }
@@ -92,6 +99,12 @@ public struct InitFailReason: Sendable, Equatable, CustomStringConvertible {
     public let rawValue: UInt32
 
     public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// "Busy with another client": the only reason that says nothing about pairing.
+    public static let busy: UInt32 = 2
+
+    /// "reason 1", for messages that explain the reason themselves.
+    public var code: String { "reason \(rawValue)" }
 
     public var description: String {
         switch rawValue {

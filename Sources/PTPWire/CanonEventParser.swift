@@ -13,6 +13,15 @@ public enum CanonEOSEventType {
     public static let requestObjectTransfer: UInt32 = 0xC186
     /// The 64-bit variant of `requestObjectTransfer`, same offsets.
     public static let requestObjectTransfer64: UInt32 = 0xC1A9
+    /// Newer bodies over Wi-Fi (R5 Mark II): `objectAddedEx64`'s fixed fields, the file name moved
+    /// to the end of the record as a length-prefixed UTF-16 string (libgphoto2 issue 1028). The
+    /// exact position of the name is *unconfirmed*; the parser finds it by its length prefix.
+    public static let objectAddedEx64LFN: UInt32 = 0xC1B6
+    /// `objectInfoChangedEx`'s counterpart of `objectAddedEx64LFN`.
+    public static let objectInfoChangedEx64LFN: UInt32 = 0xC1B7
+    /// A capture in camera memory on newer bodies: handle @8, format @12, size @20 (64-bit),
+    /// parent @29, no file name; at least 37 bytes (libgphoto2 ptp-pack.c, commit af0b35bb3).
+    public static let requestObjectTransfer64LFN: UInt32 = 0xC1B8
     public static let objectInfoChangedEx: UInt32 = 0xC187
     /// Property @8, value @12.
     public static let propValueChanged: UInt32 = 0xC189
@@ -33,6 +42,7 @@ public struct CanonObjectAdded: Equatable, Sendable {
     public var size: UInt32
     /// The folder's handle; 0 for RequestObjectTransfer records, which carry none.
     public var parent: UInt32
+    /// Empty when the record carries no name (0xC1B8): relay names such a file itself.
     public var filename: String
 
     public init(recordType: UInt32 = CanonEOSEventType.objectAddedEx, handle: UInt32,
@@ -51,14 +61,15 @@ public struct CanonObjectAdded: Equatable, Sendable {
     public var needsTransferComplete: Bool {
         recordType == CanonEOSEventType.requestObjectTransfer
             || recordType == CanonEOSEventType.requestObjectTransfer64
+            || recordType == CanonEOSEventType.requestObjectTransfer64LFN
     }
 }
 
 /// One decoded EOS event record.
 public enum CanonEOSEventRecord: Equatable, Sendable {
-    /// 0xC181 or 0xC1A7 (see `CanonObjectAdded.recordType`).
+    /// 0xC181, 0xC1A7 or 0xC1B6 (see `CanonObjectAdded.recordType`).
     case objectAdded(CanonObjectAdded)
-    /// 0xC186 or 0xC1A9: download it, then send TransferComplete(handle).
+    /// 0xC186, 0xC1A9 or 0xC1B8: download it, then send TransferComplete(handle).
     case requestObjectTransfer(CanonObjectAdded)
     /// 0xC189. `raw` holds the bytes after the 32-bit value (longer values); usually empty.
     case propValueChanged(property: UInt32, value: UInt32, raw: [UInt8])
@@ -108,22 +119,39 @@ public struct CanonEOSEventList: Equatable, Sendable {
     /// Whether the reply held no records (gphoto2 keeps polling until it sees this).
     public var isEmpty: Bool { records.isEmpty }
 
-    /// Parses GetEvent data.
+    /// Set by `parsePrefix` when a record was malformed: the records before it are kept, the rest
+    /// of the reply is not read.
+    public var malformation: PTPWireError?
+
+    /// Parses GetEvent data strictly: a malformed record is an error.
     ///
     /// Every record must lie wholly inside `data` and have a size of at least 8; parsing stops at
     /// the terminator and ignores what follows. Data ending exactly after a record without a
     /// terminator is accepted (`terminatorOffset` nil); 1 to 7 stray bytes are `truncated`.
     public static func parse(_ data: [UInt8]) throws(PTPWireError) -> CanonEOSEventList {
+        let list = parsePrefix(data)
+        if let malformation = list.malformation { throw malformation }
+        return list
+    }
+
+    /// Parses GetEvent data as far as it is well formed. Real bodies are sometimes sloppy: one bad
+    /// record must cost that reply's remaining records, not the camera session.
+    public static func parsePrefix(_ data: [UInt8]) -> CanonEOSEventList {
         var records: [CanonEOSEventRecord] = []
         var offset = 0
+        func damaged(_ error: PTPWireError) -> CanonEOSEventList {
+            var list = CanonEOSEventList(records: records, terminatorOffset: nil)
+            list.malformation = error
+            return list
+        }
         while offset < data.count {
             let available = data.count - offset
-            guard available >= 8 else { throw .truncated(needed: 8, available: available) }
+            guard available >= 8 else { return damaged(.truncated(needed: 8, available: available)) }
             let size = readU32(data, offset)
             let type = readU32(data, offset + 4)
-            guard size >= 8 else { throw .recordTooSmall(offset: offset, size: size) }
+            guard size >= 8 else { return damaged(.recordTooSmall(offset: offset, size: size)) }
             guard UInt64(size) <= UInt64(available) else {
-                throw .recordOutOfBounds(offset: offset, size: size, available: available)
+                return damaged(.recordOutOfBounds(offset: offset, size: size, available: available))
             }
             if size == 8 && type == CanonEOSEventType.terminator {
                 return CanonEOSEventList(records: records, terminatorOffset: offset,
@@ -165,6 +193,14 @@ public struct CanonEOSEventList: Equatable, Sendable {
             return .objectAdded(CanonObjectAdded(
                 recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
                 size: u32(28), parent: u32(36), filename: name(44)))
+        case CanonEOSEventType.objectAddedEx64LFN where length >= 44:
+            return .objectAdded(CanonObjectAdded(
+                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                size: u32(28), parent: u32(36), filename: trailingName(record, from: 44)))
+        case CanonEOSEventType.requestObjectTransfer64LFN where length >= 37:
+            return .requestObjectTransfer(CanonObjectAdded(
+                recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
+                parent: u32(29), filename: ""))
         case CanonEOSEventType.requestObjectTransfer where length >= 29,
              CanonEOSEventType.requestObjectTransfer64 where length >= 29:
             return .requestObjectTransfer(CanonObjectAdded(
@@ -179,6 +215,23 @@ public struct CanonEOSEventList: Equatable, Sendable {
         default:
             return .unknown(type: type, size: size)
         }
+    }
+
+    /// The file name of a 0xC1B6 record: a PTP string (u8 count of UTF-16 units including the NUL,
+    /// then UTF-16LE) that ends the record, found by its length prefix at or after `from`. Empty
+    /// when there is none.
+    static func trailingName(_ record: ArraySlice<UInt8>, from: Int) -> String {
+        let base = record.startIndex
+        var at = base + from
+        while at < record.endIndex {
+            let units = Int(record[at])
+            if units > 0 && at + 1 + 2 * units == record.endIndex {
+                var reader = PTPDataReader(Array(record[at...]))
+                if let name = try? reader.readString(), !name.isEmpty { return name }
+            }
+            at += 1
+        }
+        return ""
     }
 
     private static func encodeRecord(_ record: CanonEOSEventRecord, into writer: inout PTPDataWriter) {
@@ -210,6 +263,24 @@ public struct CanonEOSEventList: Equatable, Sendable {
             writer.appendU32(0)                                 // @16
             writer.appendU32(object.size)                       // @20
             writer.appendU32(0)                                 // @24
+        case CanonEOSEventType.requestObjectTransfer64LFN:
+            writer.appendU32(UInt32(object.format.rawValue))   // @12
+            writer.appendU32(0)                                 // @16
+            writer.appendU64(UInt64(object.size))               // @20
+            writer.appendU8(0)                                  // @28
+            writer.appendU32(object.parent)                     // @29
+            writer.appendU32(0)                                 // @33, 37 bytes in all
+            return
+        case CanonEOSEventType.objectAddedEx64LFN:
+            writer.appendU32(object.storageID)                  // @12
+            writer.appendU16(object.format.rawValue)            // @16
+            writer.appendZeros(10)                              // @18
+            writer.appendU64(UInt64(object.size))               // @28
+            writer.appendU32(object.parent)                     // @36
+            writer.appendU32(0)                                 // @40
+            writer.appendZeros(16)                              // @44: where bodies keep the date
+            writer.appendString(object.filename)                // the name ends the record
+            return
         case CanonEOSEventType.objectAddedEx64:
             writer.appendU32(object.storageID)                  // @12
             writer.appendU16(object.format.rawValue)            // @16
@@ -236,62 +307,5 @@ public struct CanonEOSEventList: Equatable, Sendable {
 
     private static func readU32(_ bytes: [UInt8], _ index: Int) -> UInt32 {
         readU32(bytes[...], index)
-    }
-}
-
-// MARK: - Records of newer bodies (R5 Mark II): encoders for the simulator
-
-extension CanonEOSEventType {
-    /// ObjectAddedEx64 with the name moved to the end: the 0xC1A7 fields up to @44, a date, then
-    /// the name as a PTP string (u8 length in UTF-16 units with the NUL, UTF-16LE) (libgphoto2
-    /// issue 1028, comment by zaps166). The date's width is unconfirmed: the simulator writes a u32.
-    public static let objectAddedEx64LFN: UInt32 = 0xC1B6
-    /// A capture in camera memory without a name: handle @8, format u16 @12, size u64 @20, 37 bytes
-    /// in all (libgphoto2 camlibs/ptp2 ptp-pack.c, PTP_cee_OA64LFN_*, fix commit af0b35bb3).
-    public static let requestObjectTransfer64LFN: UInt32 = 0xC1B8
-}
-
-extension CanonEOSEventList {
-    /// A 0xC1B6 record for `object` (its `recordType` is ignored).
-    public static func encodeObjectAddedEx64LFN(_ object: CanonObjectAdded, date: UInt32) -> [UInt8] {
-        var writer = PTPDataWriter(capacity: 64 + object.filename.utf16.count * 2)
-        writer.appendU32(0)
-        writer.appendU32(CanonEOSEventType.objectAddedEx64LFN)
-        writer.appendU32(object.handle)             // @8
-        writer.appendU32(object.storageID)          // @12
-        writer.appendU16(object.format.rawValue)    // @16
-        writer.appendZeros(10)                      // @18
-        writer.appendU64(UInt64(object.size))       // @28
-        writer.appendU32(object.parent)             // @36
-        writer.appendU32(0)                         // @40
-        writer.appendU32(date)                      // @44
-        writer.appendString(object.filename)        // @48
-        writer.setU32(UInt32(truncatingIfNeeded: writer.count), at: 0)
-        return writer.bytes
-    }
-
-    /// A 0xC1B8 record: 37 bytes, no name.
-    public static func encodeRequestObjectTransfer64LFN(handle: UInt32, format: PTPObjectFormat, size: UInt64) -> [UInt8] {
-        var writer = PTPDataWriter(capacity: 37)
-        writer.appendU32(37)
-        writer.appendU32(CanonEOSEventType.requestObjectTransfer64LFN)
-        writer.appendU32(handle)                    // @8
-        writer.appendU16(format.rawValue)           // @12
-        writer.appendZeros(6)                       // @14
-        writer.appendU64(size)                      // @20
-        writer.appendZeros(9)                       // @28 (libgphoto2 reads a "parent" u32 @29)
-        return writer.bytes
-    }
-
-    /// `records`, then records already encoded (those `CanonEOSEventRecord` has no case for),
-    /// then the terminator.
-    public static func encode(_ records: [CanonEOSEventRecord], appending encodedRecords: [[UInt8]]) -> [UInt8] {
-        var bytes = encode(records)
-        bytes.removeLast(8)
-        for record in encodedRecords { bytes += record }
-        var terminator = PTPDataWriter(capacity: 8)
-        terminator.appendU32(8)
-        terminator.appendU32(CanonEOSEventType.terminator)
-        return bytes + terminator.bytes
     }
 }

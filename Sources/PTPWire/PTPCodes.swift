@@ -59,25 +59,26 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let nikonGetEvent = PTPOperationCode(0x90C7)
     /// Preferred over GetEvent where DeviceInfo lists it.
     public static let nikonGetEventEx = PTPOperationCode(0x941C)
-    /// Param: handle. Data-in: the object's size as a u64 (libgphoto2 ptp.h).
+    /// Param: handle; data-in: the object's size as a u64 (libgphoto2 ptp.h).
     public static let nikonGetObjectSize = PTPOperationCode(0x9421)
-    /// Params: handle, offset low, offset high, max bytes low, max bytes high; data-in: the
-    /// bytes; response params: count low, count high. Works on a Nikon Z in "connect to
-    /// computer" mode where GetPartialObject is denied (libgphoto2 ptp.h; issue 976).
+    /// Params: handle, offset low, offset high, max bytes low, max bytes high; response
+    /// parameters: bytes sent, low and high (libgphoto2 ptp.h). Works where a Nikon Z in
+    /// "connect to computer" mode denies GetPartialObject (libgphoto2 issue 976).
     public static let nikonGetPartialObjectEx = PTPOperationCode(0x9431)
 
-    // Sony (SDIO: the PC Remote handshake; libgphoto2 ptp.c ptp_sony_sdioconnect).
-    /// Params: phase (1, 2, then 3 after GetSDIOExtDeviceInfo), 0, 0; an 8-byte data-in phase.
+    // Sony (libgphoto2 camlibs/ptp2: ptp.h, library.c `fixup_cached_deviceinfo`, `camera_init`).
+    /// Params: phase (1, 2, 3), 0, 0. Phases 1 and 2 before GetSDIOExtDeviceInfo, 3 after.
     public static let sonySDIOConnect = PTPOperationCode(0x9201)
-    /// Param: protocol version asked for (200 or 300). Data-in: u16 version, then two u16 arrays.
+    /// Params: protocol version asked for (0x12C = 3.00, 0xC8 = 2.00), 1; data-in: u16 version,
+    /// then arrays of extra property and operation codes.
     public static let sonyGetSDIOExtDeviceInfo = PTPOperationCode(0x9202)
-    /// Data-out: u16 property, u16 type, value (gphoto2 sets PriorityMode 0xD25A with it).
+    /// Data-out: the value of the property named by param 1 (gphoto2 sets PriorityMode 0xD25A).
     public static let sonySetControlDeviceA = PTPOperationCode(0x9205)
-    /// Param 4 + 18-byte data-out (2, 2, 0, 0, 1, 1): "start transfer"; param 4 + 16 bytes
-    /// (0, 5, 0, 0): "shut down after this session" (libgphoto2 library.c; issues 16, 1218, 1219).
-    public static let sonyPTPIPSetup = PTPOperationCode(0x9280)
-    /// Param 4: data-in, sent after each `sonyPTPIPSetup` (libgphoto2 ptp.c ptp_sony_9281).
-    public static let sonyPTPIPSetupResult = PTPOperationCode(0x9281)
+    /// PTP/IP only: with 0x9281, sent after start-up ("before file system reading is available")
+    /// and before closing (libgphoto2 `camera_init`, `camera_exit`). Param 4; data-out 16 bytes.
+    public static let sonyPTPIPTransferMode = PTPOperationCode(0x9280)
+    /// PTP/IP only: the data-in half of `sonyPTPIPTransferMode`. Param 4.
+    public static let sonyPTPIPTransferModeResult = PTPOperationCode(0x9281)
 
     private static let names: [UInt16: String] = [
         0x1001: "GetDeviceInfo", 0x1002: "OpenSession", 0x1003: "CloseSession",
@@ -97,10 +98,9 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x9117: "Canon EOS TransferComplete", 0x911D: "Canon EOS KeepDeviceOn",
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
-        0x941C: "Nikon GetEventEx",
-        0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx",
+        0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx",
         0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA",
-        0x9280: "Sony 0x9280", 0x9281: "Sony 0x9281",
+        0x9280: "Sony PTP/IP transfer mode", 0x9281: "Sony PTP/IP transfer mode result",
     ]
 
     /// The code's name if known ("GetObject"), nil for unknown vendor codes.
@@ -223,11 +223,41 @@ public struct PTPVendorExtension: RawRepresentable, Hashable, Sendable, CustomSt
     public static let canon = PTPVendorExtension(0xB)
     public static let fuji = PTPVendorExtension(0xE)
     public static let sony = PTPVendorExtension(0x11)
+    /// What Nikon Z and Sony bodies report over PTP/IP (libgphoto2 calls it PTP_VENDOR_MTP): the
+    /// manufacturer string decides the dialect then (libgphoto2 `fixup_cached_deviceinfo`).
+    public static let mtp = PTPVendorExtension(0xFFFF_FFFF)
 
     private static let names: [UInt32: String] = [
-        0x6: "Microsoft", 0xA: "Nikon", 0xB: "Canon", 0xE: "Fuji", 0x11: "Sony",
+        0x6: "Microsoft", 0xA: "Nikon", 0xB: "Canon", 0xE: "Fuji", 0x11: "Sony", 0xFFFF_FFFF: "MTP",
     ]
 
     public var name: String? { Self.names[rawValue] }
     public var description: String { ptpCodeDescription(rawValue, digits: 8, name: name) }
+}
+
+/// A PTP device property code (standard or vendor), as GetDevicePropValue and vendor event
+/// records name it.
+public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let batteryLevel = PTPDevicePropertyCode(0x5001)
+    /// Canon EOS shutter speed; the value is Canon's APEX-like code (see `CanonShutterSpeed`).
+    public static let canonEOSShutterSpeed = PTPDevicePropertyCode(0xD102)
+    /// Canon EOS battery level.
+    public static let canonEOSBatteryPower = PTPDevicePropertyCode(0xD111)
+    /// Canon EOS capture destination: 4 = camera memory (RAM), 2 = card.
+    public static let canonEOSCaptureDestination = PTPDevicePropertyCode(0xD11C)
+    /// Sony: above 0x8000 when a shot waits in camera memory at handle 0xFFFFC001
+    /// (libgphoto2 library.c, `camera_wait_for_event`).
+    public static let sonyObjectInMemory = PTPDevicePropertyCode(0xD215)
+
+    private static let names: [UInt16: String] = [
+        0x5001: "BatteryLevel", 0xD102: "Canon EOS ShutterSpeed", 0xD111: "Canon EOS BatteryPower",
+        0xD11C: "Canon EOS CaptureDestination", 0xD215: "Sony ObjectInMemory",
+    ]
+
+    public var name: String? { Self.names[rawValue] }
+    public var description: String { ptpCodeDescription(rawValue, digits: 4, name: name) }
 }

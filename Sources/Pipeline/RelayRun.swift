@@ -55,6 +55,7 @@ public final class RelayRun {
     private let console: RunConsole
     private let cancellation = UploadCancellation()
     private let environment: [String: String]
+    private let sourceFailure = SourceFailure()
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
@@ -90,14 +91,15 @@ public final class RelayRun {
             throw .spool(error)
         }
         do {
-            sources = try Self.makeSources(options.sources, spool: spool, home: home, statistics: statistics, console: console)
+            sources = try Self.makeSources(options.sources, spool: spool, home: home, statistics: statistics, console: console,
+                                           failure: sourceFailure)
         } catch {
             throw .state(error)
         }
     }
 
     private static func makeSources(_ specs: [SourceSpec], spool: Spool, home: RelayHome, statistics: RunStatistics,
-                                    console: RunConsole) throws(StateFileError) -> [any PhotoSource] {
+                                    console: RunConsole, failure: SourceFailure) throws(StateFileError) -> [any PhotoSource] {
         var sources: [any PhotoSource] = []
         for spec in specs {
             let label: String
@@ -119,6 +121,8 @@ public final class RelayRun {
                     console.log(prefix + message)
                 case .status(let status):
                     statistics.setSourceStatus(status, for: label)
+                case .unusable(let message):
+                    failure.record(message)
                 }
             }
             switch spec {
@@ -133,7 +137,8 @@ public final class RelayRun {
     }
 
     /// Runs until `stop` is set (by SIGINT/SIGTERM), then shuts down as described above.
-    /// `abort` cuts the grace period short (a second Ctrl-C).
+    /// `abort` cuts the grace period short (a second Ctrl-C). A source that cannot be used at all
+    /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
         console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
@@ -167,7 +172,7 @@ public final class RelayRun {
             }
         }
 
-        while !stop.sleep(0.5) { showProgress() }
+        while !stop.sleep(0.5) && sourceFailure.message == nil { showProgress() }
 
         console.log("stopping: no new photos; waiting up to \(Int(options.graceSeconds))s for uploads in flight")
         sourceStop.stop()
@@ -188,6 +193,7 @@ public final class RelayRun {
         console.log("stopped: \(s.delivered) uploaded, \(s.failed) failed this run; "
             + "\(counts.queued + counts.inFlight) left in the spool (sent on the next run)"
             + (counts.failed > 0 ? ", \(counts.failed) in spool/failed (relay status)" : ""))
+        if let message = sourceFailure.message { throw .source(message) }
     }
 
     private func showProgress() {

@@ -72,6 +72,7 @@ enum CaptureCommand {
         if !controller.isComplete {
             print("relay capture --resume continues this run")
         }
+        if let failed = controller.snapshot.nothingCaptured { throw CommandFailure(.failure, failed) }
     }
 
     /// The schedule from `--every` and one of `--count`, `--until`, `--for` (or `--once`).

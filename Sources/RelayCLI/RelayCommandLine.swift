@@ -46,6 +46,8 @@ public enum RelayCommandLine {
             try CaptureCommand.run(rest, home: home, environment: environment)
         case "discover":
             try DiscoverCommand.run(rest, home: home)
+        case "pair":
+            try PairCommand.run(rest, home: home)
         case "config":
             try ConfigCommand.run(rest, home: home)
         case "history":
@@ -74,6 +76,10 @@ public enum RelayCommandLine {
           relay capture --camera ADDRESS --once [options]        take one shot and upload it
           relay capture --resume                                 continue the last capture run that did not finish
           relay discover [--range RANGE] [--port N] [--json]     find PTP/IP cameras on the local network
+          relay pair --camera ptpip://HOST[:PORT] [--guid HEX] [--name NAME] [--wait DURATION]
+                                                                 pair relay with a camera (shows what to press on it);
+                                                                 --guid/--name: the id and name of software the body
+                                                                 was paired with; run and capture use them for HOST
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
@@ -109,10 +115,12 @@ public enum RelayCommandLine {
                                    without them the run goes on until Ctrl-C
           A shot counts as captured when the camera shows its new photo, failed when the camera answers
           DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
+          A run in which shots fell due but none was captured exits 1; one with some captured exits 0 and
+          its summary counts the failed and missed shots.
 
         FILES
           State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
-          configs.json, history.json, cameras.json (relay's pairing id, known cameras), capture.json (the last
+          configs.json, history.json, cameras.json (relay's pairing ids, known cameras), capture.json (the last
           capture run, for --resume), seen/ (what each source already took), spool/ (spool/failed/ holds
           permanent failures).
 

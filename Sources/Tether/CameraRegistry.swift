@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 import RelayCore
 
 /// `cameras.json`: relay's client identity towards cameras, and the cameras it has tethered.
@@ -7,6 +8,8 @@ import RelayCore
 /// every run would make the photographer confirm the pairing again. Per camera (by serial number)
 /// it keeps what a reconnect or a later run needs: where it was last found, and whether the photos
 /// that were on its card at the first connection have been recorded as not to be taken.
+/// Per address (`host:port`, what the photographer types before relay knows the body) it keeps
+/// the id and name `relay pair` set for a body paired with them, e.g. with the vendor's software.
 public final class CameraRegistry: @unchecked Sendable {
     public struct KnownCamera: Codable, Sendable, Equatable {
         public var manufacturer: String
@@ -18,9 +21,34 @@ public final class CameraRegistry: @unchecked Sendable {
         public var existingPhotosRecorded: Bool
     }
 
+    /// How relay introduces itself to the camera at one address, set by `relay pair`.
+    public struct Pairing: Codable, Sendable, Equatable {
+        /// 32 hex digits; nil: the machine's own client GUID.
+        public var guid: String?
+        /// The name announced in InitCommandRequest; nil: "relay on HOSTNAME".
+        public var name: String?
+        /// The body that accepted this id, once one has.
+        public var model: String?
+        public var serial: String?
+        public var paired: Date?
+
+        public init(guid: String? = nil, name: String? = nil, model: String? = nil, serial: String? = nil, paired: Date? = nil) {
+            self.guid = guid
+            self.name = name
+            self.model = model
+            self.serial = serial
+            self.paired = paired
+        }
+
+        /// The id's 16 bytes, when one is set.
+        public var guidBytes: [UInt8]? { guid.flatMap(PTPIPGUID.parse) }
+    }
+
     struct Contents: Codable, Equatable {
         var clientGUID: String
         var cameras: [String: KnownCamera]
+        /// By "host:port"; absent in files written before pairing existed.
+        var pairings: [String: Pairing]?
     }
 
     private let file: JSONStateFile<Contents>
@@ -31,15 +59,41 @@ public final class CameraRegistry: @unchecked Sendable {
     /// an error and is left untouched.
     public init(home: RelayHome) throws(StateFileError) {
         file = JSONStateFile(url: home.camerasFile)
-        if let loaded = try file.load() {
-            guard Self.guidBytes(loaded.clientGUID) != nil else {
-                throw .corrupt(path: file.url.path, reason: "clientGUID '\(loaded.clientGUID)' is not 32 hex digits")
-            }
+        if let loaded = try Self.load(file) {
             contents = loaded
         } else {
             contents = Contents(clientGUID: Self.newGUID(), cameras: [:])
             try file.save(contents)
         }
+    }
+
+    private static func load(_ file: JSONStateFile<Contents>) throws(StateFileError) -> Contents? {
+        guard let loaded = try file.load() else { return nil }
+        guard Self.guidBytes(loaded.clientGUID) != nil else {
+            throw .corrupt(path: file.url.path, reason: "clientGUID '\(loaded.clientGUID)' is not 32 hex digits")
+        }
+        for (address, pairing) in loaded.pairings ?? [:] where pairing.guid != nil && pairing.guidBytes == nil {
+            throw .corrupt(path: file.url.path, reason: "pairings.\(address).guid '\(pairing.guid ?? "")' is not 32 hex digits")
+        }
+        return loaded
+    }
+
+    /// Reads the file again, so that a pairing made by `relay pair` while relay runs is used at
+    /// the next connection.
+    public func reload() throws(StateFileError) {
+        guard let loaded = try Self.load(file) else { return }
+        lock.withLock { contents = loaded }
+    }
+
+    /// The id and name set for the camera at `address` ("host:port"), if any.
+    public func pairing(for address: String) -> Pairing? {
+        lock.withLock { contents.pairings?[address] }
+    }
+
+    /// Records how relay introduces itself to the camera at `address`, and the body that
+    /// accepted it.
+    public func notePaired(address: String, _ pairing: Pairing) throws(StateFileError) {
+        try change { contents in contents.pairings = (contents.pairings ?? [:]).merging([address: pairing]) { $1 } }
     }
 
     /// The 16 bytes sent in every InitCommandRequest.
@@ -76,9 +130,12 @@ public final class CameraRegistry: @unchecked Sendable {
         try change { contents in contents.cameras[serial]?.existingPhotosRecorded = true }
     }
 
+    /// Applies `body` to what the file holds now (another relay, `relay pair`, may have changed
+    /// it since it was read) and saves the result.
     private func change<T>(_ body: (inout Contents) -> T) throws(StateFileError) -> T {
         lock.lock()
         defer { lock.unlock() }
+        if let current = try Self.load(file) { contents = current }
         var next = contents
         let result = body(&next)
         if next != contents {
@@ -94,13 +151,6 @@ public final class CameraRegistry: @unchecked Sendable {
     }
 
     static func guidBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 32, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        hex.count == PTPIPGUID.byteCount * 2 ? PTPIPGUID.parse(hex) : nil
     }
 }

@@ -10,11 +10,15 @@ import RelayCore
 /// Owned by the camera source's thread, like the client inside it.
 final class CameraSession {
     let client: PTPIPClient
-    let deviceInfo: PTPDeviceInfo
-    let dialect: CameraDialect
+    /// Read at open, and again where a dialect's start-up changes it (EOS M remote mode, Sony's
+    /// extra operations).
+    var deviceInfo: PTPDeviceInfo
     private let stop: StopFlag
     /// DeviceBusy answers retried in this session.
     private(set) var busyAnswers = 0
+    /// Things a dialect noticed that the photographer may want to know (a malformed event
+    /// record skipped); the session reports and clears them.
+    var notices: [String] = []
 
     /// Longest time one operation is retried while the camera answers DeviceBusy.
     static let busyBudget = 30.0
@@ -28,8 +32,10 @@ final class CameraSession {
         self.deviceInfo = deviceInfo
         self.stop = stop
         self.busyAnswers = busyAnswers
-        dialect = CameraDialect.of(deviceInfo)
     }
+
+    /// Seconds on a monotonic clock, for the dialects' timers.
+    var now: Double { ProcessInfo.processInfo.systemUptime }
 
     /// "host:port" of the camera.
     var address: String { client.options.address }
@@ -47,7 +53,7 @@ final class CameraSession {
     /// an earlier client is closed and opened again, as libgphoto2 does.
     static func open(_ options: PTPIPClientOptions, stop: StopFlag,
                      interrupt: @escaping @Sendable () -> Bool) throws(PTPIPError) -> CameraSession {
-        let client = try PTPIPClient.connect(options, interrupt: interrupt)
+        let client = try PTPIPClient.connect(options, interrupt: interrupt, probeFujifilmPort: true)
         var busy = 0
         do throws(PTPIPError) {
             var opened = try retryingBusy(stop: stop, counting: &busy) { () throws(PTPIPError) in try client.openSession() }
@@ -59,13 +65,8 @@ final class CameraSession {
             let reply = try retryingBusy(stop: stop, counting: &busy) { () throws(PTPIPError) in
                 try client.transaction(.getDeviceInfo, dataIn: .collect(limit: collectLimit))
             }
-            try requireOK(reply, .getDeviceInfo, address: options.address)
-            let info: PTPDeviceInfo
-            do {
-                info = try PTPDeviceInfo(decoding: reply.data ?? [])
-            } catch {
-                throw PTPIPError.protocolViolation(peer: options.address, detail: "unreadable DeviceInfo: \(error)")
-            }
+            let info = try decodeDeviceInfo(reply, address: options.address)
+            if let body = UnsupportedCamera.recognise(manufacturer: info.manufacturer, model: info.model) { throw body.error(peer: options.address) }
             return CameraSession(client: client, deviceInfo: info, stop: stop, busyAnswers: busy)
         } catch {
             client.close()
@@ -73,13 +74,31 @@ final class CameraSession {
         }
     }
 
-    /// One operation, repeated while the camera answers DeviceBusy (up to `busyBudget`).
-    func call(_ code: PTPOperationCode, _ parameters: [UInt32] = [], dataIn: PTPIPDataIn = .none,
-              timeout: Double? = nil) throws(PTPIPError) -> PTPIPReply {
-        try Self.retryingBusy(stop: stop, counting: &busyAnswers) { () throws(PTPIPError) in
-            try client.transaction(code, parameters, dataIn: dataIn, timeout: timeout)
+    /// Reads DeviceInfo again (a dialect's start-up can change what the camera lists).
+    func rereadDeviceInfo() throws(PTPIPError) {
+        let reply = try call(.getDeviceInfo, dataIn: .collect(limit: Self.collectLimit))
+        deviceInfo = try Self.decodeDeviceInfo(reply, address: address)
+    }
+
+    private static func decodeDeviceInfo(_ reply: PTPIPReply, address: String) throws(PTPIPError) -> PTPDeviceInfo {
+        try requireOK(reply, .getDeviceInfo, address: address)
+        do {
+            return try PTPDeviceInfo(decoding: reply.data ?? [])
+        } catch {
+            throw PTPIPError.protocolViolation(peer: address, detail: "unreadable DeviceInfo: \(error)")
         }
     }
+
+    /// One operation, repeated while the camera answers DeviceBusy (up to `busyBudget`).
+    func call(_ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
+              dataIn: PTPIPDataIn = .none, timeout: Double? = nil) throws(PTPIPError) -> PTPIPReply {
+        try Self.retryingBusy(stop: stop, counting: &busyAnswers) { () throws(PTPIPError) in
+            try client.transaction(code, parameters, dataOut: dataOut, dataIn: dataIn, timeout: timeout)
+        }
+    }
+
+    /// Whether the camera lists `code` in its DeviceInfo.
+    func supports(_ code: PTPOperationCode) -> Bool { deviceInfo.supports(code) }
 
     /// `call` whose answer must be OK; data is collected into memory.
     func data(_ code: PTPOperationCode, _ parameters: [UInt32] = []) throws(PTPIPError) -> [UInt8] {

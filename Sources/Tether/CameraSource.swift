@@ -58,6 +58,23 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         registry = try CameraRegistry(home: home)
     }
 
+    /// Waits between connections to a camera that refuses relay as not paired: slow, since the
+    /// photographer has to act on the body, and the message is printed once.
+    static let unpairedRetry = Backoff(base: 2, cap: 10)
+
+    /// How relay introduces itself at `host:port`: the id and name `relay pair` set for that
+    /// address (read again each time, so a pairing made meanwhile counts), else the machine's own.
+    static func clientOptions(host: String, port: UInt16, registry: CameraRegistry,
+                              options: Options) throws(StateFileError) -> PTPIPClientOptions {
+        var clientOptions = PTPIPClientOptions(host: host, port: port, guid: registry.clientGUID, friendlyName: friendlyName,
+                                               connectTimeout: options.connectTimeout, ioTimeout: options.ioTimeout)
+        try registry.reload()
+        let pairing = registry.pairing(for: clientOptions.address)
+        if let guid = pairing?.guidBytes { clientOptions.guid = guid }
+        if let name = pairing?.name { clientOptions.friendlyName = name }
+        return clientOptions
+    }
+
     /// The name cameras show for relay: "relay on HOSTNAME".
     public static var friendlyName: String {
         "relay on " + ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)!
@@ -75,11 +92,19 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                 break
             } catch {
                 if stop.isStopped { break }
-                let delay = options.reconnect.ceiling(attempt: failures)
+                if let error = error as? PTPIPError, !error.isRetryable {
+                    report(.unusable("\(error)"))
+                    break
+                }
+                var backoff = options.reconnect
+                if case CameraSourceError.notPaired = error { backoff = Self.unpairedRetry }
+                let delay = backoff.ceiling(attempt: failures)
                 failures += 1
                 let problem = "\(error)"
                 if problem != lastProblem {
-                    report(.problem("\(problem); trying again every few seconds"))
+                    var lines = problem.components(separatedBy: "\n")
+                    lines[0] += "; trying again every few seconds"
+                    report(.problem(lines.joined(separator: "\n")))
                     lastProblem = problem
                 }
                 report(.status(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
@@ -94,12 +119,10 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     /// `connected` runs once the camera's session is open.
     private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
         let (host, port) = try target(stop: stop)
-        let clientOptions = PTPIPClientOptions(host: host, port: port, guid: registry.clientGUID,
-                                               friendlyName: Self.friendlyName, connectTimeout: options.connectTimeout,
-                                               ioTimeout: options.ioTimeout)
+        let clientOptions = try Self.clientOptions(host: host, port: port, registry: registry, options: options)
         report(.status("camera: connecting to \(clientOptions.address)"))
-        let session = try CameraSession.open(clientOptions, stop: stop) {
-            (stop.secondsSinceStop ?? 0) > Self.stopGrace
+        let session = try CameraSourceError.explainingRefusal(host: host, port: port) { () throws(PTPIPError) in
+            try CameraSession.open(clientOptions, stop: stop) { (stop.secondsSinceStop ?? 0) > Self.stopGrace }
         }
         let serial = session.serial
         if let expectedSerial, expectedSerial != serial {
@@ -163,16 +186,28 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         case PTPIPError.refused: return "camera refused the connection"
         case PTPIPError.closedByCamera: return "camera closed the connection"
         case PTPIPError.timedOut: return "camera stopped answering"
+        case CameraSourceError.notPaired: return "camera not paired with relay"
         case is CameraSourceError: return "no camera found"
         default: return "camera error"
         }
     }
 }
 
-/// Why the camera source could not even try a camera.
+/// Why the camera source could not even try a camera, or the camera would not let relay in.
 public enum CameraSourceError: Error, CustomStringConvertible {
     case noNetwork
     case notFound(addressCount: Int, expectedSerial: String?)
+    /// The camera answered InitFail (other than "busy"): it does not know relay's client id.
+    case notPaired(camera: CameraAddress, reason: InitFailReason)
+
+    /// Runs `open`, turning an InitFail that is not "busy with another client" into `.notPaired`.
+    static func explainingRefusal<T>(host: String, port: UInt16, _ open: () throws(PTPIPError) -> T) throws -> T {
+        do {
+            return try open()
+        } catch let PTPIPError.refused(_, reason) where reason.rawValue != InitFailReason.busy {
+            throw notPaired(camera: .ptpip(host: host, port: port), reason: reason)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -181,6 +216,10 @@ public enum CameraSourceError: Error, CustomStringConvertible {
         case let .notFound(count, serial):
             let which = serial.map { "the camera with serial \($0)" } ?? "a PTP/IP camera"
             return "no answer from \(which) on \(count) addresses (is it on, on this network, with remote/PC connection mode enabled?)"
+        case let .notPaired(camera, reason):
+            return (["the camera at \(camera) refused relay (InitFail, \(reason.code)): not paired: run relay pair --camera \(camera)",
+                     "  and on the camera:"] + PairingGuide.steps(camera: camera).map { "  " + $0 })
+                .joined(separator: "\n")
         }
     }
 }

@@ -3,9 +3,11 @@ import PTPIP
 import PTPWire
 import RelayCore
 
-/// How relay fires a camera: the operation its vendor uses for a remote shutter release.
+/// How relay fires a camera: the operation its vendor uses for a remote shutter release. Which
+/// one a body takes is its dialect's choice (`CameraDialect.trigger`).
 enum CaptureTrigger: Equatable {
-    /// Canon EOS RemoteReleaseOn / RemoteReleaseOff, full press (as the shutter button).
+    /// Canon EOS RemoteReleaseOn / RemoteReleaseOff: half press, then full press, let go in
+    /// reverse order, as the shutter button is pressed (libgphoto2 library.c, EOS capture).
     case canonReleaseOnOff
     /// Canon RemoteRelease (older EOS bodies).
     case canonRelease
@@ -16,17 +18,14 @@ enum CaptureTrigger: Equatable {
     static let busyAttempts = 3
     /// Waits between those attempts: 0.3 s, then 0.6 s.
     static let busyBackoff = Backoff(base: 0.3, cap: 1.2)
-    /// RemoteReleaseOn's first parameter for a full press (PTPIP.md: 1 half, 2 full).
+    /// RemoteReleaseOn's first parameter: 1 half press (focus), 2 full press (PTPIP.md).
+    static let halfPress: UInt32 = 1
     static let fullPress: UInt32 = 2
 
-    /// The trigger `session`'s camera lists, or why it cannot be fired remotely.
-    static func of(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
-        let info = session.deviceInfo
-        if session.dialect == .canonEOS {
-            if info.supports(.canonEOSRemoteReleaseOn) && info.supports(.canonEOSRemoteReleaseOff) { return .success(.canonReleaseOnOff) }
-            if info.supports(.canonEOSRemoteRelease) { return .success(.canonRelease) }
-        }
-        if info.supports(.initiateCapture) { return .success(.initiateCapture) }
+    /// Standard InitiateCapture where the camera lists it (Nikon and standard PTP cameras), or
+    /// why `session`'s camera cannot be fired remotely.
+    static func standard(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
+        if session.supports(.initiateCapture) { return .success(.initiateCapture) }
         return .failure(TriggerUnavailable(
             reason: "\(session.name) cannot be fired remotely: it lists no capture operation "
                 + "(InitiateCapture, or Canon RemoteRelease/RemoteReleaseOn) in its DeviceInfo. "
@@ -53,9 +52,11 @@ enum CaptureTrigger: Equatable {
         let client = session.client
         switch self {
         case .canonReleaseOnOff:
-            let code = try client.transaction(.canonEOSRemoteReleaseOn, [Self.fullPress, 0]).code
-            // Let go of the button whatever the press answered, or the body stays half-pressed.
+            var code = try client.transaction(.canonEOSRemoteReleaseOn, [Self.halfPress, 0]).code
+            if code.isOK { code = try client.transaction(.canonEOSRemoteReleaseOn, [Self.fullPress, 0]).code }
+            // Let go of the button whatever the press answered, or the body stays pressed.
             _ = try client.transaction(.canonEOSRemoteReleaseOff, [Self.fullPress])
+            _ = try client.transaction(.canonEOSRemoteReleaseOff, [Self.halfPress])
             return code
         case .canonRelease:
             return try client.transaction(.canonEOSRemoteRelease).code

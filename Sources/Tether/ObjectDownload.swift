@@ -4,34 +4,42 @@ import PTPWire
 import Spool
 
 /// Why a download did not complete. A camera failure ends the session (relay reconnects and
-/// resumes from the bytes it has); a spool failure leaves the session usable and the photo on
-/// the card until there is room.
+/// resumes from the bytes it has); a refusal is that object's problem (the session goes on); a
+/// spool failure leaves the session usable and the photo on the card until there is room.
 enum DownloadFailure: Error {
     case camera(PTPIPError)
+    /// The camera answered the transfer with an error code; the bytes so far are kept.
+    case refused(PTPOperationCode, PTPResponseCode)
     case spool(SpoolError)
 }
 
-/// Copies one object from the camera into an incoming spool file, in chunks (GetPartialObject),
-/// starting at the bytes the file already holds: a download cut by a dropped connection resumes
-/// where it stopped instead of starting again.
+/// Copies one object from the camera into an incoming spool file, in chunks (GetPartialObject or
+/// its 64-bit Nikon form), starting at the bytes the file already holds: a download cut by a
+/// dropped connection resumes where it stopped instead of starting again.
 struct ObjectDownload {
     let session: CameraSession
     let object: CameraObject
     let incoming: IncomingPhoto
-    /// Bytes asked for per GetPartialObject.
+    /// Bytes asked for per request.
     let chunkSize: Int
+    /// How the dialect reads this body's objects.
+    let operation: DownloadOperation
 
     /// The object's size as its ObjectInfo gives it.
     var size: Int64 { Int64(object.info.compressedSize) }
 
     /// Whether the camera can send parts of an object; without it the object comes whole
     /// (streamed all the same) and a cut download starts again.
-    var resumable: Bool { session.deviceInfo.supports(.getPartialObject) }
+    var resumable: Bool { operation.resumable }
 
-    /// Downloads the rest of the object; on return the incoming file holds all of it.
-    /// `beforeChunk` runs between two requests: it may end the download (relay stopping) or use
-    /// the camera for something that cannot wait for the rest of the file (a timed shot).
-    func run(beforeChunk: () throws(PTPIPError) -> Void) throws(DownloadFailure) {
+    /// Downloads the rest of the object; on return the incoming file holds all of it, and the
+    /// result counts the answers whose byte count disagreed with the bytes sent (bodies are
+    /// sloppy there: the bytes are trusted). `beforeChunk` runs between two requests: it may end
+    /// the download (relay stopping) or use the camera for something that cannot wait for the
+    /// rest of the file (a timed shot).
+    @discardableResult
+    func run(beforeChunk: () throws(PTPIPError) -> Void) throws(DownloadFailure) -> Int {
+        var mismatches = 0
         if !resumable && incoming.byteCount > 0 {
             do { try incoming.truncate(to: 0) } catch { throw .spool(error) }
         }
@@ -43,16 +51,14 @@ struct ObjectDownload {
             let received = Int64(reply.dataByteCount)
             guard reply.code.isOK else {
                 try discardSince(offset)
-                throw .camera(.operationFailed(peer: session.address, operation: operation, response: reply.code))
+                throw .refused(operation.code, reply.code)
             }
             if resumable, let reported = reply.response.parameters.first, Int64(reported) != received {
-                try discardSince(offset)
-                throw .camera(.protocolViolation(peer: session.address,
-                    detail: "GetPartialObject reported \(reported) bytes but sent \(received) (\(object.info.filename) at \(offset))"))
+                mismatches += 1
             }
             guard received > 0 else {
                 throw .camera(.protocolViolation(peer: session.address,
-                    detail: "\(operation) sent no data for \(object.info.filename) at byte \(offset) of \(size)"))
+                    detail: "\(operation.code) sent no data for \(object.info.filename) at byte \(offset) of \(size)"))
             }
             if !resumable && received != size {
                 try discardSince(0)
@@ -60,9 +66,8 @@ struct ObjectDownload {
                     detail: "GetObject sent \(received) of the \(size) bytes of \(object.info.filename)"))
             }
         }
+        return mismatches
     }
-
-    private var operation: PTPOperationCode { resumable ? .getPartialObject : .getObject }
 
     /// One GetPartialObject (or the whole GetObject); the bytes go to the file as they arrive.
     /// A failing write is remembered and the rest of the data drained, so the camera session
@@ -76,8 +81,8 @@ struct ObjectDownload {
         }
         let reply: PTPIPReply
         do {
-            let parameters = resumable ? [object.handle, UInt32(offset), UInt32(count)] : [object.handle]
-            reply = try session.call(operation, parameters, dataIn: .stream(limit: Int(count), sink: sink))
+            reply = try session.call(operation.code, parameters(offset: offset, count: count),
+                                     dataIn: .stream(limit: Int(count), sink: sink))
         } catch {
             // A cut connection leaves good bytes to resume from; a peer that broke the protocol
             // does not: what it sent in this request is dropped.
@@ -89,6 +94,17 @@ struct ObjectDownload {
             throw .spool(writeFailure)
         }
         return reply
+    }
+
+    private func parameters(offset: Int64, count: Int64) -> [UInt32] {
+        let handle = object.handle
+        switch operation {
+        case .partialObject: return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: count)]
+        case .nikonPartialObjectEx:
+            return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32),
+                    UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: count >> 32)]
+        case .wholeObject: return [handle]
+        }
     }
 
     private func discardSince(_ offset: Int64) throws(DownloadFailure) {

@@ -15,4 +15,7 @@ public enum TetherEvent: Sendable {
     case info(String)
     /// What the source is doing right now, for the progress line (not logged).
     case status(String)
+    /// The source cannot be used at all (a camera relay does not support) and has stopped; the
+    /// run ends with this message.
+    case unusable(String)
 }

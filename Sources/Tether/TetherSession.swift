@@ -6,12 +6,15 @@ import Spool
 
 /// Serves one connected camera until relay stops or the connection fails: learns of new files
 /// (the dialect's events, and a periodic listing that catches a missed event and what was shot
-/// while relay was away), decides about each, and downloads those it takes into the spool.
+/// while relay was away), decides about each, and downloads those it takes into the spool
+/// (TetherSession+Download.swift).
 ///
 /// Work is done in small steps with the camera polled between them, downloads first, so that a
 /// new shot is noticed within a poll interval even while a backlog is worked through. A session
 /// ends by throwing the camera's error (the source reconnects) or, when relay stops, by returning
-/// after a clean stop.
+/// after a clean stop. One object's error is that object's problem: it is retried for a while or
+/// set aside until the next listing, and the session goes on. The session names no vendor:
+/// what differs between bodies is its dialect's.
 final class TetherSession {
     struct Context {
         let spool: Spool
@@ -21,38 +24,43 @@ final class TetherSession {
         let stop: StopFlag
     }
 
-    /// A complete, checked download not yet committed to the spool.
-    private struct Downloaded {
-        var candidate: Candidate
-        var incoming: IncomingPhoto
-    }
-
-    private struct Candidate {
+    struct Candidate {
         var object: CameraObject
         var detectedAt: Date
         /// The timed-capture shot that made it.
         var shot: Int?
+        /// Not before this time (a retry after the camera refused the transfer).
+        var notBefore: TimeInterval = 0
+        /// When the camera first refused it, for the retry budget.
+        var firstRefusal: TimeInterval?
     }
 
-    private let session: CameraSession
-    private let memory: CameraMemory
-    private let context: Context
-    private var events: any CameraEventSource
+    /// An object whose description the camera refused for now (Nikon's GeneralError right after a
+    /// shot): asked again until `giveUpAt`.
+    private struct PendingDescription {
+        var announcement: ObjectAnnouncement
+        var nextTry: TimeInterval
+        var giveUpAt: TimeInterval
+    }
+
+    let session: CameraSession
+    let memory: CameraMemory
+    let context: Context
+    var dialect: any CameraDialect
     /// What was decided per handle in this session.
-    private var known: [UInt32: TakeDecision] = [:]
+    var known: [UInt32: TakeDecision] = [:]
     private var announced: [ObjectAnnouncement] = []
     private var backlog: [UInt32] = []
-    private var downloads: [Candidate] = []
+    private var pendingDescriptions: [UInt32: PendingDescription] = [:]
+    /// Handles set aside after errors of their own, looked at again after the next listing.
+    private var setAside: Set<UInt32> = []
+    var downloads: [Candidate] = []
     /// The last download, flushing to disk while the next one runs (committed by `commitFlushed`).
-    private var flushing: Downloaded?
+    var flushing: Downloaded?
     /// Downloads wait until then after a spool write failed (a full disk).
-    private var downloadsPausedUntil: TimeInterval = 0
+    var downloadsPausedUntil: TimeInterval = 0
     private var reportedWaitingForRoom = false
-    /// First connection to this camera: handles on the card before it, and the seen-log lines of
-    /// those decided so far.
-    private var existing: Set<UInt32>?
-    private var existingLines: [UInt32: (key: String, file: String)] = [:]
-    private var firstConnectionPending: Bool
+    private var firstConnection: FirstConnectionRule
     private var lastListing: TimeInterval = 0
     private var listingWorks = true
     /// Handles on the card when the session started: shot before it, so they cannot be the
@@ -65,8 +73,11 @@ final class TetherSession {
     static let backlogBatch = 16
     /// Longest wait for events when there is nothing else to do.
     static let idleWait = 0.25
-    /// How long a spool write failure pauses downloads.
-    static let spoolRetryDelay = 5.0
+    /// How long one object's transient errors (GeneralError, DeviceBusy) are retried before it is
+    /// set aside until the next listing (airnef retries Nikon's GetObjectInfo for 5 s).
+    static let objectRetryBudget = 5.0
+    /// Wait between two tries of such an object.
+    static let objectRetryInterval = 0.25
     /// Time per operation of the clean stop.
     static let stopOperationTimeout = 0.4
 
@@ -74,29 +85,31 @@ final class TetherSession {
         self.session = session
         self.memory = memory
         self.context = context
-        events = session.dialect.makeEventSource()
-        firstConnectionPending = firstConnection
+        dialect = DialectCatalog.dialect(for: session.deviceInfo)
+        self.firstConnection = FirstConnectionRule(firstConnection: firstConnection)
     }
 
-    private var now: TimeInterval { ProcessInfo.processInfo.systemUptime }
+    var now: TimeInterval { ProcessInfo.processInfo.systemUptime }
 
     /// Serves the camera until relay stops (returns after a clean stop) or the camera fails
     /// (throws; whatever was downloaded so far stays in `memory.partials`).
     func run() throws(PTPIPError) {
         // A photo downloaded in full is committed whatever ends the session.
         defer { commitFlushed(wait: true) }
+        // The dialect's start-up comes first: some bodies (Sony) stop answering when anything
+        // else is asked before it.
+        announced += try dialect.start(session)
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
-        if firstConnectionPending && !context.options.includeExisting { existing = Set(listing) }
-        announced += try events.start(session)
+        firstConnection.listed(listing, includeExisting: context.options.includeExisting)
         if session.busyAnswers > 0 {
             context.report(.info("\(session.name) answered DeviceBusy \(session.busyAnswers) time(s) while starting; relay waited it out"))
         }
-        context.report(.info("connected to \(session.name) at \(session.address) (\(session.dialect))"))
+        context.report(.info("connected to \(session.name) at \(session.address) (\(dialect.description))"))
         context.report(.status("\(session.deviceInfo.model) connected"))
         if let capture = context.options.capture {
-            switch CaptureTrigger.of(session) {
+            switch dialect.trigger(session) {
             case .success(let found):
                 trigger = found
                 capture.cameraReady(name: session.name, triggerProblem: nil)
@@ -108,12 +121,14 @@ final class TetherSession {
             while !context.stop.isStopped {
                 try fireDueShot()
                 let worked = try step()
+                try dialect.keepAlive(session, now: now)
+                reportNotices()
                 if let error = memory.recordPending() {
                     context.report(.problem("photos are spooled but could not be remembered as taken: \(error)"))
                 }
                 let untilShot = context.options.capture?.secondsUntilNextShot() ?? Self.idleWait
-                let wait = worked || hasWork ? 0 : max(0, min(Self.idleWait, untilShot))
-                announce(try events.poll(session, wait: wait))
+                let wait = worked || hasWork ? 0 : max(0, min(Self.idleWait, untilShot, secondsUntilRetry))
+                announce(try dialect.poll(session, wait: wait))
             }
         } catch .interrupted {
             // Relay is stopping and a wait for the camera was given up: fall through to the stop.
@@ -125,22 +140,29 @@ final class TetherSession {
     /// when the first connection's listing already held them (a shot right after connecting).
     private func announce(_ announcements: [ObjectAnnouncement]) {
         for announcement in announcements {
-            if existing?.remove(announcement.handle) != nil, known[announcement.handle] == .existing {
-                known[announcement.handle] = nil
-                existingLines[announcement.handle] = nil
-            }
+            if firstConnection.announced(announcement.handle) { known[announcement.handle] = nil }
             announced.append(announcement)
         }
     }
 
-    /// Whether something is ready to be done without waiting for the camera.
-    private var hasWork: Bool {
-        !announced.isEmpty || !backlog.isEmpty || (!downloads.isEmpty && downloadReady)
+    private func reportNotices() {
+        for notice in session.notices { context.report(.problem(notice)) }
+        session.notices.removeAll()
     }
 
-    private var downloadReady: Bool {
-        guard let first = downloads.first, now >= downloadsPausedUntil else { return false }
-        return context.spool.hasRoom(forBytes: Int64(first.object.info.compressedSize))
+    /// Whether something is ready to be done without waiting for the camera.
+    private var hasWork: Bool {
+        !announced.isEmpty || !backlog.isEmpty || (!downloads.isEmpty && downloadReady) || duePendingDescription != nil
+    }
+
+    /// Seconds until an object's retry falls due (a long time when none waits).
+    private var secondsUntilRetry: Double {
+        let times = pendingDescriptions.values.map(\.nextTry) + downloads.map(\.notBefore).filter { $0 > now }
+        return max(0, (times.min() ?? .infinity) - now)
+    }
+
+    private var duePendingDescription: UInt32? {
+        pendingDescriptions.first { $0.value.nextTry <= now }?.key
     }
 
     /// One unit of work: a download, an announced object, or a batch of the listing. Returns
@@ -153,19 +175,22 @@ final class TetherSession {
                 try download(downloads.removeFirst())
                 return true
             }
-            if now >= downloadsPausedUntil && !reportedWaitingForRoom {
+            if now >= downloadsPausedUntil && !reportedWaitingForRoom && !spoolHasRoom {
                 reportedWaitingForRoom = true
                 context.report(.waitingForRoom)
                 context.report(.status("spool full: \(downloads.count) photo(s) wait on the camera"))
             }
         }
         if !announced.isEmpty {
-            let announcement = announced.removeFirst()
-            try examine(announcement.handle, needsTransferComplete: announcement.needsTransferComplete)
+            try examine(announced.removeFirst())
+            return true
+        }
+        if let handle = duePendingDescription, let pending = pendingDescriptions.removeValue(forKey: handle) {
+            try examine(pending.announcement, retryingUntil: pending.giveUpAt)
             return true
         }
         if !backlog.isEmpty {
-            for handle in backlog.prefix(Self.backlogBatch) { try examine(handle, needsTransferComplete: false) }
+            for handle in backlog.prefix(Self.backlogBatch) { try examine(ObjectAnnouncement(handle: handle)) }
             backlog.removeFirst(min(Self.backlogBatch, backlog.count))
             return true
         }
@@ -178,40 +203,100 @@ final class TetherSession {
 
     // MARK: - Deciding
 
-    private func examine(_ handle: UInt32, needsTransferComplete: Bool) throws(PTPIPError) {
-        guard known[handle] == nil else { return }
-        let reply = try session.call(.getObjectInfo, [handle], dataIn: .collect(limit: CameraSession.collectLimit))
-        if reply.code == .invalidObjectHandle { return }
-        try CameraSession.requireOK(reply, .getObjectInfo, address: session.address)
-        let info: PTPObjectInfo
-        do {
-            info = try PTPObjectInfo(decoding: reply.data ?? [])
-        } catch {
-            known[handle] = .skipOther
-            context.report(.problem("the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
+    /// Learns what the announced object is and decides about it. `retryingUntil` is set when
+    /// this is a retry of an object whose description the camera refused for now.
+    private func examine(_ announcement: ObjectAnnouncement, retryingUntil: TimeInterval? = nil) throws(PTPIPError) {
+        let handle = announcement.handle
+        guard known[handle] == nil, !setAside.contains(handle), pendingDescriptions[handle] == nil || retryingUntil != nil else {
             return
         }
-        let object = CameraObject(handle: handle, info: info, needsTransferComplete: needsTransferComplete)
+        let info: PTPObjectInfo
+        if let described = announcement.described {
+            info = described
+        } else {
+            guard let read = try describe(announcement, retryingUntil: retryingUntil) else { return }
+            info = read
+        }
+        decide(CameraObject(handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete))
+    }
+
+    /// The object's ObjectInfo, or the dialect's description when the camera refuses it; nil when
+    /// the object is gone, retried later, or set aside.
+    private func describe(_ announcement: ObjectAnnouncement, retryingUntil: TimeInterval?) throws(PTPIPError) -> PTPObjectInfo? {
+        let handle = announcement.handle
+        let reply = try session.call(.getObjectInfo, [handle], dataIn: .collect(limit: CameraSession.collectLimit))
+        switch reply.code {
+        case .ok:
+            do {
+                return try PTPObjectInfo(decoding: reply.data ?? [])
+            } catch {
+                known[handle] = .skipOther
+                context.report(.problem("the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
+                return nil
+            }
+        case .invalidObjectHandle:
+            return nil
+        case .generalError, .deviceBusy:
+            // Nikon answers GeneralError for about a second after announcing a shot.
+            let giveUpAt = retryingUntil ?? now + Self.objectRetryBudget
+            guard now < giveUpAt else {
+                setAside(handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code) for \(Int(Self.objectRetryBudget)) s")
+                return nil
+            }
+            pendingDescriptions[handle] = PendingDescription(announcement: announcement, nextTry: now + Self.objectRetryInterval,
+                                                             giveUpAt: giveUpAt)
+            return nil
+        default:
+            if let described = try dialect.describeWithoutObjectInfo(handle, refused: reply.code, session: session) {
+                return described
+            }
+            setAside(handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code)")
+            return nil
+        }
+    }
+
+    /// Leaves an object alone until the next listing; the session goes on.
+    func setAside(_ handle: UInt32, because reason: String) {
+        setAside.insert(handle)
+        context.report(.problem("object \(String(handle, radix: 16)) on \(session.name) is set aside: \(reason); "
+            + "relay tries it again at the next listing of the card"))
+    }
+
+    private func decide(_ object: CameraObject) {
+        let handle = object.handle
+        let info = object.info
         let key = object.identityKey
-        let decision = TakeDecision.decide(object, seen: memory.wasSeen(key), existing: existing?.contains(handle) ?? false,
+        let decision = TakeDecision.decide(object, seen: memory.wasSeen(key), existing: firstConnection.isExisting(handle),
                                            includeRAW: context.options.includeRAW)
         known[handle] = decision
         switch decision {
         case .take:
             downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
+            return
         case .existing:
-            existingLines[handle] = (key, info.filename)
+            firstConnection.noteExisting(handle, key: key, file: info.filename)
         case .skipRAW, .skipOther:
             if decision == .skipRAW { _ = shotConfirmed(by: object, willUpload: false) }
             if memory.skippedKeys.insert(key).inserted {
                 let kind = decision == .skipRAW ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
                 context.report(.skipped(fileName: info.filename, reason: kind))
             }
-            if needsTransferComplete { try releaseFromCameraMemory(object) }
+            release(object)
         case .alreadyTaken:
-            if needsTransferComplete { try releaseFromCameraMemory(object) }
+            release(object)
         case .folder:
             break
+        }
+        if dialect.reusesHandles { known[handle] = nil }
+    }
+
+    /// Lets the camera go of an object relay is done with (a Canon capture in memory); a camera
+    /// that refuses is told again by the next connection.
+    func release(_ object: CameraObject) {
+        do {
+            try dialect.release(object, session: session)
+        } catch {
+            context.report(.problem("\(session.name) did not take the release of \(object.info.filename): \(error)"))
         }
     }
 
@@ -219,17 +304,15 @@ final class TetherSession {
     /// records them as not to be taken (one write), so that a later connection takes only what
     /// is new.
     private func finishFirstConnection() {
-        guard firstConnectionPending else { return }
+        guard firstConnection.isPending else { return }
         do {
-            try memory.seen.record(existingLines.sorted { $0.key < $1.key }.map(\.value))
+            try memory.seen.record(firstConnection.linesToRecord)
             try context.registry.noteExistingPhotosRecorded(serial: memory.serial)
         } catch {
             context.report(.problem("could not record the photos already on the card (\(error)); will try again"))
             return
         }
-        firstConnectionPending = false
-        let photos = existingLines.count
-        existingLines.removeAll()
+        let photos = firstConnection.finished()
         if photos > 0 {
             context.report(.info("\(photos) file(s) were already on the card of \(session.name) and stay there; "
                 + "relay takes what is shot from now on (--include-existing takes those too)"))
@@ -240,7 +323,7 @@ final class TetherSession {
 
     /// Fires the timed capture's shot if one is due. A lost connection throws (the shot's photo
     /// may still appear after the reconnect).
-    private func fireDueShot() throws(PTPIPError) {
+    func fireDueShot() throws(PTPIPError) {
         guard let capture = context.options.capture, let trigger, let shot = capture.takeDueShot() else { return }
         switch try trigger.fire(session, stop: context.stop) {
         case .accepted(let busyRetries): capture.triggerAccepted(shot, busyRetries: busyRetries)
@@ -262,10 +345,13 @@ final class TetherSession {
     private func list() throws(PTPIPError) -> [UInt32]? {
         guard listingWorks else { return nil }
         lastListing = now
-        let storageOperation: PTPOperationCode = session.deviceInfo.supports(.getStorageIDs) || session.dialect != .canonEOS
-            ? .getStorageIDs : .canonEOSGetStorageIDs
+        guard let storageOperation = dialect.storageListing(session) else {
+            listingWorks = false
+            context.report(.info("\(session.name) does not let its card be listed in this mode; relay relies on its events alone"))
+            return nil
+        }
         let storages = try session.call(storageOperation, dataIn: .collect(limit: CameraSession.collectLimit))
-        guard storages.code.isOK, session.deviceInfo.supports(.getObjectHandles) else {
+        guard storages.code.isOK else {
             listingWorks = false
             context.report(.info("\(session.name) does not list its files (\(storages.code)); relay relies on its events alone"))
             return nil
@@ -280,13 +366,15 @@ final class TetherSession {
         return handles
     }
 
-    /// Lists the camera again and queues what no event announced (a missed event).
+    /// Lists the camera again and queues what no event announced (a missed event) and what was
+    /// set aside.
     private func crossCheck() throws(PTPIPError) {
+        setAside.removeAll()
         guard let handles = try list() else { return }
         let present = Set(handles)
         known = known.filter { present.contains($0.key) }
         let queued = Set(backlog)
-        backlog += handles.filter { known[$0] == nil && !queued.contains($0) }
+        backlog += handles.filter { known[$0] == nil && !queued.contains($0) && pendingDescriptions[$0] == nil }
     }
 
     private func decodeArray(_ data: [UInt8]?, what: String) throws(PTPIPError) -> [UInt32] {
@@ -296,120 +384,6 @@ final class TetherSession {
         } catch {
             throw .protocolViolation(peer: session.address, detail: "unreadable \(what): \(error)")
         }
-    }
-
-    // MARK: - Downloading
-
-    private func download(_ candidate: Candidate) throws(PTPIPError) {
-        let object = candidate.object
-        let name = object.info.filename
-        var identity = object.photoIdentity(cameraSerial: memory.serial, detectedAt: candidate.detectedAt)
-        identity.timerShot = candidate.shot
-        let id = identity.stableID
-        if context.spool.contains(id: id) { return }
-        let incoming: IncomingPhoto
-        if let partial = memory.partials[id] {
-            incoming = partial
-        } else {
-            do {
-                incoming = try context.spool.beginIngest(identity)
-            } catch {
-                return pauseDownloads(candidate, because: error)
-            }
-        }
-        memory.partials[id] = incoming
-        // An idle upload worker may start sending it now, alongside the download (cut-through).
-        context.spool.offer(incoming)
-        let resumedAt = incoming.byteCount
-        if resumedAt > 0 {
-            context.report(.info("resuming \(name) at \(ByteCountText.format(resumedAt)) of \(ByteCountText.format(identity.bytes))"))
-        }
-        let transfer = ObjectDownload(session: session, object: object, incoming: incoming,
-                                      chunkSize: context.options.chunkSize)
-        do {
-            try transfer.run { () throws(PTPIPError) in
-                if context.stop.isStopped { throw .interrupted }
-                try fireDueShot()
-                commitFlushed(wait: false)
-            }
-        } catch {
-            context.spool.withdraw(incoming)
-            switch error {
-            case .camera(let error):
-                if !transfer.resumable {
-                    memory.partials[id] = nil
-                    context.spool.discard(incoming)
-                }
-                if case .interrupted = error, session.client.isIdle {
-                    // Stopping between two chunks: the session can still be closed cleanly.
-                    downloads.insert(candidate, at: 0)
-                    return
-                }
-                throw error
-            case .spool(let error):
-                memory.partials[id] = nil
-                context.spool.discard(incoming)
-                return pauseDownloads(candidate, because: error)
-            }
-        }
-        memory.partials[id] = nil
-        // With more to download, the disk flushes this photo while the next one downloads, and
-        // it is committed between two chunks of that one. Not when a worker is uploading it (its
-        // last byte waits for the commit), nor a Canon capture in camera memory (it waits for
-        // TransferComplete).
-        commitFlushed(wait: true)
-        let downloaded = Downloaded(candidate: candidate, incoming: incoming)
-        let moreToDownload = !downloads.isEmpty || !announced.isEmpty || !backlog.isEmpty
-        if moreToDownload && !object.needsTransferComplete && !context.spool.isBeingUploaded(incoming) {
-            // No worker may claim it now and wait on a commit that is put off: it is queued then.
-            context.spool.withdraw(incoming)
-            incoming.flushInBackground()
-            flushing = downloaded
-            return
-        }
-        if commit(downloaded), object.needsTransferComplete { try releaseFromCameraMemory(object) }
-    }
-
-    /// Commits the photo whose flush runs in the background, if that has ended or `wait` is set.
-    private func commitFlushed(wait: Bool) {
-        guard let downloaded = flushing, wait || downloaded.incoming.isFlushed else { return }
-        flushing = nil
-        commit(downloaded)
-    }
-
-    /// Commits a downloaded photo to the spool, recording it as taken; false when the spool could
-    /// not take it (it stays on the card and downloads pause).
-    @discardableResult
-    private func commit(_ downloaded: Downloaded) -> Bool {
-        let object = downloaded.candidate.object
-        let name = object.info.filename
-        let entry: SpoolEntry
-        do {
-            entry = try context.spool.commit(downloaded.incoming) { [memory] entry in
-                do {
-                    try memory.seen.record(object.identityKey, file: name)
-                } catch {
-                    memory.unrecorded.append((object.identityKey, name))
-                }
-            }
-        } catch {
-            pauseDownloads(downloaded.candidate, because: error)
-            return false
-        }
-        context.report(.spooled(entry))
-        return true
-    }
-
-    /// The spool could not take the photo (a full disk): it stays on the card, downloads pause.
-    private func pauseDownloads(_ candidate: Candidate, because error: SpoolError) {
-        downloads.insert(candidate, at: 0)
-        downloadsPausedUntil = now + Self.spoolRetryDelay
-        context.report(.problem("\(candidate.object.info.filename) stays on the camera for now: \(error)"))
-    }
-
-    /// Canon keeps a capture made to camera memory until TransferComplete.
-    private func releaseFromCameraMemory(_ object: CameraObject) throws(PTPIPError) {
-        _ = try session.call(.canonEOSTransferComplete, [object.handle])
     }
 
     // MARK: - Stopping
@@ -426,7 +400,7 @@ final class TetherSession {
             return
         }
         do {
-            try events.stop(session, timeout: Self.stopOperationTimeout)
+            try dialect.stop(session, timeout: Self.stopOperationTimeout)
             _ = try client.transaction(.closeSession, timeout: Self.stopOperationTimeout)
             context.report(.info("\(session.name): session closed"))
         } catch {

@@ -44,10 +44,9 @@ final class SimVendorProfileTests: XCTestCase {
         _ = r5.respond(to: request(.canonEOSGetEvent), dataOut: nil)
         let shot = shoot(&r5)
         let data = try XCTUnwrap(r5.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)
-        XCTAssertEqual(try CanonEOSEventList.parse(data).records, [.unknown(type: 0xC1B8, size: 37)])
-        XCTAssertEqual(u32(data, 8), shot.handle)
-        XCTAssertEqual(UInt16(truncatingIfNeeded: u32(data, 12)), CameraCard.formatJPEG)
-        XCTAssertEqual(Int(u32(data, 20)), shot.size)
+        XCTAssertEqual(u32(data, 0), 37)
+        XCTAssertEqual(try CanonEOSEventList.parse(data).records, [.requestObjectTransfer(CanonObjectAdded(
+            recordType: 0xC1B8, handle: shot.handle, format: .exifJPEG, size: UInt32(shot.size), filename: ""))])
         XCTAssertEqual(r5.respond(to: request(.getObjectInfo, [shot.handle]), dataOut: nil).code, .invalidObjectHandle)
         XCTAssertEqual(r5.respond(to: request(.getObject, [shot.handle]), dataOut: nil).bytes?.count, shot.size)
         XCTAssertEqual(r5.respond(to: request(.canonEOSTransferComplete, [shot.handle]), dataOut: nil).code, .ok)
@@ -66,13 +65,12 @@ final class SimVendorProfileTests: XCTestCase {
         _ = r5.respond(to: request(.canonEOSGetEvent), dataOut: nil)
         let shot = shoot(&r5)
         let data = try XCTUnwrap(r5.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)
-        let size = Int(u32(data, 0))
         XCTAssertEqual(u32(data, 4), 0xC1B6)
-        XCTAssertEqual(u32(data, 8), shot.handle)
-        XCTAssertEqual(u32(data, 36), shot.parent)
-        var reader = PTPDataReader(Array(data[48..<size]))
-        XCTAssertEqual(try reader.readString(), "IMG_0001.JPG")
-        XCTAssertEqual(reader.remaining, 0, "the name ends the record")
+        XCTAssertEqual(try CanonEOSEventList.parse(data).newObjects, [CanonObjectAdded(
+            recordType: 0xC1B6, handle: shot.handle, storageID: CameraCard.storageID, format: .exifJPEG,
+            size: UInt32(shot.size), parent: shot.parent, filename: "IMG_0001.JPG")])
+        var reader = PTPDataReader(Array(data[(Int(u32(data, 0)) - 27)..<Int(u32(data, 0))]))
+        XCTAssertEqual(try reader.readString(), "IMG_0001.JPG", "the name ends the record")
     }
 
     // MARK: - canon-eosm
@@ -178,10 +176,10 @@ final class SimVendorProfileTests: XCTestCase {
         var start = PTPDataWriter()
         [2, 2, 0, 0].forEach { start.appendU32($0) }
         start.appendBytes([1, 1])
-        XCTAssertFalse(sony.respond(to: request(.sonyPTPIPSetup, [4]), dataOut: start.bytes).endsActivation)
+        XCTAssertFalse(sony.respond(to: request(.sonyPTPIPTransferMode, [4]), dataOut: start.bytes).endsActivation)
         var shutdown = PTPDataWriter()
         [0, 5, 0, 0].forEach { shutdown.appendU32($0) }
-        XCTAssertTrue(sony.respond(to: request(.sonyPTPIPSetup, [4]), dataOut: shutdown.bytes).endsActivation)
+        XCTAssertTrue(sony.respond(to: request(.sonyPTPIPTransferMode, [4]), dataOut: shutdown.bytes).endsActivation)
         let activation = SimActivation(sessionsPerActivation: 0)
         activation.sessionEnded(shutDown: true)
         XCTAssertFalse(activation.mayServe)

@@ -62,7 +62,9 @@ final class CaptureRunTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("shot 1 of 5: fired after 1 DeviceBusy answer(s)"), run.stderr)
         XCTAssertTrue(run.stderr.contains("shot 3 of 5 FAILED: the camera answered DeviceBusy 3 times"), run.stderr)
         XCTAssertTrue(run.stderr.contains("shot 5 of 5 FAILED: no photo from the camera within 10s of the trigger"), run.stderr)
-        XCTAssertEqual(sim.log.components(separatedBy: "RemoteReleaseOn").count - 1, 8, "8 presses: 2 + 1 + 3 + 1 + 1")
+        let presses = sim.log.split(separator: "\n").filter { $0.contains("RemoteReleaseOn") }
+        XCTAssertEqual(presses.filter { $0.contains("(2,0)") }.count, 8, "8 full presses: 2 + 1 + 3 + 1 + 1")
+        XCTAssertEqual(presses.filter { $0.contains("(1,0)") }.count, 8, "each after a half press, as the shutter button")
         XCTAssertEqual(try gallery.photos().count, 3)
         XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 4])
     }

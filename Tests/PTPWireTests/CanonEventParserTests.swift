@@ -134,4 +134,53 @@ final class CanonEventParserTests: XCTestCase {
         let bytes = CanonEOSEventList.encode([.unknown(type: 0xC1FF, size: 30), .objectInfoChanged(handle: 4)])
         XCTAssertEqual(try CanonEOSEventList.parse(bytes).records, [.unknown(type: 0xC1FF, size: 30), .objectInfoChanged(handle: 4)])
     }
+
+    /// The 0xC1B8 record as libgphoto2's ptp-pack.c quotes it from an R5 Mark II (commit af0b35bb3):
+    /// no file name; handle, format and size where that comment shows them.
+    func testRequestObjectTransfer64LFNFromTheLibgphoto2Sample() throws {
+        let record: [UInt8] = [0x25, 0, 0, 0, 0xB8, 0xC1, 0, 0,
+                               0x40, 0xC0, 0x32, 0x14, 0x08, 0xB1, 0, 0, 0, 0, 0, 0, 0xD4, 0x1C, 0xA6, 0x02,
+                               0, 0, 0, 0, 0, 0xC0, 0x32, 0x14, 0x06, 0, 0, 0, 0]
+        let list = try CanonEOSEventList.parse(record + [8, 0, 0, 0, 0, 0, 0, 0])
+        guard case let .requestObjectTransfer(object)? = list.records.first else { return XCTFail("\(list.records)") }
+        XCTAssertEqual(object.handle, 0x1432_C040)
+        XCTAssertEqual(object.format, .canonCR3)
+        XCTAssertEqual(object.size, 0x02A6_1CD4)
+        XCTAssertEqual(object.filename, "")
+        XCTAssertTrue(object.needsTransferComplete)
+        XCTAssertEqual(CanonEOSEventList.encode(list.records), record + [8, 0, 0, 0, 0, 0, 0, 0])
+    }
+
+    func testObjectAddedEx64LFNCarriesItsNameAtTheEnd() throws {
+        let object = CanonObjectAdded(recordType: CanonEOSEventType.objectAddedEx64LFN, handle: 0x0A00_0001,
+                                      storageID: 0x0001_0001, format: .exifJPEG, size: 24_000_000, parent: 0x0900_0001,
+                                      filename: "IMG_0042.JPG")
+        let bytes = CanonEOSEventList.encode([.objectAdded(object)])
+        let list = try CanonEOSEventList.parse(bytes)
+        XCTAssertEqual(list.newObjects, [object])
+        XCTAssertFalse(object.needsTransferComplete)
+        // The name is UTF-16 with a one-byte length prefix, the last thing in the record.
+        let recordSize = Int(bytes[0])
+        XCTAssertEqual(bytes[recordSize - 27], 13)
+        XCTAssertEqual(Array(bytes[recordSize - 26..<recordSize - 22]), [0x49, 0, 0x4D, 0])
+    }
+
+    func testObjectAddedEx64LFNWithoutANameGivesAnEmptyName() throws {
+        var record: [UInt8] = [52, 0, 0, 0, 0xB6, 0xC1, 0, 0, 7, 0, 0, 0]
+        record += [UInt8](repeating: 0, count: 52 - record.count)
+        let list = try CanonEOSEventList.parse(record + [8, 0, 0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(list.newObjects.map(\.handle), [7])
+        XCTAssertEqual(list.newObjects.map(\.filename), [""])
+    }
+
+    /// A malformed record costs the rest of that reply, never the records before it.
+    func testParsePrefixKeepsTheRecordsBeforeAMalformedOne() {
+        let good = Array(CanonEOSEventList.encode([.objectInfoChanged(handle: 4)]).dropLast(8))
+        let broken: [UInt8] = [4, 0, 0, 0, 0x81, 0xC1, 0, 0]
+        let list = CanonEOSEventList.parsePrefix(good + broken + good)
+        XCTAssertEqual(list.records, [.objectInfoChanged(handle: 4)])
+        XCTAssertEqual(list.malformation, .recordTooSmall(offset: good.count, size: 4))
+        XCTAssertThrowsError(try CanonEOSEventList.parse(good + broken))
+        XCTAssertNil(CanonEOSEventList.parsePrefix(good).malformation)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 import RelayCore
 import Tether
 import XCTest
@@ -56,5 +57,46 @@ final class CameraRegistryTests: XCTestCase {
         _ = try CameraRegistry(home: home)
         let mode = try FileManager.default.attributesOfItem(atPath: home.camerasFile.path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
+    }
+
+    // MARK: - Pairings per address
+
+    func testAFileFromBeforePairingsLoadsAndKeepsItsGUID() throws {
+        let old = """
+            {"cameras": {"A1": {"existingPhotosRecorded": true, "firstConnected": "2025-01-01T10:00:00.000Z",
+              "lastAddress": "10.0.0.2:15740", "lastConnected": "2025-01-01T10:00:00.000Z", "manufacturer": "Canon", "model": "R5"}},
+             "clientGUID": "00112233445566778899aabbccddeeff"}
+            """
+        try Data(old.utf8).write(to: home.camerasFile)
+        let registry = try CameraRegistry(home: home)
+        XCTAssertEqual(PTPIPGUID.hex(registry.clientGUID), "00112233445566778899aabbccddeeff")
+        XCTAssertNil(registry.pairing(for: "10.0.0.2:15740"))
+        XCTAssertTrue(try XCTUnwrap(registry.camera(serial: "A1")).existingPhotosRecorded)
+    }
+
+    func testAPairingIsKeptPerAddressAndSurvivesAnotherWriter() throws {
+        let pairing = CameraRegistry.Pairing(guid: "ffeeddccbbaa99887766554433221100", name: "EOS Utility PC",
+                                             model: "Z 8", serial: "300", paired: Date(timeIntervalSince1970: 5_000))
+        let running = try CameraRegistry(home: home)
+        try CameraRegistry(home: home).notePaired(address: "10.0.0.9:15740", pairing)
+        try running.noteConnected(serial: "300", manufacturer: "Nikon", model: "Z 8", address: "10.0.0.9:15740")
+        let reopened = try CameraRegistry(home: home)
+        XCTAssertEqual(reopened.pairing(for: "10.0.0.9:15740"), pairing, "relay run's save must not drop what relay pair wrote")
+        XCTAssertEqual(reopened.pairing(for: "10.0.0.9:15740")?.guidBytes?.first, 0xFF)
+        XCTAssertNil(reopened.pairing(for: "10.0.0.10:15740"))
+        XCTAssertNotNil(reopened.camera(serial: "300"))
+        try running.reload()
+        XCTAssertEqual(running.pairing(for: "10.0.0.9:15740")?.name, "EOS Utility PC")
+    }
+
+    func testAPairingWhoseGUIDIsNotHexIsReportedAndTheFileLeftAlone() throws {
+        let broken = """
+            {"cameras": {}, "clientGUID": "00112233445566778899aabbccddeeff", "pairings": {"10.0.0.9:15740": {"guid": "zz"}}}
+            """
+        try Data(broken.utf8).write(to: home.camerasFile)
+        XCTAssertThrowsError(try CameraRegistry(home: home)) { error in
+            XCTAssertTrue("\(error)".contains("pairings.10.0.0.9:15740.guid"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOf: home.camerasFile, encoding: .utf8), broken)
     }
 }

@@ -55,22 +55,4 @@ final class CameraRulesTests: XCTestCase {
                                                             filename: "IMG_0001.JPG", captureDate: "20261123T101011"))
         XCTAssertNotEqual(first.identityKey, again.identityKey, "a card reformatted and renumbered is a new photo")
     }
-
-    private func info(_ vendor: PTPVendorExtension, _ manufacturer: String, _ operations: [PTPOperationCode]) -> PTPDeviceInfo {
-        PTPDeviceInfo(vendorExtensionID: vendor, operationsSupported: operations.map(\.rawValue),
-                      manufacturer: manufacturer, model: "M", deviceVersion: "1", serialNumber: "S")
-    }
-
-    func testDialect() {
-        XCTAssertEqual(CameraDialect.of(info(.canon, "Canon Inc.", [.canonEOSGetEvent])), .canonEOS)
-        XCTAssertEqual(CameraDialect.of(info(.microsoft, "Canon Inc.", [.canonEOSGetEvent])), .canonEOS,
-                       "Canon bodies that report the Microsoft vendor id")
-        XCTAssertEqual(CameraDialect.of(info(.canon, "Canon Inc.", [])), .standard,
-                       "a Canon without EOS GetEvent (PowerShot) uses standard events")
-        XCTAssertEqual(CameraDialect.of(info(.nikon, "Nikon", [.nikonGetEvent, .nikonGetEventEx])), .nikon(getEventEx: true))
-        XCTAssertEqual(CameraDialect.of(info(.microsoft, "Nikon Corporation", [.nikonGetEvent])), .nikon(getEventEx: false))
-        XCTAssertEqual(CameraDialect.of(info(.nikon, "Nikon", [])), .standard)
-        XCTAssertEqual(CameraDialect.of(info(.microsoft, "Sony", [.canonEOSGetEvent])), .standard,
-                       "an operation code alone does not make a camera Canon")
-    }
 }

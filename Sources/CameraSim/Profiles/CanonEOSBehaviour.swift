@@ -143,12 +143,8 @@ struct CanonEOSBehaviour: SimBehaviour {
         camera.undelivered.removeAll()
         let properties = pendingPropertyChanges + flood
         pendingPropertyChanges.removeAll()
-        switch records {
-        case .classic:
-            return CanonEOSEventList.encode(properties + objects.map(Self.classicRecord))
-        case .longFileName64:
-            return CanonEOSEventList.encode(properties, appending: objects.map(Self.longFileNameRecord))
-        }
+        let record = records == .classic ? Self.classicRecord : Self.longFileNameRecord
+        return CanonEOSEventList.encode(properties + objects.map(record))
     }
 
     static func classicRecord(_ object: SimObject) -> CanonEOSEventRecord {
@@ -164,14 +160,16 @@ struct CanonEOSBehaviour: SimBehaviour {
             parent: object.parent, filename: object.name))
     }
 
-    static func longFileNameRecord(_ object: SimObject) -> [UInt8] {
+    /// R5 Mark II: 0xC1B8 (no name) for a shot in camera memory, 0xC1B6 (name at the end) on the card.
+    static func longFileNameRecord(_ object: SimObject) -> CanonEOSEventRecord {
         if object.inMemory {
-            return CanonEOSEventList.encodeRequestObjectTransfer64LFN(
-                handle: object.handle, format: PTPObjectFormat(object.format), size: UInt64(object.size))
+            return .requestObjectTransfer(CanonObjectAdded(
+                recordType: CanonEOSEventType.requestObjectTransfer64LFN, handle: object.handle,
+                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size), filename: ""))
         }
-        return CanonEOSEventList.encodeObjectAddedEx64LFN(
-            CanonObjectAdded(handle: object.handle, storageID: object.storageID, format: PTPObjectFormat(object.format),
-                             size: UInt32(truncatingIfNeeded: object.size), parent: object.parent, filename: object.name),
-            date: UInt32(truncatingIfNeeded: Int(object.captureDate.timeIntervalSince1970)))
+        return .objectAdded(CanonObjectAdded(
+            recordType: CanonEOSEventType.objectAddedEx64LFN, handle: object.handle, storageID: object.storageID,
+            format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+            parent: object.parent, filename: object.name))
     }
 }

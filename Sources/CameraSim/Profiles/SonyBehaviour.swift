@@ -58,7 +58,7 @@ struct SonyBehaviour: SimBehaviour {
     func operations(camera: SimCamera) -> [PTPOperationCode] {
         [.getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
          .getObjectHandles, .getObjectInfo, .getObject, .getPartialObject, .getDevicePropDesc, .getDevicePropValue,
-         .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonyPTPIPSetup, .sonyPTPIPSetupResult]
+         .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult]
     }
 
     var events: [PTPEventCode] { [.objectAdded, .sonyObjectAdded, PTPEventCode(0xC203)] }
@@ -100,14 +100,14 @@ struct SonyBehaviour: SimBehaviour {
             return SimReply(code: .ok, data: writer.bytes)
         case .sonySetControlDeviceA:
             return SimReply(code: dataOut == nil ? .invalidParameter : .ok)
-        case .sonyPTPIPSetup:
+        case .sonyPTPIPTransferMode:
             var reader = PTPDataReader(dataOut ?? [])
             _ = try? reader.readU32()
             if (try? reader.readU32()) == 5 { shutdownRequested = true }
             var reply = SimReply(code: .ok)
             reply.endsActivation = shutdownRequested
             return reply
-        case .sonyPTPIPSetupResult:
+        case .sonyPTPIPTransferModeResult:
             return SimReply(code: .ok, data: [UInt8](repeating: 0, count: 16))
         case .getStorageIDs, .getStorageInfo, .getNumObjects, .getObjectHandles:
             return SimReply(code: .storeNotAvailable)

@@ -1,0 +1,147 @@
+import PTPIP
+import PTPWire
+
+/// A new object a camera told relay about.
+struct ObjectAnnouncement: Equatable, Sendable {
+    var handle: UInt32
+    /// The camera keeps the object in its memory until TransferComplete (Canon capture to RAM).
+    var needsTransferComplete = false
+    /// What the announcement itself says about the object, for bodies whose GetObjectInfo may
+    /// fail for such objects (Canon captures held in camera memory): relay then downloads from it.
+    var described: PTPObjectInfo?
+}
+
+/// How to read an object's bytes from the camera.
+enum DownloadOperation: Equatable, Sendable {
+    /// GetPartialObject (0x101B): 32-bit offsets, resumable.
+    case partialObject
+    /// Nikon GetPartialObjectEx (0x9431): 64-bit offsets, resumable; works where a Nikon Z in
+    /// "connect to computer" mode denies GetPartialObject (libgphoto2 issue 976).
+    case nikonPartialObjectEx
+    /// GetObject (0x1009): the whole object in one data phase (streamed all the same); a cut
+    /// download starts again.
+    case wholeObject
+
+    var resumable: Bool { self != .wholeObject }
+
+    var code: PTPOperationCode {
+        switch self {
+        case .partialObject: return .getPartialObject
+        case .nikonPartialObjectEx: return .nikonGetPartialObjectEx
+        case .wholeObject: return .getObject
+        }
+    }
+}
+
+/// What one vendor family does differently on the wire: how it is recognised, started and
+/// stopped, how it announces new photos, how they are described, downloaded and released, and
+/// how the shutter is fired. `TetherSession` speaks to a camera only through its dialect, so
+/// adding a vendor means adding one dialect (and one simulator profile).
+///
+/// A dialect value belongs to one session and lives on the camera's thread.
+protocol CameraDialect: Sendable {
+    /// Whether this dialect speaks to the camera that sent `info` (vendor id, manufacturer,
+    /// model and the operations it lists).
+    static func recognises(_ info: PTPDeviceInfo) -> Bool
+    init()
+    /// For messages: "Canon EOS events".
+    var description: String { get }
+
+    /// Start-up after OpenSession and GetDeviceInfo, before anything else is sent; returns what
+    /// the camera announced during it.
+    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement]
+    /// Waits at most `wait` seconds (a polling dialect waits its own, shorter interval) and
+    /// returns the objects announced meanwhile.
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement]
+    /// Called between steps: whatever keeps the body awake and the link up.
+    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError)
+    /// The dialect's part of a clean stop, before CloseSession; each operation within `timeout`.
+    func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError)
+
+    /// The operation listing the storages, nil when the card cannot be browsed in this mode
+    /// (then relay relies on events alone).
+    func storageListing(_ session: CameraSession) -> PTPOperationCode?
+    /// Whether the body hands out the same handle to each new photo (Sony's 0xFFFFC001), so a
+    /// handle must be forgotten once its photo is dealt with.
+    var reusesHandles: Bool { get }
+    /// An object GetObjectInfo refused with `response`, described another way; nil when the
+    /// dialect knows none (the object is then set aside).
+    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
+                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo?
+    /// How this body's objects are read.
+    func downloadOperation(_ session: CameraSession) -> DownloadOperation
+    /// After a download (or a decision not to take it): what the body needs to let go of the
+    /// object (Canon: TransferComplete for a capture held in memory).
+    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError)
+    /// How this body's shutter is fired, or why it cannot be.
+    func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable>
+}
+
+extension CameraDialect {
+    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {}
+    func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {}
+    var reusesHandles: Bool { false }
+
+    func storageListing(_ session: CameraSession) -> PTPOperationCode? {
+        session.supports(.getObjectHandles) ? .getStorageIDs : nil
+    }
+
+    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
+                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo? { nil }
+
+    func downloadOperation(_ session: CameraSession) -> DownloadOperation {
+        session.supports(.getPartialObject) ? .partialObject : .wholeObject
+    }
+
+    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError) {}
+
+    func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
+        CaptureTrigger.standard(session)
+    }
+
+    /// ObjectAdded events pushed on the event channel (standard cameras, and any body that
+    /// pushes them besides its own event list), waiting up to `wait`; probes are answered.
+    func pushedObjects(_ session: CameraSession, wait: Double,
+                       codes: Set<PTPEventCode> = [.objectAdded]) throws(PTPIPError) -> [ObjectAnnouncement] {
+        try session.client.events(timeout: wait).compactMap { event in
+            guard codes.contains(event.code), let handle = event.parameters.first else { return nil }
+            return ObjectAnnouncement(handle: handle)
+        }
+    }
+}
+
+/// The dialects relay speaks, in the order they are tried; a camera none recognises gets the
+/// standard one.
+enum DialectCatalog {
+    static let families: [any CameraDialect.Type] = [CanonEOSDialect.self, NikonDialect.self, SonyDialect.self]
+
+    /// The dialect for the camera that sent `info`.
+    static func dialect(for info: PTPDeviceInfo) -> any CameraDialect {
+        for family in families where family.recognises(info) { return family.init() }
+        return StandardDialect()
+    }
+}
+
+/// Who made a camera, from its DeviceInfo. The vendor extension id decides when it names a
+/// vendor; Canon and Nikon bodies also report Microsoft's (6), and Nikon Z and Sony bodies
+/// over PTP/IP 0xFFFFFFFF, so then the manufacturer string decides, as in libgphoto2
+/// (`fixup_cached_deviceinfo`; libgphoto2 issues 16, 1135).
+enum CameraVendor: Equatable, Sendable {
+    case canon, nikon, sony, fujifilm, other
+
+    static func of(_ info: PTPDeviceInfo) -> CameraVendor {
+        switch info.vendorExtensionID {
+        case .canon: return .canon
+        case .nikon: return .nikon
+        case .sony: return .sony
+        case .fuji: return .fujifilm
+        default:
+            let manufacturer = info.manufacturer.lowercased()
+            if manufacturer.contains("canon") { return .canon }
+            if manufacturer.contains("nikon") { return .nikon }
+            if manufacturer.contains("sony") { return .sony }
+            if manufacturer.contains("fujifilm") { return .fujifilm }
+            return .other
+        }
+    }
+}

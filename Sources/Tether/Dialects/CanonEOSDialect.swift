@@ -1,0 +1,150 @@
+import Foundation
+import PTPIP
+import PTPWire
+
+/// Canon EOS bodies, PowerShots with EOS firmware, and the R line.
+///
+/// - Start as libgphoto2 does (camlibs/ptp2 library.c `camera_init`, config.c
+///   `camera_prepare_canon_eos_capture`): SetRemoteMode, SetEventMode(1), then GetEvent until a
+///   reply holds no records. EOS M and newer PowerShot SX/G bodies take remote mode 0x15 (the
+///   M6 Mark II 1, some SX 0x11) and list a different DeviceInfo afterwards, so it is read again.
+/// - New photos: GetEvent records ObjectAddedEx (0xC181, 0xC1A7, and 0xC1B6 on the R5 Mark II
+///   over Wi-Fi) and, for captures held in camera memory, RequestObjectTransfer (0xC186, 0xC1A9,
+///   0xC1B8; libgphoto2 issue 1028). A capture in memory is downloaded from the record's size and
+///   format (GetObjectInfo may fail for it) and released with TransferComplete.
+/// - KeepDeviceOn (0x911D) every 10 s, so the body does not sleep in the middle of an event.
+/// - Clean stop: GetEvent once to drain, SetRemoteMode(0), SetEventMode(0).
+struct CanonEOSDialect: CameraDialect {
+    private var interval = AdaptivePollInterval()
+    private var lastKeepAlive = 0.0
+    /// Exposure time the camera last reported (ShutterSpeed property), nil for bulb or unknown.
+    private(set) var exposureSeconds: Double?
+
+    /// GetEvent replies read at start-up at most, so that a body that reports properties on
+    /// every poll cannot hold the start-up forever.
+    static let startupDrainLimit = 20
+    /// Seconds between KeepDeviceOn requests.
+    static let keepAliveInterval = 10.0
+
+    static func recognises(_ info: PTPDeviceInfo) -> Bool {
+        CameraVendor.of(info) == .canon && (info.supports(.canonEOSGetEvent) || info.supports(.canonEOSSetRemoteMode))
+    }
+
+    var description: String { "Canon EOS events" }
+
+    /// The remote mode a body is started in: 0x15 for EOS M and the PowerShots with EOS M-like
+    /// firmware, with libgphoto2's exceptions by model; 1 for every other EOS.
+    static func remoteMode(_ info: PTPDeviceInfo) -> UInt32 {
+        let model = info.model
+        let eosMLike = model.hasPrefix("Canon EOS M")
+            || ((model.hasPrefix("Canon PowerShot SX") || model.hasPrefix("Canon PowerShot G")
+                 || model.hasPrefix("Canon Digital IXUS")) && info.supports(.canonEOSRemoteReleaseOn))
+        guard eosMLike else { return 1 }
+        switch model {
+        case "Canon EOS M6 Mark II": return 0x1
+        case "Canon PowerShot SX720 HS", "Canon PowerShot SX600 HS": return 0x11
+        default: return 0x15
+        }
+    }
+
+    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] {
+        if session.supports(.canonEOSSetRemoteMode) {
+            let mode = Self.remoteMode(session.deviceInfo)
+            try session.perform(.canonEOSSetRemoteMode, [mode])
+            if mode != 1 { try session.rereadDeviceInfo() }
+        }
+        guard session.supports(.canonEOSGetEvent) else { return [] }
+        try session.perform(.canonEOSSetEventMode, [1])
+        var announced: [ObjectAnnouncement] = []
+        for _ in 0..<Self.startupDrainLimit {
+            let list = try getEvent(session)
+            announced += announcements(in: list)
+            if list.isEmpty { break }
+        }
+        lastKeepAlive = session.now
+        return announced
+    }
+
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
+        guard session.supports(.canonEOSGetEvent) else { return try pushedObjects(session, wait: wait) }
+        let pushed = try pushedObjects(session, wait: min(wait, interval.current))
+        let list = try getEvent(session)
+        interval.record(activity: !list.isEmpty || !pushed.isEmpty)
+        return pushed + announcements(in: list)
+    }
+
+    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
+        guard session.supports(.canonEOSKeepDeviceOn), now - lastKeepAlive >= Self.keepAliveInterval else { return }
+        lastKeepAlive = now
+        _ = try session.call(.canonEOSKeepDeviceOn)
+    }
+
+    func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {
+        // Drain what is pending (anything new is found by the next connection's listing), then
+        // hand the camera back to the photographer.
+        let client = session.client
+        if session.supports(.canonEOSGetEvent) {
+            _ = try client.transaction(.canonEOSGetEvent, dataIn: .collect(limit: CameraSession.collectLimit), timeout: timeout)
+        }
+        _ = try client.transaction(.canonEOSSetRemoteMode, [0], timeout: timeout)
+        if session.supports(.canonEOSGetEvent) {
+            _ = try client.transaction(.canonEOSSetEventMode, [0], timeout: timeout)
+        }
+    }
+
+    func storageListing(_ session: CameraSession) -> PTPOperationCode? {
+        guard session.supports(.getObjectHandles) else { return nil }
+        return session.supports(.getStorageIDs) ? .getStorageIDs : .canonEOSGetStorageIDs
+    }
+
+    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError) {
+        guard object.needsTransferComplete else { return }
+        _ = try session.call(.canonEOSTransferComplete, [object.handle])
+    }
+
+    func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
+        if session.supports(.canonEOSRemoteReleaseOn) && session.supports(.canonEOSRemoteReleaseOff) {
+            return .success(.canonReleaseOnOff)
+        }
+        if session.supports(.canonEOSRemoteRelease) { return .success(.canonRelease) }
+        return CaptureTrigger.standard(session)
+    }
+
+    private mutating func getEvent(_ session: CameraSession) throws(PTPIPError) -> CanonEOSEventList {
+        let list = CanonEOSEventList.parsePrefix(try session.data(.canonEOSGetEvent))
+        if let malformation = list.malformation {
+            session.notices.append("\(session.name) sent a malformed event record (\(malformation)); "
+                + "the rest of that reply was skipped, the session goes on")
+        }
+        for case let .propValueChanged(property, value, _) in list.records
+        where property == UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue) {
+            exposureSeconds = CanonShutterSpeed.seconds(code: value)
+        }
+        return list
+    }
+
+    private func announcements(in list: CanonEOSEventList) -> [ObjectAnnouncement] {
+        list.newObjects.map { object in
+            var announcement = ObjectAnnouncement(handle: object.handle, needsTransferComplete: object.needsTransferComplete)
+            if object.needsTransferComplete {
+                // Held in camera memory: the record says what relay needs to download it.
+                announcement.described = object.filename.isEmpty
+                    ? .described(handle: object.handle, kind: object.format.photoKind(fileName: ""), size: object.size,
+                                 namePrefix: "IMG", format: object.format)
+                    : PTPObjectInfo(storageID: 0, objectFormat: object.format, compressedSize: object.size,
+                                    filename: object.filename)
+            }
+            return announcement
+        }
+    }
+}
+
+/// Canon's shutter speed codes: 8 steps per stop, 0x38 is 1 s, smaller codes are longer
+/// (0x10 is 30 s), 0x0C is bulb (libgphoto2 config.c, `canon_shutterspeed`).
+enum CanonShutterSpeed {
+    /// Seconds of exposure, nil for bulb and for codes outside the table's range.
+    static func seconds(code: UInt32) -> Double? {
+        guard (0x10...0xA0).contains(code) else { return nil }
+        return pow(2, (56 - Double(code)) / 8)
+    }
+}

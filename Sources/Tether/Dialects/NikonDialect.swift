@@ -1,0 +1,58 @@
+import PTPIP
+import PTPWire
+
+/// Nikon DSLRs and Z bodies.
+///
+/// - New photos: GetEvent (0x90C7), or GetEventEx (0x941C) where listed, polled with the
+///   adaptive interval, besides ObjectAdded pushed on the event channel.
+/// - Z bodies report vendor id 0xFFFFFFFF over PTP/IP and are recognised by their manufacturer
+///   (libgphoto2 issue 1135).
+/// - In "connect to computer" mode a Z answers AccessDenied to GetObjectInfo and
+///   GetPartialObject, while GetObjectSize (0x9421) and GetPartialObjectEx (0x9431) work
+///   (libgphoto2 issue 976): relay then learns the size from GetObjectSize, tells JPEG from RAW
+///   by the first bytes, names the file itself, and downloads with GetPartialObjectEx.
+/// - Right after a shot a Nikon answers GeneralError to GetObjectInfo for up to about a second
+///   (airnef retries for 5 s): the session retries that object, not the connection.
+struct NikonDialect: CameraDialect {
+    private var interval = AdaptivePollInterval()
+
+    static func recognises(_ info: PTPDeviceInfo) -> Bool { CameraVendor.of(info) == .nikon }
+
+    var description: String { "Nikon events" }
+
+    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] { [] }
+
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
+        let operation: PTPOperationCode? = session.supports(.nikonGetEventEx) ? .nikonGetEventEx
+            : session.supports(.nikonGetEvent) ? .nikonGetEvent : nil
+        guard let operation else { return try pushedObjects(session, wait: wait) }
+        let pushed = try pushedObjects(session, wait: min(wait, interval.current))
+        let data = try session.data(operation)
+        let list: NikonEventList
+        do {
+            list = operation == .nikonGetEventEx ? try NikonEventList(decodingEx: data) : try NikonEventList(decoding: data)
+        } catch {
+            throw .protocolViolation(peer: session.address, detail: "unreadable Nikon event list: \(error)")
+        }
+        interval.record(activity: !list.events.isEmpty || !pushed.isEmpty)
+        return pushed + list.addedObjectHandles.map { ObjectAnnouncement(handle: $0) }
+    }
+
+    func downloadOperation(_ session: CameraSession) -> DownloadOperation {
+        if session.supports(.nikonGetPartialObjectEx) { return .nikonPartialObjectEx }
+        return session.supports(.getPartialObject) ? .partialObject : .wholeObject
+    }
+
+    /// A Z in "connect to computer" mode: size from GetObjectSize, kind from the first bytes, a
+    /// name of relay's own that stays the same for this object across retries and restarts.
+    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
+                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo? {
+        guard response == .accessDenied, session.supports(.nikonGetObjectSize),
+              session.supports(.nikonGetPartialObjectEx) else { return nil }
+        var sizeReader = PTPDataReader(try session.data(.nikonGetObjectSize, [handle]))
+        guard let size = try? sizeReader.readU64(), size > 0, size <= UInt64(UInt32.max) else { return nil }
+        let head = try session.data(.nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0])
+        let kind = FileSignature.kind(of: head)
+        return PTPObjectInfo.described(handle: handle, kind: kind, size: UInt32(size), namePrefix: "NIKON")
+    }
+}

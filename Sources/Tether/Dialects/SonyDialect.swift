@@ -1,0 +1,149 @@
+import PTPIP
+import PTPWire
+
+/// Sony Alpha and Cyber-shot bodies over Wi-Fi (facts and sources in docs/CAMERAS.md, Sony).
+///
+/// - Recognised by vendor id 0x11, or by the manufacturer "Sony Corporation" behind the
+///   0xFFFFFFFF id the bodies report over PTP/IP (libgphoto2 `fixup_cached_deviceinfo`).
+/// - PC Remote: nothing but OpenSession and GetDeviceInfo may come before the SDIO connect
+///   phases: SDIOConnect 1 and 2, GetSDIOExtDeviceInfo (asked again while its reply is empty,
+///   its extra codes merged into DeviceInfo), SDIOConnect 3 (libgphoto2 library.c, rocc).
+///   The card is not browsable then (GetObjectHandles answers StoreNotAvailable or hangs;
+///   libgphoto2 issue 900, PR 1240): photos come from events alone. A new photo waits in camera
+///   memory at handle 0xFFFFC001, announced by event 0xC201 and by property 0xD215 at or above
+///   0x8000; it is read with GetObjectInfo and GetObject, and the next one then appears at the
+///   same handle.
+/// - Over PTP/IP a body that lists 0x9280 and 0x9281 is sent that pair after start-up (else it
+///   keeps showing "Connecting..."; libgphoto2 issue 1219) and before the session closes (else
+///   it accepts no further connection; issue 1218).
+/// - One session per activation on the body, so relay spends it on nothing but the real run.
+/// - GetDeviceInfo every 5 s keeps the link (airnef: "many cameras will drop the MTP session").
+struct SonyDialect: CameraDialect {
+    /// Set once the SDIO phases ran: the body is in PC Remote, its card not browsable.
+    private var pcRemote = false
+    private var lastKeepAlive = 0.0
+    private var interval = AdaptivePollInterval(minimum: 0.1, step: 0.1, maximum: 0.5)
+
+    /// Where a PC Remote body keeps its newest shot.
+    static let memoryHandle: UInt32 = 0xFFFF_C001
+    /// GetSDIOExtDeviceInfo: protocol 3.00 asked for; an older body answers with its own.
+    static let sdioProtocolVersion: UInt32 = 0x12C
+    static let sdioInfoAttempts = 20
+    static let keepAliveInterval = 5.0
+
+    static func recognises(_ info: PTPDeviceInfo) -> Bool { CameraVendor.of(info) == .sony }
+
+    var description: String { pcRemote ? "Sony PC Remote events" : "Sony events" }
+
+    var reusesHandles: Bool { true }
+
+    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] {
+        if session.supports(.sonyGetSDIOExtDeviceInfo) {
+            try sdioConnect(session)
+            pcRemote = true
+        }
+        if session.supports(.sonyPTPIPTransferMode) && session.supports(.sonyPTPIPTransferModeResult) {
+            try transferMode(session, data: Self.transferModeStart)
+        }
+        lastKeepAlive = session.now
+        return []
+    }
+
+    /// SDIOConnect 1 and 2, GetSDIOExtDeviceInfo until it answers codes, SDIOConnect 3.
+    private func sdioConnect(_ session: CameraSession) throws(PTPIPError) {
+        let collect = PTPIPDataIn.collect(limit: CameraSession.collectLimit)
+        for phase: UInt32 in [1, 2] {
+            try CameraSession.requireOK(try session.call(.sonySDIOConnect, [phase, 0, 0], dataIn: collect),
+                                        .sonySDIOConnect, address: session.address)
+        }
+        for _ in 0..<Self.sdioInfoAttempts {
+            let data = try session.data(.sonyGetSDIOExtDeviceInfo, [Self.sdioProtocolVersion, 1])
+            guard !data.isEmpty else { continue }
+            do {
+                session.deviceInfo.merge(try SonyExtDeviceInfo(decoding: data))
+            } catch {
+                throw .protocolViolation(peer: session.address, detail: "unreadable Sony extended DeviceInfo: \(error)")
+            }
+            break
+        }
+        try CameraSession.requireOK(try session.call(.sonySDIOConnect, [3, 0, 0], dataIn: collect),
+                                    .sonySDIOConnect, address: session.address)
+    }
+
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
+        var announced = try pushedObjects(session, wait: min(wait, interval.current), codes: [.sonyObjectAdded, .objectAdded])
+        if pcRemote, announced.isEmpty, session.supports(.getDevicePropValue) {
+            // Events may be late or never come over Wi-Fi: the property says it too.
+            let reply = try session.call(.getDevicePropValue, [UInt32(PTPDevicePropertyCode.sonyObjectInMemory.rawValue)],
+                                         dataIn: .collect(limit: 64))
+            var reader = PTPDataReader(reply.data ?? [])
+            if reply.code.isOK, let waiting = try? reader.readU16(), waiting > 0x8000 {
+                announced.append(ObjectAnnouncement(handle: Self.memoryHandle))
+            }
+        }
+        interval.record(activity: !announced.isEmpty)
+        return announced
+    }
+
+    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
+        guard now - lastKeepAlive >= Self.keepAliveInterval else { return }
+        lastKeepAlive = now
+        _ = try session.call(.getDeviceInfo, dataIn: .collect(limit: CameraSession.collectLimit))
+    }
+
+    func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {
+        guard session.supports(.sonyPTPIPTransferMode) && session.supports(.sonyPTPIPTransferModeResult) else { return }
+        _ = try session.client.transaction(.sonyPTPIPTransferMode, [4], dataOut: Self.transferModeEnd, timeout: timeout)
+        _ = try session.client.transaction(.sonyPTPIPTransferModeResult, [4], dataIn: .collect(limit: CameraSession.collectLimit),
+                                           timeout: timeout)
+    }
+
+    func storageListing(_ session: CameraSession) -> PTPOperationCode? {
+        pcRemote || !session.supports(.getObjectHandles) ? nil : .getStorageIDs
+    }
+
+    /// libgphoto2 reads the shot in memory with GetObject, never in parts.
+    func downloadOperation(_ session: CameraSession) -> DownloadOperation {
+        pcRemote || !session.supports(.getPartialObject) ? .wholeObject : .partialObject
+    }
+
+    /// 0x9280 then its data-in partner 0x9281, each with parameter 4.
+    private func transferMode(_ session: CameraSession, data: [UInt8]) throws(PTPIPError) {
+        _ = try session.call(.sonyPTPIPTransferMode, [4], dataOut: data)
+        _ = try session.call(.sonyPTPIPTransferModeResult, [4], dataIn: .collect(limit: CameraSession.collectLimit))
+    }
+
+    /// u32 2, 2, 0, 0, then u8 1, 1: "sending" (libgphoto2 `camera_init`, issue 16's capture).
+    static let transferModeStart: [UInt8] = [2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]
+    /// u32 0, 5, 0, 0: the end of the transfer session (libgphoto2 `camera_exit`).
+    static let transferModeEnd: [UInt8] = [0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+}
+
+/// Sony's GetSDIOExtDeviceInfo reply: u16 protocol version, then two arrays of u16 codes whose
+/// 0x7000 bits say operation (0x1000), event (0x4000) or property (0x5000) (libgphoto2 ptp.c
+/// `ptp_sony_get_vendorpropcodes`).
+struct SonyExtDeviceInfo: Equatable, Sendable {
+    var version: UInt16
+    var codes: [UInt16]
+
+    init(decoding data: [UInt8]) throws(PTPWireError) {
+        var reader = PTPDataReader(data)
+        version = try reader.readU16()
+        codes = try reader.readArrayU16()
+        if reader.remaining > 0 { codes += try reader.readArrayU16() }
+    }
+}
+
+extension PTPDeviceInfo {
+    /// Adds the operations, events and properties Sony lists only in its extended DeviceInfo.
+    mutating func merge(_ extra: SonyExtDeviceInfo) {
+        for code in extra.codes {
+            switch code & 0x7000 {
+            case 0x1000 where !operationsSupported.contains(code): operationsSupported.append(code)
+            case 0x4000 where !eventsSupported.contains(code): eventsSupported.append(code)
+            case 0x5000 where !devicePropertiesSupported.contains(code): devicePropertiesSupported.append(code)
+            default: break
+            }
+        }
+    }
+}
