@@ -19,18 +19,10 @@ extension GPhoto2InteropTests {
     /// reads DeviceInfo again, which only then lists GetEvent: the shots come through.
     func testWaitEventAndDownloadOnCanonEOSMAfterRemoteMode0x15() throws {
         let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eosm", arguments: ["--initial-photos", "1", "--export", export.path, "--verbose"])
-        defer { sim.stop() }
-        let downloads = try makeFolder("downloads")
-        let trigger = Thread {
-            usleep(2_500_000)
-            sim.shootByStdin(1)
-        }
-        trigger.start()
-        let result = try gphoto2(sim, ["--wait-event-and-download=7s", "--keep"], in: downloads)
+        let (result, log, downloads) = try runGPhoto2(against: "canon-eosm", ["--initial-photos", "1", "--export", export.path],
+                                                     gphoto2: ["--wait-event-and-download=7s", "--keep"], shootAfter: 2.5)
         XCTAssertEqual(result.status, 0, result.stderr)
-        try assertSaved(["IMG_0002.JPG"], in: downloads, matching: export, output: result.stdout + sim.log)
-        let log = sim.log
+        try assertSaved(["IMG_0002.JPG"], in: downloads, matching: export, output: result.stdout + log)
         let remoteMode = try XCTUnwrap(log.range(of: "SetRemoteMode (0x9114)(15)"), log)
         XCTAssertNotNil(log.range(of: "GetDeviceInfo", range: remoteMode.upperBound..<log.endIndex),
                         "gphoto2 reads DeviceInfo again after SetRemoteMode(0x15): \(log)")
@@ -50,20 +42,13 @@ extension GPhoto2InteropTests {
     func testWaitEventOnCanonR5m2SavesNothingBecauseLibgphoto2DoesNotDecodeItsRecords() throws {
         for target in ["memory", "card"] {
             let export = scratch.appendingPathComponent("export-\(target)")
-            let sim = try CameraSimProcess(profile: "canon-r5m2", arguments: [
-                "--initial-photos", "0", "--capture-to", target, "--export", export.path, "--verbose"])
-            defer { sim.stop() }
-            let downloads = try makeFolder("downloads-\(target)")
-            let trigger = Thread {
-                usleep(2_000_000)
-                sim.shootByStdin(1)
-            }
-            trigger.start()
-            let result = try gphoto2(sim, ["--wait-event-and-download=5s", "--keep"], in: downloads)
+            let (result, log, downloads) = try runGPhoto2(
+                against: "canon-r5m2", ["--initial-photos", "0", "--capture-to", target, "--export", export.path],
+                gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2, folder: "downloads-\(target)")
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [], result.stdout)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: export.path), ["IMG_0001.JPG"])
-            XCTAssertTrue(sim.log.contains("Canon EOS GetEvent"), "the shot was announced by GetEvent: \(sim.log)")
+            XCTAssertTrue(log.contains("Canon EOS GetEvent"), "the shot was announced by GetEvent: \(log)")
         }
     }
 
@@ -80,31 +65,21 @@ extension GPhoto2InteropTests {
     /// it once per announcement: `--force-overwrite` keeps its second save from asking.
     func testWaitEventAndDownloadOnNikonZInSmartDeviceMode() throws {
         let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "nikon-z", arguments: [
-            "--computer-mode", "off", "--initial-photos", "0", "--export", export.path])
-        defer { sim.stop() }
-        let downloads = try makeFolder("downloads")
-        let trigger = Thread {
-            usleep(2_000_000)
-            sim.shootByStdin(1)
-        }
-        trigger.start()
-        let result = try gphoto2(sim, ["--wait-event-and-download=6s", "--keep", "--force-overwrite"], in: downloads)
+        let (result, log, downloads) = try runGPhoto2(
+            against: "nikon-z", ["--computer-mode", "off", "--initial-photos", "0", "--export", export.path],
+            gphoto2: ["--wait-event-and-download=6s", "--keep", "--force-overwrite"], shootAfter: 2)
         XCTAssertEqual(result.status, 0, result.stderr)
-        try assertSaved(["DSC_0001.JPG"], in: downloads, matching: export, output: result.stdout + sim.log)
+        try assertSaved(["DSC_0001.JPG"], in: downloads, matching: export, output: result.stdout + log)
     }
 
     /// In "connect to computer" mode the Z denies GetObjectInfo, and libgphoto2 lists files only
     /// through it: gphoto2 gets nothing (libgphoto2 issue 976, still open).
     func testNikonZInComputerModeDeniesGPhoto2() throws {
-        let sim = try CameraSimProcess(profile: "nikon-z", arguments: ["--verbose"])
-        defer { sim.stop() }
-        let downloads = try makeFolder("downloads")
-        let result = try gphoto2(sim, ["--get-all-files"], in: downloads)
+        let (result, log, downloads) = try runGPhoto2(against: "nikon-z", gphoto2: ["--get-all-files"])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("PTP Access Denied"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [])
-        XCTAssertTrue(sim.log.contains("GetObjectInfo (0x1008)(1000) tid 5 → AccessDenied (0x200F)"), sim.log)
+        XCTAssertTrue(log.contains("GetObjectInfo (0x1008)(1000) tid 5 → AccessDenied (0x200F)"), log)
     }
 
     // MARK: - sony: PC Remote
@@ -112,45 +87,33 @@ extension GPhoto2InteropTests {
     /// libgphoto2 maps 0xFFFFFFFF + "Sony Corporation" to its Sony dialect and runs the SDIO
     /// handshake first (library.c fixup_cached_deviceinfo), so the body keeps answering.
     func testSummaryOnSonyRunsTheSDIOHandshakeFirst() throws {
-        let sim = try CameraSimProcess(profile: "sony", arguments: ["--verbose"])
-        defer { sim.stop() }
-        let result = try gphoto2(sim, ["--summary"], in: try makeFolder("summary"))
+        let (result, log, _) = try runGPhoto2(against: "sony", gphoto2: ["--summary"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Manufacturer: Sony Corporation"), result.stdout)
         XCTAssertTrue(result.stdout.contains("Vendor Extension ID: 0x11"), "gphoto2 takes it for a Sony: \(result.stdout)")
         let order = ["SDIOConnect (0x9201)(1,0,0)", "SDIOConnect (0x9201)(2,0,0)", "GetSDIOExtDeviceInfo (0x9202)(c8)",
-                     "SDIOConnect (0x9201)(3,0,0)", "GetStorageIDs"].map { sim.log.range(of: $0)?.lowerBound }
-        XCTAssertFalse(order.contains(nil), sim.log)
-        XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), "handshake before storage: \(sim.log)")
-        XCTAssertFalse(sim.log.contains("stops answering"), sim.log)
+                     "SDIOConnect (0x9201)(3,0,0)", "GetStorageIDs"].map { log.range(of: $0)?.lowerBound }
+        XCTAssertFalse(order.contains(nil), log)
+        XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), "handshake before storage: \(log)")
+        XCTAssertFalse(log.contains("stops answering"), log)
     }
 
     /// In PC Remote the card is not browsable: GetStorageIDs answers StoreNotAvailable
     /// (libgphoto2 issue 900, PR 1240) and gphoto2's listing fails.
     func testListFilesOnSonyInPCRemoteFindsNoStorage() throws {
-        let sim = try CameraSimProcess(profile: "sony", arguments: ["--verbose"])
-        defer { sim.stop() }
-        let result = try gphoto2(sim, ["--list-files"], in: try makeFolder("list"))
+        let (result, log, _) = try runGPhoto2(against: "sony", gphoto2: ["--list-files"])
         XCTAssertNotEqual(result.status, 0, result.stdout)
-        XCTAssertTrue(sim.log.contains("GetStorageIDs (0x1004)() tid 9 → StoreNotAvailable (0x2013)"), sim.log)
+        XCTAssertTrue(log.contains("GetStorageIDs (0x1004)() tid 9 → StoreNotAvailable (0x2013)"), log)
     }
 
     /// libgphoto2 ignores 0xC201 in wait_event (library.c: "retrieving the image will crash the
     /// camera") and polls 0xD215 only through 0x9209 on bodies listing SetControlDeviceB 0x9207,
     /// which this PC Remote body does not: gphoto2 reports the event and downloads nothing.
     func testWaitEventOnSonyReportsC201ButDownloadsNothing() throws {
-        let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "sony", arguments: ["--initial-photos", "0", "--export", export.path, "--verbose"])
-        defer { sim.stop() }
-        let downloads = try makeFolder("downloads")
-        let trigger = Thread {
-            usleep(2_000_000)
-            sim.shootByStdin(1)
-        }
-        trigger.start()
-        let result = try gphoto2(sim, ["--wait-event-and-download=5s", "--keep"], in: downloads)
+        let (result, log, downloads) = try runGPhoto2(against: "sony", ["--initial-photos", "0"],
+                                                     gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("c201, Param1 ffffc001"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("c201, Param1 ffffc001"), result.stdout + log)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [])
     }
 
@@ -165,5 +128,24 @@ extension GPhoto2InteropTests {
         sim.activate()
         let again = try gphoto2(sim, ["--summary"], in: try makeFolder("third"))
         XCTAssertEqual(again.status, 0, again.stderr + sim.log)
+    }
+
+    /// One gphoto2 run against a fresh simulator of `profile`, which shoots once `shootAfter`
+    /// seconds in when given. Returns gphoto2's result, the simulator's log and the folder
+    /// gphoto2 saved into.
+    func runGPhoto2(against profile: String, _ simArguments: [String] = [], gphoto2 arguments: [String],
+                    shootAfter: Double? = nil, folder: String = "downloads") throws
+        -> (result: (status: Int32, stdout: String, stderr: String), log: String, downloads: URL) {
+        let sim = try CameraSimProcess(profile: profile, arguments: simArguments + ["--verbose"])
+        defer { sim.stop() }
+        let downloads = try makeFolder(folder)
+        if let delay = shootAfter {
+            Thread {
+                usleep(useconds_t(delay * 1_000_000))
+                sim.shootByStdin(1)
+            }.start()
+        }
+        let result = try gphoto2(sim, arguments, in: downloads)
+        return (result, sim.log, downloads)
     }
 }
