@@ -234,6 +234,13 @@ public final class CameraCard: @unchecked Sendable {
         }
     }
 
+    /// Photos held in camera memory (not on the card), oldest first.
+    public func memoryObjects() -> [SimObject] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order.compactMap { objects[$0] }.filter(\.inMemory)
+    }
+
     /// Removes a photo (not a folder). False when there is no such photo.
     public func delete(_ handle: UInt32) -> Bool {
         lock.lock()

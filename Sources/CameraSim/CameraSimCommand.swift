@@ -50,14 +50,17 @@ public enum CameraSimCommand {
             sources.append(source)
         }
         let power = SimPower()
-        startStdinReader(card: card, power: power, burst: options.burst, log: log)
+        let activation = SimActivation(sessionsPerActivation: options.quirks.sessionsPerActivation
+                                       ?? options.profile.sessionsPerActivationByDefault)
+        startStdinReader(card: card, power: power, activation: activation, burst: options.burst, log: log)
         if let interval = options.shootEvery {
             startSchedule(every: interval, card: card, burst: options.burst, log: log, stop: stop)
         }
         // Written straight to the descriptor: tests read this line from a file while we run.
         FileHandle.standardOutput.write(Data(
             "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))
-        var server = SimServer(listener: listener, card: card, power: power, options: options, log: log, stop: stop)
+        var server = SimServer(listener: listener, card: card, power: power, activation: activation, options: options,
+                               log: log, stop: stop)
         server.run()
         server.listener.close()
         sources.forEach { $0.cancel() }
@@ -83,8 +86,10 @@ public enum CameraSimCommand {
     }
 
     /// "shoot" or "shoot N" on stdin takes one or N shots (each a burst when --burst is set);
-    /// "sleep SECONDS" drops the client and stops listening for that long.
-    private static func startStdinReader(card: CameraCard, power: SimPower, burst: Int, log: SimLog) {
+    /// "sleep SECONDS" drops the client and stops listening for that long; "activate" lets a
+    /// body that served its sessions serve again.
+    private static func startStdinReader(card: CameraCard, power: SimPower, activation: SimActivation, burst: Int,
+                                         log: SimLog) {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
@@ -92,8 +97,13 @@ public enum CameraSimCommand {
                     power.sleep(seconds: seconds)
                     continue
                 }
+                if words == ["activate"] {
+                    activation.activate()
+                    log.info("activated: serving sessions again")
+                    continue
+                }
                 guard words.first == "shoot" else {
-                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS)") }
+                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate)") }
                     continue
                 }
                 let count = words.count > 1 ? min(max(Int(words[1]) ?? 1, 1), 1000) : 1

@@ -22,7 +22,8 @@ public struct SimOptions: Sendable, Equatable {
     public var shootEvery: Double?
     /// Frames per shot (schedule, trigger or capture operation).
     public var burst = 1
-    /// Canon only: keep new shots in camera memory (RequestObjectTransfer) instead of the card.
+    /// Keep new shots in camera memory (Canon RequestObjectTransfer, Sony 0xFFFFC001) instead of
+    /// the card; the profile's default unless `--capture-to` says.
     public var captureToMemory = false
     /// Folder where a copy of every photo the simulator makes is written, for comparisons.
     public var exportDirectory: String?
@@ -40,6 +41,8 @@ public struct SimOptions: Sendable, Equatable {
     public var verbose = false
     /// Lists and answers the capture operations (without: a body that cannot be fired remotely).
     public var remoteCapture = true
+    /// The profile's vendor quirks, as switched by their flags.
+    public var quirks = SimQuirks()
     /// Accept only this client GUID, as a paired body does (`--require-guid`).
     public var pairing = SimPairing()
 
@@ -49,6 +52,7 @@ public struct SimOptions: Sendable, Equatable {
     public static func parse(_ arguments: [String]) throws -> SimOptions {
         var options = SimOptions()
         var sawProfile = false
+        var captureTarget: Bool?
         var index = 0
         func value(_ flag: String) throws -> String {
             index += 1
@@ -108,8 +112,8 @@ public struct SimOptions: Sendable, Equatable {
             case "--capture-to":
                 let raw = try text()
                 switch raw {
-                case "card": options.captureToMemory = false
-                case "memory": options.captureToMemory = true
+                case "card": captureTarget = false
+                case "memory": captureTarget = true
                 default: throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "card or memory")
                 }
             case "--export":
@@ -165,14 +169,18 @@ public struct SimOptions: Sendable, Equatable {
             case "--verbose", "-v":
                 options.verbose = true
             default:
-                throw SimOptionsError.unknownFlag(argument)
+                guard SimQuirks.flags.contains(flag) else { throw SimOptionsError.unknownFlag(argument) }
+                try options.quirks.set(flag, to: try text())
             }
             index += 1
         }
         guard sawProfile else { throw SimOptionsError.missingProfile }
-        if options.captureToMemory && options.profile != .canonEOS {
-            throw SimOptionsError.invalidValue(flag: "--capture-to", value: "memory",
-                                               expected: "card (memory is a canon-eos feature)")
+        let byDefault = options.profile.capturesToMemoryByDefault
+        options.captureToMemory = captureTarget ?? byDefault
+        if options.captureToMemory != byDefault && !options.profile.canChooseCaptureTarget {
+            let allowed = byDefault ? "memory" : "card"
+            throw SimOptionsError.invalidValue(flag: "--capture-to", value: byDefault ? "card" : "memory",
+                                               expected: "\(allowed) (\(options.profile.rawValue) keeps shots only there)")
         }
         return options
     }
@@ -235,7 +243,7 @@ public struct SimOptions: Sendable, Equatable {
 
     /// The usage text printed by `--help` and after a bad flag.
     public static let usage = """
-    usage: relay camera-sim --profile canon-eos|nikon|generic [options]
+    usage: relay camera-sim --profile \(SimProfile.allCases.map(\.rawValue).joined(separator: "|")) [options]
 
     A PTP/IP camera on a TCP port: serves one client session at a time, then the next.
 
@@ -250,8 +258,9 @@ public struct SimOptions: Sendable, Equatable {
       --raw-size BYTES          size of each RAW companion (default 400k)
       --shoot-every DURATION    shoot on a schedule (e.g. 2s, 500ms)
       --burst N                 frames per shot (default 1)
-      --capture-to card|memory  canon-eos: keep new shots in camera memory, announced with
+      --capture-to card|memory  canon-*: keep new shots in camera memory, announced with
                                 RequestObjectTransfer and removed after TransferComplete
+                                (default card; memory on canon-r5m2 and, always, sony)
       --export DIR              write a copy of every photo the simulator makes into DIR
       --seed N                  seed for photos and faults (default 1): same seed, same run
       --property-every DURATION canon-eos: report a property change (battery level) this often
@@ -267,6 +276,9 @@ public struct SimOptions: Sendable, Equatable {
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
     "shoot" or "shoot N" read on stdin. A line "sleep SECONDS" makes the camera drop its client
     and stop listening for that long, then wake with the same card (a body that powers down).
+    A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
+
+    \(SimQuirks.usage)
 
     Faults:
       --rate-limit BYTES        send at most this many bytes per second
@@ -332,7 +344,8 @@ public enum SimOptionsError: Error, Equatable, CustomStringConvertible {
         case let .unknownFlag(flag): return "unknown flag '\(flag)' (see relay camera-sim --help)"
         case let .missingValue(flag): return "\(flag) needs a value"
         case let .invalidValue(flag, value, expected): return "\(flag) '\(value)': expected \(expected)"
-        case .missingProfile: return "--profile is required: canon-eos, nikon or generic"
+        case .missingProfile:
+            return "--profile is required: " + SimProfile.allCases.map(\.rawValue).joined(separator: ", ")
         }
     }
 }

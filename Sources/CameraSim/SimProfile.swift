@@ -1,91 +1,79 @@
-/// Which camera the simulator pretends to be. A profile fixes what the client sees first (vendor
-/// extension, manufacturer, model, the operations listed in DeviceInfo) and how new photos are
-/// announced, because that is what makes gphoto2 and the tether take different code paths.
+/// Which camera the simulator pretends to be. A profile fixes what the client sees first
+/// (`SimBody`: vendor extension, manufacturer, model) and how the body behaves where its vendor
+/// family differs from standard PTP (`SimBehaviour`), because that is what makes gphoto2 and the
+/// tether take different code paths.
 public enum SimProfile: String, CaseIterable, Sendable {
     /// Canon EOS over Wi-Fi: photos announced by polled GetEvent (0x9116) records.
     case canonEOS = "canon-eos"
+    /// Canon EOS R5 Mark II: 0xC1B6/0xC1B8 records, shots kept in camera memory.
+    case canonR5m2 = "canon-r5m2"
+    /// Canon EOS M / newer PowerShot: EOS operations only after SetRemoteMode(0x15).
+    case canonEOSM = "canon-eosm"
     /// Nikon over Wi-Fi: photos announced by polled GetEvent (0x90C7).
     case nikon
+    /// Nikon Z in "connect to computer" mode: vendor id 0xFFFFFFFF, GetObjectInfo denied.
+    case nikonZ = "nikon-z"
+    /// Sony in PC Remote: SDIO handshake, photos at 0xFFFFC001, one session per activation.
+    case sony
     /// A standard PTP/IP camera: ObjectAdded events pushed on the event channel.
     case generic
 
-    /// PTP vendor extension id reported in DeviceInfo.
-    public var vendorExtensionID: UInt32 {
+    /// Who the body says it is.
+    public var body: SimBody {
         switch self {
-        case .canonEOS: return 0x0000_000B
-        case .nikon: return 0x0000_000A
-        case .generic: return 0x0000_0000
+        case .canonEOS: return .canonEOS
+        case .canonR5m2: return .canonR5m2
+        case .canonEOSM: return .canonEOSM
+        case .nikon: return .nikon
+        case .nikonZ: return .nikonZ
+        case .sony: return .sony
+        case .generic: return .generic
         }
     }
 
-    public var vendorExtensionDescription: String {
+    /// The body's behaviour for a new session, with the quirks as the options set them.
+    func makeBehaviour(propertyFlood: Int, quirks: SimQuirks) -> any SimBehaviour {
         switch self {
-        case .canonEOS: return "Canon EOS simulated by relay"
-        case .nikon: return "Nikon PTP Extensions (simulated by relay)"
-        case .generic: return ""
+        case .canonEOS:
+            return CanonEOSBehaviour(memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false, propertyFlood: propertyFlood)
+        case .canonR5m2:
+            return CanonEOSBehaviour(records: .longFileName64, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? true,
+                                     propertyFlood: propertyFlood)
+        case .canonEOSM:
+            return CanonEOSBehaviour(needsRemoteMode: true, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false,
+                                     propertyFlood: propertyFlood)
+        case .nikon:
+            return NikonBehaviour(objectInfoBusySeconds: quirks.objectInfoBusySeconds)
+        case .nikonZ:
+            return NikonBehaviour(isZ: true, computerMode: quirks.computerMode, objectInfoBusySeconds: quirks.objectInfoBusySeconds)
+        case .sony:
+            return SonyBehaviour(handshakeRequired: quirks.sdioHandshakeRequired)
+        case .generic:
+            return GenericBehaviour()
         }
     }
 
-    public var manufacturer: String {
-        switch self {
-        case .canonEOS: return "Canon.Inc"
-        case .nikon: return "Nikon Corporation"
-        case .generic: return "Relay Simulated Cameras"
-        }
-    }
+    /// Whether new shots stay in camera memory unless `--capture-to` says otherwise.
+    public var capturesToMemoryByDefault: Bool { self == .canonR5m2 || self == .sony }
 
-    public var model: String {
-        switch self {
-        case .canonEOS: return "Canon EOS R50 (relay camera-sim)"
-        case .nikon: return "Z 6 (relay camera-sim)"
-        case .generic: return "Generic PTP/IP (relay camera-sim)"
-        }
-    }
+    /// Whether `--capture-to` may choose (Canon); Sony in PC Remote always keeps shots in memory.
+    public var canChooseCaptureTarget: Bool { self == .canonEOS || self == .canonR5m2 || self == .canonEOSM }
 
-    public var deviceVersion: String {
-        switch self {
-        case .canonEOS: return "3-1.0.0"
-        case .nikon: return "V1.00"
-        case .generic: return "1.0"
-        }
-    }
+    /// Sessions the body serves before it must be activated again; nil = no limit. A Sony in
+    /// "Send to Computer"/PC Remote serves one (libgphoto2 issue 1218).
+    public var sessionsPerActivationByDefault: Int? { self == .sony ? 1 : nil }
 
-    /// Folder names on the card, as the vendor's own bodies name them.
-    public var folderName: String {
-        switch self {
-        case .canonEOS: return "100CANON"
-        case .nikon: return "100NCZ_6"
-        case .generic: return "100MSDCF"
-        }
-    }
+    public var vendorExtensionID: UInt32 { body.vendorExtensionID }
+    public var manufacturer: String { body.manufacturer }
+    public var model: String { body.model }
+    public var folderName: String { body.folderName }
+    public var rawFormat: (fileExtension: String, formatCode: UInt16) { body.rawFormat }
+    public var storageDescription: String { body.storageDescription }
 
     /// The base name of photo number `number` (1-based), as the vendor's bodies write it.
     public func baseName(number: Int) -> String {
         let counter = (number - 1) % 9999 + 1
         let digits = String(counter)
-        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        switch self {
-        case .canonEOS: return "IMG_" + padded
-        case .nikon: return "DSC_" + padded
-        case .generic: return "DSC0" + padded
-        }
-    }
-
-    /// File extension and PTP format code of the RAW companion.
-    public var rawFormat: (fileExtension: String, formatCode: UInt16) {
-        switch self {
-        case .canonEOS: return ("CR3", 0xB108)
-        case .nikon: return ("NEF", 0x3000)   // Nikon bodies report NEF as "undefined"
-        case .generic: return ("ARW", 0xB101) // Sony's RAW code
-        }
-    }
-
-    /// Storage description shown by clients.
-    public var storageDescription: String {
-        switch self {
-        case .canonEOS: return "SD"
-        case .nikon: return "SD card"
-        case .generic: return "Memory card"
-        }
+        return body.namePrefix + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -9,6 +9,7 @@ struct SimServer {
     private(set) var listener: TCPListener
     let card: CameraCard
     let power: SimPower
+    let activation: SimActivation
     let options: SimOptions
     let log: SimLog
     let stop: StopFlag
@@ -18,9 +19,11 @@ struct SimServer {
     /// How long a new connection may take to send its init packet.
     static let handshakeTimeout = 10.0
 
-    init(listener: TCPListener, card: CameraCard, power: SimPower, options: SimOptions, log: SimLog, stop: StopFlag) {
+    init(listener: TCPListener, card: CameraCard, power: SimPower, activation: SimActivation, options: SimOptions,
+         log: SimLog, stop: StopFlag) {
         self.listener = listener
         self.power = power
+        self.activation = activation
         self.card = card
         self.options = options
         self.log = log
@@ -53,6 +56,12 @@ struct SimServer {
             log.info("refused \(command.peer) (\(name)): not paired (GUID \(PTPIPGUID.hex(guid)))")
             return
         }
+        guard activation.mayServe else {
+            try? command.write(PTPIPPacket.initFail(reason: 2).encoded(), timeout: 1)
+            log.info("refused \(command.peer) (\(name)): the body served its sessions for this activation "
+                     + "(--sessions-per-activation); a line \"activate\" on stdin activates it again")
+            return
+        }
         connectionNumber &+= 1
         let number = connectionNumber
         try command.write(PTPIPPacket.initCommandAck(
@@ -72,7 +81,8 @@ struct SimServer {
             Self.refuseWaitingClients(listener, log: log)
         }
         let reason = session.run(counters: &counters)
-        log.info("session \(number) ended: \(reason)")
+        activation.sessionEnded(shutDown: session.shutsDownAfter)
+        log.info("session \(number) ended: \(reason)" + (session.shutsDownAfter ? " (the body shuts down, as asked)" : ""))
     }
 
     /// Closes the listener while the camera sleeps (clients are refused), then listens again on

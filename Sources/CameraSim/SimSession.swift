@@ -22,6 +22,10 @@ struct SimSession {
     private var eventReader = PTPIPPacketReader()
     private var pendingDataOut: (request: PTPOperationRequest, bytes: [UInt8])?
     private let startedAt = SocketClock.now()
+    /// The body stopped answering (an operation it does not forgive came first).
+    private var silent = false
+    /// The client told the body to shut down after this session.
+    private(set) var shutsDownAfter = false
 
     /// Largest data-out phase accepted from a client (the simulator keeps none of it).
     static let maxDataOut = 16 << 20
@@ -38,7 +42,8 @@ struct SimSession {
         self.log = log
         self.stop = stop
         responder = SimResponder(profile: options.profile, card: card, burst: options.burst,
-                                 propertyFlood: options.propertyFlood, remoteCapture: options.remoteCapture)
+                                 propertyFlood: options.propertyFlood, remoteCapture: options.remoteCapture,
+                                 quirks: options.quirks)
         link = FaultyLink(connection: command, faults: options.faults,
                           random: SeededRandom.derived(seed: options.seed, stream: 3, index: sessionNumber))
         random = SeededRandom.derived(seed: options.seed, stream: 4, index: sessionNumber)
@@ -145,6 +150,15 @@ struct SimSession {
                 break
             }
         }
+        if reply.stopsAnswering {
+            if !silent {
+                silent = true
+                log.info("\(request.code) came before the \(options.profile.rawValue) handshake was done: the camera stops "
+                         + "answering for the rest of this session, as the real body does (see --sdio-handshake)")
+            }
+            return
+        }
+        if reply.endsActivation { shutsDownAfter = true }
         if options.verbose {
             let parameters = request.parameters.map { String($0, radix: 16) }.joined(separator: ",")
             log.info("\(request.code)(\(parameters)) tid \(request.transactionID) → \(reply.code)"
@@ -234,7 +248,7 @@ struct SimSession {
                 throw SessionEnd.droppedDuringTransfer(counters.objectTransfers)
             }
             if size >= left {
-                if options.profile == .canonEOS && left > 0 {
+                if options.profile.body.endsWithEmptyEndData && left > 0 {
                     // Canon bodies send every byte in Data packets and end with an empty EndData.
                     try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset, count: left,
                                        counters: &counters)
@@ -274,11 +288,7 @@ struct SimSession {
         if options.faults.randomSplit {
             return Int(random.next() % 65_536) + 1
         }
-        switch options.profile {
-        case .nikon: return left
-        case .canonEOS: return 0x8_0000
-        case .generic: return 0x1_0000
-        }
+        return options.profile.body.dataPacketSize ?? left
     }
 
     private func sendEvent(_ pushed: PTPEvent) throws {

@@ -72,6 +72,8 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// Params: protocol version asked for (0x12C = 3.00, 0xC8 = 2.00), 1; data-in: u16 version,
     /// then arrays of extra property and operation codes.
     public static let sonyGetSDIOExtDeviceInfo = PTPOperationCode(0x9202)
+    /// Data-out: the value of the property named by param 1 (gphoto2 sets PriorityMode 0xD25A).
+    public static let sonySetControlDeviceA = PTPOperationCode(0x9205)
     /// PTP/IP only: with 0x9281, sent after start-up ("before file system reading is available")
     /// and before closing (libgphoto2 `camera_init`, `camera_exit`). Param 4; data-out 16 bytes.
     public static let sonyPTPIPTransferMode = PTPOperationCode(0x9280)
@@ -97,7 +99,7 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
         0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx",
-        0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo",
+        0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA",
         0x9280: "Sony PTP/IP transfer mode", 0x9281: "Sony PTP/IP transfer mode result",
     ]
 

@@ -5,7 +5,7 @@ import XCTest
 /// gphoto2, a client nobody here wrote, is the judge of the simulator: it must recognise each
 /// profile, list its photos and download them byte for byte, and pick up new shots while waiting.
 final class GPhoto2InteropTests: XCTestCase {
-    private var scratch: URL!
+    var scratch: URL!
 
     override func setUpWithError() throws {
         scratch = try TestPaths.makeTemporaryDirectory("gphoto2-interop")
@@ -141,7 +141,7 @@ final class GPhoto2InteropTests: XCTestCase {
 
     // MARK: - Helpers
 
-    private func checkCapture(profile: String, expected: String) throws {
+    func checkCapture(profile: String, expected: String) throws {
         let export = scratch.appendingPathComponent("export")
         let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "0", "--export", export.path])
         defer { sim.stop() }
@@ -151,7 +151,7 @@ final class GPhoto2InteropTests: XCTestCase {
         try assertSaved([expected], in: downloads, matching: export, output: result.stdout + sim.log)
     }
 
-    private func checkSummary(profile: String, manufacturer: String, model: String) throws {
+    func checkSummary(profile: String, manufacturer: String, model: String) throws {
         let sim = try CameraSimProcess(profile: profile)
         defer { sim.stop() }
         let result = try gphoto2(sim, ["--summary"], in: try makeFolder("summary"))
@@ -160,7 +160,7 @@ final class GPhoto2InteropTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("Model: \(model)"), result.stdout)
     }
 
-    private func checkListFiles(profile: String, arguments: [String] = [], expected: [String]) throws {
+    func checkListFiles(profile: String, arguments: [String] = [], expected: [String]) throws {
         let sim = try CameraSimProcess(profile: profile, arguments: arguments)
         defer { sim.stop() }
         let result = try gphoto2(sim, ["--list-files"], in: try makeFolder("list"))
@@ -173,7 +173,7 @@ final class GPhoto2InteropTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("DCIM/"), "photos must sit in a DCIM folder: \(result.stdout)")
     }
 
-    private func checkGeneratedGetAllFiles(profile: String, arguments: [String], count: Int) throws {
+    func checkGeneratedGetAllFiles(profile: String, arguments: [String], count: Int) throws {
         let export = scratch.appendingPathComponent("export")
         let sim = try CameraSimProcess(profile: profile, arguments: arguments + ["--export", export.path])
         defer { sim.stop() }
@@ -185,7 +185,7 @@ final class GPhoto2InteropTests: XCTestCase {
         try checkGetAllFiles(sim: sim, expected: expected)
     }
 
-    private func checkGetAllFiles(sim: CameraSimProcess, expected: [String: Data]) throws {
+    func checkGetAllFiles(sim: CameraSimProcess, expected: [String: Data]) throws {
         let downloads = try makeFolder("downloads")
         let result = try gphoto2(sim, ["--get-all-files"], in: downloads)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -198,7 +198,7 @@ final class GPhoto2InteropTests: XCTestCase {
         }
     }
 
-    private func assertSaved(_ names: [String], in downloads: URL, matching export: URL, output: String) throws {
+    func assertSaved(_ names: [String], in downloads: URL, matching export: URL, output: String) throws {
         let saved = try FileManager.default.contentsOfDirectory(atPath: downloads.path).sorted()
         XCTAssertEqual(saved, names.sorted(), output)
         for name in names {
@@ -210,7 +210,7 @@ final class GPhoto2InteropTests: XCTestCase {
         }
     }
 
-    private func gphoto2(_ sim: CameraSimProcess, _ arguments: [String], in directory: URL) throws
+    func gphoto2(_ sim: CameraSimProcess, _ arguments: [String], in directory: URL) throws
         -> (status: Int32, stdout: String, stderr: String) {
         guard GPhoto2.executable != nil else {
             XCTFail(GPhoto2.missingMessage)
@@ -220,7 +220,7 @@ final class GPhoto2InteropTests: XCTestCase {
         return try GPhoto2.run(port: sim.gphotoPort, arguments, in: directory, home: home, timeout: 60)
     }
 
-    private func makeFolder(_ name: String) throws -> URL {
+    func makeFolder(_ name: String) throws -> URL {
         let url = scratch.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

@@ -78,4 +78,24 @@ final class SimOptionsTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("/nonexistent/photos"), result.stderr)
     }
+
+    func testVendorQuirkFlagsAndProfileDefaults() throws {
+        let z = try SimOptions.parse(["--profile", "nikon-z", "--computer-mode", "off", "--object-info-busy", "1s"])
+        XCTAssertFalse(z.quirks.computerMode)
+        XCTAssertEqual(z.quirks.objectInfoBusySeconds, 1)
+        let sony = try SimOptions.parse(["--profile", "sony", "--sdio-handshake", "optional", "--sessions-per-activation", "0"])
+        XCTAssertTrue(sony.captureToMemory, "a Sony in PC Remote keeps shots in camera memory")
+        XCTAssertFalse(sony.quirks.sdioHandshakeRequired)
+        XCTAssertEqual(sony.quirks.sessionsPerActivation, 0)
+        XCTAssertTrue(try SimOptions.parse(["--profile", "canon-r5m2"]).captureToMemory)
+        XCTAssertEqual(try SimOptions.parse(["--profile", "canon-r5m2", "--memory-object-info", "works"]).quirks.memoryObjectInfoFails,
+                       false)
+        XCTAssertThrowsError(try SimOptions.parse(["--profile", "sony", "--capture-to", "card"]))
+        XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon", "--capture-to", "memory"]))
+        XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon-z", "--computer-mode", "maybe"])) { error in
+            XCTAssertEqual(error as? SimOptionsError,
+                           .invalidValue(flag: "--computer-mode", value: "maybe", expected: "on or off"))
+        }
+        XCTAssertTrue(SimOptions.usage.contains("--sessions-per-activation"))
+    }
 }

@@ -68,7 +68,7 @@ final class SimResponderTests: XCTestCase {
         XCTAssertEqual(camera.respond(to: request(0x9116), dataOut: nil).bytes, CanonEOSRecordedEvents.firstGetEvent)
         camera.changeProperty()
         let next = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes))
-        XCTAssertEqual(next.records.first, .propValueChanged(property: SimResponder.batteryPowerProperty, value: 2, raw: []),
+        XCTAssertEqual(next.records.first, .propValueChanged(property: CanonEOSBehaviour.batteryPowerProperty, value: 2, raw: []),
                        "a property change is reported with the next GetEvent")
         XCTAssertEqual(next.newObjects.map(\.filename), ["IMG_0001.JPG"], "the shot follows the property dump")
     }

@@ -56,6 +56,11 @@ public final class CameraSimProcess: Sendable {
         stdinPipe.fileHandleForWriting.write(Data("sleep \(seconds)\n".utf8))
     }
 
+    /// The photographer activates the body again (`--sessions-per-activation`).
+    public func activate() {
+        stdinPipe.fileHandleForWriting.write(Data("activate\n".utf8))
+    }
+
     /// What the simulator logged so far.
     public var log: String { child.stderr }
 

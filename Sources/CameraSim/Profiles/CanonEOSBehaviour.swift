@@ -1,0 +1,175 @@
+import Foundation
+import PTPWire
+
+extension SimBody {
+    /// An EOS body of the last decade over Wi-Fi (EOS Utility mode).
+    static let canonEOS = canon(model: "Canon EOS R50 (relay camera-sim)", serial: "SIM0CANON0001")
+    /// EOS R5 Mark II: libgphoto2 issue 1028 names the body "Canon EOS R5m2".
+    static let canonR5m2 = canon(model: "Canon EOS R5m2 (relay camera-sim)", serial: "SIM0CANONR5M2")
+    /// libgphoto2 recognises EOS M bodies by a model starting "Canon EOS M" (ptp-private.h
+    /// is_canon_eos_m), and then sends SetRemoteMode(0x15).
+    static let canonEOSM = canon(model: "Canon EOS M50 (relay camera-sim)", serial: "SIM0CANONEOSM")
+
+    private static func canon(model: String, serial: String) -> SimBody {
+        SimBody(vendorExtensionID: 0x0000_000B, vendorExtensionDescription: "Canon EOS simulated by relay",
+                manufacturer: "Canon.Inc", model: model, deviceVersion: "3-1.0.0", serialNumber: serial,
+                folderName: "100CANON", namePrefix: "IMG_", rawFormat: ("CR3", 0xB108), storageDescription: "SD",
+                dataPacketSize: 0x8_0000, endsWithEmptyEndData: true)
+    }
+}
+
+/// Canon EOS: photos announced by polled GetEvent (0x9116) records after SetEventMode(1);
+/// shots kept in camera memory wait for TransferComplete (0x9117).
+///
+/// Variants, from libgphoto2 `camlibs/ptp2`:
+/// - `canon-eos`: ObjectAddedEx 0xC181 / RequestObjectTransfer 0xC186 records (ptp-pack.c).
+/// - `canon-r5m2`: ObjectAddedEx64LFN 0xC1B6 (name at the end, UTF-16; libgphoto2 issue 1028) and
+///   RequestObjectTransfer64LFN 0xC1B8 (no name; ptp-pack.c, commit af0b35bb3); a shot in camera
+///   memory has no ObjectInfo, so a client downloads it from the record's size and format.
+/// - `canon-eosm`: EOS M and newer PowerShot list only standard operations and SetRemoteMode
+///   until SetRemoteMode(0x15); then DeviceInfo lists the EOS set and must be read again
+///   (library.c camera_init, "Setting remote mode changes device info on EOS M2").
+struct CanonEOSBehaviour: SimBehaviour {
+    enum Records: Sendable { case classic, longFileName64 }
+
+    /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
+    static let batteryPowerProperty: UInt32 = 0xD111
+    /// The SetRemoteMode value libgphoto2 sends to EOS M bodies.
+    static let eosMRemoteMode: UInt32 = 0x15
+
+    let records: Records
+    /// EOS M: the EOS operations stay hidden until SetRemoteMode(0x15).
+    let needsRemoteMode: Bool
+    /// GetObjectInfo on a shot in camera memory answers InvalidObjectHandle.
+    let memoryObjectInfoFails: Bool
+    /// PropValueChanged records added to every GetEvent reply (a body that reports its
+    /// properties on every poll).
+    let propertyFlood: Int
+    /// GetEvent reports only the terminator until SetEventMode(1).
+    private(set) var eventModeOn = false
+    private(set) var remoteMode: UInt32 = 0
+    /// The first GetEvent after SetEventMode(1) is the recorded property dump.
+    private var sentPropertyDump = false
+    /// Property changes waiting for the next GetEvent.
+    private var pendingPropertyChanges: [CanonEOSEventRecord] = []
+    private var batteryLevel: UInt32 = 3
+
+    init(records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
+         propertyFlood: Int = 0) {
+        self.records = records
+        self.needsRemoteMode = needsRemoteMode
+        self.memoryObjectInfoFails = memoryObjectInfoFails
+        self.propertyFlood = propertyFlood
+    }
+
+    private static let eosOperations: [PTPOperationCode] = [
+        .canonEOSGetStorageIDs, .canonEOSGetStorageInfo, .canonEOSRemoteRelease, .canonEOSSetDevicePropValueEx,
+        .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete,
+        .canonEOSKeepDeviceOn, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff,
+    ]
+
+    /// Whether the EOS operations are available (always, but on EOS M only after SetRemoteMode(0x15)).
+    var unlocked: Bool { !needsRemoteMode || remoteMode == Self.eosMRemoteMode }
+
+    func operations(camera: SimCamera) -> [PTPOperationCode] {
+        unlocked ? standardOperations + Self.eosOperations : standardOperations + [.canonEOSSetRemoteMode]
+    }
+
+    var events: [PTPEventCode] {
+        switch records {
+        case .classic: return [.objectAdded, PTPEventCode(0xC181), PTPEventCode(0xC186), PTPEventCode(0xC189)]
+        case .longFileName64: return [.objectAdded, PTPEventCode(0xC1B6), PTPEventCode(0xC1B8), PTPEventCode(0xC189)]
+        }
+    }
+
+    mutating func changeProperty() {
+        batteryLevel = batteryLevel == 1 ? 3 : batteryLevel - 1
+        pendingPropertyChanges.append(.propValueChanged(property: Self.batteryPowerProperty, value: batteryLevel, raw: []))
+    }
+
+    mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
+        let first = request.parameters.first ?? 0
+        switch request.code {
+        case .closeSession:
+            eventModeOn = false
+            remoteMode = 0
+            return nil
+        case .getObjectInfo:
+            guard memoryObjectInfoFails, let object = camera.card.object(first), object.inMemory else { return nil }
+            return SimReply(code: .invalidObjectHandle)
+        case .canonEOSGetStorageIDs:
+            return camera.storageIDs()
+        case .canonEOSGetStorageInfo:
+            return camera.storageInfo()
+        case .canonEOSSetRemoteMode:
+            remoteMode = first
+            return SimReply(code: .ok)
+        case .canonEOSSetEventMode:
+            eventModeOn = first != 0
+            return SimReply(code: .ok)
+        case .canonEOSGetEvent:
+            return SimReply(code: .ok, data: getEvent(camera: &camera))
+        case .canonEOSTransferComplete:
+            if let object = camera.card.object(first), object.inMemory { _ = camera.card.delete(object.handle) }
+            return SimReply(code: .ok)
+        case .canonEOSRemoteRelease:
+            camera.shoot()
+            return SimReply(code: .ok)
+        case .canonEOSRemoteReleaseOn:
+            // 1 = half press (focus only), 2 = full press, 3 = both: a full press takes the shot.
+            if first & 2 != 0 { camera.shoot() }
+            return SimReply(code: .ok)
+        case .canonEOSRemoteReleaseOff, .canonEOSKeepDeviceOn:
+            return SimReply(code: .ok)
+        case .canonEOSSetDevicePropValueEx:
+            // Data-out (size, property, value): accepted, as a body does for the properties
+            // clients set (gphoto2 sets the capture destination).
+            return SimReply(code: dataOut.map { $0.count >= 8 } == true ? .ok : .invalidParameter)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func getEvent(camera: inout SimCamera) -> [UInt8] {
+        guard eventModeOn else { return CanonEOSEventList.encode([]) }
+        if !sentPropertyDump {
+            sentPropertyDump = true
+            return CanonEOSRecordedEvents.firstGetEvent
+        }
+        let flood = (0..<propertyFlood).map { index in
+            CanonEOSEventRecord.propValueChanged(property: 0xD101 + UInt32(index % 64), value: UInt32(index), raw: [])
+        }
+        let objects = camera.undelivered
+        camera.undelivered.removeAll()
+        let properties = pendingPropertyChanges + flood
+        pendingPropertyChanges.removeAll()
+        let record = records == .classic ? Self.classicRecord : Self.longFileNameRecord
+        return CanonEOSEventList.encode(properties + objects.map(record))
+    }
+
+    static func classicRecord(_ object: SimObject) -> CanonEOSEventRecord {
+        if object.inMemory {
+            return .requestObjectTransfer(CanonObjectAdded(
+                recordType: CanonEOSEventType.requestObjectTransfer, handle: object.handle,
+                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+                filename: object.name))
+        }
+        return .objectAdded(CanonObjectAdded(
+            recordType: CanonEOSEventType.objectAddedEx, handle: object.handle, storageID: object.storageID,
+            format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+            parent: object.parent, filename: object.name))
+    }
+
+    /// R5 Mark II: 0xC1B8 (no name) for a shot in camera memory, 0xC1B6 (name at the end) on the card.
+    static func longFileNameRecord(_ object: SimObject) -> CanonEOSEventRecord {
+        if object.inMemory {
+            return .requestObjectTransfer(CanonObjectAdded(
+                recordType: CanonEOSEventType.requestObjectTransfer64LFN, handle: object.handle,
+                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size), filename: ""))
+        }
+        return .objectAdded(CanonObjectAdded(
+            recordType: CanonEOSEventType.objectAddedEx64LFN, handle: object.handle, storageID: object.storageID,
+            format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+            parent: object.parent, filename: object.name))
+    }
+}

@@ -1,0 +1,57 @@
+/// The vendor quirks a profile shows, each switchable so that a test can compare a client's
+/// handling of the quirk with the quirk off. nil means the profile's default.
+public struct SimQuirks: Sendable, Equatable {
+    /// nikon, nikon-z: GetObjectInfo answers GeneralError this long after a photo is announced.
+    public var objectInfoBusySeconds: Double = 0
+    /// nikon-z: "connect to computer" mode (GetObjectInfo and GetPartialObject denied).
+    public var computerMode = true
+    /// Canon: GetObjectInfo on a shot in camera memory fails (default: only canon-r5m2).
+    public var memoryObjectInfoFails: Bool?
+    /// sony: nothing but the SDIO handshake is answered until it is done.
+    public var sdioHandshakeRequired = true
+    /// Sessions served before the body must be activated again (0 = no limit).
+    public var sessionsPerActivation: Int?
+
+    public init() {}
+
+    /// The flags parsed here.
+    static let flags: Set<String> = [
+        "--object-info-busy", "--computer-mode", "--memory-object-info", "--sdio-handshake", "--sessions-per-activation",
+    ]
+
+    /// Sets the quirk `flag` names from its value.
+    mutating func set(_ flag: String, to value: String) throws {
+        func choice(_ on: String, _ off: String) throws -> Bool {
+            switch value {
+            case on: return true
+            case off: return false
+            default: throw SimOptionsError.invalidValue(flag: flag, value: value, expected: "\(on) or \(off)")
+            }
+        }
+        switch flag {
+        case "--object-info-busy": objectInfoBusySeconds = try SimOptions.duration(value, flag: flag, minimum: 0)
+        case "--computer-mode": computerMode = try choice("on", "off")
+        case "--memory-object-info": memoryObjectInfoFails = try choice("fails", "works")
+        case "--sdio-handshake": sdioHandshakeRequired = try choice("required", "optional")
+        case "--sessions-per-activation": sessionsPerActivation = try SimOptions.integer(value, flag: flag, range: 0...1000)
+        default: throw SimOptionsError.unknownFlag(flag)
+        }
+    }
+
+    static let usage = """
+    Vendor quirks (each on in its profile as real bodies behave; switch off to compare):
+      --object-info-busy DURATION  nikon, nikon-z: answer GeneralError to GetObjectInfo for this long
+                                after a photo is announced, as Nikon bodies do for up to about 1 s
+                                (default 0: off, as relay's older tether ends the session on it)
+      --computer-mode on|off    nikon-z: "connect to computer" mode, where GetObjectInfo, GetObject and
+                                GetPartialObject answer AccessDenied and only GetPartialObjectEx and
+                                GetObjectSize work (default on); off = smart-device mode
+      --memory-object-info fails|works  canon-*: whether GetObjectInfo works on a shot kept in
+                                camera memory (default: fails on canon-r5m2, works on the others)
+      --sdio-handshake required|optional  sony: stop answering when anything but OpenSession,
+                                GetDeviceInfo and the SDIO handshake comes first (default required)
+      --sessions-per-activation N  sessions served before the body must be activated again (a line
+                                "activate" on stdin); then clients get InitFail "busy"
+                                (default 1 for sony, 0 = no limit for the others)
+    """
+}
