@@ -205,11 +205,12 @@ public final class CameraCard: @unchecked Sendable {
         return taken
     }
 
-    /// Forgets announcements meant for an earlier client.
+    /// Forgets announcements meant for an earlier client, but for captures held in camera memory:
+    /// those exist nowhere else, so the next client is asked to take them.
     public func clearNewObjects() {
         lock.lock()
         defer { lock.unlock() }
-        pending.removeAll()
+        pending.removeAll { !$0.inMemory }
     }
 
     public func object(_ handle: UInt32) -> SimObject? {

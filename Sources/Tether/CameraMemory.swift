@@ -11,6 +11,10 @@ final class CameraMemory {
     var partials: [String: IncomingPhoto] = [:]
     /// Identity keys of files reported as skipped in this run (each is reported once).
     var skippedKeys: Set<String> = []
+    /// Captures the camera holds in its memory until released (Canon RequestObjectTransfer), by
+    /// handle: their announcement is not repeated after a dropped connection, so the next session
+    /// takes them from here.
+    var heldInCamera: [UInt32: ObjectAnnouncement] = [:]
     /// Photos in the spool whose seen-log line could not be written yet (retried).
     var unrecorded: [(key: String, file: String)] = []
 

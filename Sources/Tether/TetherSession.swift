@@ -98,7 +98,8 @@ final class TetherSession {
         defer { commitFlushed(wait: true) }
         // The dialect's start-up comes first: some bodies (Sony) stop answering when anything
         // else is asked before it.
-        announced += try dialect.start(session)
+        queue(memory.heldInCamera.values.sorted { $0.handle < $1.handle })
+        queue(try dialect.start(session))
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
@@ -139,10 +140,19 @@ final class TetherSession {
     /// Objects the camera announced after the start-up: shot during this session, so new even
     /// when the first connection's listing already held them (a shot right after connecting).
     private func announce(_ announcements: [ObjectAnnouncement]) {
-        for announcement in announcements {
-            if firstConnection.announced(announcement.handle) { known[announcement.handle] = nil }
-            announced.append(announcement)
+        for announcement in announcements where firstConnection.announced(announcement.handle) {
+            known[announcement.handle] = nil
         }
+        queue(announcements)
+    }
+
+    /// Queues announced objects; a capture held in camera memory is remembered until released,
+    /// since a dropped connection loses its announcement.
+    private func queue(_ announcements: [ObjectAnnouncement]) {
+        for announcement in announcements where announcement.needsTransferComplete {
+            memory.heldInCamera[announcement.handle] = announcement
+        }
+        announced += announcements
     }
 
     private func reportNotices() {
@@ -281,20 +291,21 @@ final class TetherSession {
                 let kind = decision == .skipRAW ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
                 context.report(.skipped(fileName: info.filename, reason: kind))
             }
-            release(object)
+            release(object, downloaded: false)
         case .alreadyTaken:
-            release(object)
+            release(object, downloaded: false)
         case .folder:
             break
         }
         if dialect.reusesHandles { known[handle] = nil }
     }
 
-    /// Lets the camera go of an object relay is done with (a Canon capture in memory); a camera
-    /// that refuses is told again by the next connection.
-    func release(_ object: CameraObject) {
+    /// Lets the camera go of an object relay is done with, downloaded or not (a capture held in
+    /// camera memory); a camera that refuses is told again by the next connection.
+    func release(_ object: CameraObject, downloaded: Bool) {
         do {
-            try dialect.release(object, session: session)
+            try dialect.release(object, downloaded: downloaded, session: session)
+            memory.heldInCamera[object.handle] = nil
         } catch {
             context.report(.problem("\(session.name) did not take the release of \(object.info.filename): \(error)"))
         }

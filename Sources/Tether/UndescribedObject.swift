@@ -33,4 +33,8 @@ extension PTPObjectInfo {
         let name = namePrefix + "_" + String(format: "%08X", handle) + "." + ext
         return PTPObjectInfo(storageID: 0, objectFormat: format ?? code, compressedSize: size, filename: name)
     }
+
+    /// A folder of the card, for an object a body will not describe and that has no size.
+    static let folder = PTPObjectInfo(storageID: 0, objectFormat: .association, compressedSize: 0,
+                                      associationType: associationGenericFolder, filename: "")
 }

@@ -70,9 +70,10 @@ protocol CameraDialect: Sendable {
                                    session: CameraSession) throws(PTPIPError) -> PTPObjectInfo?
     /// How this body's objects are read.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation
-    /// After a download (or a decision not to take it): what the body needs to let go of the
-    /// object (Canon: TransferComplete for a capture held in memory).
-    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError)
+    /// After a download, or a decision not to take the object (`downloaded` false): what the body
+    /// needs to let go of it (Canon: TransferComplete for a capture held in memory; Sony: the
+    /// object in memory read to its end).
+    func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError)
     /// How this body's shutter is fired, or why it cannot be.
     func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable>
     /// The exposure time the body last reported, so a timed shot's photo is awaited that long
@@ -97,7 +98,7 @@ extension CameraDialect {
         session.supports(.getPartialObject) ? .partialObject : .wholeObject
     }
 
-    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError) {}
+    func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {}
 
     func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
         CaptureTrigger.standard(session)

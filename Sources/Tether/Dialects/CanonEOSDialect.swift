@@ -97,7 +97,7 @@ struct CanonEOSDialect: CameraDialect {
         return session.supports(.getStorageIDs) ? .getStorageIDs : .canonEOSGetStorageIDs
     }
 
-    func release(_ object: CameraObject, session: CameraSession) throws(PTPIPError) {
+    func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {
         guard object.needsTransferComplete else { return }
         _ = try session.call(.canonEOSTransferComplete, [object.handle])
     }

@@ -44,15 +44,18 @@ struct NikonDialect: CameraDialect {
     }
 
     /// A Z in "connect to computer" mode: size from GetObjectSize, kind from the first bytes, a
-    /// name of relay's own that stays the same for this object across retries and restarts.
+    /// name of relay's own that stays the same for this object across retries and restarts. An
+    /// object GetObjectSize does not know (a folder of the card) is described as a folder.
     func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
                                    session: CameraSession) throws(PTPIPError) -> PTPObjectInfo? {
-        guard response == .accessDenied, session.supports(.nikonGetObjectSize),
-              session.supports(.nikonGetPartialObjectEx) else { return nil }
-        var sizeReader = PTPDataReader(try session.data(.nikonGetObjectSize, [handle]))
-        guard let size = try? sizeReader.readU64(), size > 0, size <= UInt64(UInt32.max) else { return nil }
-        let head = try session.data(.nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0])
-        let kind = FileSignature.kind(of: head)
-        return PTPObjectInfo.described(handle: handle, kind: kind, size: UInt32(size), namePrefix: "NIKON")
+        guard response == .accessDenied else { return nil }
+        let sized = try session.call(.nikonGetObjectSize, [handle], dataIn: .collect(limit: 64))
+        if sized.code == .invalidObjectHandle { return .folder }
+        var reader = PTPDataReader(sized.data ?? [])
+        guard sized.code.isOK, let size = try? reader.readU64(), size > 0, size <= UInt64(UInt32.max) else { return nil }
+        let head = try session.call(.nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0],
+                                    dataIn: .collect(limit: FileSignature.prefixLength))
+        guard head.code.isOK else { return nil }
+        return .described(handle: handle, kind: FileSignature.kind(of: head.data ?? []), size: UInt32(size), namePrefix: "NIKON")
     }
 }

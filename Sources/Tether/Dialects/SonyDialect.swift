@@ -102,6 +102,15 @@ struct SonyDialect: CameraDialect {
         pcRemote || !session.supports(.getObjectHandles) ? nil : .getStorageIDs
     }
 
+    /// A shot in memory leaves it only by being read to the end, so one relay does not take (a
+    /// RAW) is read and dropped; the next shot then appears at the same handle (libgphoto2 drains
+    /// stale shots the same way).
+    func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {
+        guard !downloaded, object.handle == Self.memoryHandle else { return }
+        let limit = Int(object.info.compressedSize) + 1
+        _ = try session.call(.getObject, [object.handle], dataIn: .stream(limit: limit, sink: { _ in }))
+    }
+
     /// libgphoto2 reads the shot in memory with GetObject, never in parts.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
         pcRemote || !session.supports(.getPartialObject) ? .wholeObject : .partialObject

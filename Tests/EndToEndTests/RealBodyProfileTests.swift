@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `relay run` and `relay capture` against the simulator profiles that behave as real bodies do
+/// (docs/CAMERAS.md): every live shot arrives in the gallery once and byte-identical, with random
+/// packet splits, busy answers and a dropped connection on.
+final class RealBodyProfileTests: XCTestCase {
+    /// Faults every profile runs with: random packet sizes, DeviceBusy now and then, and the link
+    /// dropped in the middle of the second photo's transfer.
+    private let faults = ["--random-split", "--busy-rate", "0.05", "--drop-during-transfer", "2"]
+
+    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
+        let harness = try RelayHarness()
+        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "real bodies e2e")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        return harness
+    }
+
+    /// Shoots `shots` photos (one JPEG and one RAW each) on `profile` while relay runs, and checks
+    /// that the JPEGs the camera made, and nothing else, reached the gallery, each once.
+    private func checkLiveShots(profile: String, extra: [String] = [], shots: Int = 8,
+                                file: StaticString = #filePath, line: UInt = #line) throws -> (relay: String, sim: String) {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(profile: profile, arguments: [
+            "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k", "--export", export.path,
+            "--seed", "7"] + faults + extra)
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        let connected = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }
+        XCTAssertTrue(connected, "relay did not connect:\n\(relay.stderr.suffix(3000))\n\(sim.log.suffix(3000))", file: file, line: line)
+        for _ in 0..<shots {
+            sim.shootByStdin(1)
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        let arrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count >= shots || !relay.isRunning }
+        Thread.sleep(forTimeInterval: 1.5)
+        let photos = try gallery.photos()
+        XCTAssertTrue(arrived, "\(photos.count) of \(shots) arrived:\n\(relay.stderr.suffix(5000))\nsimulator:\n\(sim.log.suffix(3000))",
+                      file: file, line: line)
+        let made = try FileManager.default.contentsOfDirectory(at: export, includingPropertiesForKeys: nil)
+            .filter { ["jpg", "jpeg"].contains($0.pathExtension.lowercased()) }
+        XCTAssertEqual(made.count, shots, "the camera made one JPEG per shot", file: file, line: line)
+        let expected = try made.map { SHA256.hex(try Data(contentsOf: $0)) }.sorted()
+        XCTAssertEqual(photos.map(\.sha256).sorted(), expected,
+                       "every JPEG the camera made arrives once, byte-identical, and no RAW:\n\(relay.stderr.suffix(4000))",
+                       file: file, line: line)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
+        return (relay.stderr, sim.log)
+    }
+
+    /// R5 Mark II: captures held in camera memory are announced by 0xC1B8 records with no name,
+    /// and GetObjectInfo refuses them: relay downloads from the record and releases each one.
+    func testCanonR5MarkIIMemoryCapturesAnnouncedBy0xC1B8() throws {
+        let (relay, sim) = try checkLiveShots(profile: "canon-r5m2", extra: ["--verbose"])
+        XCTAssertTrue(relay.contains("spooled IMG_"), relay)
+        XCTAssertGreaterThanOrEqual(sim.components(separatedBy: "TransferComplete").count - 1, 8,
+                                    "each capture in memory is released")
+    }
+
+    /// R5 Mark II shooting to the card: photos announced by 0xC1B6 records, the name at the end.
+    func testCanonR5MarkIICardShotsAnnouncedBy0xC1B6() throws {
+        let (relay, _) = try checkLiveShots(profile: "canon-r5m2", extra: ["--capture-to", "card"])
+        XCTAssertTrue(relay.contains("spooled IMG_0001.JPG"), "the camera's own name, from the end of the record:\n\(relay)")
+    }
+
+    /// EOS M: nothing EOS-like is listed until remote mode 0x15; relay sets it and reads the
+    /// DeviceInfo again.
+    func testCanonEOSMStartsWithRemoteMode0x15() throws {
+        let (relay, sim) = try checkLiveShots(profile: "canon-eosm", extra: ["--verbose"])
+        XCTAssertTrue(relay.contains("(Canon EOS events)"), relay)
+        XCTAssertTrue(sim.contains("SetRemoteMode"), sim)
+    }
+
+    /// Nikon DSLR answering GeneralError to GetObjectInfo for a second after each shot: the object
+    /// is asked again, the connection is kept.
+    func testNikonGeneralErrorAfterAShotIsRetriedWithoutReconnecting() throws {
+        let (relay, _) = try checkLiveShots(profile: "nikon", extra: ["--object-info-busy", "1s"])
+        XCTAssertEqual(relay.components(separatedBy: "connected to").count - 1, 2,
+                       "one connection, and one more after the dropped transfer; none for the GeneralErrors:\n\(relay)")
+        XCTAssertFalse(relay.contains("set aside"), relay)
+    }
+
+    /// Nikon Z in "connect to computer" mode: vendor id 0xFFFFFFFF, GetObjectInfo and
+    /// GetPartialObject denied (libgphoto2 issue 976). relay sizes each photo with GetObjectSize,
+    /// tells JPEG from NEF by its first bytes, names it itself and downloads with
+    /// GetPartialObjectEx.
+    func testNikonZInComputerModeIsTakenThroughGetPartialObjectEx() throws {
+        let (relay, _) = try checkLiveShots(profile: "nikon-z")
+        XCTAssertTrue(relay.contains("(Nikon events)"), relay)
+        XCTAssertTrue(relay.contains("spooled NIKON_"), "relay's own names for photos the body does not describe:\n\(relay)")
+        XCTAssertTrue(relay.contains("skipped NIKON_") || relay.contains("RAW, kept on the card"), "the NEFs are told apart:\n\(relay)")
+    }
+
+    /// Sony in PC Remote: the SDIO phases come before anything else, the card is not listed, and
+    /// each photo is read from 0xFFFFC001 as the one before it is taken.
+    func testSonyPCRemotePhotosComeFromCameraMemory() throws {
+        let (relay, sim) = try checkLiveShots(profile: "sony")
+        XCTAssertTrue(relay.contains("(Sony PC Remote events)"), relay)
+        XCTAssertTrue(relay.contains("relay relies on its events alone"), relay)
+        XCTAssertFalse(sim.contains("no answer"), "relay sent nothing before the SDIO phases:\n\(sim)")
+    }
+
+    /// `relay capture` fires each profile that can be fired, and the shots' photos arrive.
+    func testCaptureFiresTheNewProfiles() throws {
+        for profile in ["canon-r5m2", "canon-eosm", "nikon-z"] {
+            let gallery = try GalleryProcess()
+            let harness = try harness(for: gallery)
+            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "0"])
+            defer { sim.stop() }
+            let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "3"])
+            let ended = Subprocess.waitUntil(timeout: 90) { !run.isRunning }
+            XCTAssertTrue(ended, "\(profile): capture did not end:\n\(run.stderr.suffix(3000))")
+            XCTAssertEqual(run.stop(signal: SIGTERM, timeout: 10), 0, "\(profile):\n\(run.stderr.suffix(3000))")
+            XCTAssertTrue(run.stdout.contains("3 of 3 captured, 3 uploaded"), "\(profile): \(run.stdout)\n\(run.stderr.suffix(3000))")
+            XCTAssertEqual(try gallery.photos().count, 3, profile)
+        }
+    }
+}
