@@ -40,6 +40,11 @@ public struct SimOptions: Sendable, Equatable {
     public var verbose = false
     /// Lists and answers the capture operations (without: a body that cannot be fired remotely).
     public var remoteCapture = true
+    /// Answer SSDP searches on this UDP port of `host` (0: any free port); nil: silent.
+    public var ssdpPort: UInt16?
+    /// Client sessions served before every later client is told InitFail busy (a Sony in "Send
+    /// to Computer" allows one per activation); nil: no limit.
+    public var maxSessions: Int?
 
     public init() {}
 
@@ -158,6 +163,10 @@ public struct SimOptions: Sendable, Equatable {
                 options.faults.dropEvery = try byteCount(try text(), flag: flag, range: 1...(1 << 40))
             case "--event-timeout":
                 options.faults.eventChannelTimeout = try duration(try text(), flag: flag, minimum: 0.1)
+            case "--ssdp":
+                options.ssdpPort = UInt16(try integer(try text(), flag: flag, range: 0...65535))
+            case "--max-sessions":
+                options.maxSessions = try integer(try text(), flag: flag, range: 1...1_000_000)
             case "--verbose", "-v":
                 options.verbose = true
             default:
@@ -166,6 +175,10 @@ public struct SimOptions: Sendable, Equatable {
             index += 1
         }
         guard sawProfile else { throw SimOptionsError.missingProfile }
+        if options.ssdpPort != nil && options.profile.ssdpServiceType == nil {
+            throw SimOptionsError.invalidValue(flag: "--ssdp", value: String(options.ssdpPort ?? 0),
+                                               expected: "a profile that announces itself over SSDP (\(options.profile.rawValue) bodies do not)")
+        }
         if options.captureToMemory && options.profile != .canonEOS {
             throw SimOptionsError.invalidValue(flag: "--capture-to", value: "memory",
                                                expected: "card (memory is a canon-eos feature)")
@@ -256,6 +269,13 @@ public struct SimOptions: Sendable, Equatable {
                                 do (default 30s; 0 never)
       --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
       --verbose                 log every operation on stderr
+      --ssdp PORT               answer SSDP searches (M-SEARCH) on UDP HOST:PORT with a unicast answer naming
+                                the device description, served over HTTP on a free port of HOST (0 = any
+                                free UDP port; "camera-sim ssdp on HOST:PORT" is printed before the
+                                listening line); canon-eos announces ICPO-WFTEOSSystemService
+      --max-sessions N          serve N client sessions, then answer every InitCommandRequest with InitFail
+                                busy (a body that allows one session per activation); a connection that
+                                sends nothing does not count
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line

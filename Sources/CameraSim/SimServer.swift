@@ -48,6 +48,12 @@ struct SimServer {
             log.info("\(command.peer) closed or sent something other than InitCommandRequest")
             return
         }
+        log.info("InitCommandRequest from \(command.peer) (\(name))")
+        if let limit = options.maxSessions, connectionNumber >= limit {
+            try? command.write(PTPIPPacket.initFail(reason: 2).encoded(), timeout: 1)
+            log.info("refused \(command.peer): busy, \(limit) session(s) already served (--max-sessions)")
+            return
+        }
         connectionNumber &+= 1
         let number = connectionNumber
         try command.write(PTPIPPacket.initCommandAck(

@@ -73,7 +73,7 @@ public enum RelayCommandLine {
                                                                  fire the camera on a schedule and upload every frame
           relay capture --camera ADDRESS --once [options]        take one shot and upload it
           relay capture --resume                                 continue the last capture run that did not finish
-          relay discover [--range RANGE] [--port N] [--json]     find PTP/IP cameras on the local network
+          relay discover [--range RANGE] [--identify] [--json]   find cameras on the local network (see DISCOVER OPTIONS)
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
@@ -109,6 +109,8 @@ public enum RelayCommandLine {
                                    without them the run goes on until Ctrl-C
           A shot counts as captured when the camera shows its new photo, failed when the camera answers
           DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
+
+        \(DiscoverCommand.help)
 
         FILES
           State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
