@@ -40,7 +40,7 @@ final class AutoCameraFinder {
             once.port = port
             once.retries = 0
             if CameraDiscovery.listeningProbe(host, options: once, shouldStop: { stop.isStopped }) != nil {
-                report(.status("camera: trying \(host):\(port), where the camera was last"))
+                report(.info("trying \(host):\(port), where the camera was last"))
                 return (host, port)
             }
         }
