@@ -50,7 +50,7 @@ let package = Package(
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
-        .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "SocketIO"]),
+        .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),

@@ -57,6 +57,7 @@ public struct SSDPMessage: Sendable, Equatable {
             }
             guard headers.count < Self.maximumHeaders else { throw .malformedHeader("more than \(Self.maximumHeaders) headers") }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            guard !name.isEmpty else { throw .malformedHeader(String(line)) }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers.append((name, value))
         }

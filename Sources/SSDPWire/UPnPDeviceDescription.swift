@@ -28,9 +28,12 @@ public struct UPnPDeviceDescription: Sendable, Equatable, Codable {
         self.udn = udn
     }
 
-    /// Parses the XML; external entities are never fetched.
+    /// Parses the XML (UTF-8, as UPnP requires); external entities are never fetched.
     public init(parsing bytes: [UInt8]) throws(SSDPWireError) {
         guard bytes.count <= Self.maximumLength else { throw .tooLong(count: bytes.count, limit: Self.maximumLength) }
+        // Foundation's XMLParser on Linux traps on an element name that is not UTF-8 (found by the
+        // fuzz tests), so such bytes are refused before it sees them.
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .malformedDescription("not UTF-8 text") }
         let reader = DeviceFieldReader()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
