@@ -7,9 +7,11 @@
 # Prints one line per target: executions, crashes (a crashing input is kept in Fuzz/.build/crashes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=("$@")
+# install-deps.sh installs its own arguments too: the target names are not packages.
+set --
 source scripts/install-deps.sh
 seconds=${SECONDS_PER_TARGET:-600}
-targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo ssdp description)
 (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address >&2)
 fuzzer=Fuzz/.build/release/PTPFuzz

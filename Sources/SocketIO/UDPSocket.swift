@@ -11,9 +11,7 @@ import Darwin
 public final class UDPSocket: @unchecked Sendable {
     /// The port actually bound.
     public let port: UInt16
-    private let fd: Int32
-    private let lock = NSLock()
-    private var isOpen = true
+    private let descriptor: SocketDescriptor
 
     /// One datagram and who sent it.
     public struct Datagram: Sendable {
@@ -49,7 +47,7 @@ public final class UDPSocket: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         SocketSystem.setNonBlocking(fd)
-        self.fd = fd
+        descriptor = SocketDescriptor(fd)
         self.port = UInt16(bigEndian: named.sin_port)
     }
 
@@ -103,18 +101,11 @@ public final class UDPSocket: @unchecked Sendable {
     }
 
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { return }
-        isOpen = false
-        Glibc_or_Darwin_close(fd)
+        descriptor.close()
     }
 
     private func openDescriptor() throws -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw SocketError.closed }
-        return fd
+        try descriptor.get()
     }
 
     /// A numeric IPv4 address (SSDP is IPv4 multicast; cameras' hotspots are IPv4).
