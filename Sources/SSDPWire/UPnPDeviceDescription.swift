@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// What a UPnP device says about itself in the description its SSDP `LOCATION` names: enough
 /// for `relay discover` to name a camera without opening a PTP/IP connection to it.
@@ -28,21 +25,15 @@ public struct UPnPDeviceDescription: Sendable, Equatable, Codable {
         self.udn = udn
     }
 
-    /// Parses the XML (UTF-8, as UPnP requires); external entities are never fetched.
+    /// Parses the XML (UTF-8, as UPnP requires) with ``DescriptionScanner``: Foundation's
+    /// XMLParser on Linux crashes on some malformed documents (found by the fuzz target: a
+    /// processing instruction without data, an element name that is not UTF-8), and anything on
+    /// the network may serve one.
     public init(parsing bytes: [UInt8]) throws(SSDPWireError) {
         guard bytes.count <= Self.maximumLength else { throw .tooLong(count: bytes.count, limit: Self.maximumLength) }
-        // Foundation's XMLParser on Linux traps on an element name that is not UTF-8 (found by the
-        // fuzz tests), so such bytes are refused before it sees them.
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .malformedDescription("not UTF-8 text") }
-        let reader = DeviceFieldReader()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        guard parser.parse(), reader.error == nil else {
-            throw .malformedDescription(reader.error ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed XML")
-        }
-        guard reader.sawDevice else { throw .malformedDescription("no <device> element") }
-        let fields = reader.fields
+        var scanner = DescriptionScanner(bytes)
+        let fields = try scanner.deviceFields()
         friendlyName = fields["friendlyName"] ?? ""
         manufacturer = fields["manufacturer"] ?? ""
         modelName = fields["modelName"] ?? ""
@@ -71,57 +62,20 @@ public struct UPnPDeviceDescription: Sendable, Equatable, Codable {
         return Array(text.utf8)
     }
 
+    /// Markup characters as entities, by Unicode scalar: a `<` followed by a combining mark is
+    /// one Character in Swift, and must still be escaped (found by the fuzz target).
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": result.append(contentsOf: "&apos;".unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
-    }
-}
-
-/// Collects the text of the root device's direct children (`root/device/NAME`).
-private final class DeviceFieldReader: NSObject, XMLParserDelegate {
-    private(set) var fields: [String: String] = [:]
-    private(set) var sawDevice = false
-    private(set) var error: String?
-    private var path: [String] = []
-    private var text = ""
-    /// Longest field kept: a name or serial is short, and the text of a hostile one is not kept.
-    private static let maximumFieldLength = 256
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        path.append(name)
-        if path == ["root", "device"] { sawDevice = true }
-        text = ""
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard path.count == 3, path[0] == "root", path[1] == "device" else { return }
-        if text.count < Self.maximumFieldLength { text += string }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if error == nil { error = "not well-formed XML (\(parseError.localizedDescription))" }
-    }
-
-    func parserDidEndDocument(_ parser: XMLParser) {
-        if !path.isEmpty, error == nil { error = "the document ends inside <\(path.joined(separator: "><"))>" }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if path.count == 3, path[0] == "root", path[1] == "device", fields[name] == nil {
-            fields[name] = String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumFieldLength))
-        }
-        text = ""
-        if !path.isEmpty { path.removeLast() }
+        return String(result)
     }
 }

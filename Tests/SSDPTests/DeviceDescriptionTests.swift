@@ -31,7 +31,7 @@ final class DeviceDescriptionTests: XCTestCase {
     }
 
     func testEncodedDescriptionsRoundTripWithMarkupInNames() throws {
-        let original = UPnPDeviceDescription(friendlyName: "Anna's <R5> & \"B\"", manufacturer: "Canon.Inc", modelName: "EOS R5",
+        let original = UPnPDeviceDescription(friendlyName: "Anna's <R5> & \"B\" 1<\u{652}x", manufacturer: "Canon.Inc", modelName: "EOS R5",
                                              serialNumber: "SIM0CANON0001", udn: "uuid:1")
         XCTAssertEqual(try UPnPDeviceDescription(parsing: original.encoded()), original)
     }
@@ -40,5 +40,18 @@ final class DeviceDescriptionTests: XCTestCase {
         XCTAssertThrowsError(try UPnPDeviceDescription(parsing: Array("<root><device><modelName>x</device>".utf8)))
         XCTAssertThrowsError(try UPnPDeviceDescription(parsing: Array("<html><body>router</body></html>".utf8)))
         XCTAssertThrowsError(try UPnPDeviceDescription(parsing: [UInt8](repeating: 32, count: UPnPDeviceDescription.maximumLength + 1)))
+        let entities = "<!DOCTYPE r [<!ENTITY a \"aaaa\">]><root><device><modelName>&a;</modelName></device></root>"
+        XCTAssertThrowsError(try UPnPDeviceDescription(parsing: Array(entities.utf8)), "no DOCTYPE, so no entity expansion")
+        XCTAssertThrowsError(try UPnPDeviceDescription(parsing: [0x3C, 0x72, 0xFF, 0x3E, 0x3C, 0x2F, 0x72, 0xFF, 0x3E]), "not UTF-8")
+    }
+
+    /// Inputs that crashed Foundation's XMLParser in the fuzz target read cleanly here.
+    func testProcessingInstructionsCommentsAndPrefixesAreTolerated() throws {
+        let xml = "<?x?><!-- c --><upnp:root xmlns:upnp='u'><device a='>'><modelName>R5 &#x2161; &lt;x&gt;</modelName>"
+            + "<friendlyName><![CDATA[<b>]]></friendlyName><serialNumber/></device></upnp:root>"
+        let description = try UPnPDeviceDescription(parsing: Array(xml.utf8))
+        XCTAssertEqual(description.modelName, "R5 Ⅱ <x>")
+        XCTAssertEqual(description.friendlyName, "<b>")
+        XCTAssertEqual(description.serialNumber, "")
     }
 }
