@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "relay", targets: ["relay"]),
         // For the libFuzzer targets in Fuzz/.
         .library(name: "PTPWire", targets: ["PTPWire"]),
+        .library(name: "SSDPWire", targets: ["SSDPWire"]),
     ],
     targets: [
         // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).
@@ -20,12 +21,16 @@ let package = Package(
         .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
-        // POSIX TCP sockets with timeouts on every connect, read and write.
+        // Pure SSDP (UPnP discovery) messages and UPnP device descriptions: no I/O.
+        .target(name: "SSDPWire"),
+        // POSIX TCP and UDP sockets with timeouts on every connect, read and write.
         .target(name: "SocketIO"),
+        // SSDP over UDP (searches, answers, announcements) and device descriptions over libcurl.
+        .target(name: "SSDP", dependencies: ["SSDPWire", "SocketIO", "CCurl"]),
         // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
-        .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO"]),
+        .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
-        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore"]),
+        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
@@ -39,12 +44,13 @@ let package = Package(
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
+        .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),

@@ -9,7 +9,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "PTPFuzz",
-            dependencies: [.product(name: "PTPWire", package: "relay")],
+            dependencies: [.product(name: "PTPWire", package: "relay"), .product(name: "SSDPWire", package: "relay")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the committed seed corpus of the fuzz targets: well-formed PTP/IP packets, event
-lists, DeviceInfo and ObjectInfo datasets, built from the layouts in ../shared/PTPIP.md, plus
+lists, DeviceInfo and ObjectInfo datasets, SSDP messages and UPnP device descriptions, built from the layouts in ../shared/PTPIP.md, plus
 the Canon EOS GetEvent reply recorded from a real body (../shared/fixtures)."""
 import os
 import shutil
@@ -68,3 +68,35 @@ write("events", "canon-object-added", record + struct.pack("<II", 8, 0))
 fixture = os.path.join(here, "..", "..", "shared", "fixtures", "canon-eos", "getevent-initial.bin")
 if os.path.exists(fixture):
     shutil.copyfile(fixture, os.path.join(here, "corpus", "events", "canon-recorded-initial"))
+
+os.makedirs(os.path.join(here, "corpus", "ssdp"), exist_ok=True)
+os.makedirs(os.path.join(here, "corpus", "description"), exist_ok=True)
+
+
+def ssdp(*lines):
+    return "\r\n".join(lines + ("", "")).encode()
+
+
+canon_eos = "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1"
+canon_phone = "urn:schemas-canon-com:service:ICPO-SmartPhoneEOSSystemService:1"
+sony = "urn:microsoft-com:service:MtpNullService:1"
+write("ssdp", "canon-answer", ssdp("HTTP/1.1 200 OK", "Cache-Control: max-age=1800", "EXT:",
+                                   "Location: http://192.168.1.10:49152/upnp/CameraDevDesc.xml", "ST: " + canon_phone,
+                                   "USN: uuid:00000000-0000-0000-0001-2C9EFCD137BE::" + canon_phone))
+write("ssdp", "sony-notify", ssdp("NOTIFY * HTTP/1.1", "HOST: 239.255.255.250:1900",
+                                  "LOCATION: http://192.168.1.209:1900/DeviceDescription.xml", "NT: " + sony,
+                                  "NTS: ssdp:alive", "USN: uuid:00000000-0001-0010-8000-98f17039c6fc::" + sony))
+write("ssdp", "canon-byebye", ssdp("NOTIFY * HTTP/1.1", "NT: " + canon_eos, "NTS: ssdp:byebye", "USN: uuid:1::" + canon_eos))
+write("ssdp", "search", ssdp("M-SEARCH * HTTP/1.1", "HOST: 239.255.255.250:1900", 'MAN: "ssdp:discover"', "MX: 1",
+                             "ST: ssdp:all"))
+write("description", "canon", ("<?xml version=\"1.0\"?>\n<root xmlns=\"urn:schemas-upnp-org:device-1-0\">"
+                               "<specVersion><major>1</major><minor>0</minor></specVersion><device>"
+                               "<deviceType>urn:schemas-upnp-org:device:Basic:1</deviceType>"
+                               "<friendlyName>Canon EOS R50</friendlyName><manufacturer>Canon</manufacturer>"
+                               "<modelName>Canon EOS R50</modelName><serialNumber>123456789123</serialNumber>"
+                               "<UDN>uuid:00000000-0000-0000-0001-00BBC1859FAB</UDN><serviceList><service>"
+                               "<serviceType>" + canon_eos + "</serviceType></service></serviceList>"
+                               "<deviceList><device><modelName>embedded</modelName></device></deviceList>"
+                               "</device></root>").encode())
+write("description", "escaped", ("<root><device><friendlyName>A &amp; B &lt;1&gt;</friendlyName>"
+                                 "<modelName><![CDATA[R5 <II>]]></modelName></device></root>").encode())

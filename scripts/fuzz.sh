@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Fuzzes relay's camera-facing decoders with libFuzzer (ASan on): the PTP/IP packet and stream
-# readers, the Canon EOS and Nikon event-list parsers, DeviceInfo and ObjectInfo.
+# readers, the Canon EOS and Nikon event-list parsers, DeviceInfo and ObjectInfo, SSDP messages
+# and UPnP device descriptions.
 #   scripts/fuzz.sh                 each target for 600 s
 #   SECONDS_PER_TARGET=60 scripts/fuzz.sh packets events
 # Prints one line per target: executions, crashes (a crashing input is kept in Fuzz/.build/crashes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=("$@")
+# install-deps.sh installs its own arguments too: the target names are not packages.
+set --
 source scripts/install-deps.sh
 seconds=${SECONDS_PER_TARGET:-600}
-targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo)
+[ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo ssdp description)
 (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address >&2)
 fuzzer=Fuzz/.build/release/PTPFuzz
 mkdir -p Fuzz/.build/crashes

@@ -56,6 +56,16 @@ public enum CameraSimCommand {
         if let interval = options.shootEvery {
             startSchedule(every: interval, card: card, burst: options.burst, log: log, stop: stop)
         }
+        if let port = options.ssdpPort, let service = options.profile.ssdpServiceType {
+            do {
+                let announcer = try SimAnnouncer(options: options, port: port, service: service, log: log)
+                announcer.start(stop: stop)
+                FileHandle.standardOutput.write(Data("camera-sim ssdp on \(options.host):\(announcer.udp.port)\n".utf8))
+            } catch {
+                log.info("cannot answer SSDP on \(options.host):\(port): \(error)")
+                return 1
+            }
+        }
         // Written straight to the descriptor: tests read this line from a file while we run.
         FileHandle.standardOutput.write(Data(
             "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))

@@ -45,6 +45,8 @@ public struct SimOptions: Sendable, Equatable {
     public var quirks = SimQuirks()
     /// Accept only this client GUID, as a paired body does (`--require-guid`).
     public var pairing = SimPairing()
+    /// Answer SSDP searches on this UDP port of `host` (0: any free port); nil: silent.
+    public var ssdpPort: UInt16?
 
     public init() {}
 
@@ -166,6 +168,8 @@ public struct SimOptions: Sendable, Equatable {
                 options.faults.eventChannelTimeout = try duration(try text(), flag: flag, minimum: 0.1)
             case "--require-guid":
                 options.pairing = try SimPairing(requiring: try text(), flag: flag)
+            case "--ssdp":
+                options.ssdpPort = UInt16(try integer(try text(), flag: flag, range: 0...65535))
             case "--verbose", "-v":
                 options.verbose = true
             default:
@@ -175,6 +179,10 @@ public struct SimOptions: Sendable, Equatable {
             index += 1
         }
         guard sawProfile else { throw SimOptionsError.missingProfile }
+        if options.ssdpPort != nil && options.profile.ssdpServiceType == nil {
+            throw SimOptionsError.invalidValue(flag: "--ssdp", value: String(options.ssdpPort ?? 0),
+                                               expected: "a profile that announces itself over SSDP (\(options.profile.rawValue) bodies do not)")
+        }
         let byDefault = options.profile.capturesToMemoryByDefault
         options.captureToMemory = captureTarget ?? byDefault
         if options.captureToMemory != byDefault && !options.profile.canChooseCaptureTarget {
@@ -271,6 +279,10 @@ public struct SimOptions: Sendable, Equatable {
       --require-guid HEX        accept only this client GUID (32 hex digits), answering InitFail
                                 reason 1 to any other, as a paired body does
       --verbose                 log every operation on stderr
+      --ssdp PORT               answer SSDP searches (M-SEARCH) on UDP HOST:PORT with a unicast answer naming
+                                the device description, served over HTTP on a free port of HOST (0 = any
+                                free UDP port; "camera-sim ssdp on HOST:PORT" is printed before the
+                                listening line); canon-eos announces ICPO-WFTEOSSystemService
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line

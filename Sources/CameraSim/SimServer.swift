@@ -51,6 +51,7 @@ struct SimServer {
             log.info("\(command.peer) closed or sent something other than InitCommandRequest")
             return
         }
+        log.info("InitCommandRequest from \(command.peer) (\(name))")
         guard options.pairing.admits(guid) else {
             try? command.write(PTPIPPacket.initFail(reason: SimPairing.rejectedReason).encoded(), timeout: 1)
             log.info("refused \(command.peer) (\(name)): not paired (GUID \(PTPIPGUID.hex(guid)))")

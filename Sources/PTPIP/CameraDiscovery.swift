@@ -1,70 +1,58 @@
 import Foundation
 import PTPWire
 import SocketIO
+import SSDP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A camera that answered a discovery probe.
-public struct DiscoveredCamera: Sendable, Equatable, Codable {
-    public var host: String
-    public var port: UInt16
-    public var manufacturer: String
-    public var model: String
-    public var serialNumber: String
-    /// The name the camera gave in its InitCommandAck.
-    public var friendlyName: String
-    /// Set when the camera speaks PTP/IP but refused relay (busy with another client, not
-    /// paired); model and serial are then unknown.
-    public var refusal: String?
-
-    /// `ptpip://HOST[:PORT]`, as `relay run --camera` takes it.
-    public var url: String {
-        let shown = host.contains(":") ? "[\(host)]" : host
-        return port == PTPIPClientOptions.defaultPort ? "ptpip://\(shown)" : "ptpip://\(shown):\(port)"
-    }
-}
-
-/// How `relay discover` scans.
-public struct DiscoveryOptions: Sendable {
-    public var addresses: [String]
-    public var port: UInt16 = PTPIPClientOptions.defaultPort
-    /// Full passes over the addresses; a camera still joining the network answers a later one.
-    public var waves = 3
-    /// Time from the start of one wave to the start of the next.
-    public var waveInterval = 3.0
-    /// Limit of one probe (connect, handshake, DeviceInfo).
-    public var timeout = 2.0
-    /// Extra tries of an address that refused or did not answer (a camera's PTP/IP server
-    /// starts a moment after its Wi-Fi).
-    public var retries = 3
-    public var retryDelay = 0.5
-    /// Probes in flight at once.
-    public var parallelism = 64
-    public var guid: [UInt8]
-    public var friendlyName: String
-
-    public init(addresses: [String], guid: [UInt8], friendlyName: String) {
-        self.addresses = addresses
-        self.guid = guid
-        self.friendlyName = friendlyName
-    }
-}
-
-/// Finds PTP/IP cameras by connecting to every address of a range in parallel: what answers the
-/// PTP/IP handshake is asked for its DeviceInfo (no session is opened, nothing on the camera
-/// changes).
+/// Finds PTP/IP cameras at the lowest cost to them: first the cameras that announce themselves
+/// over SSDP (Canon, Sony; named from their UPnP description, their PTP/IP port untouched), then
+/// a plain TCP connect to the PTP/IP port of every other address of a range (closed at once,
+/// nothing sent: no handshake, no session, no pairing prompt), and only when asked, a PTP/IP
+/// handshake and GetDeviceInfo for the bodies that listen but did not announce themselves.
+///
+/// A handshake costs a camera: a paired body shows a prompt for an unknown client, and a Sony in
+/// "Send to Computer" accepts one session per activation (libgphoto2 `camlibs/ptp2/library.c`,
+/// the Sony PTP/IP connection sequence), which a probe would use up.
 public enum CameraDiscovery {
+    /// SSDP, then the TCP scan, then (with `identify`) the handshake for what listens unnamed.
+    /// `note` receives lines worth showing (SSDP could not listen everywhere). Announced
+    /// cameras first, then the others in address order.
+    public static func find(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool = { false },
+                            note: (String) -> Void = { _ in }) -> [DiscoveredCamera] {
+        var announced: [DiscoveredCamera] = []
+        if let ssdp = options.ssdp {
+            let result = SSDPSearch.run(ssdp, shouldStop: shouldStop)
+            result.notes.forEach(note)
+            announced = result.cameras.map { DiscoveredCamera(announced: $0, port: options.port) }
+        }
+        if shouldStop() { return announced }
+        var scanOptions = options
+        scanOptions.addresses = options.addresses.filter { address in !announced.contains { $0.host == address } }
+        if !announced.isEmpty { scanOptions.waves = 1 }
+        let scan = scanOptions
+        let listening = self.scan(scan, shouldStop: shouldStop) { host in listeningProbe(host, options: scan, shouldStop: shouldStop) }
+        guard options.identify, !listening.isEmpty, !shouldStop() else { return announced + listening }
+        var identifyOptions = options
+        identifyOptions.addresses = listening.map(\.host)
+        identifyOptions.waves = 1
+        let identify = identifyOptions
+        let named = self.scan(identify, shouldStop: shouldStop) { host in identifyProbe(host, options: identify, shouldStop: shouldStop) }
+        return announced + listening.map { camera in named.first { $0.host == camera.host } ?? camera }
+    }
+
     /// Scans in waves until a wave finds a camera or the waves are used up; `shouldStop` ends it
     /// early. Cameras are returned in address order.
-    public static func scan(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool = { false }) -> [DiscoveredCamera] {
+    static func scan(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool,
+                     probe: @escaping @Sendable (String) -> DiscoveredCamera?) -> [DiscoveredCamera] {
         var found: [DiscoveredCamera] = []
         for wave in 0..<max(1, options.waves) {
             let started = SocketClock.now()
-            found = scanOnce(options, shouldStop: shouldStop)
-            if !found.isEmpty || shouldStop() || wave == options.waves - 1 { break }
+            found = scanOnce(options.addresses, parallelism: options.parallelism, shouldStop: shouldStop, probe: probe)
+            if !found.isEmpty || shouldStop() || wave >= options.waves - 1 { break }
             let pause = started + options.waveInterval - SocketClock.now()
             if pause > 0 { usleep(useconds_t(pause * 1_000_000)) }
         }
@@ -72,15 +60,15 @@ public enum CameraDiscovery {
     }
 
     /// One parallel pass over every address.
-    static func scanOnce(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool) -> [DiscoveredCamera] {
-        let addresses = options.addresses
+    static func scanOnce(_ addresses: [String], parallelism: Int, shouldStop: @escaping @Sendable () -> Bool,
+                         probe: @escaping @Sendable (String) -> DiscoveredCamera?) -> [DiscoveredCamera] {
         let results = ProbeResults(count: addresses.count)
         let workers = DispatchGroup()
-        for _ in 0..<min(max(1, options.parallelism), addresses.count) {
+        for _ in 0..<min(max(1, parallelism), addresses.count) {
             workers.enter()
             let thread = Thread {
                 while !shouldStop(), let index = results.takeIndex() {
-                    results.store(probe(addresses[index], options: options, shouldStop: shouldStop), at: index)
+                    results.store(probe(addresses[index]), at: index)
                 }
                 workers.leave()
             }
@@ -91,34 +79,58 @@ public enum CameraDiscovery {
         return results.cameras
     }
 
-    /// Probes one address, retrying "refused" and "timed out", giving up at once on "no route".
-    public static func probe(_ host: String, options: DiscoveryOptions,
-                             shouldStop: @escaping @Sendable () -> Bool = { false }) -> DiscoveredCamera? {
+    /// Whether `host` accepts a TCP connection on the PTP/IP port: connected and closed at once,
+    /// nothing sent. Retries "refused" and "timed out"; gives up at once on "no route".
+    public static func listeningProbe(_ host: String, options: DiscoveryOptions,
+                                      shouldStop: @escaping @Sendable () -> Bool = { false }) -> DiscoveredCamera? {
+        withRetries(options, shouldStop: shouldStop) { () throws -> DiscoveredCamera? in
+            let connection = try TCPConnection.connect(host: host, port: options.port, timeout: options.timeout)
+            connection.close()
+            return DiscoveredCamera(host: host, port: options.port, foundBy: .listening)
+        }
+    }
+
+    /// Names the camera at `host` with a PTP/IP handshake and GetDeviceInfo (no session is
+    /// opened, nothing on the camera changes, but the connection itself may cost it; see above).
+    public static func identifyProbe(_ host: String, options: DiscoveryOptions,
+                                     shouldStop: @escaping @Sendable () -> Bool = { false }) -> DiscoveredCamera? {
         let clientOptions = PTPIPClientOptions(host: host, port: options.port, guid: options.guid,
                                                friendlyName: options.friendlyName,
                                                connectTimeout: options.timeout, ioTimeout: options.timeout)
-        for attempt in 0...max(0, options.retries) {
-            if attempt > 0 {
-                if shouldStop() { return nil }
-                usleep(useconds_t(options.retryDelay * 1_000_000))
-            }
-            do {
+        return withRetries(options, shouldStop: shouldStop) { () throws -> DiscoveredCamera? in
+            do throws(PTPIPError) {
                 let client = try PTPIPClient.connect(clientOptions, interrupt: shouldStop)
                 defer { client.close() }
                 let reply = try client.transaction(.getDeviceInfo, dataIn: .collect(limit: 1 << 20))
                 guard reply.code.isOK, let info = try? PTPDeviceInfo(decoding: reply.data ?? []) else { return nil }
                 return DiscoveredCamera(host: host, port: options.port, manufacturer: info.manufacturer, model: info.model,
-                                        serialNumber: info.serialNumber, friendlyName: client.cameraName)
+                                        serialNumber: info.serialNumber, friendlyName: client.cameraName, foundBy: .identified)
             } catch let error {
                 switch error {
                 case let .refused(_, reason):
-                    return DiscoveredCamera(host: host, port: options.port, manufacturer: "", model: "", serialNumber: "",
-                                            friendlyName: "", refusal: reason.description)
-                case let .cannotConnect(_, socketError) where isWorthRetrying(socketError):
-                    continue
+                    return DiscoveredCamera(host: host, port: options.port, refusal: reason.description, foundBy: .identified)
+                case let .cannotConnect(_, socketError):
+                    throw socketError
                 default:
                     return nil
                 }
+            }
+        }
+    }
+
+    /// Runs `attempt`, trying again after a socket error worth retrying; nil after the last try
+    /// or any other error.
+    private static func withRetries(_ options: DiscoveryOptions, shouldStop: @Sendable () -> Bool,
+                                    _ attempt: () throws -> DiscoveredCamera?) -> DiscoveredCamera? {
+        for number in 0...max(0, options.retries) {
+            if number > 0 {
+                if shouldStop() { return nil }
+                usleep(useconds_t(options.retryDelay * 1_000_000))
+            }
+            do {
+                return try attempt()
+            } catch {
+                guard let socketError = error as? SocketError, isWorthRetrying(socketError) else { return nil }
             }
         }
         return nil

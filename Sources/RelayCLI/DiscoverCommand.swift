@@ -1,13 +1,35 @@
 import Foundation
 import PTPIP
 import RelayCore
+import SSDP
 import Tether
 
-/// `relay discover [--range RANGE] [--port N] [--timeout DURATION] [--json]`: finds PTP/IP cameras
-/// on the local network (or the range given) and prints model, serial and address of each.
+/// `relay discover [--range RANGE] [--port N] [--timeout DURATION] [--ssdp-target HOST:PORT]...
+/// [--identify] [--json]`: finds PTP/IP cameras on the local network (or the range given) at the
+/// lowest cost to them, and prints address, and where known model and serial, of each.
 enum DiscoverCommand {
+    /// The DISCOVER OPTIONS section of `relay --help`.
+    static let help = """
+    DISCOVER OPTIONS
+      Cameras that announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their
+      UPnP description, without any connection to their PTP/IP port. Then every other address of the range
+      gets a plain TCP connect to the PTP/IP port, closed at once: no handshake, no session, no pairing
+      prompt; such a camera is listed without a model. Only --identify opens a PTP/IP connection (handshake
+      and GetDeviceInfo) to name it, which may show a pairing prompt or use up a one-session body.
+      --range RANGE            addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)
+      --port N                 the PTP/IP port (default 15740)
+      --timeout DURATION       limit of one connection attempt, e.g. 500ms, 2s (default 2s)
+      --identify               name the cameras that did not announce themselves with a PTP/IP connection
+      --ssdp-target HOST:PORT  send the SSDP search to this address instead of 239.255.255.250:1900 (may be
+                               given several times; a camera's address, or a simulator's --ssdp port)
+      --json                   a JSON array: host, port, url, foundBy (announced, listening, identified),
+                               manufacturer, model, serialNumber, friendlyName, and where known serviceType,
+                               udn, refusal (why it refused relay), note (why its description was unreadable)
+    """
+
     static func run(_ arguments: [String], home: RelayHome) throws {
-        let args = try Arguments(arguments, options: ["--range", "--port", "--timeout"], flags: ["--json"])
+        let args = try Arguments(arguments, options: ["--range", "--port", "--timeout", "--ssdp-target"],
+                                 flags: ["--json", "--identify"])
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let addresses: [String]
         if let range = try args.value("--range") {
@@ -20,24 +42,67 @@ enum DiscoverCommand {
         var options = DiscoveryOptions(addresses: addresses, guid: registry.clientGUID, friendlyName: CameraSource.friendlyName)
         if let port = try args.integer("--port", in: 1...65535) { options.port = UInt16(port) }
         if let timeout = try args.seconds("--timeout", minimum: 0.1, maximum: 60) { options.timeout = timeout }
-        FileHandle.standardError.write(Data(
-            "relay: looking for PTP/IP cameras on \(describe(addresses)), port \(options.port)\n".utf8))
-        let cameras = CameraDiscovery.scan(options)
-        if args.has("--json") {
-            try JSONOutput.print(cameras)
-        } else {
-            for camera in cameras {
-                if let refusal = camera.refusal {
-                    print("\(camera.url)  a camera that refused relay: \(refusal)")
-                } else {
-                    print("\(camera.url)  \(camera.model)  serial \(camera.serialNumber)  (\(camera.manufacturer))")
+        options.identify = args.has("--identify")
+        var ssdp = SSDPSearchOptions()
+        if !args.all("--ssdp-target").isEmpty {
+            ssdp.targets = try args.all("--ssdp-target").map { text throws(CommandFailure) in
+                guard let target = SSDPTarget.parse(text) else {
+                    throw CommandFailure(.usage, "--ssdp-target '\(text)' is not HOST:PORT with an IPv4 address (e.g. 192.168.1.20:1900)")
                 }
+                return target
             }
+        }
+        ssdp.descriptionTimeout = options.timeout
+        options.ssdp = ssdp
+        let searched = ssdp.targets.map(\.description).joined(separator: ", ")
+        log("relay: listening for cameras announcing themselves (SSDP to \(searched)), then looking for PTP/IP cameras on "
+            + "\(describe(addresses)), port \(options.port)\(options.identify ? "; naming the ones that stay silent" : "")")
+        let cameras = CameraDiscovery.find(options, note: { log("relay: \($0)") })
+        if args.has("--json") {
+            try JSONOutput.print(cameras.map(Listed.init))
+        } else {
+            cameras.map(line).forEach { print($0) }
         }
         guard !cameras.isEmpty else {
             throw CommandFailure(.failure, "no camera answered on \(describe(addresses)) (is it on, on this network, "
                 + "with its Wi-Fi remote/PC connection enabled? --range names other addresses)")
         }
+    }
+
+    /// One line of the table, saying what relay knows of the camera and what finding it cost.
+    static func line(_ camera: DiscoveredCamera) -> String {
+        switch camera.foundBy {
+        case .announced:
+            guard !camera.model.isEmpty else {
+                return "\(camera.url)  a \(camera.manufacturer) camera that announced itself; its description could not "
+                    + "be read (\(camera.note ?? "no details"))"
+            }
+            let serial = camera.serialNumber.isEmpty ? "" : "  serial \(camera.serialNumber)"
+            return "\(camera.url)  \(camera.model)\(serial)  (\(camera.manufacturer); announced itself, not connected)"
+        case .listening:
+            return "\(camera.url)  PTP/IP camera, model unknown: it did not announce itself "
+                + "(relay discover --identify asks it, which costs it a connection)"
+        case .identified:
+            if let refusal = camera.refusal { return "\(camera.url)  a camera that refused relay: \(refusal)" }
+            return "\(camera.url)  \(camera.model)  serial \(camera.serialNumber)  (\(camera.manufacturer))"
+        }
+    }
+
+    /// A camera in `--json`: its fields and the address as `relay run --camera` takes it.
+    private struct Listed: Encodable {
+        let camera: DiscoveredCamera
+
+        enum Keys: String, CodingKey { case url }
+
+        func encode(to encoder: Encoder) throws {
+            try camera.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(camera.url, forKey: .url)
+        }
+    }
+
+    private static func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// "192.168.1.1–192.168.1.254 (254 addresses)".

@@ -75,7 +75,7 @@ public enum RelayCommandLine {
                                                                  fire the camera on a schedule and upload every frame
           relay capture --camera ADDRESS --once [options]        take one shot and upload it
           relay capture --resume                                 continue the last capture run that did not finish
-          relay discover [--range RANGE] [--port N] [--json]     find PTP/IP cameras on the local network
+          relay discover [--range RANGE] [--identify] [--json]   find cameras on the local network (see DISCOVER OPTIONS)
           relay pair --camera ptpip://HOST[:PORT] [--guid HEX] [--name NAME] [--wait DURATION]
                                                                  pair relay with a camera (shows what to press on it);
                                                                  --guid/--name: the id and name of software the body
@@ -117,6 +117,8 @@ public enum RelayCommandLine {
           DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
           A run in which shots fell due but none was captured exits 1; one with some captured exits 0 and
           its summary counts the failed and missed shots.
+
+        \(DiscoverCommand.help)
 
         FILES
           State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):

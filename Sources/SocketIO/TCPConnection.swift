@@ -11,18 +11,16 @@ import Darwin
 /// A connection is meant to be owned by one thread or actor at a time (PTP is one transaction
 /// at a time anyway). It is `@unchecked Sendable` so that it can be handed from the accepting
 /// thread to its owner; the only mutable state, whether the descriptor is still open, is guarded
-/// by `lock` so that the descriptor is released exactly once. Only the owner may `close()`: a
+/// by its `SocketDescriptor` so that the descriptor is released exactly once. Only the owner may `close()`: a
 /// descriptor closed under another thread's poll can be reused by the system meanwhile. To stop
 /// an owner blocked in a read from outside, call `shutdown()`, which is safe from any thread.
 public final class TCPConnection: @unchecked Sendable {
     /// "host:port" of the other side, for messages.
     public let peer: String
-    private let fd: Int32
-    private let lock = NSLock()
-    private var isOpen = true
+    private let descriptor: SocketDescriptor
 
     init(adopting fd: Int32, peer: String) {
-        self.fd = fd
+        descriptor = SocketDescriptor(fd)
         self.peer = peer
         SocketSystem.configureStream(fd)
     }
@@ -163,33 +161,19 @@ public final class TCPConnection: @unchecked Sendable {
     /// Stops both directions at once, so that a peer blocked in read sees the end promptly;
     /// the descriptor stays allocated until `close()`.
     public func shutdown() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isOpen { _ = Glibc_or_Darwin_shutdown(fd) }
+        descriptor.whileOpen { _ = Glibc_or_Darwin_shutdown($0) }
     }
 
     /// Releases the descriptor; later calls fail with `SocketError.closed`. Safe to call twice.
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isOpen {
-            isOpen = false
-            Glibc_or_Darwin_close(fd)
-        }
+        descriptor.close()
     }
 
     /// True until `close()`.
-    public var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !isOpen
-    }
+    public var isClosed: Bool { descriptor.isClosed }
 
     private func openDescriptor() throws -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw SocketError.closed }
-        return fd
+        try descriptor.get()
     }
 }
 

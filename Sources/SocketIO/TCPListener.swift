@@ -9,16 +9,14 @@ import Darwin
 /// `port` then reports: tests start servers that way so that parallel runs never collide.
 ///
 /// `@unchecked Sendable` for the same reason as `TCPConnection`: the descriptor's open state is
-/// guarded by `lock`. As there, only the owner closes it; an accept loop stops by its own
+/// guarded by its `SocketDescriptor`. As there, only the owner closes it; an accept loop stops by its own
 /// flag between the bounded `accept(timeout:)` calls.
 public final class TCPListener: @unchecked Sendable {
     /// The port actually bound.
     public let port: UInt16
     /// The address as given, for messages.
     public let host: String
-    private let fd: Int32
-    private let lock = NSLock()
-    private var isOpen = true
+    private let descriptor: SocketDescriptor
 
     /// Binds `host:port` (SO_REUSEADDR, so that a restarted server can take its port back at once)
     /// and starts listening.
@@ -54,7 +52,7 @@ public final class TCPListener: @unchecked Sendable {
                 Glibc_or_Darwin_close(fd)
                 continue
             }
-            self.fd = fd
+            descriptor = SocketDescriptor(fd)
             self.port = withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketSystem.port(of: $0) }
             }
@@ -93,19 +91,11 @@ public final class TCPListener: @unchecked Sendable {
 
     /// Stops listening; a later `accept` fails with `SocketError.closed`. Safe to call twice.
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isOpen {
-            isOpen = false
-            Glibc_or_Darwin_close(fd)
-        }
+        descriptor.close()
     }
 
     private func openDescriptor() throws -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw SocketError.closed }
-        return fd
+        try descriptor.get()
     }
 }
 

@@ -44,6 +44,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     private var memories: [String: CameraMemory] = [:]
     /// The serial of the camera this run tethers, once one has connected.
     private var expectedSerial: String?
+    private let autoFinder: AutoCameraFinder
 
     /// Seconds a transfer in progress may go on after a stop request before it is cut.
     static let stopGrace = 0.8
@@ -56,6 +57,8 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         self.report = report
         try home.createIfNeeded()
         registry = try CameraRegistry(home: home)
+        autoFinder = AutoCameraFinder(registry: registry, addresses: options.discoveryAddresses,
+                                      connectTimeout: options.connectTimeout, friendlyName: Self.friendlyName)
     }
 
     /// Waits between connections to a camera that refuses relay as not paired: slow, since the
@@ -124,6 +127,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         let session = try CameraSourceError.explainingRefusal(host: host, port: port) { () throws(PTPIPError) in
             try CameraSession.open(clientOptions, stop: stop) { (stop.secondsSinceStop ?? 0) > Self.stopGrace }
         }
+        autoFinder.sessionOpened()
         let serial = session.serial
         if let expectedSerial, expectedSerial != serial {
             report(.info("a different camera answers at \(clientOptions.address): \(session.name) instead of serial "
@@ -152,30 +156,14 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         return memory
     }
 
-    /// Where to connect: the given address, or for `auto` the camera a scan finds (the one this
-    /// run already tethers, else one relay knew before, else the first).
+    /// Where to connect: the given address, or for `auto` the camera ``AutoCameraFinder`` picks
+    /// without opening a PTP/IP connection to any other.
     private func target(stop: StopFlag) throws -> (String, UInt16) {
         switch options.address {
         case let .ptpip(host, port):
             return (host, port)
         case .auto:
-            let addresses = options.discoveryAddresses ?? NetworkInterfaces.defaultScanAddresses()
-            guard !addresses.isEmpty else { throw CameraSourceError.noNetwork }
-            report(.status("camera: looking for a camera on \(addresses.count) addresses"))
-            var discovery = DiscoveryOptions(addresses: addresses, guid: registry.clientGUID, friendlyName: Self.friendlyName)
-            discovery.timeout = min(options.connectTimeout, discovery.timeout)
-            let found = CameraDiscovery.scan(discovery) { stop.isStopped }.filter { $0.refusal == nil }
-            let preferred = [expectedSerial].compactMap { $0 } + registry.knownSerials
-            let chosen = preferred.lazy.compactMap { serial in found.first { $0.serialNumber == serial } }.first
-                ?? (expectedSerial == nil ? found.first : nil)
-            guard let camera = chosen else {
-                throw CameraSourceError.notFound(addressCount: addresses.count, expectedSerial: expectedSerial)
-            }
-            if found.count > 1 {
-                report(.info("found \(found.count) cameras; using \(camera.model) at \(camera.url) "
-                    + "(give --camera \(found.first { $0 != camera }?.url ?? "ptpip://…") for another)"))
-            }
-            return (camera.host, camera.port)
+            return try autoFinder.find(expectedSerial: expectedSerial, stop: stop, report: report)
         }
     }
 

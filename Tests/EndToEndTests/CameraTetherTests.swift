@@ -348,7 +348,7 @@ final class CameraTetherTests: XCTestCase {
         let generic = try CameraSimProcess(profile: "generic", host: "127.0.0.13", port: 15740)
         defer { generic.stop() }
         let started = Date()
-        let result = try harness.relay("discover", "--range", "127.0.0.1-127.0.0.20", "--json")
+        let result = try harness.relay("discover", "--range", "127.0.0.1-127.0.0.20", "--identify", "--json")
         let seconds = Date().timeIntervalSince(started)
         XCTAssertEqual(result.status, 0, result.stderr)
         struct Found: Decodable, Equatable {
@@ -360,7 +360,7 @@ final class CameraTetherTests: XCTestCase {
         XCTAssertEqual(found, [Found(host: "127.0.0.7", port: 15740, serialNumber: "SIM0CANON0001"),
                                Found(host: "127.0.0.13", port: 15740, serialNumber: "SIM0GENERIC01")])
         XCTAssertLessThan(seconds, 10, "discovery of 20 addresses took \(seconds) s")
-        let table = try harness.relay("discover", "--range", "127.0.0.1-20")
+        let table = try harness.relay("discover", "--range", "127.0.0.1-20", "--identify")
         XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.7  Canon EOS R50"), table.stdout)
     }
 

@@ -7,6 +7,8 @@ public final class CameraSimProcess: Sendable {
     public let child: Subprocess
     public let host: String
     public let port: UInt16
+    /// The UDP port the simulator answers SSDP searches on, when started with `--ssdp`.
+    public let ssdpPort: UInt16?
     /// Lines written here reach the simulator's stdin ("shoot", "shoot N").
     private let stdinPipe: Pipe
 
@@ -30,7 +32,11 @@ public final class CameraSimProcess: Sendable {
             throw CameraSimProcessError.didNotStart(stdout: child.stdout, stderr: child.stderr)
         }
         port = found
+        ssdpPort = Self.ssdpPort(in: child.stdout)
     }
+
+    /// `HOST:PORT` for `relay discover --ssdp-target`, when started with `--ssdp`.
+    public var ssdpTarget: String? { ssdpPort.map { "\(host):\($0)" } }
 
     deinit { stop() }
 
@@ -68,6 +74,14 @@ public final class CameraSimProcess: Sendable {
     @discardableResult
     public func stop() -> Int32 {
         child.stop(signal: SIGTERM, timeout: 10)
+    }
+
+    /// From "camera-sim ssdp on HOST:PORT", printed before the listening line.
+    static func ssdpPort(in output: String) -> UInt16? {
+        for line in output.split(separator: "\n") where line.hasPrefix("camera-sim ssdp on ") {
+            if let colon = line.lastIndex(of: ":") { return UInt16(line[line.index(after: colon)...]) }
+        }
+        return nil
     }
 
     static func port(in output: String) -> UInt16? {

@@ -1,8 +1,11 @@
 import Foundation
 import PTPWire
+import SSDPWire
 
 /// Which decoder this run fuzzes, from FUZZ_TARGET: packets (the PTP/IP packet and stream
-/// readers), events (Canon EOS and Nikon event lists), deviceinfo, objectinfo.
+/// readers), events (Canon EOS and Nikon event lists), deviceinfo, objectinfo, ssdp (SSDP
+/// answers and announcements from anything on the network), description (UPnP device
+/// descriptions).
 private let target: String = {
     guard let raw = getenv("FUZZ_TARGET") else { return "packets" }
     return String(cString: raw)
@@ -21,6 +24,15 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         if let info = try? PTPDeviceInfo(decoding: bytes) { precondition((try? PTPDeviceInfo(decoding: info.encoded())) == info) }
     case "objectinfo":
         if let info = try? PTPObjectInfo(decoding: bytes) { precondition((try? PTPObjectInfo(decoding: info.encoded())) == info) }
+    case "ssdp":
+        if let message = try? SSDPMessage(parsing: bytes) {
+            _ = CameraServiceType.of(message)
+            precondition((try? SSDPMessage(parsing: message.encoded()))?.kind == message.kind)
+        }
+    case "description":
+        if let description = try? UPnPDeviceDescription(parsing: bytes) {
+            precondition((try? UPnPDeviceDescription(parsing: description.encoded())) != nil)
+        }
     default:
         fuzzPackets(bytes)
     }

@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `relay discover` and `--camera auto` against simulators over real sockets: finding a camera
+/// must not cost it a PTP/IP session (pairing prompts, one-session bodies). The simulators log
+/// every InitCommandRequest they receive, so "no session" is read from their logs.
+final class DiscoveryTests: XCTestCase {
+    private struct Found: Decodable, Equatable {
+        var host: String
+        var port: Int
+        var foundBy: String
+        var model: String
+        var serialNumber: String
+        var serviceType: String?
+        var url: String
+    }
+
+    private func discover(_ harness: RelayHarness, _ arguments: String...) throws -> [Found] {
+        let result = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json"] + arguments,
+                                        environment: harness.environment, timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try JSONDecoder().decode([Found].self, from: Data(result.stdout.utf8))
+    }
+
+    private func assertNoConnection(_ sim: CameraSimProcess, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(sim.log.contains("InitCommandRequest from"), "the camera was sent a PTP/IP handshake:\n\(sim.log)", file: file, line: line)
+        XCTAssertFalse(sim.log.contains("session "), "the camera had a session:\n\(sim.log)", file: file, line: line)
+    }
+
+    func testAnAnnouncingCameraIsNamedFromItsDescriptionWithoutAnyConnection() throws {
+        let harness = try RelayHarness()
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--ssdp", "0"], host: "127.0.0.31", port: 15740)
+        defer { sim.stop() }
+        let target = try XCTUnwrap(sim.ssdpTarget, sim.child.stdout)
+        let found = try discover(harness, "--range", "127.0.0.31-127.0.0.32", "--ssdp-target", target)
+        XCTAssertEqual(found, [Found(host: "127.0.0.31", port: 15740, foundBy: "announced", model: "Canon EOS R50 (relay camera-sim)",
+                                     serialNumber: "SIM0CANON0001",
+                                     serviceType: "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1",
+                                     url: "ptpip://127.0.0.31")])
+        XCTAssertTrue(sim.log.contains("ssdp: served the device description"), sim.log)
+        assertNoConnection(sim)
+        XCTAssertFalse(sim.log.contains("closed or sent something other"), "not even a TCP connect to its PTP/IP port:\n\(sim.log)")
+        let table = try harness.relay("discover", "--range", "127.0.0.31", "--ssdp-target", target)
+        XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.31  Canon EOS R50 (relay camera-sim)  serial SIM0CANON0001"), table.stdout)
+        assertNoConnection(sim)
+    }
+
+    func testASilentCameraIsFoundByATCPConnectAndNamedOnlyWithIdentify() throws {
+        let harness = try RelayHarness()
+        let sim = try CameraSimProcess(profile: "nikon", host: "127.0.0.33", port: 15740)
+        defer { sim.stop() }
+        // SSDP goes to a loopback port where nothing answers, so no real network takes part.
+        let silent = ["--range", "127.0.0.33-127.0.0.34", "--ssdp-target", "127.0.0.33:9"]
+        let found = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json"] + silent,
+                                       environment: harness.environment, timeout: 60)
+        XCTAssertEqual(found.status, 0, found.stderr)
+        let listed = try JSONDecoder().decode([Found].self, from: Data(found.stdout.utf8))
+        XCTAssertEqual(listed, [Found(host: "127.0.0.33", port: 15740, foundBy: "listening", model: "", serialNumber: "",
+                                      serviceType: nil, url: "ptpip://127.0.0.33")])
+        XCTAssertTrue(sim.log.contains("closed or sent something other than InitCommandRequest"), "a plain TCP connect:\n\(sim.log)")
+        assertNoConnection(sim)
+        let table = try Subprocess.run(TestPaths.relayExecutable, ["discover"] + silent, environment: harness.environment, timeout: 60)
+        XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.33  PTP/IP camera, model unknown"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("relay discover --identify"), table.stdout)
+        assertNoConnection(sim)
+
+        let identified = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json", "--identify"] + silent,
+                                            environment: harness.environment, timeout: 60)
+        let named = try JSONDecoder().decode([Found].self, from: Data(identified.stdout.utf8))
+        XCTAssertEqual(named.map(\.foundBy), ["identified"])
+        XCTAssertEqual(named.map(\.serialNumber), ["SIM0NIKON0001"])
+        XCTAssertTrue(sim.log.contains("InitCommandRequest from"), "--identify does open the handshake:\n\(sim.log)")
+    }
+
+    /// A body that allows one session per activation (a Sony in "Send to Computer") is found,
+    /// announcing or not, and then still serves `relay run`.
+    func testSingleSessionCamerasStillServeRelayRunAfterDiscover() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let announcing = try CameraSimProcess(profile: "canon-eos", arguments: ["--ssdp", "0", "--sessions-per-activation", "1", "--initial-photos", "0"],
+                                              host: "127.0.0.35", port: 15740)
+        defer { announcing.stop() }
+        let silent = try CameraSimProcess(profile: "nikon", arguments: ["--sessions-per-activation", "1", "--initial-photos", "0"],
+                                          host: "127.0.0.36", port: 15740)
+        defer { silent.stop() }
+        let found = try discover(harness, "--range", "127.0.0.35-127.0.0.36", "--ssdp-target", try XCTUnwrap(announcing.ssdpTarget))
+        XCTAssertEqual(found.map(\.foundBy), ["announced", "listening"])
+
+        let relay = try harness.startCameraRun("ptpip://127.0.0.35", ["--camera", "ptpip://127.0.0.36"])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
+            announcing.log.contains("session 1 with") && silent.log.contains("session 1 with") || !relay.isRunning
+        }, "relay did not get the one session of each camera:\n\(relay.stderr)\n\(announcing.log)\n\(silent.log)")
+        announcing.shootByStdin(1)
+        silent.shootByStdin(1)
+        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 || !relay.isRunning }
+        XCTAssertTrue(arrived, "relay stderr:\n\(relay.stderr.suffix(3000))")
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "IMG_0001.JPG"])
+
+        // The one session is spent now: a handshake is refused, as the real body would.
+        let after = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--identify", "--range", "127.0.0.36",
+                                                                   "--ssdp-target", "127.0.0.36:9"],
+                                       environment: harness.environment, timeout: 60)
+        XCTAssertTrue(after.stdout.contains("a camera that refused relay"), after.stdout + after.stderr)
+        XCTAssertTrue(silent.log.contains("served its sessions for this activation"), silent.log)
+    }
+
+    func testCameraAutoGoesBackToTheAddressItLastUsed() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0"], host: "127.0.0.37", port: 15740)
+        defer { sim.stop() }
+        let first = try harness.startCameraRun("ptpip://127.0.0.37")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { first.stderr.contains("connected to") || !first.isRunning }, first.stderr)
+        XCTAssertEqual(first.stop(signal: SIGTERM, timeout: 30), 0, first.stderr)
+
+        // The range no longer covers the camera: only the remembered address can find it.
+        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.38"])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("where the camera was last"), relay.stderr)
+        sim.shootByStdin(1)
+        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 1 || !relay.isRunning }
+        XCTAssertTrue(arrived, relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+    }
+
+    func testCameraAutoSpendsNoSessionWhileLooking() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--sessions-per-activation", "1"],
+                                       host: "127.0.0.39", port: 15740)
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.38-127.0.0.40"])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
+        sim.shootByStdin(1)
+        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 1 || !relay.isRunning }
+        XCTAssertTrue(arrived, "relay stderr:\n\(relay.stderr)\nsimulator:\n\(sim.log)")
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(sim.log.components(separatedBy: "InitCommandRequest from").count - 1, 1, "one handshake, the tether's:\n\(sim.log)")
+    }
+}
