@@ -65,6 +65,14 @@ write("events", "nikon-geteventex", struct.pack("<HH", 1, 0) + struct.pack("<HHI
 added = struct.pack("<IIIIH", 0, 0xC181, 0x90000001, 0x10001, 0x3801) + b"\x00" * 10 + struct.pack("<II", 555, 0x90000000) + b"\x00" * 4 + b"IMG_0001.JPG\x00"
 record = struct.pack("<I", len(added)) + added[4:]
 write("events", "canon-object-added", record + struct.pack("<II", 8, 0))
+lfn_added = (struct.pack("<IIIH", 0x0A000001, 0x10001, 0x3801, 0)[:10] + b"\x00" * 10 + struct.pack("<QII", 24000000, 0x09000001, 0)
+             + b"\x00" * 16 + ptp_string("IMG_0042.JPG"))
+write("events", "canon-r5m2-object-added-lfn", struct.pack("<II", 8 + len(lfn_added), 0xC1B6) + lfn_added + struct.pack("<II", 8, 0))
+write("events", "canon-r5m2-transfer-lfn", bytes.fromhex("25000000b8c1000040c03214" "08b1000000000000d41ca602" "0000000000c03214060000000008000000" "00000000"))
+sony_ext = struct.pack("<H", 0x12C) + u16_array([0x5005, 0xD215, 0xD25A]) + u16_array([0x9209, 0xC201])
+write("events", "sony-ext-device-info", sony_ext)
+write("deviceinfo", "nikon-z", device_info(0xFFFFFFFF, "Nikon Corporation", "Z 8", [0x1001, 0x1002, 0x1003, 0x9421, 0x9431, 0x941C]))
+write("deviceinfo", "sony", device_info(0xFFFFFFFF, "Sony Corporation", "ILCE-7M3", [0x1001, 0x1002, 0x1003, 0x9201, 0x9202, 0x9280, 0x9281]))
 fixture = os.path.join(here, "..", "..", "shared", "fixtures", "canon-eos", "getevent-initial.bin")
 if os.path.exists(fixture):
     shutil.copyfile(fixture, os.path.join(here, "corpus", "events", "canon-recorded-initial"))

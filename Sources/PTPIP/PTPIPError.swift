@@ -109,7 +109,8 @@ public struct InitFailReason: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch rawValue {
         case 1: return "relay was rejected (pair this computer with the camera, or allow it in the camera's Wi-Fi settings)"
-        case 2: return "the camera is busy with another client (close EOS Utility, the camera's phone app, gphoto2 or another relay)"
+        case 2: return "the camera is busy with another client (close EOS Utility, the camera's phone app, gphoto2 or another relay; "
+            + "a Sony lets one connection in per activation: choose PC Remote or Send to Computer on it again)"
         case 3: return "no reason given (switch the camera's Wi-Fi off and on again)"
         default:
             let code = PTPResponseCode(UInt16(truncatingIfNeeded: rawValue))

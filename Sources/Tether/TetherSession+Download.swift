@@ -100,7 +100,7 @@ extension TetherSession {
             flushing = downloaded
             return
         }
-        if commit(downloaded) { release(object, downloaded: true) }
+        if commit(downloaded) { try release(object, downloaded: true) }
     }
 
     /// The camera refused the transfer of one object: a transient answer (GeneralError,

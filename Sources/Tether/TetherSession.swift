@@ -227,7 +227,7 @@ final class TetherSession {
             guard let read = try describe(announcement, retryingUntil: retryingUntil) else { return }
             info = read
         }
-        decide(CameraObject(handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete))
+        try decide(CameraObject(handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete))
     }
 
     /// The object's ObjectInfo, or the dialect's description when the camera refuses it; nil when
@@ -272,7 +272,7 @@ final class TetherSession {
             + "relay tries it again at the next listing of the card"))
     }
 
-    private func decide(_ object: CameraObject) {
+    private func decide(_ object: CameraObject) throws(PTPIPError) {
         let handle = object.handle
         let info = object.info
         let key = object.identityKey
@@ -291,9 +291,9 @@ final class TetherSession {
                 let kind = decision == .skipRAW ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
                 context.report(.skipped(fileName: info.filename, reason: kind))
             }
-            release(object, downloaded: false)
+            try release(object, downloaded: false)
         case .alreadyTaken:
-            release(object, downloaded: false)
+            try release(object, downloaded: false)
         case .folder:
             break
         }
@@ -301,13 +301,14 @@ final class TetherSession {
     }
 
     /// Lets the camera go of an object relay is done with, downloaded or not (a capture held in
-    /// camera memory); a camera that refuses is told again by the next connection.
-    func release(_ object: CameraObject, downloaded: Bool) {
+    /// camera memory). A camera that answers with an error is told again by the next connection;
+    /// a connection that fails ends the session.
+    func release(_ object: CameraObject, downloaded: Bool) throws(PTPIPError) {
         do {
             try dialect.release(object, downloaded: downloaded, session: session)
             memory.heldInCamera[object.handle] = nil
-        } catch {
-            context.report(.problem("\(session.name) did not take the release of \(object.info.filename): \(error)"))
+        } catch .operationFailed(_, _, let response) {
+            context.report(.problem("\(session.name) did not take the release of \(object.info.filename): it answered \(response)"))
         }
     }
 

@@ -18,7 +18,7 @@ final class CameraAdmissionTests: XCTestCase {
     func testABodyThatIsNotPairedIsReportedAsSuchUntilRelayPairSetsItsGUID() throws {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--require-guid", pairedGUID, "--initial-photos", "0"])
+        let sim = try CameraSimProcess(profile: "nikon-z", arguments: ["--require-guid", pairedGUID, "--initial-photos", "0"])
         defer { sim.stop() }
         let run = try harness.startCameraRun(sim.cameraURL)
         defer { run.stop() }
@@ -36,10 +36,12 @@ final class CameraAdmissionTests: XCTestCase {
 
         let paired = try harness.relay("pair", "--camera", sim.cameraURL, "--guid", pairedGUID.uppercased(), "--name", "EOS Utility PC")
         XCTAssertEqual(paired.status, 0, paired.stdout + paired.stderr)
-        XCTAssertTrue(paired.stdout.contains("paired with Z 6"), paired.stdout)
+        XCTAssertTrue(paired.stdout.contains("paired with Z 8"), paired.stdout)
 
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { sim.log.components(separatedBy: "(EOS Utility PC)").count > 2 },
-                      "relay run connects with the paired id and name:\n\(sim.log.suffix(3000))\n\(run.stderr.suffix(3000))")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains("connected to Z 8") },
+                      "relay run connects once paired:\n\(sim.log.suffix(3000))\n\(run.stderr.suffix(3000))")
+        XCTAssertTrue(sim.log.split(separator: "\n").contains { $0.contains("session 2 with") && $0.contains("(EOS Utility PC)") },
+                      "relay run's session, after relay pair's, announces the paired name:\n\(sim.log.suffix(3000))")
         sim.shootByStdin(2)
         let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 }
         XCTAssertTrue(arrived, "relay stderr:\n\(run.stderr.suffix(4000))\nsimulator:\n\(sim.log.suffix(3000))")

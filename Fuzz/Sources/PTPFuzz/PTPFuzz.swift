@@ -3,7 +3,8 @@ import PTPWire
 import SSDPWire
 
 /// Which decoder this run fuzzes, from FUZZ_TARGET: packets (the PTP/IP packet and stream
-/// readers), events (Canon EOS and Nikon event lists), deviceinfo, objectinfo, ssdp (SSDP
+/// readers), events (Canon EOS event lists, 0xC1B6/0xC1B8 records among them, read strictly and
+/// as far as they are well formed; Nikon event lists; Sony's extended DeviceInfo), deviceinfo, objectinfo, ssdp (SSDP
 /// answers and announcements from anything on the network), description (UPnP device
 /// descriptions).
 private let target: String = {
@@ -17,9 +18,14 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let bytes = start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
     switch target {
     case "events":
-        _ = try? CanonEOSEventList.parse(bytes)
+        let lenient = CanonEOSEventList.parsePrefix(bytes)
+        precondition(CanonEOSEventList.parsePrefix(CanonEOSEventList.encode(lenient.records)).records == lenient.records)
         _ = try? NikonEventList(decoding: bytes)
         _ = try? NikonEventList(decodingEx: bytes)
+        if let extra = try? SonyExtDeviceInfo(decoding: bytes) {
+            var info = PTPDeviceInfo(vendorExtensionID: .mtp, manufacturer: "Sony Corporation", model: "", deviceVersion: "", serialNumber: "")
+            info.merge(extra)
+        }
     case "deviceinfo":
         if let info = try? PTPDeviceInfo(decoding: bytes) { precondition((try? PTPDeviceInfo(decoding: info.encoded())) == info) }
     case "objectinfo":
