@@ -271,23 +271,18 @@ public struct CanonEOSEventList: Equatable, Sendable {
             writer.appendU32(object.parent)                     // @29
             writer.appendU32(0)                                 // @33, 37 bytes in all
             return
-        case CanonEOSEventType.objectAddedEx64LFN:
+        case CanonEOSEventType.objectAddedEx64, CanonEOSEventType.objectAddedEx64LFN:
             writer.appendU32(object.storageID)                  // @12
             writer.appendU16(object.format.rawValue)            // @16
             writer.appendZeros(10)                              // @18
             writer.appendU64(UInt64(object.size))               // @28
             writer.appendU32(object.parent)                     // @36
             writer.appendU32(0)                                 // @40
-            writer.appendZeros(16)                              // @44: where bodies keep the date
-            writer.appendString(object.filename)                // the name ends the record
-            return
-        case CanonEOSEventType.objectAddedEx64:
-            writer.appendU32(object.storageID)                  // @12
-            writer.appendU16(object.format.rawValue)            // @16
-            writer.appendZeros(10)                              // @18
-            writer.appendU64(UInt64(object.size))               // @28
-            writer.appendU32(object.parent)                     // @36
-            writer.appendU32(0)                                 // @40
+            if object.recordType == CanonEOSEventType.objectAddedEx64LFN {
+                writer.appendZeros(16)                          // @44: where bodies keep the date
+                writer.appendString(object.filename)            // the name ends the record
+                return
+            }
         default:
             writer.appendU32(object.storageID)                  // @12
             writer.appendU16(object.format.rawValue)            // @16
