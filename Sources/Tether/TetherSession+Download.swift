@@ -107,6 +107,10 @@ extension TetherSession {
     /// DeviceBusy) is asked again for a few seconds, anything else sets the object aside. The
     /// bytes downloaded so far are kept for the next try.
     private func retryOrSetAside(_ candidate: Candidate, refused operation: PTPOperationCode, _ response: PTPResponseCode) {
+        if dialect.switchDownload(afterRefusal: response) {
+            downloads.insert(candidate, at: 0)
+            return
+        }
         var retry = candidate
         let first = candidate.firstRefusal ?? now
         if (response == .generalError || response == .deviceBusy) && now - first < Self.objectRetryBudget {

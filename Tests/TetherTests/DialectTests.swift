@@ -44,6 +44,21 @@ final class DialectTests: XCTestCase {
                                                        model: "Canon PowerShot SX720 HS")), 0x11)
     }
 
+    /// A Z that denies GetPartialObject is read with GetPartialObjectEx, listed or not; the
+    /// switch is made once.
+    func testNikonFallsBackToGetPartialObjectExWhenGetPartialObjectIsDenied() {
+        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: true, partialDenied: false), .partialObject)
+        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: true, partialDenied: true), .nikonPartialObjectEx)
+        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: true, listsPartial: true, partialDenied: false), .nikonPartialObjectEx)
+        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: false, partialDenied: false), .wholeObject)
+        var dialect = NikonDialect()
+        XCTAssertFalse(dialect.switchDownload(afterRefusal: .generalError))
+        XCTAssertTrue(dialect.switchDownload(afterRefusal: .accessDenied))
+        XCTAssertFalse(dialect.switchDownload(afterRefusal: .accessDenied), "switched already: the object is set aside now")
+        var standard = StandardDialect()
+        XCTAssertFalse(standard.switchDownload(afterRefusal: .accessDenied))
+    }
+
     func testCanonShutterSpeedCodes() throws {
         XCTAssertEqual(try XCTUnwrap(CanonShutterSpeed.seconds(code: 0x38)), 1, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(CanonShutterSpeed.seconds(code: 0x10)), 32, accuracy: 1e-9, "shown as 30 s")

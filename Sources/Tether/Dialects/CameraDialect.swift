@@ -70,6 +70,9 @@ protocol CameraDialect: Sendable {
                                    session: CameraSession) throws(PTPIPError) -> PTPObjectInfo?
     /// How this body's objects are read.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation
+    /// The camera refused a transfer with `response`: whether the dialect switched to another
+    /// way of reading objects, so the download is worth trying again at once.
+    mutating func switchDownload(afterRefusal response: PTPResponseCode) -> Bool
     /// After a download, or a decision not to take the object (`downloaded` false): what the body
     /// needs to let go of it (Canon: TransferComplete for a capture held in memory; Sony: the
     /// object in memory read to its end).
@@ -99,6 +102,8 @@ extension CameraDialect {
     }
 
     func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {}
+
+    mutating func switchDownload(afterRefusal response: PTPResponseCode) -> Bool { false }
 
     func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
         CaptureTrigger.standard(session)

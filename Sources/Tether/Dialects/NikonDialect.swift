@@ -15,6 +15,9 @@ import PTPWire
 ///   (airnef retries for 5 s): the session retries that object, not the connection.
 struct NikonDialect: CameraDialect {
     private var interval = AdaptivePollInterval()
+    /// Set once GetPartialObject was denied: a Z in "connect to computer" mode may not list
+    /// GetPartialObjectEx (the Z 8 of libgphoto2 issue 1135 listed nine operations) yet answer it.
+    private var deniedPartialObject = false
 
     static func recognises(_ info: PTPDeviceInfo) -> Bool { CameraVendor.of(info) == .nikon }
 
@@ -39,8 +42,21 @@ struct NikonDialect: CameraDialect {
     }
 
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
-        if session.supports(.nikonGetPartialObjectEx) { return .nikonPartialObjectEx }
-        return session.supports(.getPartialObject) ? .partialObject : .wholeObject
+        Self.downloadOperation(listsEx: session.supports(.nikonGetPartialObjectEx),
+                               listsPartial: session.supports(.getPartialObject), partialDenied: deniedPartialObject)
+    }
+
+    /// GetPartialObjectEx where listed or where GetPartialObject was denied, else GetPartialObject
+    /// where listed, else GetObject.
+    static func downloadOperation(listsEx: Bool, listsPartial: Bool, partialDenied: Bool) -> DownloadOperation {
+        if listsEx || partialDenied { return .nikonPartialObjectEx }
+        return listsPartial ? .partialObject : .wholeObject
+    }
+
+    mutating func switchDownload(afterRefusal response: PTPResponseCode) -> Bool {
+        guard response == .accessDenied, !deniedPartialObject else { return false }
+        deniedPartialObject = true
+        return true
     }
 
     /// A Z in "connect to computer" mode: size from GetObjectSize, kind from the first bytes, a
