@@ -37,7 +37,7 @@ final class TetherSession {
 
     /// An object whose description the camera refused for now (Nikon's GeneralError right after a
     /// shot): asked again until `giveUpAt`.
-    private struct PendingDescription {
+    struct PendingDescription {
         var announcement: ObjectAnnouncement
         var nextTry: TimeInterval
         var giveUpAt: TimeInterval
@@ -50,10 +50,10 @@ final class TetherSession {
     /// What was decided per handle in this session.
     var known: [UInt32: TakeDecision] = [:]
     private var announced: [ObjectAnnouncement] = []
-    private var backlog: [UInt32] = []
-    private var pendingDescriptions: [UInt32: PendingDescription] = [:]
+    var backlog: [UInt32] = []
+    var pendingDescriptions: [UInt32: PendingDescription] = [:]
     /// Handles set aside after errors of their own, looked at again after the next listing.
-    private var setAside: Set<UInt32> = []
+    var setAside: Set<UInt32> = []
     var downloads: [Candidate] = []
     /// The last download, flushing to disk while the next one runs (committed by `commitFlushed`).
     var flushing: Downloaded?
@@ -61,8 +61,8 @@ final class TetherSession {
     var downloadsPausedUntil: TimeInterval = 0
     private var reportedWaitingForRoom = false
     private var firstConnection: FirstConnectionRule
-    private var lastListing: TimeInterval = 0
-    private var listingWorks = true
+    var lastListing: TimeInterval = 0
+    var listingWorks = true
     /// Handles on the card when the session started: shot before it, so they cannot be the
     /// photo of a trigger fired in it.
     private var onCardAtConnect: Set<UInt32> = []
@@ -349,54 +349,6 @@ final class TetherSession {
         context.options.capture?.photoAppeared(fileName: object.info.filename,
                                                wasOnCardAtConnect: onCardAtConnect.contains(object.handle),
                                                willUpload: willUpload)
-    }
-
-    // MARK: - Listing
-
-    /// Every object handle on the camera's storages; nil when the camera cannot list them (then
-    /// relay relies on its events alone).
-    private func list() throws(PTPIPError) -> [UInt32]? {
-        guard listingWorks else { return nil }
-        lastListing = now
-        guard let storageOperation = dialect.storageListing(session) else {
-            listingWorks = false
-            context.report(.info("\(session.name) does not let its card be listed in this mode; relay relies on its events alone"))
-            return nil
-        }
-        let storages = try session.call(storageOperation, dataIn: .collect(limit: CameraSession.collectLimit))
-        guard storages.code.isOK else {
-            listingWorks = false
-            context.report(.info("\(session.name) does not list its files (\(storages.code)); relay relies on its events alone"))
-            return nil
-        }
-        var handles: [UInt32] = []
-        for storage in try decodeArray(storages.data, what: "storage list") {
-            let reply = try session.call(.getObjectHandles, [storage, 0, 0], dataIn: .collect(limit: CameraSession.collectLimit))
-            // A card slot that is empty or not ready answers an error; the other slots still count.
-            guard reply.code.isOK else { continue }
-            handles += try decodeArray(reply.data, what: "object list")
-        }
-        return handles
-    }
-
-    /// Lists the camera again and queues what no event announced (a missed event) and what was
-    /// set aside.
-    private func crossCheck() throws(PTPIPError) {
-        setAside.removeAll()
-        guard let handles = try list() else { return }
-        let present = Set(handles)
-        known = known.filter { present.contains($0.key) }
-        let queued = Set(backlog)
-        backlog += handles.filter { known[$0] == nil && !queued.contains($0) && pendingDescriptions[$0] == nil }
-    }
-
-    private func decodeArray(_ data: [UInt8]?, what: String) throws(PTPIPError) -> [UInt32] {
-        var reader = PTPDataReader(data ?? [])
-        do {
-            return try reader.readArrayU32()
-        } catch {
-            throw .protocolViolation(peer: session.address, detail: "unreadable \(what): \(error)")
-        }
     }
 
     // MARK: - Stopping
