@@ -17,6 +17,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // libgphoto2, for USB cameras and any other port it opens (issue 19).
+        .systemLibrary(
+            name: "CGPhoto2",
+            pkgConfig: "libgphoto2",
+            providers: [.apt(["libgphoto2-dev"]), .brew(["libgphoto2"])]
+        ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
@@ -31,20 +37,22 @@ let package = Package(
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire"]),
+        // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
+        .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
-        // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).
-        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP"]),
+        // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
+        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
@@ -58,6 +66,7 @@ let package = Package(
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
+        .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what relay needs to build, test and demo on Debian: libcurl headers, pkg-config,
+# Installs what relay needs to build, test and demo on Debian: libcurl and libgphoto2 headers, pkg-config,
 # gphoto2 (the interop judge), djpeg (checks the simulator's JPEGs decode), Python 3 (the local
 # gallery). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
@@ -27,5 +27,5 @@ relay_find_swift() {
     command -v python3 >/dev/null 2>&1 || relay_need_packages python3
 }
 
-relay_need_packages libcurl4-openssl-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs "$@"
+relay_need_packages libcurl4-openssl-dev libgphoto2-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs "$@"
 relay_find_swift

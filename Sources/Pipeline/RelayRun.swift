@@ -19,6 +19,8 @@ public final class RelayRun {
         case folder(URL, settleSeconds: TimeInterval)
         /// A PTP/IP camera.
         case camera(CameraSource.Options)
+        /// A camera libgphoto2 opens (USB, or any libgphoto2 port).
+        case gphoto2(GPhoto2Source.Options)
     }
 
     public struct Options: Sendable {
@@ -106,6 +108,7 @@ public final class RelayRun {
             switch spec {
             case .folder(let folder, _): label = "folder \(folder.path)"
             case .camera(let camera): label = "camera \(camera.address)"
+            case .gphoto2(let camera): label = "camera \(camera.port)"
             }
             let prefix = specs.count > 1 ? "[\(label)] " : ""
             let report: @Sendable (TetherEvent) -> Void = { event in
@@ -131,6 +134,8 @@ public final class RelayRun {
                                                    home: home, report: report))
             case .camera(let camera):
                 sources.append(try CameraSource(options: camera, spool: spool, home: home, report: report))
+            case .gphoto2(let camera):
+                sources.append(try GPhoto2Source(options: camera, spool: spool, home: home, report: report))
             }
         }
         return sources

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GPhoto2
 import Pipeline
 import RelayCore
 import Spool
@@ -79,7 +80,7 @@ enum RunCommand {
         let cameras = args.all("--camera")
         guard !folders.isEmpty || !cameras.isEmpty else {
             throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                + "or --folder PATH for the folder your camera or FTP server writes to")
+                + "--camera usb for a USB camera, or --folder PATH for the folder your camera or FTP server writes to")
         }
         let settle = try args.seconds("--settle", maximum: 3600) ?? 1
         var specs: [RelayRun.SourceSpec] = folders.map {
@@ -98,6 +99,16 @@ enum RunCommand {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         }
         for text in cameras {
+            let gphoto2Port: GPhoto2Port?
+            do { gphoto2Port = try GPhoto2Port.parse(text) } catch { throw CommandFailure(.usage, error.description) }
+            if let gphoto2Port {
+                var camera = GPhoto2Source.Options(port: gphoto2Port)
+                camera.includeRAW = args.has("--include-raw")
+                camera.includeExisting = args.has("--include-existing")
+                camera.chunkSize = chunkSize
+                specs.append(.gphoto2(camera))
+                continue
+            }
             var camera: CameraSource.Options
             do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
                 throw CommandFailure(.usage, error.description)
