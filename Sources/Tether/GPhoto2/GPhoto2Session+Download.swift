@@ -57,13 +57,15 @@ extension GPhoto2Session {
         commit(incoming, candidate: candidate, key: key)
     }
 
-    /// The next piece of the file. A driver that cannot read this file at an offset (a capture
-    /// libgphoto2 already took out of the camera's memory) gives the whole file at offset 0.
+    /// The next piece of the file. A file the driver cannot read at an offset comes whole at
+    /// offset 0: a driver without partial reads, or a capture to the camera's memory, which the
+    /// ptp2 driver takes out of the camera (and releases there) while it reports the event, and
+    /// keeps under `/` rather than a `/store_…` folder (camlibs/ptp2/library.c, camera_wait_for_event).
     private func readPiece(_ path: GPhoto2FilePath, offset: Int64, count: Int) throws(GPhoto2Error) -> [UInt8] {
         do {
             return try camera.read(path, offset: offset, count: count)
         } catch {
-            guard error.kind == .notSupported, offset == 0 else { throw error }
+            guard offset == 0, [.notSupported, .fileGone, .other].contains(error.kind) else { throw error }
             return try camera.download(path)
         }
     }
