@@ -4,7 +4,7 @@ instead (gphoto2, with a curl hook for uploads), on this machine over loopback. 
 simulator shapes the camera link (--rate-limit) and the local gallery the uplink (--rate-limit),
 so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
 
-    scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
+    scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory libgphoto2
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -146,19 +146,8 @@ def quiet_disk():
 def case_throughput(work, quick):
     photos, size = (20, 8 * MB) if quick else (100, 8 * MB)
     figures = {}
-    # relay: every photo on the card, to the spool (the upload target is closed, so uploads stay out of it).
-    camera = Camera(work, photos, size)
-    relay = Relay(work, "http://127.0.0.1:9")
-    quiet_disk()
-    started = time.time()
-    relay.start("--camera", "ptpip://" + camera.address, "--include-existing", "--retry-base", "60")
-    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
-    elapsed = time.time() - started
-    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
-    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
-    relay.stop()
-    camera.stop()
-    figures["relay MB/s"] = total / MB / elapsed
+    rate, total = spool_rate(work, photos, size, lambda camera: "ptpip://" + camera.address)
+    figures["relay MB/s"] = rate
     # gphoto2 --get-all-files from the same card.
     camera = Camera(work, photos, size)
     quiet_disk()
@@ -171,6 +160,33 @@ def case_throughput(work, quick):
     figures["limit MB/s"] = socket_copy(work, photos, total // photos)
     figures["copy, fsync overlapped MB/s"] = socket_copy(work, photos, total // photos, overlap=True)
     return figures
+
+
+def spool_rate(work, photos, size, address):
+    """relay takes every photo on the card of a new simulator into the spool (the upload target
+    is closed, so uploads stay out of it); MB/s until the last is spooled, and the bytes."""
+    camera = Camera(work, photos, size)
+    relay = Relay(work, "http://127.0.0.1:9")
+    quiet_disk()
+    started = time.time()
+    relay.start("--camera", address(camera), "--include-existing", "--retry-base", "60")
+    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
+    elapsed = time.time() - started
+    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
+    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
+    relay.stop()
+    camera.stop()
+    return total / MB / elapsed, total
+
+
+def case_libgphoto2(work, quick):
+    """relay's libgphoto2 backend (`--camera gphoto2:ptpip:…`, the ptp2 driver USB cameras use)
+    against relay's own PTP/IP backend, on the same card of the same simulator."""
+    photos, size = (20, 8 * MB) if quick else (60, 8 * MB)
+    own, _ = spool_rate(os.path.join(work, "ptpip"), photos, size, lambda camera: "ptpip://" + camera.address)
+    through, _ = spool_rate(os.path.join(work, "libgphoto2"), photos, size,
+                            lambda camera: "gphoto2:ptpip:%s:%s:%s" % (camera.host, camera.port, camera.port))
+    return {"own PTP/IP MB/s": own, "libgphoto2 MB/s": through, "libgphoto2 / own": through / own}
 
 
 def socket_copy(work, photos, size, overlap=False):
@@ -319,7 +335,7 @@ def case_memory(work, quick):
 
 
 CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
-         "hotfolder": case_hotfolder, "memory": case_memory}
+         "hotfolder": case_hotfolder, "memory": case_memory, "libgphoto2": case_libgphoto2}
 
 
 def machine():
