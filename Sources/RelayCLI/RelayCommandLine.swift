@@ -70,6 +70,7 @@ public enum RelayCommandLine {
 
         USAGE
           relay run --camera ptpip://HOST[:PORT]|auto [options]  take each new JPEG off a Wi-Fi camera and upload it
+          relay run --camera usb|usb:BUS,DEV|gphoto2:PORT         the same off a USB camera, through libgphoto2
           relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
           relay capture --camera ADDRESS --every DURATION [--count N | --until TIME | --for DURATION] [options]
                                                                  fire the camera on a schedule and upload every frame
@@ -92,7 +93,9 @@ public enum RelayCommandLine {
 
         RUN OPTIONS
           --camera ADDRESS         a PTP/IP camera: ptpip://HOST[:PORT] (port 15740 by default), or auto to
-                                   look for one on this machine's networks (--range to say where)
+                                   look for one on this machine's networks (--range to say where); through
+                                   libgphoto2: usb (the first USB camera), usb:BUS,DEV, gphoto2:PORT (any
+                                   libgphoto2 port, e.g. gphoto2:ptpip:192.168.1.2)
           --folder PATH            a hot folder; --camera and --folder may each be given several times
           --include-raw            cameras: take RAW files too (by default they stay on the card, counted as skipped)
           --include-existing       cameras: also take what was on the card before relay first connected to it

@@ -150,6 +150,14 @@ final class GPhoto2BackendTests: XCTestCase {
 
     // MARK: - Addresses
 
+    func testPortLibgphoto2DoesNotKnowEndsTheRunWithWhereToLook() throws {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
+        let result = try harness.relay("run", "--camera", "gphoto2:nosuchport:1")
+        XCTAssertEqual(result.status, 5, result.stderr)
+        XCTAssertTrue(result.stderr.contains("gphoto2 --list-ports"), result.stderr)
+    }
+
     func testMalformedUSBAddressIsAUsageError() throws {
         let harness = try RelayHarness()
         let result = try harness.relay("run", "--camera", "usb:1")
