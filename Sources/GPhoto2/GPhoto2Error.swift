@@ -78,6 +78,22 @@ public struct GPhoto2Error: Error, Equatable, Sendable, CustomStringConvertible 
         return "could not \(operation)\(said): " + advice
     }
 
+    /// A few words for the progress line.
+    public var shortReason: String {
+        switch kind {
+        case .claimedByAnotherProgram: return "another program holds the camera"
+        case .permissionDenied: return "no permission for the camera's USB device"
+        case .noCamera: return "no camera found"
+        case .busy: return "camera busy"
+        case .connectionLost: return "camera stopped answering"
+        case .notSupported: return "the driver cannot do that"
+        case .fileGone: return "file no longer on the camera"
+        case .unknownPort: return "port unknown to libgphoto2"
+        case .library: return "libgphoto2's drivers did not load"
+        case .other: return "camera error"
+        }
+    }
+
     /// What to do about it.
     public var advice: String {
         switch kind {

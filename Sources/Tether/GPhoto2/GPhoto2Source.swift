@@ -31,10 +31,9 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
     public let options: Options
     public var label: String { "camera \(options.port)" }
     private let spool: Spool
-    private let home: RelayHome
     private let registry: CameraRegistry
     private let report: @Sendable (TetherEvent) -> Void
-    private var memories: [String: CameraMemory] = [:]
+    private let memories: CameraMemories
     /// The serial of the camera this run tethers, once one has connected: a USB camera comes
     /// back at a new device number when it is replugged, and is found again by it.
     private var expectedSerial: String?
@@ -43,40 +42,22 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
                 report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
         self.options = options
         self.spool = spool
-        self.home = home
         self.report = report
         try home.createIfNeeded()
         registry = try CameraRegistry(home: home)
+        memories = CameraMemories(home: home)
     }
 
     public func run(until stop: StopFlag) {
-        var failures = 0
-        var lastProblem = ""
-        while !stop.isStopped {
-            do {
-                try serveOnce(stop: stop) {
-                    failures = 0
-                    lastProblem = ""
-                }
-                break
-            } catch {
-                if stop.isStopped { break }
-                if let error = error as? GPhoto2Error, !error.isRetryable {
-                    report(.unusable("\(error)"))
-                    break
-                }
-                let delay = options.reconnect.ceiling(attempt: failures)
-                failures += 1
-                let problem = "\(error)"
-                if problem != lastProblem {
-                    report(.problem(problem + "; trying again every few seconds"))
-                    lastProblem = problem
-                }
-                report(.status(String(format: "camera: reconnecting in %.0fs (attempt %d)", delay.rounded(.up), failures)))
-                stop.sleep(delay)
-            }
-        }
-        for memory in memories.values { memory.discardPartials(in: spool) }
+        let loop = CameraReconnectLoop(
+            backoff: { _ in self.options.reconnect },
+            fatalMessage: { error in
+                guard let error = error as? GPhoto2Error, !error.isRetryable else { return nil }
+                return "\(error)"
+            },
+            shortReason: { error in (error as? GPhoto2Error)?.shortReason ?? "camera error" }, report: report)
+        loop.run(until: stop) { connected in try serveOnce(stop: stop, connected: connected) }
+        memories.discardPartials(in: spool)
     }
 
     /// One connection: open the camera, serve it until it fails (throws) or relay stops.
@@ -90,7 +71,7 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
                 + "relay takes its photos now"))
         }
         expectedSerial = serial
-        let memory = try memory(for: serial)
+        let memory = try memories.memory(for: serial)
         let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
         try registry.noteConnected(serial: serial, manufacturer: camera.summary.manufacturer ?? "",
                                    model: camera.summary.model ?? camera.driverModel, address: "gphoto2:" + camera.port)
@@ -130,12 +111,6 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
         "gphoto2-" + (camera.summary.serial ?? (camera.summary.model ?? camera.driverModel))
     }
 
-    private func memory(for serial: String) throws(StateFileError) -> CameraMemory {
-        if let memory = memories[serial] { return memory }
-        let memory = try CameraMemory(serial: serial, home: home)
-        memories[serial] = memory
-        return memory
-    }
 }
 
 extension GPhoto2Camera {
