@@ -127,6 +127,10 @@ enum RunCommand {
             for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
             }
+        } else if !specs.contains(where: { if case .camera = $0 { return true } else { return false } }) {
+            for option in ["--range", "--list-every"] where !args.all(option).isEmpty {
+                throw CommandFailure(.usage, "\(option) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option)")
+            }
         }
         return specs
     }

@@ -148,6 +148,19 @@ final class GPhoto2BackendTests: XCTestCase {
         XCTAssertEqual(try rig.harness.history().filter(\.success).map(\.captureNumber).sorted(), [1, 2, 3])
     }
 
+    /// The camera answers busy: once (fired on the second try), then three times (the shot failed).
+    func testBusyTriggersAreAskedAgainAsOverWiFi() throws {
+        let rig = try rig(profile: "generic", ["--initial-photos", "0", "--photo-size", "60k", "--capture-answers", "B.BBB."])
+        defer { rig.sim.stop() }
+        let run = try rig.harness.startCapture(rig.camera, ["--every", "1s", "--count", "3"])
+        let status = run.wait(timeout: 60)
+        if status == nil { _ = run.stop(signal: SIGKILL) }
+        XCTAssertEqual(status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("shot 1 of 3: fired after 1 DeviceBusy answer(s)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("shot 2 of 3 FAILED: the camera answered busy 3 times"), run.stderr)
+        XCTAssertTrue(run.stdout.contains("2 of 3 captured, 2 uploaded, 1 failed"), run.stdout)
+    }
+
     // MARK: - Addresses
 
     func testPortLibgphoto2DoesNotKnowEndsTheRunWithWhereToLook() throws {
@@ -163,5 +176,8 @@ final class GPhoto2BackendTests: XCTestCase {
         let result = try harness.relay("run", "--camera", "usb:1")
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("usb:BUS,DEV"), result.stderr)
+        let listing = try harness.relay("run", "--camera", "usb", "--list-every", "5s")
+        XCTAssertEqual(listing.status, 2, listing.stderr)
+        XCTAssertTrue(listing.stderr.contains("libgphoto2 cameras take no --list-every"), listing.stderr)
     }
 }
