@@ -51,7 +51,7 @@ let package = Package(
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition"]),
         // Command-line parsing and the commands themselves.
         .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
