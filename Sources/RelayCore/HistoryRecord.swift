@@ -49,10 +49,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// "24.8 MB → 812 KB" when a rendition was sent, else the photo's size.
-    public var sizeText: String {
-        let original = ByteCountText.format(bytes)
-        return renditionBytes.map { "\(original) → \(ByteCountText.format($0))" } ?? original
-    }
+    public var sizeText: String { ByteCountText.format(bytes, sent: renditionBytes) }
 }
 
 /// The rolling history: newest first, at most ``limit`` records (older ones fall off).

@@ -40,9 +40,5 @@ extension SpoolEntry {
     public var deliveryBytes: Int64 { rendition?.bytes ?? bytes }
 
     /// "24.8 MB → 812 KB" with a rendition, "24.8 MB" without.
-    public var sizeText: String {
-        let original = ByteCountText.format(bytes)
-        guard let sent = rendition?.bytes else { return original }
-        return "\(original) → \(ByteCountText.format(sent))"
-    }
+    public var sizeText: String { ByteCountText.format(bytes, sent: rendition?.bytes) }
 }
