@@ -177,12 +177,14 @@ public final class RenditionMaker {
         size: (width: Int, height: Int), orientation: ExifOrientation, metadata: Metadata
     ) throws(TurboJPEG.Failure) -> [UInt8] {
         let planes = try codec.decodePlanes(jpeg, header: header, scale: scale)
-        // Colour goes out 4:2:0, as galleries and browsers expect; grey stays grey.
-        let subsampling = header.isGray ? Int32(TJSAMP_GRAY.rawValue) : Int32(TJSAMP_420.rawValue)
+        // Colour goes out 4:2:0, as galleries and cameras' own JPEGs have it; from quality 90 on
+        // with full colour resolution (4:4:4), as libvips does. Grey stays grey.
+        let fullColour = spec.quality >= 90
+        let subsampling = header.isGray ? Int32(TJSAMP_GRAY.rawValue) : Int32((fullColour ? TJSAMP_444 : TJSAMP_420).rawValue)
         var resized: [PixelPlane] = []
         for (index, plane) in planes.enumerated() {
-            let width = index == 0 ? size.width : (size.width + 1) / 2
-            let height = index == 0 ? size.height : (size.height + 1) / 2
+            let width = index == 0 || fullColour ? size.width : (size.width + 1) / 2
+            let height = index == 0 || fullColour ? size.height : (size.height + 1) / 2
             resized.append(PlaneResampler.resize(plane, width: width, height: height).oriented(orientation))
         }
         let upright = orientation.displaySize(width: size.width, height: size.height)
