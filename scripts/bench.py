@@ -237,23 +237,30 @@ def case_burst(work, quick):
     return {"relay s": relay, "gphoto2 + curl s": gphoto, "limit s": photos * 8 * MB / LINK}
 
 
+def single_shots(gallery, camera, shots, spacing, timeout):
+    """Shoots `shots` single photos `spacing` seconds apart, each once the last is in the
+    gallery; p50 and p95 of shutter to gallery."""
+    seconds = []
+    for shot in range(shots):
+        started = time.time()
+        camera.shoot()
+        wait_for(lambda: gallery.count() > shot, timeout, 0.01)
+        seconds.append(time.time() - started)
+        time.sleep(max(0, spacing - (time.time() - started)))
+    seconds.sort()
+    return statistics.median(seconds), seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+
+
 def case_latency(work, quick):
     shots = 5 if quick else 20
     figures = {}
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
         gallery, camera, runner = shaped_setup(folder, 8 * MB, tool)
-        seconds = []
-        for shot in range(shots):
-            started = time.time()
-            camera.shoot()
-            wait_for(lambda: gallery.count() > shot, 60, 0.01)
-            seconds.append(time.time() - started)
-            time.sleep(max(0, 3 - (time.time() - started)))
+        p50, p95 = single_shots(gallery, camera, shots, spacing=3, timeout=60)
         shaped_teardown(gallery, camera, runner)
-        seconds.sort()
-        figures["%s p50 s" % tool] = statistics.median(seconds)
-        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
     figures["download + upload s"] = 2 * 8 * MB / LINK
     return figures
 
@@ -471,18 +478,11 @@ def case_slowuplink(work, quick):
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
         gallery, camera, runner = slow_setup(folder, tool)
-        seconds = []
-        for shot in range(shots):
-            started = time.time()
-            camera.shoot()
-            wait_for(lambda: gallery.count() > shot, 120, 0.01)
-            seconds.append(time.time() - started)
-            time.sleep(max(0, 4 - (time.time() - started)))
+        p50, p95 = single_shots(gallery, camera, shots, spacing=4, timeout=120)
         sent = statistics.mean(gallery_bytes(gallery))
         shaped_teardown(gallery, camera, runner)
-        seconds.sort()
-        figures["%s p50 s" % tool] = statistics.median(seconds)
-        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
         if tool == "relay":
             figures["rendition KB"] = sent / 1000
     figures["download s"] = size / LINK
