@@ -88,7 +88,7 @@ public final class RelayRun {
             throw .config(error)
         }
         do {
-            spool = try Spool(directory: home.spoolDirectory, limits: options.limits)
+            spool = try Spool(directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key)
         } catch {
             throw .spool(error)
         }
@@ -147,7 +147,8 @@ public final class RelayRun {
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
         console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
-            + "\(options.workers) workers" + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
+            + "\(options.workers) workers" + (config.renditionSpec.map { ", sending renditions of \($0.summary)" } ?? "")
+            + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
         if !spool.problems.isEmpty {
             for problem in spool.problems { console.log("spool: \(problem)") }
         }
@@ -158,6 +159,10 @@ public final class RelayRun {
         var workers: [UploadWorker] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
+        }
+        if let spec = config.renditionSpec {
+            let stage = RenditionStage(spool: spool, spec: spec, console: console)
+            Thread.detachNewThread { stage.run() }
         }
         let workersDone = DispatchGroup()
         for worker in workers {

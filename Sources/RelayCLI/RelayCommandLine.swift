@@ -56,6 +56,8 @@ public enum RelayCommandLine {
             try StatusCommand.run(rest, home: home)
         case "retry":
             try RetryCommand.run(rest, home: home)
+        case "rendition":
+            try RenditionCommand.run(rest, home: home)
         case "camera-sim":
             let code = CameraSimCommand.run(arguments: rest)
             if code != 0 { exit(code) }
@@ -84,10 +86,14 @@ public enum RelayCommandLine {
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
+                           [--max-edge PIXELS [--quality 85] [--strip-gps] [--strip-metadata]]
+                                                                 --max-edge: send a gallery-sized copy (see RENDITIONS)
           relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
           relay history [-n N] [--failed] [--json]                 the last 100 upload attempts
           relay status [--json]                                    what the spool holds: queued, in flight, failed
           relay retry [--all | ID...]                              put failed photos back in the queue
+          relay rendition PHOTO [--max-edge N ...|--config ID] [-o OUT]
+                                                                 make the copy a config would send, to look at it
           relay camera-sim --profile canon-eos|nikon|generic ...   a PTP/IP camera for tests and demos
           relay --help | --version
 
@@ -120,6 +126,14 @@ public enum RelayCommandLine {
           DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
           A run in which shots fell due but none was captured exits 1; one with some captured exits 0 and
           its summary counts the failed and missed shots.
+
+        RENDITIONS
+          A config with --max-edge sends each photo as a copy at most that many pixels on its long edge
+          (2048 suits a gallery: about 0.5–1 MB instead of 15–25 MB), made as soon as the photo is in the
+          spool. The copy is turned upright and keeps the photo's EXIF, IPTC, XMP and colour profile
+          (--strip-gps removes the GPS directory, --strip-metadata all but the colour profile). A smaller
+          photo is never enlarged; it goes as it is. A photo that cannot be decoded goes as the original,
+          and the log and relay history say why.
 
         \(DiscoverCommand.help)
 
