@@ -42,7 +42,7 @@ final class GPhoto2BackendTests: XCTestCase {
         let photos = try rig.gallery.photos()
         XCTAssertTrue(arrived, "\(photos.count) of \(names.count) photos arrived:\n\(relay.stderr.suffix(4000))\n\(rig.sim.log.suffix(2000))",
                       file: file, line: line)
-        XCTAssertEqual(photos.map(\.name).sorted(), names.sorted(), "each photo once", file: file, line: line)
+        XCTAssertEqual(photos.map(\.name).sorted(), names.sorted(), "each photo once\n\(relay.stderr.suffix(3000))", file: file, line: line)
         for photo in photos {
             let original = try Data(contentsOf: rig.export.appendingPathComponent(photo.name))
             XCTAssertEqual(photo.sha256, SHA256.hex(original), "\(photo.name) differs from the shot", file: file, line: line)

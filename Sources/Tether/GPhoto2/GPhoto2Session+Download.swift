@@ -21,9 +21,14 @@ extension GPhoto2Session {
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
         let incoming: IncomingPhoto
-        if let partial = memory.partials[id] {
-            incoming = partial
-            context.report(.info("resuming \(path.name) at \(ByteCountText.format(partial.byteCount)) of \(ByteCountText.format(size))"))
+        // libgphoto2 may give a file no time in the session that saw it appear and its time
+        // after a reconnect, so the earlier partial of the same file is found by name and size.
+        let partial = memory.partials.first { $0.key == id }
+            ?? memory.partials.first { $0.value.identity.fileName == path.name && $0.value.identity.bytes == size }
+        if let (partialID, resumed) = partial {
+            memory.partials[partialID] = nil
+            incoming = resumed
+            context.report(.info("resuming \(path.name) at \(ByteCountText.format(resumed.byteCount)) of \(ByteCountText.format(size))"))
         } else {
             do { incoming = try context.spool.beginIngest(identity) } catch { return pause(candidate, because: error) }
         }
