@@ -158,6 +158,21 @@ public final class TCPConnection: @unchecked Sendable {
         }
     }
 
+    /// "host:port" of this side: the address the peer reached (an FTP server names it in its
+    /// PASV reply).
+    public func localAddress() throws -> String {
+        let fd = try openDescriptor()
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw SocketError.system(operation: "getsockname for", peer: peer, errno: errno) }
+        return withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketSystem.describe($0) }
+        }
+    }
+
     /// Stops both directions at once, so that a peer blocked in read sees the end promptly;
     /// the descriptor stays allocated until `close()`.
     public func shutdown() {

@@ -1,0 +1,303 @@
+import Foundation
+import FTPWire
+import RelayCore
+import SocketIO
+import Tether
+
+/// One control connection, served on its own thread from the greeting to QUIT (or to the
+/// client's silence for `idleSeconds`, or relay's stop).
+///
+/// `@unchecked Sendable`: all its state belongs to the one thread running ``serve()``; other
+/// threads only call ``interrupt()``, which shuts the sockets down (safe from any thread).
+final class FTPSession: @unchecked Sendable {
+    let control: TCPConnection
+    let context: FTPReceiverContext
+    /// The client's address: data connections must come from or go to it.
+    let clientHost: String
+    var reader = FTPLineReader()
+    /// Lines that arrived during a transfer, served after it.
+    var pendingLines: [[UInt8]] = []
+    var account: FTPAccount?
+    var offeredUser: String?
+    var folder = FTPVirtualPath.root
+    var transferType = FTPTransferType.ascii
+    var restartOffset: Int64?
+    var renameFrom: FTPVirtualPath?
+    var dataChannel: FTPDataChannel?
+    var epsvOnly = false
+    var quitting = false
+    private let dataLock = NSLock()
+    private var openData: TCPConnection?
+
+    init(control: TCPConnection, context: FTPReceiverContext) {
+        self.control = control
+        self.context = context
+        clientHost = FTPPeer.host(of: control.peer)
+    }
+
+    /// Stops the session from another thread: its blocked reads end at once.
+    func interrupt() {
+        control.shutdown()
+        dataLock.withLock { openData?.shutdown() }
+    }
+
+    func serve() {
+        defer {
+            dataChannel?.close()
+            control.close()
+        }
+        guard reply(FTPReply(220, "relay FTP receiver ready")) else { return }
+        while !quitting && !context.stop.isStopped {
+            guard let line = nextLine() else { return }
+            let command: FTPCommand
+            do {
+                command = try FTPCommand(parsing: line)
+            } catch {
+                guard reply(FTPReply(error.replyCode, error.description)) else { return }
+                continue
+            }
+            guard reply(handle(command)) else { return }
+        }
+    }
+
+    /// The next command line; nil when the client left, stayed silent too long, or relay stops.
+    private func nextLine() -> [UInt8]? {
+        if !pendingLines.isEmpty { return pendingLines.removeFirst() }
+        while true {
+            do {
+                if let line = try reader.nextLine() { return line }
+            } catch {
+                _ = reply(FTPReply(500, "command line too long"))
+                return nil
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try control.readSome(maxCount: 4096, timeout: context.options.idleSeconds)
+            } catch {
+                if case .timedOut = error as? SocketError {
+                    _ = reply(FTPReply(421, "no command for \(Int(context.options.idleSeconds)) s: closing the connection"))
+                }
+                return nil
+            }
+            if bytes.isEmpty { return nil }
+            reader.append(bytes)
+        }
+    }
+
+    /// Sends a reply; false when the client is gone.
+    @discardableResult
+    func reply(_ reply: FTPReply) -> Bool {
+        do {
+            try control.write(reply.encoded, timeout: 30)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func setOpenData(_ connection: TCPConnection?) {
+        dataLock.withLock { openData = connection }
+    }
+
+    func log(_ message: String) {
+        context.report(.info("ftp \(account?.name ?? offeredUser ?? "-")@\(clientHost): \(message)"))
+    }
+
+    // MARK: - Commands
+
+    private static let beforeLogin: Set<String> = ["USER", "PASS", "QUIT", "FEAT", "SYST", "NOOP", "HELP", "OPTS", "AUTH", "PBSZ", "PROT"]
+
+    private func handle(_ command: FTPCommand) -> FTPReply {
+        if account == nil && !Self.beforeLogin.contains(command.verb) {
+            return FTPReply(530, "log in first (USER and PASS)")
+        }
+        if case .rnto = command {} else if renameFrom != nil, command.verb != "RNTO" { renameFrom = nil }
+        switch command {
+        case .user(let name):
+            account = nil
+            offeredUser = name
+            return FTPReply(331, "password for \(name), please")
+        case .pass(let password):
+            return login(password)
+        case .acct: return FTPReply(202, "no account needed")
+        case .syst: return FTPReply(215, "UNIX Type: L8")
+        case .feat:
+            return FTPReply(211, lines: ["Features:", " EPRT", " EPSV", " MDTM", " PASV", " REST STREAM", " SIZE", " TVFS", " UTF8", "End"])
+        case .opts(let name, let value):
+            if name == "UTF8" && (value.isEmpty || value.uppercased() == "ON") { return FTPReply(200, "UTF-8 is always on") }
+            return FTPReply(501, "option \(name) is not supported")
+        case .pwd: return .folder(folder.description, "is the current folder")
+        case .cwd(let text):
+            return withPath(text) { path in
+                folder = path
+                return FTPReply(250, "now in \(path)")
+            }
+        case .cdup:
+            folder = folder.parent
+            return FTPReply(250, "now in \(folder)")
+        case .mkd(let text):
+            // Folders are virtual: any folder exists, so a camera that builds its folder tree
+            // (MKD, then CWD) never fails on an existing one.
+            return withPath(text) { path in .folder(path.description, "created") }
+        case .rmd: return FTPReply(250, "removed")
+        case .type(let type):
+            transferType = type
+            return FTPReply(200, "type set to \(type.rawValue)")
+        case .mode(let mode): return mode == "S" ? FTPReply(200, "stream mode") : FTPReply(504, "only MODE S is supported")
+        case .stru(let structure): return structure == "F" ? FTPReply(200, "file structure") : FTPReply(504, "only STRU F is supported")
+        case .pasv: return passive(extended: false)
+        case .epsv(let argument):
+            switch argument {
+            case .all:
+                epsvOnly = true
+                return FTPReply(200, "EPSV ALL: only EPSV from now on")
+            case .networkProtocol(let number) where number != (clientHost.contains(":") ? 2 : 1):
+                return FTPReply(522, "use network protocol \(clientHost.contains(":") ? 2 : 1) (that of this connection)")
+            default:
+                return passive(extended: true)
+            }
+        case .port(let target), .eprt(let target):
+            return active(target)
+        case .rest(let offset):
+            restartOffset = offset
+            return FTPReply(350, "restarting at \(offset): send STOR or APPE")
+        case .stor(let text):
+            return withPath(text) { path in receive(path, append: false) }
+        case .appe(let text):
+            return withPath(text) { path in receive(path, append: true) }
+        case .size(let text):
+            return withPath(text) { path in
+                guard let info = context.store.info(user: account!.name, path: path) else { return FTPReply(550, "no such file") }
+                return FTPReply(213, "\(info.bytes)")
+            }
+        case .mdtm(let text):
+            return withPath(text) { path in
+                guard let info = context.store.info(user: account!.name, path: path) else { return FTPReply(550, "no such file") }
+                return FTPReply(213, FTPListing.modificationTime(info.modified))
+            }
+        case .list(let argument):
+            return sendListing(argument, long: true)
+        case .nlst(let argument):
+            return sendListing(argument, long: false)
+        case .retr:
+            return FTPReply(550, "relay only receives photos; nothing can be downloaded")
+        case .dele(let text):
+            return withPath(text) { path in
+                context.store.discardPartial(user: account!.name, path: path)
+                return FTPReply(250, "deleted (a photo already received stays delivered)")
+            }
+        case .rnfr(let text):
+            return withPath(text) { path in
+                guard context.store.info(user: account!.name, path: path) != nil else { return FTPReply(550, "no such file") }
+                renameFrom = path
+                return FTPReply(350, "ready for RNTO")
+            }
+        case .rnto(let text):
+            guard let from = renameFrom else { return FTPReply(503, "send RNFR first") }
+            renameFrom = nil
+            return withPath(text) { path in
+                context.store.rename(user: account!.name, from: from, to: path) ? FTPReply(250, "renamed") : FTPReply(550, "cannot rename")
+            }
+        case .noop: return FTPReply(200, "ok")
+        case .abor: return FTPReply(225, "no transfer to abort")
+        case .quit:
+            quitting = true
+            return FTPReply(221, "goodbye")
+        case .stat: return FTPReply(211, "relay FTP receiver: \(account.map { "logged in as \($0.name)" } ?? "not logged in")")
+        case .help: return FTPReply(214, "cameras upload photos here with STOR; see relay ftp-setup")
+        case .allo: return FTPReply(202, "no storage allocation needed")
+        case .auth: return FTPReply(502, "FTPS is not offered by this relay: use plain FTP")
+        case .pbsz, .prot: return FTPReply(503, "send AUTH TLS first")
+        case .unknown(let verb): return FTPReply(502, "\(verb) is not implemented")
+        }
+    }
+
+    private func withPath(_ text: String, _ body: (FTPVirtualPath) -> FTPReply) -> FTPReply {
+        do {
+            return body(try FTPVirtualPath.resolve(text, from: folder))
+        } catch {
+            log("refused path '\(text.prefix(80))': \(error)")
+            return FTPReply(553, "\(error)")
+        }
+    }
+
+    private func login(_ password: String) -> FTPReply {
+        guard let name = offeredUser else { return FTPReply(503, "send USER first") }
+        if let match = context.options.accounts.first(where: { $0.name == name }), match.accepts(password) {
+            account = match
+            context.loginGuard.succeeded(from: clientHost)
+            log("logged in")
+            return FTPReply(230, "logged in; upload your photos")
+        }
+        let (count, delay) = context.loginGuard.failed(from: clientHost)
+        context.report(.problem("ftp: failed login as '\(name.prefix(64))' from \(clientHost) (\(count) in a row); "
+            + "check the camera's user and password"))
+        context.stop.sleep(delay)
+        return FTPReply(530, "wrong user or password")
+    }
+
+    // MARK: - Data connections
+
+    private func passive(extended: Bool) -> FTPReply {
+        if epsvOnly && !extended { return FTPReply(501, "EPSV ALL was given: use EPSV") }
+        dataChannel?.close()
+        dataChannel = nil
+        let local: String
+        do { local = FTPPeer.host(of: try control.localAddress()) } catch { return FTPReply(425, "cannot open a data port: \(error)") }
+        let listener: TCPListener
+        do { listener = try TCPListener(host: local, port: 0, backlog: 2) } catch {
+            return FTPReply(425, "cannot open a data port: \(error)")
+        }
+        dataChannel = .passive(listener)
+        if extended { return FTPReply(229, "Entering Extended Passive Mode (|||\(listener.port)|)") }
+        guard let numbers = FTPHostPort(host: local, port: listener.port).portArgument else {
+            return FTPReply(522, "this connection is IPv6: use EPSV")
+        }
+        return FTPReply(227, "Entering Passive Mode (\(numbers))")
+    }
+
+    private func active(_ target: FTPHostPort) -> FTPReply {
+        if epsvOnly { return FTPReply(501, "EPSV ALL was given: use EPSV") }
+        guard FTPPeer.host(of: target.host + ":0") == clientHost else {
+            context.report(.problem("ftp: \(clientHost) asked for a data connection to \(target.host) port \(target.port): refused "
+                + "(a data connection must go to the client's own address)"))
+            return FTPReply(500, "data connections go only to your own address (\(clientHost))")
+        }
+        guard target.port >= 1024 else { return FTPReply(500, "data ports below 1024 are refused") }
+        dataChannel?.close()
+        dataChannel = .active(target)
+        return FTPReply(200, "data connection will go to \(target.host) port \(target.port)")
+    }
+
+    /// Opens the prepared data connection (one per transfer, as RFC 959 stream mode needs).
+    func openDataConnection() -> TCPConnection? {
+        guard let channel = dataChannel else { return nil }
+        dataChannel = nil
+        defer { channel.close() }
+        do {
+            return try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds) { peer in
+                context.report(.problem("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
+            }
+        } catch {
+            log("no data connection: \(error)")
+            return nil
+        }
+    }
+
+    private func sendListing(_ argument: String?, long: Bool) -> FTPReply {
+        var target = folder
+        if let argument, !argument.hasPrefix("-") {
+            do { target = try FTPVirtualPath.resolve(argument, from: folder) } catch { return FTPReply(553, "\(error)") }
+        }
+        guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
+        guard let data = openDataConnection() else { return FTPReply(425, "cannot open the data connection") }
+        defer { data.close() }
+        guard reply(FTPReply(150, "here is the listing")) else { return FTPReply(426, "client gone") }
+        let entries = context.store.listing(user: account!.name, folder: target)
+        let text = long ? FTPListing.long(entries) : FTPListing.names(entries)
+        do { try data.write(Array(text.utf8), timeout: context.options.idleSeconds) } catch {
+            return FTPReply(426, "the listing was cut off: \(error)")
+        }
+        return FTPReply(226, "listing sent")
+    }
+}

@@ -1,0 +1,41 @@
+import FTPReceiver
+
+/// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
+enum FTPArguments {
+    static let optionNames: Set<String> = ["--ftp", "--ftp-user"]
+
+    /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
+    static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
+        guard let listen = try args.value("--ftp") else {
+            if !args.all("--ftp-user").isEmpty { throw CommandFailure(.usage, "--ftp-user is for the FTP receiver: use it with --ftp PORT") }
+            return nil
+        }
+        return try options(listen: listen, args, environment: environment)
+    }
+
+    /// `relay ftp-setup [--ftp …] --ftp-user …`: what to type into the camera, without starting.
+    static func runSetup(_ arguments: [String], environment: [String: String]) throws {
+        let args = try Arguments(arguments, options: optionNames, flags: ["--include-raw"])
+        if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
+        let options = try options(listen: try args.value("--ftp") ?? "\(FTPReceiverOptions.defaultPort)", args, environment: environment)
+        print(FTPSetupText.make(options: options, port: options.port, addresses: options.host == "0.0.0.0" ? [] : [options.host]))
+    }
+
+    private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions {
+        do {
+            let address = try FTPReceiverOptions.parseListenAddress(listen)
+            var accounts: [FTPAccount] = []
+            for spec in args.all("--ftp-user") {
+                let account = try FTPAccount.parse(spec, environment: environment)
+                guard !accounts.contains(where: { $0.name == account.name }) else { throw FTPReceiverError.duplicateUser(account.name) }
+                accounts.append(account)
+            }
+            guard !accounts.isEmpty else { throw FTPReceiverError.noUsers }
+            return FTPReceiverOptions(host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
+        } catch let error as FTPReceiverError {
+            throw CommandFailure(.usage, error.description)
+        } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
+    }
+}
