@@ -20,7 +20,9 @@ public struct FTPReply: Sendable, Equatable {
     /// CR and LF in texts become spaces, and inner lines that would look like the final one
     /// are indented.
     public var encoded: [UInt8] {
-        let clean = lines.map { String($0.map { $0 == "\r" || $0 == "\n" ? " " : $0 }) }
+        let clean = lines.map { line in
+            String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 }))
+        }
         if clean.count == 1 { return Array("\(code) \(clean[0])\r\n".utf8) }
         var text = "\(code)-\(clean[0])\r\n"
         for line in clean.dropFirst().dropLast() {

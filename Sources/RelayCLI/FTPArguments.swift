@@ -2,7 +2,7 @@ import FTPReceiver
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
 enum FTPArguments {
-    static let optionNames: Set<String> = ["--ftp", "--ftp-user"]
+    static let optionNames: Set<String> = ["--ftp", "--ftp-user", "--ftp-max-size", "--ftp-sessions", "--ftp-idle"]
 
     /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
     static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
@@ -22,6 +22,9 @@ enum FTPArguments {
     }
 
     private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions {
+        let maxSize = try args.bytes("--ftp-max-size")
+        let sessions = try args.integer("--ftp-sessions", in: 1...256)
+        let idle = try args.seconds("--ftp-idle", minimum: 1, maximum: 86_400)
         do {
             let address = try FTPReceiverOptions.parseListenAddress(listen)
             var accounts: [FTPAccount] = []
@@ -31,7 +34,11 @@ enum FTPArguments {
                 accounts.append(account)
             }
             guard !accounts.isEmpty else { throw FTPReceiverError.noUsers }
-            return FTPReceiverOptions(host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
+            var options = FTPReceiverOptions(host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
+            if let maxSize { options.maxFileBytes = maxSize }
+            if let sessions { options.maxSessions = sessions }
+            if let idle { options.idleSeconds = idle }
+            return options
         } catch let error as FTPReceiverError {
             throw CommandFailure(.usage, error.description)
         } catch {

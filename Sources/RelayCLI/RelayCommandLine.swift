@@ -117,6 +117,8 @@ public enum RelayCommandLine {
           --ftp [ADDRESS:]PORT     listen for camera FTP uploads (2121 is the usual port; 21 needs root)
           --ftp-user NAME[:VAR]    a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the
                                    command line); each user has a folder of its own; may be repeated
+          --ftp-max-size SIZE      a bigger upload is refused (default 4G); --ftp-sessions N connections at
+                                   once (default 16); --ftp-idle DURATION closes a silent connection (default 5m)
           A photo is answered 226 only once it is in the spool; RAW and video are answered 226 and skipped
           (--include-raw takes RAW); an upload cut off is kept an hour for a REST/APPE resume.
 
