@@ -49,7 +49,10 @@ def send(ftp, path, rate, die_after, resume):
     with open(path, "rb") as source:
         source.seek(offset)
         started = time.monotonic()
-        conn = ftp.transfercmd("STOR " + name, rest=offset or None)
+        try:
+            conn = ftp.transfercmd("STOR " + name, rest=offset or None)
+        except (ftplib.error_temp, ftplib.error_perm) as error:
+            return name, str(error)[:3], time.monotonic() - started  # refused before any byte (452: retry later)
         sent = 0
         while True:
             block = source.read(64 * 1024)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what relay needs to build, test and demo on Debian: libcurl headers, pkg-config,
 # gphoto2 (the interop judge), djpeg (checks the simulator's JPEGs decode), Python 3 (the local
-# gallery). Sourced by test.sh and demo.sh.
+# gallery), OpenSSL headers and lftp (the FTP receiver and a client of it). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -27,5 +27,5 @@ relay_find_swift() {
     command -v python3 >/dev/null 2>&1 || relay_need_packages python3
 }
 
-relay_need_packages libcurl4-openssl-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs "$@"
+relay_need_packages libcurl4-openssl-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs libssl-dev lftp "$@"
 relay_find_swift
