@@ -33,6 +33,12 @@ extension FTPCommand {
             guard let argument, !argument.isEmpty else { throw .missingArgument(verb: verb) }
             return argument
         }
+        /// An argument that is one word: surrounding spaces dropped, spaces only is none.
+        func word() throws(FTPParseError) -> String {
+            let text = try required().trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { throw .missingArgument(verb: verb) }
+            return text
+        }
         func optional() -> String? {
             guard let argument, !argument.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             return argument
@@ -44,8 +50,7 @@ extension FTPCommand {
         case "SYST": return .syst
         case "FEAT": return .feat
         case "OPTS":
-            let text = try required().trimmingCharacters(in: .whitespaces)
-            let parts = text.split(separator: " ", maxSplits: 1)
+            let parts = try word().split(separator: " ", maxSplits: 1)
             return .opts(name: parts[0].uppercased(), value: parts.count > 1 ? String(parts[1]) : "")
         case "PWD", "XPWD": return .pwd
         case "CWD", "XCWD": return .cwd(try required())
@@ -53,8 +58,8 @@ extension FTPCommand {
         case "MKD", "XMKD": return .mkd(try required())
         case "RMD", "XRMD": return .rmd(try required())
         case "TYPE": return .type(try parseType(try required()))
-        case "MODE": return .mode(try required().uppercased())
-        case "STRU": return .stru(try required().uppercased())
+        case "MODE": return .mode(try word().uppercased())
+        case "STRU": return .stru(try word().uppercased())
         case "PASV": return .pasv
         case "EPSV": return .epsv(try parseEPSV(optional()))
         case "PORT":
@@ -66,7 +71,7 @@ extension FTPCommand {
         case "STOR": return .stor(try required())
         case "APPE": return .appe(try required())
         case "REST":
-            guard let offset = Int64(try required().trimmingCharacters(in: .whitespaces)), offset >= 0 else {
+            guard let offset = Int64(try word()), offset >= 0 else {
                 throw .badArgument(verb: verb, reason: "the offset must be a number of bytes")
             }
             return .rest(offset)
@@ -84,13 +89,13 @@ extension FTPCommand {
         case "STAT": return .stat
         case "HELP": return .help
         case "ALLO": return .allo
-        case "AUTH": return .auth(try required().trimmingCharacters(in: .whitespaces).uppercased())
+        case "AUTH": return .auth(try word().uppercased())
         case "PBSZ":
-            guard let size = Int(try required().trimmingCharacters(in: .whitespaces)), size >= 0 else {
+            guard let size = Int(try word()), size >= 0 else {
                 throw .badArgument(verb: verb, reason: "the buffer size must be a number")
             }
             return .pbsz(size)
-        case "PROT": return .prot(try required().trimmingCharacters(in: .whitespaces).uppercased())
+        case "PROT": return .prot(try word().uppercased())
         default: return .unknown(verb)
         }
     }

@@ -55,6 +55,9 @@ final class FTPCommandParserTests: XCTestCase {
             XCTAssertEqual($0 as? FTPParseError, .notUTF8)
         }
         XCTAssertThrowsError(try parse("STOR a\u{0}b"))
+        // Found by the fuzzer: an argument of spaces only.
+        XCTAssertThrowsError(try parse("OPTS  ")) { XCTAssertEqual($0 as? FTPParseError, .missingArgument(verb: "OPTS")) }
+        XCTAssertThrowsError(try parse("AUTH  "))
     }
 
     func testTelnetInterruptBeforeAborIsDropped() throws {
