@@ -8,6 +8,8 @@ struct FTPReceiverContext: Sendable {
     let store: FTPUploadStore
     let spool: Spool
     let loginGuard: FTPLoginGuard
+    /// Nil when FTPS is off.
+    let tls: TLSContext?
     let stop: StopFlag
     let report: @Sendable (TetherEvent) -> Void
     /// With several users, the gallery gets `USER_NAME.JPG`, so two photographers'

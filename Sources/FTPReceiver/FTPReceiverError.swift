@@ -7,6 +7,8 @@ public enum FTPReceiverError: Error, Sendable, Equatable, CustomStringConvertibl
     case badListenAddress(String)
     case cannotListen(address: String, reason: String)
     case state(path: String, reason: String)
+    case tls(reason: String)
+    case badTLSMode(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,10 @@ public enum FTPReceiverError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "give another with --ftp PORT (ports below 1024 need root)"
         case .state(let path, let reason):
             return "cannot use the FTP receiver's folder \(path): \(reason)"
+        case .tls(let reason):
+            return "FTPS: \(reason)"
+        case .badTLSMode(let text):
+            return "--ftp-tls '\(text)' must be off, optional (FTPS when the camera asks) or required (plain FTP refused)"
         }
     }
 }

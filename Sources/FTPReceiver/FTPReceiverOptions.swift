@@ -19,14 +19,16 @@ public struct FTPReceiverOptions: Sendable {
     public var partialKeepSeconds: TimeInterval
     /// How long a passive data connection is waited for.
     public var dataConnectSeconds: TimeInterval
+    public var tls: FTPTLSMode
 
     public static let defaultPort: UInt16 = 2121
 
     public init(
         host: String = "0.0.0.0", port: UInt16 = FTPReceiverOptions.defaultPort, accounts: [FTPAccount], includeRAW: Bool = false,
         maxSessions: Int = 16, maxFileBytes: Int64 = 4 << 30, idleSeconds: TimeInterval = 300,
-        partialKeepSeconds: TimeInterval = 3600, dataConnectSeconds: TimeInterval = 30
+        partialKeepSeconds: TimeInterval = 3600, dataConnectSeconds: TimeInterval = 30, tls: FTPTLSMode = .off
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.accounts = accounts
@@ -54,4 +56,14 @@ public struct FTPReceiverOptions: Sendable {
         guard !host.isEmpty, let port = UInt16(portText) else { throw .badListenAddress(text) }
         return (host, port)
     }
+}
+
+/// Whether the receiver speaks explicit FTPS (RFC 4217: AUTH TLS, PBSZ 0, PROT P).
+public enum FTPTLSMode: String, Sendable, CaseIterable {
+    /// Plain FTP only (AUTH TLS is answered 502, and clients carry on in the clear).
+    case off
+    /// FTPS for cameras that ask, plain FTP for the rest.
+    case optional
+    /// FTPS only: logins and transfers in the clear are refused.
+    case required
 }

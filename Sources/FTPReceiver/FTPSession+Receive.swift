@@ -37,6 +37,7 @@ extension FTPSession {
         }
         let keep = kind == .jpeg || (kind == .raw && context.options.includeRAW)
         guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
+        if let refusal = clearDataRefusal { return refusal }
         if keep && !context.spool.hasRoom(forBytes: 1) {
             dataChannel?.close()
             dataChannel = nil
@@ -54,6 +55,8 @@ extension FTPSession {
             data.close()
         }
         guard keep else { return skip(path, kind: kind, data: data) }
+        // The partial file is opened before the 150, so a REST beyond what relay has is
+        // refused before any byte moves; TLS follows the 150.
 
         let opened: (fd: Int32, start: Int64)
         do {
@@ -67,9 +70,9 @@ extension FTPSession {
             }
         }
         let from = opened.start > 0 ? " from byte \(opened.start)" : ""
-        guard reply(FTPReply(150, "receiving \(path.name)\(from)")) else {
+        guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
             close(opened.fd)
-            return FTPReply(426, "client gone")
+            return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
         }
         let (end, total) = pump(from: data, into: opened.fd, start: opened.start)
         close(opened.fd)
@@ -122,8 +125,8 @@ extension FTPSession {
     }
 
     /// A RAW or video file relay does not keep: received and dropped, answered 226.
-    private func skip(_ path: FTPVirtualPath, kind: FTPFileKind, data: TCPConnection) -> FTPReply {
-        guard reply(FTPReply(150, "receiving \(path.name)")) else { return FTPReply(426, "client gone") }
+    private func skip(_ path: FTPVirtualPath, kind: FTPFileKind, data: FTPStream) -> FTPReply {
+        guard reply(FTPReply(150, "receiving \(path.name)")), secure(data) else { return FTPReply(426, "no data connection") }
         let (end, total) = pump(from: data, into: nil, start: 0)
         guard case .complete = end else { return FTPReply(426, "the upload was cut off") }
         context.store.remember(user: account!.name, path: path, bytes: total)
@@ -133,19 +136,21 @@ extension FTPSession {
 
     /// Moves the data connection's bytes into `fd` (or nowhere) until it ends, watching the
     /// control connection for ABOR and for the client going away.
-    private func pump(from data: TCPConnection, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
+    private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
         var total = start
         let idle = context.options.idleSeconds
         while true {
             let ready: [Bool]
-            do { ready = try TCPConnection.waitReadable([data, control], timeout: idle) } catch { return (.clientGone, total) }
+            do { ready = try FTPStream.waitReadable([data, control], timeout: idle) } catch { return (.clientGone, total) }
             if !ready.contains(true) { return (.timedOut, total) }
             if ready[1], let end = readControlDuringTransfer() { return (end, total) }
             guard ready[0] else { continue }
             let chunk: [UInt8]
             do { chunk = try data.readSome(maxCount: 1 << 20, timeout: idle) } catch { return (.clientGone, total) }
             if chunk.isEmpty {
-                if (try? control.waitReadable(timeout: 0)) == true, readControlDuringTransfer() != nil { return (.clientGone, total) }
+                if (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, readControlDuringTransfer() != nil {
+                    return (.clientGone, total)
+                }
                 return (.complete, total)
             }
             if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }

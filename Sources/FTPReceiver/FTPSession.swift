@@ -10,7 +10,7 @@ import Tether
 /// `@unchecked Sendable`: all its state belongs to the one thread running ``serve()``; other
 /// threads only call ``interrupt()``, which shuts the sockets down (safe from any thread).
 final class FTPSession: @unchecked Sendable {
-    let control: TCPConnection
+    let control: FTPStream
     let context: FTPReceiverContext
     /// The client's address: data connections must come from or go to it.
     let clientHost: String
@@ -26,11 +26,15 @@ final class FTPSession: @unchecked Sendable {
     var dataChannel: FTPDataChannel?
     var epsvOnly = false
     var quitting = false
+    /// AUTH TLS was answered 234: the handshake follows the reply.
+    var startingTLS = false
+    /// PROT P: data connections are TLS too.
+    var protectData = false
     private let dataLock = NSLock()
-    private var openData: TCPConnection?
+    private var openData: FTPStream?
 
     init(control: TCPConnection, context: FTPReceiverContext) {
-        self.control = control
+        self.control = FTPStream(control)
         self.context = context
         clientHost = FTPPeer.host(of: control.peer)
     }
@@ -57,6 +61,17 @@ final class FTPSession: @unchecked Sendable {
                 continue
             }
             guard reply(handle(command)) else { return }
+            if startingTLS {
+                startingTLS = false
+                guard let tls = context.tls else { return }
+                do {
+                    try control.startTLS(tls, timeout: 30)
+                } catch {
+                    log("TLS handshake failed: \(error)")
+                    return
+                }
+                reader = FTPLineReader()
+            }
         }
     }
 
@@ -95,7 +110,7 @@ final class FTPSession: @unchecked Sendable {
         }
     }
 
-    func setOpenData(_ connection: TCPConnection?) {
+    func setOpenData(_ connection: FTPStream?) {
         dataLock.withLock { openData = connection }
     }
 
@@ -111,6 +126,9 @@ final class FTPSession: @unchecked Sendable {
         if account == nil && !Self.beforeLogin.contains(command.verb) {
             return FTPReply(530, "log in first (USER and PASS)")
         }
+        if context.options.tls == .required && !control.isSecure && (command.verb == "USER" || command.verb == "PASS") {
+            return FTPReply(530, "this relay takes FTPS only: turn on FTPS (explicit, AUTH TLS) in the camera's FTP settings")
+        }
         if case .rnto = command {} else if renameFrom != nil, command.verb != "RNTO" { renameFrom = nil }
         switch command {
         case .user(let name):
@@ -122,7 +140,8 @@ final class FTPSession: @unchecked Sendable {
         case .acct: return FTPReply(202, "no account needed")
         case .syst: return FTPReply(215, "UNIX Type: L8")
         case .feat:
-            return FTPReply(211, lines: ["Features:", " EPRT", " EPSV", " MDTM", " PASV", " REST STREAM", " SIZE", " TVFS", " UTF8", "End"])
+            let tls = context.tls == nil ? [] : [" AUTH TLS", " PBSZ", " PROT"]
+            return FTPReply(211, lines: ["Features:"] + tls + [" EPRT", " EPSV", " MDTM", " PASV", " REST STREAM", " SIZE", " TVFS", " UTF8", "End"])
         case .opts(let name, let value):
             if name == "UTF8" && (value.isEmpty || value.uppercased() == "ON") { return FTPReply(200, "UTF-8 is always on") }
             return FTPReply(501, "option \(name) is not supported")
@@ -206,8 +225,28 @@ final class FTPSession: @unchecked Sendable {
         case .stat: return FTPReply(211, "relay FTP receiver: \(account.map { "logged in as \($0.name)" } ?? "not logged in")")
         case .help: return FTPReply(214, "cameras upload photos here with STOR; see relay ftp-setup")
         case .allo: return FTPReply(202, "no storage allocation needed")
-        case .auth: return FTPReply(502, "FTPS is not offered by this relay: use plain FTP")
-        case .pbsz, .prot: return FTPReply(503, "send AUTH TLS first")
+        case .auth(let mechanism):
+            guard context.tls != nil else { return FTPReply(502, "FTPS is off in this relay (relay run --ftp-tls optional turns it on): use plain FTP") }
+            guard mechanism == "TLS" || mechanism == "SSL" || mechanism == "TLS-C" else { return FTPReply(504, "only AUTH TLS is supported") }
+            guard !control.isSecure else { return FTPReply(503, "TLS is on already") }
+            startingTLS = true
+            return FTPReply(234, "AUTH TLS ok: start the TLS handshake")
+        case .pbsz:
+            return control.isSecure ? FTPReply(200, "PBSZ=0") : FTPReply(503, "send AUTH TLS first")
+        case .prot(let level):
+            guard control.isSecure else { return FTPReply(503, "send AUTH TLS first") }
+            switch level {
+            case "P":
+                protectData = true
+                return FTPReply(200, "data connections are protected (TLS)")
+            case "C" where context.options.tls != .required:
+                protectData = false
+                return FTPReply(200, "data connections are in the clear")
+            case "C":
+                return FTPReply(536, "this relay takes FTPS only: data connections must be protected (PROT P)")
+            default:
+                return FTPReply(504, "only PROT P and PROT C are supported")
+            }
         case .unknown(let verb): return FTPReply(502, "\(verb) is not implemented")
         }
     }
@@ -270,17 +309,35 @@ final class FTPSession: @unchecked Sendable {
     }
 
     /// Opens the prepared data connection (one per transfer, as RFC 959 stream mode needs).
-    func openDataConnection() -> TCPConnection? {
+    func openDataConnection() -> FTPStream? {
         guard let channel = dataChannel else { return nil }
         dataChannel = nil
         defer { channel.close() }
         do {
-            return try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds) { peer in
+            return FTPStream(try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds) { peer in
                 context.report(.problem("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
-            }
+            })
         } catch {
             log("no data connection: \(error)")
             return nil
+        }
+    }
+
+    /// The refusal of a transfer in the clear when FTPS is required, nil when it may go ahead.
+    var clearDataRefusal: FTPReply? {
+        context.options.tls == .required && !protectData ? FTPReply(521, "this relay takes FTPS only: send PROT P first") : nil
+    }
+
+    /// After the 150 reply: TLS on the data connection when PROT P was given (the client starts
+    /// its handshake once it has the 150, as in vsftpd). False when the handshake failed.
+    func secure(_ data: FTPStream) -> Bool {
+        guard protectData, let tls = context.tls else { return true }
+        do {
+            try data.startTLS(tls, timeout: context.options.dataConnectSeconds)
+            return true
+        } catch {
+            log("TLS on the data connection failed: \(error)")
+            return false
         }
     }
 
@@ -290,9 +347,11 @@ final class FTPSession: @unchecked Sendable {
             do { target = try FTPVirtualPath.resolve(argument, from: folder) } catch { return FTPReply(553, "\(error)") }
         }
         guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
+        if let refusal = clearDataRefusal { return refusal }
         guard let data = openDataConnection() else { return FTPReply(425, "cannot open the data connection") }
         defer { data.close() }
         guard reply(FTPReply(150, "here is the listing")) else { return FTPReply(426, "client gone") }
+        guard secure(data) else { return FTPReply(522, "TLS on the data connection failed") }
         let entries = context.store.listing(user: account!.name, folder: target)
         let text = long ? FTPListing.long(entries) : FTPListing.names(entries)
         do { try data.write(Array(text.utf8), timeout: context.options.idleSeconds) } catch {

@@ -16,6 +16,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     private let listener: TCPListener
     private let spool: Spool
     private let store: FTPUploadStore
+    private let tls: TLSContext?
     private let report: @Sendable (TetherEvent) -> Void
     private let lock = NSLock()
     private var sessions: [ObjectIdentifier: FTPSession] = [:]
@@ -23,14 +24,18 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     /// The port actually listened on (the one given, or the system's pick for port 0).
     public var port: UInt16 { listener.port }
     public var label: String { "ftp \(options.host):\(listener.port)" }
+    /// The SHA-256 fingerprint of the FTPS certificate, nil when FTPS is off.
+    public var tlsFingerprint: String? { tls?.fingerprint }
 
-    /// Binds the port at once, so a taken port stops `relay run` before anything moves.
+    /// Binds the port (and, with FTPS, loads or makes the certificate) at once, so a taken port
+    /// stops `relay run` before anything moves.
     public init(options: FTPReceiverOptions, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(FTPReceiverError) {
         guard !options.accounts.isEmpty else { throw .noUsers }
         self.options = options
         self.spool = spool
         self.report = report
         store = try FTPUploadStore(home: home, spool: spool)
+        tls = options.tls == .off ? nil : try TLSContext(home: home)
         do {
             listener = try TCPListener(host: options.host, port: options.port, backlog: 16)
         } catch {
@@ -38,10 +43,17 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
         }
     }
 
+    /// The SHA-256 fingerprint of the FTPS certificate in `home` (made now if there is none yet),
+    /// for `relay ftp-setup`.
+    public static func certificateFingerprint(home: RelayHome) throws(FTPReceiverError) -> String {
+        try TLSContext(home: home).fingerprint
+    }
+
     public func run(until stop: StopFlag) {
-        let context = FTPReceiverContext(options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), stop: stop, report: report)
+        let context = FTPReceiverContext(options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
         report(.info("ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"
-            + FTPSetupText.make(options: options, port: listener.port, addresses: options.host == "0.0.0.0" ? [] : [options.host])))
+            + FTPSetupText.make(options: options, port: listener.port, addresses: options.host == "0.0.0.0" ? [] : [options.host],
+                                tlsFingerprint: tls?.fingerprint)))
         let done = DispatchGroup()
         var lastSweep = Date.distantPast
         while !stop.isStopped {

@@ -1,8 +1,9 @@
 import FTPReceiver
+import RelayCore
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
 enum FTPArguments {
-    static let optionNames: Set<String> = ["--ftp", "--ftp-user", "--ftp-max-size", "--ftp-sessions", "--ftp-idle"]
+    static let optionNames: Set<String> = ["--ftp", "--ftp-user", "--ftp-max-size", "--ftp-sessions", "--ftp-idle", "--ftp-tls"]
 
     /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
     static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
@@ -14,18 +15,28 @@ enum FTPArguments {
     }
 
     /// `relay ftp-setup [--ftp …] --ftp-user …`: what to type into the camera, without starting.
-    static func runSetup(_ arguments: [String], environment: [String: String]) throws {
+    static func runSetup(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, options: optionNames, flags: ["--include-raw"])
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let options = try options(listen: try args.value("--ftp") ?? "\(FTPReceiverOptions.defaultPort)", args, environment: environment)
-        print(FTPSetupText.make(options: options, port: options.port, addresses: options.host == "0.0.0.0" ? [] : [options.host]))
+        var fingerprint: String?
+        if options.tls != .off {
+            do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch { throw CommandFailure(.stateFile, error.description) }
+        }
+        print(FTPSetupText.make(options: options, port: options.port, addresses: options.host == "0.0.0.0" ? [] : [options.host],
+                                tlsFingerprint: fingerprint))
     }
 
     private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions {
         let maxSize = try args.bytes("--ftp-max-size")
         let sessions = try args.integer("--ftp-sessions", in: 1...256)
         let idle = try args.seconds("--ftp-idle", minimum: 1, maximum: 86_400)
+        let tlsText = try args.value("--ftp-tls")
         do {
+            let tls = try tlsText.map { (text: String) throws(FTPReceiverError) -> FTPTLSMode in
+                guard let mode = FTPTLSMode(rawValue: text.lowercased()) else { throw .badTLSMode(text) }
+                return mode
+            } ?? .off
             let address = try FTPReceiverOptions.parseListenAddress(listen)
             var accounts: [FTPAccount] = []
             for spec in args.all("--ftp-user") {
@@ -38,6 +49,7 @@ enum FTPArguments {
             if let maxSize { options.maxFileBytes = maxSize }
             if let sessions { options.maxSessions = sessions }
             if let idle { options.idleSeconds = idle }
+            options.tls = tls
             return options
         } catch let error as FTPReceiverError {
             throw CommandFailure(.usage, error.description)

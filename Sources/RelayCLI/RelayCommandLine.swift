@@ -57,7 +57,7 @@ public enum RelayCommandLine {
         case "retry":
             try RetryCommand.run(rest, home: home)
         case "ftp-setup":
-            try FTPArguments.runSetup(rest, environment: environment)
+            try FTPArguments.runSetup(rest, home: home, environment: environment)
         case "camera-sim":
             let code = CameraSimCommand.run(arguments: rest)
             if code != 0 { exit(code) }
@@ -75,7 +75,8 @@ public enum RelayCommandLine {
           relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
           relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]... [options]
                                                                  be the FTP server cameras upload to (see CAMERA FTP)
-          relay ftp-setup [--ftp [ADDRESS:]PORT] --ftp-user NAME[:VARIABLE]...  what to type into the camera's FTP menu
+          relay ftp-setup [--ftp [ADDRESS:]PORT] [--ftp-tls MODE] --ftp-user NAME[:VARIABLE]...
+                                                                 what to type into the camera's FTP menu
           relay capture --camera ADDRESS --every DURATION [--count N | --until TIME | --for DURATION] [options]
                                                                  fire the camera on a schedule and upload every frame
           relay capture --camera ADDRESS --once [options]        take one shot and upload it
@@ -119,6 +120,9 @@ public enum RelayCommandLine {
                                    command line); each user has a folder of its own; may be repeated
           --ftp-max-size SIZE      a bigger upload is refused (default 4G); --ftp-sessions N connections at
                                    once (default 16); --ftp-idle DURATION closes a silent connection (default 5m)
+          --ftp-tls MODE           off (default), optional or required: explicit FTPS (AUTH TLS, PROT P) with a
+                                   certificate made on first start in $RELAY_HOME/ftp/tls; its SHA-256
+                                   fingerprint is printed, for approving it on the camera
           A photo is answered 226 only once it is in the spool; RAW and video are answered 226 and skipped
           (--include-raw takes RAW); an upload cut off is kept an hour for a REST/APPE resume.
 

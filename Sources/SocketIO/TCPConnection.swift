@@ -158,6 +158,17 @@ public final class TCPConnection: @unchecked Sendable {
         }
     }
 
+    /// The open descriptor, for a TLS layer that reads and writes through it. Only the owner
+    /// thread may use it, as only the owner may close the connection.
+    public func descriptorForTLS() throws -> Int32 {
+        try openDescriptor()
+    }
+
+    /// Waits up to `timeout` until bytes can be written.
+    public func waitWritable(timeout: Double) throws -> Bool {
+        try SocketSystem.wait(try openDescriptor(), events: Int16(POLLOUT), until: SocketSystem.now() + timeout)
+    }
+
     /// "host:port" of this side: the address the peer reached (an FTP server names it in its
     /// PASV reply).
     public func localAddress() throws -> String {
