@@ -20,6 +20,14 @@ static inline SSL_CTX *relay_tls_server_context(const char *certificate_path, co
     SSL_CTX *context = SSL_CTX_new(TLS_server_method());
     if (context == NULL) return NULL;
     SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+    /*
+     * No TLS 1.3 session tickets: a client that only writes on a data connection never reads
+     * them, and closing a socket with unread bytes makes the kernel send a reset, which throws
+     * away the upload's last bytes before relay has read them.
+     */
+    SSL_CTX_set_num_tickets(context, 0);
+    /* A client that closes without close_notify ends the stream as in the clear. */
+    SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
     /* Data connections resume the control connection's session (vsftpd's require_ssl_reuse). */
     SSL_CTX_set_session_cache_mode(context, SSL_SESS_CACHE_SERVER);
     SSL_CTX_set_session_id_context(context, (const unsigned char *)"relay-ftp", 9);

@@ -139,19 +139,25 @@ extension FTPSession {
     private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
         var total = start
         let idle = context.options.idleSeconds
+        // Once the control connection has ended, the client is gone, but what it sent before
+        // dying is still read to the data connection's end: all of it counts for a resume.
+        var controlEnded = false
         while true {
             let ready: [Bool]
-            do { ready = try FTPStream.waitReadable([data, control], timeout: idle) } catch { return (.clientGone, total) }
+            do { ready = try FTPStream.waitReadable(controlEnded ? [data] : [data, control], timeout: idle) } catch { return (.clientGone, total) }
             if !ready.contains(true) { return (.timedOut, total) }
-            if ready[1], let end = readControlDuringTransfer() { return (end, total) }
+            if ready.count > 1, ready[1], let end = readControlDuringTransfer() {
+                if case .aborted = end { return (end, total) }
+                controlEnded = true
+            }
             guard ready[0] else { continue }
             let chunk: [UInt8]
             do { chunk = try data.readSome(maxCount: 1 << 20, timeout: idle) } catch { return (.clientGone, total) }
             if chunk.isEmpty {
-                if (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, readControlDuringTransfer() != nil {
-                    return (.clientGone, total)
+                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, readControlDuringTransfer() != nil {
+                    controlEnded = true
                 }
-                return (.complete, total)
+                return (controlEnded ? .clientGone : .complete, total)
             }
             if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }
             if let fd {

@@ -111,10 +111,11 @@ final class FTPStream: @unchecked Sendable {
                     throw SocketError.timedOut(operation: "TLS \(operation) with", peer: peer, seconds: 0)
                 }
             case SSL_ERROR_ZERO_RETURN:
+                // close_notify, or the end of the stream without it (SSL_OP_IGNORE_UNEXPECTED_EOF:
+                // a client may skip it; a JPEG cut short is still caught by its missing end marker).
                 throw EndOfStream()
-            case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
-                // The peer closed without close_notify: the end of the stream, as in the clear.
-                throw EndOfStream()
+            case SSL_ERROR_SYSCALL:
+                throw SocketError.system(operation: "TLS \(operation) with", peer: peer, errno: errno)
             default:
                 throw TLSFailure(description: "TLS \(operation) with \(peer) failed: \(TLSContext.lastError())")
             }
