@@ -245,19 +245,17 @@ final class FTPUploadStore: @unchecked Sendable {
         return found
     }
 
-    /// Copies the whole file behind `source` into `target` (both descriptors).
+    /// Copies the whole file behind `source` into `target` in the kernel (sendfile), without
+    /// moving its bytes through relay's memory.
     private static func copy(_ source: Int32, to target: Int32) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: Int64 = 0
+        var offset = off_t(0)
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, off_t(offset)) }
-            if count < 0 {
+            let sent = sendfile(target, source, &offset, 1 << 30)
+            if sent < 0 {
                 if errno == EINTR { continue }
-                throw Errno.current("read")
+                throw Errno.current("sendfile")
             }
-            if count == 0 { return }
-            try AtomicFile.writeAll(target, Array(buffer[0..<count]))
-            offset += Int64(count)
+            if sent == 0 { return }
         }
     }
 }

@@ -6,6 +6,19 @@ import XCTest
 /// fingerprint printed is the certificate's and stays across restarts, and `required` refuses
 /// the clear.
 final class FTPSTests: XCTestCase {
+    /// Python: an FTP_TLS session logged in as alice to the port in argv[1] (a self-signed
+    /// certificate, as a camera accepts it once approved).
+    private static let tlsLogin = """
+        import ftplib, ssl, sys
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        f = ftplib.FTP_TLS(context=context)
+        f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
+        f.login("alice", "alice-secret")
+
+        """
+
     private func printedFingerprint(_ ftp: FTPRun) throws -> String {
         let pattern = try NSRegularExpression(pattern: "((?:[0-9A-F]{2}:){31}[0-9A-F]{2})")
         let text = ftp.relay.stderr
@@ -33,14 +46,7 @@ final class FTPSTests: XCTestCase {
         let url = "ftp://127.0.0.1:\(ftp.port)/"
         var result = try ftp.client("curl", ["-sS", "-k", "--ssl-reqd", "-u", "alice:alice-secret", "-T", ftp.path("CURL_TLS.JPG"), url])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let ftplib = """
-            import ftplib, ssl, sys
-            context = ssl.create_default_context()
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-            f = ftplib.FTP_TLS(context=context)
-            f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
-            f.login("alice", "alice-secret")
+        let ftplib = Self.tlsLogin + """
             f.prot_p()
             with open(sys.argv[2], "rb") as photo:
                 print(f.storbinary("STOR FTP_TLS.JPG", photo))
@@ -72,14 +78,7 @@ final class FTPSTests: XCTestCase {
         let plain = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("IMG_0001.JPG"), "ftp://127.0.0.1:\(ftp.port)/"])
         XCTAssertNotEqual(plain.status, 0)
         XCTAssertTrue(plain.stderr.contains("530"), plain.stderr)
-        let clearData = """
-            import ftplib, ssl, sys
-            context = ssl.create_default_context()
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-            f = ftplib.FTP_TLS(context=context)
-            f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
-            f.login("alice", "alice-secret")
+        let clearData = Self.tlsLogin + """
             for attempt in (f.prot_c, lambda: f.storbinary("STOR IMG_0001.JPG", open(sys.argv[2], "rb"))):
                 try:
                     attempt()
