@@ -57,7 +57,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
         let done = DispatchGroup()
         var lastSweep = Date.distantPast
         while !stop.isStopped {
-            if Date().timeIntervalSince(lastSweep) >= 60 {
+            if Date().timeIntervalSince(lastSweep) >= min(60, options.partialKeepSeconds / 2) {
                 lastSweep = Date()
                 for path in store.discardPartials(olderThan: options.partialKeepSeconds) {
                     report(.info("ftp: discarded the unfinished upload of \(path) (not resumed within \(Int(options.partialKeepSeconds)) s)"))

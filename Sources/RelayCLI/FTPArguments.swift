@@ -3,7 +3,7 @@ import RelayCore
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
 enum FTPArguments {
-    static let optionNames: Set<String> = ["--ftp", "--ftp-user", "--ftp-max-size", "--ftp-sessions", "--ftp-idle", "--ftp-tls"]
+    static let optionNames: Set<String> = ["--ftp", "--ftp-user", "--ftp-max-size", "--ftp-sessions", "--ftp-idle", "--ftp-tls", "--ftp-keep-partial"]
 
     /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
     static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
@@ -31,6 +31,7 @@ enum FTPArguments {
         let maxSize = try args.bytes("--ftp-max-size")
         let sessions = try args.integer("--ftp-sessions", in: 1...256)
         let idle = try args.seconds("--ftp-idle", minimum: 1, maximum: 86_400)
+        let keepPartial = try args.seconds("--ftp-keep-partial", minimum: 1, maximum: 7 * 86_400)
         let tlsText = try args.value("--ftp-tls")
         do {
             let tls = try tlsText.map { (text: String) throws(FTPReceiverError) -> FTPTLSMode in
@@ -49,6 +50,7 @@ enum FTPArguments {
             if let maxSize { options.maxFileBytes = maxSize }
             if let sessions { options.maxSessions = sessions }
             if let idle { options.idleSeconds = idle }
+            if let keepPartial { options.partialKeepSeconds = keepPartial }
             options.tls = tls
             return options
         } catch let error as FTPReceiverError {

@@ -119,7 +119,8 @@ public enum RelayCommandLine {
           --ftp-user NAME[:VAR]    a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the
                                    command line); each user has a folder of its own; may be repeated
           --ftp-max-size SIZE      a bigger upload is refused (default 4G); --ftp-sessions N connections at
-                                   once (default 16); --ftp-idle DURATION closes a silent connection (default 5m)
+                                   once (default 16); --ftp-idle DURATION closes a silent connection (default 5m);
+                                   --ftp-keep-partial DURATION keeps a cut-off upload for a resume (default 1h)
           --ftp-tls MODE           off (default), optional or required: explicit FTPS (AUTH TLS, PROT P) with a
                                    certificate made on first start in $RELAY_HOME/ftp/tls; its SHA-256
                                    fingerprint is printed, for approving it on the camera

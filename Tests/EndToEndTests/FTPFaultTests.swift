@@ -165,3 +165,29 @@ final class FTPFaultTests: XCTestCase {
         XCTAssertEqual(try ftp.gallery.photos().first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
     }
 }
+
+/// The receiver's limits on sessions, silence and how long a cut-off upload is kept.
+final class FTPLimitTests: XCTestCase {
+    func testSessionsOverTheLimitSilentClientsAndStalePartialsAreLetGo() throws {
+        let ftp = try FTPRun(extra: ["--ftp-sessions", "1", "--ftp-idle", "2", "--ftp-keep-partial", "1"])
+        let script = """
+            import socket, sys
+            port = int(sys.argv[1])
+            first = socket.create_connection(("127.0.0.1", port), timeout=30)
+            print(first.makefile().readline().strip())
+            second = socket.create_connection(("127.0.0.1", port), timeout=30)
+            print(second.makefile().readline().strip())
+            print(first.makefile().readline().strip())
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { String($0.prefix(3)) }, ["220", "421", "421"], result.stdout + result.stderr)
+        XCTAssertTrue(lines.last?.contains("no command for 2 s") ?? false, "the silent session is closed: \(lines)")
+
+        try ftp.photo("IMG_0001.JPG", bytes: 400_000, seed: 91)
+        XCTAssertEqual(try ftp.camera(["--die-after", "100000", ftp.path("IMG_0001.JPG")]).status, 3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("discarded the unfinished upload of /IMG_0001.JPG") },
+                      ftp.relay.stderr)
+        XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["550 no such file"])
+    }
+}
