@@ -1,5 +1,6 @@
 import Foundation
 import FTPWire
+import RelayCore
 import SocketIO
 
 /// The data connection a session prepared with PASV/EPSV (relay listens) or PORT/EPRT (relay
@@ -16,7 +17,8 @@ enum FTPDataChannel {
     }
 
     /// Opens the connection; `refused` is told of each passive connection from a wrong address.
-    func open(controlHost: String, timeout: TimeInterval, refused: (String) -> Void) throws(Failure) -> TCPConnection {
+    /// A passive wait ends early when relay stops.
+    func open(controlHost: String, timeout: TimeInterval, stop: StopFlag, refused: (String) -> Void) throws(Failure) -> TCPConnection {
         switch self {
         case .active(let target):
             do {
@@ -28,7 +30,7 @@ enum FTPDataChannel {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { throw Failure(description: "no data connection came within \(Int(timeout)) s") }
+                guard left > 0, !stop.isStopped else { throw Failure(description: "no data connection came within \(Int(timeout)) s") }
                 let connection: TCPConnection?
                 do { connection = try listener.accept(timeout: min(left, 1)) } catch {
                     throw Failure(description: "\(error)")

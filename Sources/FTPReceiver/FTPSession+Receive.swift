@@ -26,7 +26,7 @@ extension FTPSession {
     func receive(_ path: FTPVirtualPath, append: Bool) -> FTPReply {
         let offset = restartOffset
         restartOffset = nil
-        let user = account!.name
+        let user = userName
         let kind = FTPFileKind(fileName: path.name)
         guard !path.components.isEmpty else { return FTPReply(553, "give a file name") }
         guard kind != .other else {
@@ -102,7 +102,7 @@ extension FTPSession {
 
     /// A complete upload into the spool; 226 only once it is there (or was already).
     private func spool(_ path: FTPVirtualPath, bytes: Int64, kind: FTPFileKind) -> FTPReply {
-        let user = account!.name
+        let user = userName
         let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
         switch context.store.finish(user: user, path: path, fileName: fileName, checkJPEGEnd: kind == .jpeg) {
         case .spooled(let entry):
@@ -129,7 +129,7 @@ extension FTPSession {
         guard reply(FTPReply(150, "receiving \(path.name)")), secure(data) else { return FTPReply(426, "no data connection") }
         let (end, total) = pump(from: data, into: nil, start: 0)
         guard case .complete = end else { return FTPReply(426, "the upload was cut off") }
-        context.store.remember(user: account!.name, path: path, bytes: total)
+        context.store.remember(user: userName, path: path, bytes: total)
         context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
         return FTPReply(226, "\(path.name) received; relay uploads JPEGs only, so it is skipped")
     }

@@ -114,8 +114,17 @@ final class FTPSession: @unchecked Sendable {
         dataLock.withLock { openData = connection }
     }
 
+    /// The logged-in user's name (commands that need it run only after login).
+    var userName: String { account?.name ?? "" }
+
     func log(_ message: String) {
-        context.report(.info("ftp \(account?.name ?? offeredUser ?? "-")@\(clientHost): \(message)"))
+        context.report(.info("ftp \(account?.name ?? offeredUser.map(Self.printable) ?? "-")@\(clientHost): \(message)"))
+    }
+
+    /// What a client sent, fit for the log: at most 80 characters, control characters as `?`
+    /// (a name with a line break must not forge a log line).
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     }
 
     // MARK: - Commands
@@ -129,7 +138,7 @@ final class FTPSession: @unchecked Sendable {
         if context.options.tls == .required && !control.isSecure && (command.verb == "USER" || command.verb == "PASS") {
             return FTPReply(530, "this relay takes FTPS only: turn on FTPS (explicit, AUTH TLS) in the camera's FTP settings")
         }
-        if case .rnto = command {} else if renameFrom != nil, command.verb != "RNTO" { renameFrom = nil }
+        if command.verb != "RNTO" { renameFrom = nil }
         switch command {
         case .user(let name):
             account = nil
@@ -186,12 +195,12 @@ final class FTPSession: @unchecked Sendable {
             return withPath(text) { path in receive(path, append: true) }
         case .size(let text):
             return withPath(text) { path in
-                guard let info = context.store.info(user: account!.name, path: path) else { return FTPReply(550, "no such file") }
+                guard let info = context.store.info(user: userName, path: path) else { return FTPReply(550, "no such file") }
                 return FTPReply(213, "\(info.bytes)")
             }
         case .mdtm(let text):
             return withPath(text) { path in
-                guard let info = context.store.info(user: account!.name, path: path) else { return FTPReply(550, "no such file") }
+                guard let info = context.store.info(user: userName, path: path) else { return FTPReply(550, "no such file") }
                 return FTPReply(213, FTPListing.modificationTime(info.modified))
             }
         case .list(let argument):
@@ -202,12 +211,14 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(550, "relay only receives photos; nothing can be downloaded")
         case .dele(let text):
             return withPath(text) { path in
-                context.store.discardPartial(user: account!.name, path: path)
+                guard context.store.claim(user: userName, path: path) else { return FTPReply(450, "\(path.name) is being uploaded") }
+                defer { context.store.release(user: userName, path: path) }
+                context.store.discardPartial(user: userName, path: path)
                 return FTPReply(250, "deleted (a photo already received stays delivered)")
             }
         case .rnfr(let text):
             return withPath(text) { path in
-                guard context.store.info(user: account!.name, path: path) != nil else { return FTPReply(550, "no such file") }
+                guard context.store.info(user: userName, path: path) != nil else { return FTPReply(550, "no such file") }
                 renameFrom = path
                 return FTPReply(350, "ready for RNTO")
             }
@@ -215,7 +226,7 @@ final class FTPSession: @unchecked Sendable {
             guard let from = renameFrom else { return FTPReply(503, "send RNFR first") }
             renameFrom = nil
             return withPath(text) { path in
-                context.store.rename(user: account!.name, from: from, to: path) ? FTPReply(250, "renamed") : FTPReply(550, "cannot rename")
+                context.store.rename(user: userName, from: from, to: path) ? FTPReply(250, "renamed") : FTPReply(550, "cannot rename")
             }
         case .noop: return FTPReply(200, "ok")
         case .abor: return FTPReply(225, "no transfer to abort")
@@ -255,7 +266,7 @@ final class FTPSession: @unchecked Sendable {
         do {
             return body(try FTPVirtualPath.resolve(text, from: folder))
         } catch {
-            log("refused path '\(text.prefix(80))': \(error)")
+            log("refused path '\(Self.printable(text))': \(error)")
             return FTPReply(553, "\(error)")
         }
     }
@@ -269,7 +280,7 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(230, "logged in; upload your photos")
         }
         let (count, delay) = context.loginGuard.failed(from: clientHost)
-        context.report(.problem("ftp: failed login as '\(name.prefix(64))' from \(clientHost) (\(count) in a row); "
+        context.report(.problem("ftp: failed login as '\(Self.printable(name))' from \(clientHost) (\(count) in a row); "
             + "check the camera's user and password"))
         context.stop.sleep(delay)
         return FTPReply(530, "wrong user or password")
@@ -314,7 +325,7 @@ final class FTPSession: @unchecked Sendable {
         dataChannel = nil
         defer { channel.close() }
         do {
-            return FTPStream(try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds) { peer in
+            return FTPStream(try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds, stop: context.stop) { peer in
                 context.report(.problem("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
             })
         } catch {
@@ -352,7 +363,7 @@ final class FTPSession: @unchecked Sendable {
         defer { data.close() }
         guard reply(FTPReply(150, "here is the listing")) else { return FTPReply(426, "client gone") }
         guard secure(data) else { return FTPReply(522, "TLS on the data connection failed") }
-        let entries = context.store.listing(user: account!.name, folder: target)
+        let entries = context.store.listing(user: userName, folder: target)
         let text = long ? FTPListing.long(entries) : FTPListing.names(entries)
         do { try data.write(Array(text.utf8), timeout: context.options.idleSeconds) } catch {
             return FTPReply(426, "the listing was cut off: \(error)")
