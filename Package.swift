@@ -18,7 +18,19 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // OpenSSL (libcrypto's SHA-256) for the FTP receiver.
+        // libgphoto2, for USB cameras and any other port it opens (issue 19).
+        .systemLibrary(
+            name: "CGPhoto2",
+            pkgConfig: "libgphoto2",
+            providers: [.apt(["libgphoto2-dev"]), .brew(["libgphoto2"])]
+        ),
+        // libjpeg-turbo's TurboJPEG API: scaled decoding and encoding of renditions.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // OpenSSL for the FTP receiver: SHA-256 of received photos, FTPS, its certificate.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -40,22 +52,27 @@ let package = Package(
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire"]),
+        // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
+        .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
+        // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
+        // through libjpeg-turbo.
+        .target(name: "Rendition", dependencies: ["CTurboJPEG", "RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
-        // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).
-        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP"]),
+        // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
+        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
         .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "Spool", "Tether", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "FTPReceiver"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "FTPReceiver"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
@@ -68,8 +85,10 @@ let package = Package(
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
+        .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
+        .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )

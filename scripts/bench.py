@@ -4,7 +4,8 @@ instead (gphoto2, with a curl hook for uploads), on this machine over loopback. 
 simulator shapes the camera link (--rate-limit) and the local gallery the uplink (--rate-limit),
 so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
 
-    scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory ftp
+    scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
+                                                    rendition slowuplink slowburst libgphoto2 ftp
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -55,12 +56,15 @@ class Gallery:
 
 
 class Camera:
-    def __init__(self, work, photos, size, rate=None, profile="canon-eos"):
+    def __init__(self, work, photos, size, rate=None, profile="canon-eos", card=None):
         os.makedirs(work, exist_ok=True)
         out = os.path.join(work, "camera.out")
         args = [RELAY, "camera-sim", "--profile", profile, "--port", "0", "--initial-photos", str(photos),
                 "--photo-size", str(size), "--photo-dimensions", "2000x1500", "--property-every", "0",
                 "--idle-timeout", "0"]
+        if card:
+            # Real photos: the card holds them at start, later shots reuse them under new names.
+            args += ["--photos", card]
         if rate:
             args += ["--rate-limit", str(rate)]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=open(out, "w"),
@@ -78,10 +82,10 @@ class Camera:
 
 
 class Relay:
-    def __init__(self, work, url):
+    def __init__(self, work, url, config=()):
         self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"))
         self.log = os.path.join(work, "relay.log")
-        subprocess.run([RELAY, "config", "add", "--url", url + "/upload"], env=self.env, check=True,
+        subprocess.run([RELAY, "config", "add", "--url", url + "/upload"] + list(config), env=self.env, check=True,
                        capture_output=True)
         self.proc = None
 
@@ -147,19 +151,8 @@ def quiet_disk():
 def case_throughput(work, quick):
     photos, size = (20, 8 * MB) if quick else (100, 8 * MB)
     figures = {}
-    # relay: every photo on the card, to the spool (the upload target is closed, so uploads stay out of it).
-    camera = Camera(work, photos, size)
-    relay = Relay(work, "http://127.0.0.1:9")
-    quiet_disk()
-    started = time.time()
-    relay.start("--camera", "ptpip://" + camera.address, "--include-existing", "--retry-base", "60")
-    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
-    elapsed = time.time() - started
-    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
-    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
-    relay.stop()
-    camera.stop()
-    figures["relay MB/s"] = total / MB / elapsed
+    rate, total = spool_rate(work, photos, size, lambda camera: "ptpip://" + camera.address)
+    figures["relay MB/s"] = rate
     # gphoto2 --get-all-files from the same card.
     camera = Camera(work, photos, size)
     quiet_disk()
@@ -172,6 +165,33 @@ def case_throughput(work, quick):
     figures["limit MB/s"] = socket_copy(work, photos, total // photos)
     figures["copy, fsync overlapped MB/s"] = socket_copy(work, photos, total // photos, overlap=True)
     return figures
+
+
+def spool_rate(work, photos, size, address):
+    """relay takes every photo on the card of a new simulator into the spool (the upload target
+    is closed, so uploads stay out of it); MB/s until the last is spooled, and the bytes."""
+    camera = Camera(work, photos, size)
+    relay = Relay(work, "http://127.0.0.1:9")
+    quiet_disk()
+    started = time.time()
+    relay.start("--camera", address(camera), "--include-existing", "--retry-base", "60")
+    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
+    elapsed = time.time() - started
+    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
+    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
+    relay.stop()
+    camera.stop()
+    return total / MB / elapsed, total
+
+
+def case_libgphoto2(work, quick):
+    """relay's libgphoto2 backend (`--camera gphoto2:ptpip:…`, the ptp2 driver USB cameras use)
+    against relay's own PTP/IP backend, on the same card of the same simulator."""
+    photos, size = (20, 8 * MB) if quick else (60, 8 * MB)
+    own, _ = spool_rate(os.path.join(work, "ptpip"), photos, size, lambda camera: "ptpip://" + camera.address)
+    through, _ = spool_rate(os.path.join(work, "libgphoto2"), photos, size,
+                            lambda camera: "gphoto2:ptpip:%s:%s:%s" % (camera.host, camera.port, camera.port))
+    return {"own PTP/IP MB/s": own, "libgphoto2 MB/s": through, "libgphoto2 / own": through / own}
 
 
 def socket_copy(work, photos, size, overlap=False):
@@ -234,23 +254,30 @@ def case_burst(work, quick):
     return {"relay s": relay, "gphoto2 + curl s": gphoto, "limit s": photos * 8 * MB / LINK}
 
 
+def single_shots(gallery, camera, shots, spacing, timeout):
+    """Shoots `shots` single photos `spacing` seconds apart, each once the last is in the
+    gallery; p50 and p95 of shutter to gallery."""
+    seconds = []
+    for shot in range(shots):
+        started = time.time()
+        camera.shoot()
+        wait_for(lambda: gallery.count() > shot, timeout, 0.01)
+        seconds.append(time.time() - started)
+        time.sleep(max(0, spacing - (time.time() - started)))
+    seconds.sort()
+    return statistics.median(seconds), seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+
+
 def case_latency(work, quick):
     shots = 5 if quick else 20
     figures = {}
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
         gallery, camera, runner = shaped_setup(folder, 8 * MB, tool)
-        seconds = []
-        for shot in range(shots):
-            started = time.time()
-            camera.shoot()
-            wait_for(lambda: gallery.count() > shot, 60, 0.01)
-            seconds.append(time.time() - started)
-            time.sleep(max(0, 3 - (time.time() - started)))
+        p50, p95 = single_shots(gallery, camera, shots, spacing=3, timeout=60)
         shaped_teardown(gallery, camera, runner)
-        seconds.sort()
-        figures["%s p50 s" % tool] = statistics.median(seconds)
-        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
     figures["download + upload s"] = 2 * 8 * MB / LINK
     return figures
 
@@ -404,8 +431,188 @@ def case_ftp(work, quick):
     return figures
 
 
+# --- renditions: a 45-megapixel camera JPEG to 2048 px ---------------------------------------
+
+UPLINK_SLOW = 2 * MB  # a venue uplink
+EDGE = 2048
+
+
+def camera_jpegs(folder, count):
+    """45-megapixel (8192 × 5464) camera-like JPEGs of about 20 MB (scripts/camera_jpeg.py), made
+    once per bench run and kept in the system's temporary folder."""
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for index in range(count):
+        path = os.path.join(folder, "R5_%04d.JPG" % (index + 1))
+        if not os.path.exists(path):
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "camera_jpeg.py"), path, "--seed", str(index + 1)],
+                           check=True, capture_output=True)
+        paths.append(path)
+    return paths
+
+
+CARD = os.path.join(tempfile.gettempdir(), "relay-bench-45mp")
+
+
+def timed(command):
+    """Wall-clock seconds and peak RSS (MB) of one command."""
+    started = time.time()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.time() - started
+    out = child.stdout.read()
+    if status != 0:
+        raise RuntimeError("%s failed: %s %s" % (command[0], out, child.stderr.read()))
+    return elapsed, usage.ru_maxrss / 1024, out
+
+
+def ssim(reference, candidate):
+    """SSIM of two same-sized images (scikit-image's structural_similarity, on all three channels)."""
+    import numpy
+    from PIL import Image
+    from skimage.metrics import structural_similarity
+    a = numpy.asarray(Image.open(reference).convert("RGB"))
+    b = numpy.asarray(Image.open(candidate).convert("RGB"))
+    if a.shape != b.shape:
+        return float("nan")
+    return float(structural_similarity(a, b, channel_axis=2, data_range=255))
+
+
+def side_by_side(paths, out):
+    """A 600-pixel crop at 100 % from the middle of each result, side by side, to look at."""
+    from PIL import Image
+    crops = []
+    for path in paths:
+        image = Image.open(path).convert("RGB")
+        w, h = image.size
+        crops.append(image.crop((w // 2 - 300, h // 2 - 300, w // 2 + 300, h // 2 + 300)))
+    sheet = Image.new("RGB", (600 * len(crops) + 10 * (len(crops) - 1), 600), "white")
+    for index, crop in enumerate(crops):
+        sheet.paste(crop, (index * 610, 0))
+    sheet.save(out)
+
+
+def case_rendition(work, quick):
+    source = camera_jpegs(CARD, 1)[0]
+    runs = 3 if quick else 7
+    results = {}
+    outputs = {"relay": os.path.join(work, "relay.jpg"), "vipsthumbnail": os.path.join(work, "vips.jpg"),
+               "ImageMagick": os.path.join(work, "magick.jpg")}
+    commands = {
+        "relay": [RELAY, "rendition", source, "--max-edge", str(EDGE), "--quality", "85", "-o", outputs["relay"]],
+        "vipsthumbnail": ["vipsthumbnail", source, "-s", str(EDGE), "-o", outputs["vipsthumbnail"] + "[Q=85]"],
+        "ImageMagick": ["convert", source, "-resize", "%dx%d" % (EDGE, EDGE), "-quality", "85", outputs["ImageMagick"]],
+    }
+    inside = []
+    for tool, command in commands.items():
+        samples = []
+        for _ in range(1 if tool == "ImageMagick" and quick else runs):
+            elapsed, peak, out = timed(command)
+            samples.append((elapsed, peak))
+            found = re.search(r"in (\d+) ms", out) if tool == "relay" else None
+            if found:
+                inside.append(int(found.group(1)) / 1000)
+        results["%s s" % tool] = statistics.median(s[0] for s in samples)
+        results["%s peak RSS MB" % tool] = max(s[1] for s in samples)
+    results["relay in-process s"] = statistics.median(inside)
+    results["relay / vipsthumbnail"] = results["relay s"] / results["vipsthumbnail s"]
+    results["ImageMagick / relay"] = results["ImageMagick s"] / results["relay s"]
+    # The quality reference: ImageMagick's Lanczos resize of the same photo, kept lossless.
+    reference = os.path.join(work, "reference.png")
+    subprocess.run(["convert", source, "-filter", "Lanczos", "-resize", "%dx%d" % (EDGE, EDGE), reference], check=True)
+    for tool in ("relay", "vipsthumbnail"):
+        results["%s SSIM" % tool] = ssim(reference, outputs[tool])
+    # What quality 85 itself costs: the reference encoded at 85 is the most any 85 can score. And
+    # the resampling alone: relay's rendition at quality 100.
+    ceiling = os.path.join(work, "reference-85.jpg")
+    subprocess.run(["convert", reference, "-quality", "85", ceiling], check=True)
+    results["reference at quality 85 SSIM"] = ssim(reference, ceiling)
+    best = os.path.join(work, "relay-100.jpg")
+    timed([RELAY, "rendition", source, "--max-edge", str(EDGE), "--quality", "100", "-o", best])
+    results["relay at quality 100 SSIM"] = ssim(reference, best)
+    sheet = os.path.join(tempfile.gettempdir(), "relay-rendition-side-by-side.png")
+    side_by_side([outputs["relay"], outputs["vipsthumbnail"], outputs["ImageMagick"]], sheet)
+    sys.stderr.write("side by side (relay | vipsthumbnail | ImageMagick): %s\n" % sheet)
+    return results
+
+
+def vips_curl_hook(work, url):
+    """The hook a photographer writes for a slow uplink: resize with vipsthumbnail, upload with curl."""
+    path = os.path.join(work, "rendition-hook.sh")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n[ \"$ACTION\" = download ] || exit 0\n"
+                "out=\"${ARGUMENT%%.*}-2048.jpg\"\n"
+                "vipsthumbnail \"$ARGUMENT\" -s %d -o \"$out[Q=85]\" || exit 1\n"
+                "exec curl -sS -o /dev/null -F \"file=@$out;type=image/jpeg\" %s/upload\n" % (EDGE, url))
+    os.chmod(path, 0o755)
+    return path
+
+
+def slow_setup(work, tool):
+    """A gallery behind a 2 MB/s uplink, a camera with 45-megapixel photos on a 10 MB/s link, and
+    `tool` (relay sending 2048-px renditions, or gphoto2 with a vipsthumbnail + curl hook)."""
+    gallery = Gallery(work, rate=UPLINK_SLOW)
+    card = os.path.join(work, "card")
+    os.makedirs(card)
+    for path in camera_jpegs(CARD, 3):
+        os.link(path, os.path.join(card, os.path.basename(path)))
+    camera = Camera(work, 0, 200_000, rate=LINK, card=card)
+    if tool == "relay":
+        runner = Relay(work, gallery.url, ["--max-edge", str(EDGE), "--quality", "85"])
+        runner.start("--camera", "ptpip://" + camera.address)
+        ready_line(runner.log, r"(connected to)", timeout=120)
+    else:
+        runner = gphoto2(camera, work, "--wait-event-and-download=900s", "--keep",
+                         hook=vips_curl_hook(work, gallery.url))
+        time.sleep(2)
+    return gallery, camera, runner
+
+
+def gallery_bytes(gallery):
+    with urllib.request.urlopen(gallery.url + "/api/photos", timeout=30) as answer:
+        return [photo["bytes"] for photo in json.load(answer)]
+
+
+def case_slowuplink(work, quick):
+    shots = 5 if quick else 20
+    size = statistics.mean(os.path.getsize(p) for p in camera_jpegs(CARD, 3))
+    figures = {}
+    for tool in ("relay", "gphoto2"):
+        folder = os.path.join(work, tool)
+        gallery, camera, runner = slow_setup(folder, tool)
+        p50, p95 = single_shots(gallery, camera, shots, spacing=4, timeout=120)
+        sent = statistics.mean(gallery_bytes(gallery))
+        shaped_teardown(gallery, camera, runner)
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
+        if tool == "relay":
+            figures["rendition KB"] = sent / 1000
+    figures["download s"] = size / LINK
+    figures["floor s (download + rendition upload)"] = size / LINK + figures["rendition KB"] * 1000 / UPLINK_SLOW
+    figures["relay / gphoto2 hook"] = figures["relay p50 s"] / figures["gphoto2 p50 s"]
+    return figures
+
+
+def case_slowburst(work, quick):
+    photos = 10 if quick else 30
+    gallery, camera, runner = slow_setup(work, "relay")
+    size = statistics.mean(os.path.getsize(p) for p in camera_jpegs(CARD, 3))
+    started = time.time()
+    for _ in range(photos):
+        camera.shoot()
+        time.sleep(3.0 / photos)
+    wait_for(lambda: gallery.count() >= photos, 1800, 0.05)
+    elapsed = time.time() - started
+    peak, cpu = runner.usage()
+    shaped_teardown(gallery, camera, runner)
+    limit = photos * size / LINK
+    return {"photos": photos, "photo MB": size / MB, "relay s": elapsed, "camera link limit s": limit,
+            "relay / limit": elapsed / limit, "relay peak RSS MB": peak, "relay CPU s": cpu}
+
+
 CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
-         "hotfolder": case_hotfolder, "memory": case_memory, "ftp": case_ftp}
+         "hotfolder": case_hotfolder, "memory": case_memory, "rendition": case_rendition,
+         "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp}
 
 
 def machine():

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what relay needs to build, test and demo on Debian: libcurl headers, pkg-config,
-# gphoto2 (the interop judge), djpeg (checks the simulator's JPEGs decode), Python 3 (the local
-# gallery), OpenSSL headers and lftp (the FTP receiver and a client of it). Sourced by test.sh and demo.sh.
+# Installs what relay needs to build, test and demo on Debian: libcurl, libjpeg-turbo
+# (TurboJPEG), libgphoto2 and OpenSSL headers, pkg-config, gphoto2 (the interop judge), djpeg
+# (checks the simulator's JPEGs decode), exiftool (checks renditions' metadata), lftp (an FTP
+# client of the FTP receiver's tests), Python 3 (the local gallery) with Pillow (camera-like test
+# photos). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -27,5 +29,11 @@ relay_find_swift() {
     command -v python3 >/dev/null 2>&1 || relay_need_packages python3
 }
 
-relay_need_packages libcurl4-openssl-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs libssl-dev lftp "$@"
+relay_need_python() {
+    python3 -c "import $1" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$2" >&2
+}
+
+relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
+    libimage-exiftool-perl libssl-dev lftp "$@"
 relay_find_swift
+relay_need_python PIL pillow

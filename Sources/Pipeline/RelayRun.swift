@@ -20,6 +20,8 @@ public final class RelayRun {
         case folder(URL, settleSeconds: TimeInterval)
         /// A PTP/IP camera.
         case camera(CameraSource.Options)
+        /// A camera libgphoto2 opens (USB, or any libgphoto2 port).
+        case gphoto2(GPhoto2Source.Options)
         /// The built-in FTP receiver cameras upload to.
         case ftp(FTPReceiverOptions)
     }
@@ -89,7 +91,7 @@ public final class RelayRun {
             throw .config(error)
         }
         do {
-            spool = try Spool(directory: home.spoolDirectory, limits: options.limits)
+            spool = try Spool(directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key)
         } catch {
             throw .spool(error)
         }
@@ -111,6 +113,7 @@ public final class RelayRun {
             switch spec {
             case .folder(let folder, _): label = "folder \(folder.path)"
             case .camera(let camera): label = "camera \(camera.address)"
+            case .gphoto2(let camera): label = "camera \(camera.port)"
             case .ftp(let ftp): label = "ftp \(ftp.host):\(ftp.port)"
             }
             let prefix = specs.count > 1 ? "[\(label)] " : ""
@@ -137,6 +140,8 @@ public final class RelayRun {
                                                    home: home, report: report))
             case .camera(let camera):
                 sources.append(try CameraSource(options: camera, spool: spool, home: home, report: report))
+            case .gphoto2(let camera):
+                sources.append(try GPhoto2Source(options: camera, spool: spool, home: home, report: report))
             case .ftp(let ftp):
                 sources.append(try FTPSource(options: ftp, spool: spool, home: home, report: report))
             }
@@ -150,7 +155,8 @@ public final class RelayRun {
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
         console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
-            + "\(options.workers) workers" + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
+            + "\(options.workers) workers" + (config.renditionSpec.map { ", sending renditions of \($0.summary)" } ?? "")
+            + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
         if !spool.problems.isEmpty {
             for problem in spool.problems { console.log("spool: \(problem)") }
         }
@@ -161,6 +167,10 @@ public final class RelayRun {
         var workers: [UploadWorker] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
+        }
+        if let spec = config.renditionSpec {
+            let stage = RenditionStage(spool: spool, spec: spec, console: console)
+            Thread.detachNewThread { stage.run() }
         }
         let workersDone = DispatchGroup()
         for worker in workers {

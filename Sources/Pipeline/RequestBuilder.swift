@@ -6,7 +6,7 @@ import Uploader
 /// Turns a request config and a spooled photo into one upload attempt (pure: the environment is
 /// passed in), and describes it for the history without secrets.
 public enum RequestBuilder {
-    /// The attempt for `entry`, whose file is at `filePath`. `${NAME}` references in header values
+    /// The attempt for `entry`, whose file (the photo or its rendition) is at `filePath`. `${NAME}` references in header values
     /// are expanded from `environment`; an unset one is an error naming it.
     public static func request(
         for config: RequestConfig, entry: SpoolEntry, filePath: String, environment: [String: String]
@@ -25,7 +25,7 @@ public enum RequestBuilder {
         }
         return UploadRequest(
             method: config.verb.rawValue, url: config.url, headers: headers, body: body, filePath: filePath,
-            idempotencyKey: entry.idempotencyKey, timeoutSeconds: config.timeoutSeconds,
+            idempotencyKey: entry.deliveryKey, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
     }
 
@@ -54,7 +54,7 @@ public enum RequestBuilder {
             let hidden = HeaderSyntax.isSecret(name) || value.contains("${")
             parts.append("\(name): \(hidden ? "<redacted>" : value)")
         }
-        parts.append("Idempotency-Key: \(entry.idempotencyKey)")
+        parts.append("Idempotency-Key: \(entry.deliveryKey)")
         return parts.joined(separator: " ")
     }
 }

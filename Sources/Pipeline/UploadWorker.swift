@@ -41,7 +41,7 @@ final class UploadWorker: @unchecked Sendable {
             guard let work = spool.claimNextWork(cutThrough: cutThrough) else { return }
             switch work {
             case .spooled(let entry):
-                let attempt = send(entry, filePath: context.spool.photoURL(for: entry).path, growing: nil)
+                let attempt = send(entry, filePath: context.spool.uploadURL(for: entry).path, growing: nil)
                 settle(entry, attempt, decision: context.policy.decide(attempt.outcome, attempt: entry.attempts - 1))
             case .growing(let photo):
                 deliverWhileDownloading(photo)
@@ -139,7 +139,7 @@ final class UploadWorker: @unchecked Sendable {
         if let sent = response?.bytesSent { c.statistics.addSent(sent) }
 
         let name = entry.uploadName
-        let size = ByteCountText.format(entry.bytes)
+        let size = entry.sizeText
         // The spool is settled before the history is written: the fewer steps between a 2xx and
         // "delivered" on disk, the smaller the window in which a crash could send it again.
         defer { record(entry, success: decision == .delivered, status: status, error: errorText, attempt: attempt) }
@@ -189,7 +189,8 @@ final class UploadWorker: @unchecked Sendable {
             errorMessage: error, requestSummary: attempt.summary,
             responseSummary: response.map { "HTTP \($0.statusCode)" + ($0.bodySummary.isEmpty ? "" : " \($0.bodySummary)") },
             isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes,
-            durationSeconds: attempt.duration, attempt: entry.attempts)
+            durationSeconds: attempt.duration, attempt: entry.attempts, renditionBytes: entry.rendition?.bytes,
+            note: entry.rendition?.originalReason.map { "sent as the original: \($0)" })
         do {
             try context.history.append(record)
         } catch {

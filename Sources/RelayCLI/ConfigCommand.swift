@@ -23,7 +23,8 @@ enum ConfigCommand {
     private static func add(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         let args = try Arguments(arguments, options: [
             "--url", "--verb", "--note", "--header", "--field", "--file-field", "--body", "--timeout", "--max-bytes-per-second",
-        ], flags: [])
+            "--max-edge", "--quality",
+        ], flags: RenditionOptions.flags)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         guard let url = try args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw CommandFailure(.config, ConfigError.missingURL(config: try args.value("--note") ?? "new").description)
@@ -67,6 +68,7 @@ enum ConfigCommand {
             }
             config.maxBytesPerSecond = Int(bytes)
         }
+        config.rendition = try RenditionOptions.setting(args)
         try config.trimmed().validate()
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in

@@ -22,17 +22,17 @@ enum HistoryCommand {
 public enum HistoryTable {
     public static func render(_ records: [HistoryRecord], timeZone: TimeZone = .current) -> String {
         if records.isEmpty { return "no matching uploads" }
-        let header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR"]
+        let header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR / NOTE"]
         let rows = records.map { record -> [String] in
             [
                 Self.time(record.timestamp, timeZone: timeZone),
                 record.fileName,
                 record.success ? "ok" : "failed",
                 record.statusCode.map(String.init) ?? "-",
-                ByteCountText.format(record.bytes),
+                record.sizeText,
                 String(format: "%.2fs", record.durationSeconds),
                 String(record.attempt),
-                record.errorMessage.map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
+                (record.errorMessage ?? record.note).map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
             ]
         }
         var widths = header.map(\.count)

@@ -56,6 +56,8 @@ public enum RelayCommandLine {
             try StatusCommand.run(rest, home: home)
         case "retry":
             try RetryCommand.run(rest, home: home)
+        case "rendition":
+            try RenditionCommand.run(rest, home: home)
         case "ftp-setup":
             try FTPArguments.runSetup(rest, home: home, environment: environment)
         case "camera-sim":
@@ -72,6 +74,7 @@ public enum RelayCommandLine {
 
         USAGE
           relay run --camera ptpip://HOST[:PORT]|auto [options]  take each new JPEG off a Wi-Fi camera and upload it
+          relay run --camera usb|usb:BUS,DEV|gphoto2:PORT         the same off a USB camera, through libgphoto2
           relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
           relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]... [options]
                                                                  be the FTP server cameras upload to (see CAMERA FTP)
@@ -89,16 +92,22 @@ public enum RelayCommandLine {
           relay config add --url URL [--verb POST] [--note TEXT] [--header 'Name: value']...
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
+                           [--max-edge PIXELS [--quality 85] [--strip-gps] [--strip-metadata]]
+                                                                 --max-edge: send a gallery-sized copy (see RENDITIONS)
           relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
           relay history [-n N] [--failed] [--json]                 the last 100 upload attempts
           relay status [--json]                                    what the spool holds: queued, in flight, failed
           relay retry [--all | ID...]                              put failed photos back in the queue
+          relay rendition PHOTO [--max-edge N ...|--config ID] [-o OUT]
+                                                                 make the copy a config would send, to look at it
           relay camera-sim --profile canon-eos|nikon|generic ...   a PTP/IP camera for tests and demos
           relay --help | --version
 
         RUN OPTIONS
           --camera ADDRESS         a PTP/IP camera: ptpip://HOST[:PORT] (port 15740 by default), or auto to
-                                   look for one on this machine's networks (--range to say where)
+                                   look for one on this machine's networks (--range to say where); through
+                                   libgphoto2: usb (the first USB camera), usb:BUS,DEV, gphoto2:PORT (any
+                                   libgphoto2 port, e.g. gphoto2:ptpip:192.168.1.2)
           --folder PATH            a hot folder; --camera and --folder may each be given several times
           --include-raw            cameras: take RAW files too (by default they stay on the card, counted as skipped)
           --include-existing       cameras: also take what was on the card before relay first connected to it
@@ -136,6 +145,14 @@ public enum RelayCommandLine {
           DeviceBusy 3 times or no photo comes within 10s, missed when it falls due while the camera is away.
           A run in which shots fell due but none was captured exits 1; one with some captured exits 0 and
           its summary counts the failed and missed shots.
+
+        RENDITIONS
+          A config with --max-edge sends each photo as a copy at most that many pixels on its long edge
+          (2048 suits a gallery: about 0.5–1 MB instead of 15–25 MB), made as soon as the photo is in the
+          spool. The copy is turned upright and keeps the photo's EXIF, IPTC, XMP and colour profile
+          (--strip-gps removes the GPS directory, --strip-metadata all but the colour profile). A smaller
+          photo is never enlarged; it goes as it is. A photo that cannot be decoded goes as the original,
+          and the log and relay history say why.
 
         \(DiscoverCommand.help)
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GPhoto2
 import Pipeline
 import RelayCore
 import Spool
@@ -81,7 +82,7 @@ enum RunCommand {
         let cameras = args.all("--camera")
         guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
             throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                + "--ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
+                + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
         }
         let settle = try args.seconds("--settle", maximum: 3600) ?? 1
         var specs: [RelayRun.SourceSpec] = also + folders.map {
@@ -100,6 +101,16 @@ enum RunCommand {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         }
         for text in cameras {
+            let gphoto2Port: GPhoto2Port?
+            do { gphoto2Port = try GPhoto2Port.parse(text) } catch { throw CommandFailure(.usage, error.description) }
+            if let gphoto2Port {
+                var camera = GPhoto2Source.Options(port: gphoto2Port)
+                camera.includeRAW = args.has("--include-raw")
+                camera.includeExisting = args.has("--include-existing")
+                camera.chunkSize = chunkSize
+                specs.append(.gphoto2(camera))
+                continue
+            }
             var camera: CameraSource.Options
             do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
                 throw CommandFailure(.usage, error.description)
@@ -117,6 +128,10 @@ enum RunCommand {
             }
             for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
+            }
+        } else if !specs.contains(where: { if case .camera = $0 { return true } else { return false } }) {
+            for option in ["--range", "--list-every"] where !args.all(option).isEmpty {
+                throw CommandFailure(.usage, "\(option) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option)")
             }
         }
         return specs

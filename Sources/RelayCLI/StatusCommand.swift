@@ -20,7 +20,7 @@ enum StatusCommand {
         guard !entries.isEmpty else { return }
         print("\n\(title):")
         for entry in entries {
-            var line = "  \(entry.id.prefix(8))  \(entry.uploadName)  \(ByteCountText.format(entry.bytes))  attempts \(entry.attempts)"
+            var line = "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.sizeText)  attempts \(entry.attempts)"
             if let status = entry.lastStatusCode { line += "  HTTP \(status)" }
             if let error = entry.lastError { line += "  \(error)" }
             print(line)

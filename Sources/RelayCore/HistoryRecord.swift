@@ -21,11 +21,15 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var durationSeconds: Double
     /// 1 for the first try of a photo, 2 for its first retry, and so on.
     public var attempt: Int
+    /// The size of the rendition that was sent instead of the photo (`bytes`), if one was.
+    public var renditionBytes: Int64?
+    /// What the photographer should know about a successful upload (sent as the original, and why).
+    public var note: String?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,
         errorMessage: String?, requestSummary: String, responseSummary: String?, isTimerCapture: Bool = false,
-        fileName: String, bytes: Int64, durationSeconds: Double, attempt: Int
+        fileName: String, bytes: Int64, durationSeconds: Double, attempt: Int, renditionBytes: Int64? = nil, note: String? = nil
     ) {
         self.id = id
         self.captureNumber = captureNumber
@@ -40,7 +44,12 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
         self.bytes = bytes
         self.durationSeconds = durationSeconds
         self.attempt = attempt
+        self.renditionBytes = renditionBytes
+        self.note = note
     }
+
+    /// "24.8 MB → 812 KB" when a rendition was sent, else the photo's size.
+    public var sizeText: String { ByteCountText.format(bytes, sent: renditionBytes) }
 }
 
 /// The rolling history: newest first, at most ``limit`` records (older ones fall off).

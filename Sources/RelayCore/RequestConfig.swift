@@ -30,11 +30,14 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var timeoutSeconds: Double?
     /// Upload bandwidth cap, so the gallery upload leaves room for the venue's other traffic.
     public var maxBytesPerSecond: Int?
+    /// What is sent: the original (when absent) or a gallery-sized copy.
+    public var rendition: RenditionSetting?
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
         headers: [String: String] = [:], fields: [String: String] = [:], fileField: String? = nil,
-        body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil
+        body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil,
+        rendition: RenditionSetting? = nil
     ) {
         self.id = id
         self.verb = verb
@@ -46,27 +49,23 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.body = body
         self.timeoutSeconds = timeoutSeconds
         self.maxBytesPerSecond = maxBytesPerSecond
+        self.rendition = rendition
     }
+
+    /// The rendition to make for this config, nil when originals are sent.
+    public var renditionSpec: RenditionSpec? { rendition?.spec }
 
     public var effectiveFileField: String { fileField ?? Self.defaultFileField }
     public var effectiveBody: BodyMode { body ?? .multipart }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond
-    }
-
-    /// Any key, to find the ones a config does not know.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond, rendition
     }
 
     /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
     /// lose the photographer's headers without a word.
     public init(from decoder: Decoder) throws {
-        let all = try decoder.container(keyedBy: AnyKey.self)
+        let all = try decoder.container(keyedBy: AnyCodingKey.self)
         if let unknown = all.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
             let known = CodingKeys.allCases.map(\.stringValue)
             throw DecodingError.dataCorruptedError(
@@ -90,6 +89,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         body = try c.decodeIfPresent(BodyMode.self, forKey: .body)
         timeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .timeoutSeconds)
         maxBytesPerSecond = try c.decodeIfPresent(Int.self, forKey: .maxBytesPerSecond)
+        rendition = try c.decodeIfPresent(RenditionSetting.self, forKey: .rendition)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -104,6 +104,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(body, forKey: .body)
         try c.encodeIfPresent(timeoutSeconds, forKey: .timeoutSeconds)
         try c.encodeIfPresent(maxBytesPerSecond, forKey: .maxBytesPerSecond)
+        try c.encodeIfPresent(rendition, forKey: .rendition)
     }
 
     /// A short label for lists and messages: the note, else the URL.
@@ -154,6 +155,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         if let maxBytesPerSecond, maxBytesPerSecond < 0 {
             throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
         }
+        try renditionSpec?.validate()
     }
 }
 

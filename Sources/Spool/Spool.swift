@@ -19,14 +19,18 @@ public struct SpoolLimits: Sendable, Equatable {
 
 /// The durable, bounded queue between the tether and the uploader.
 ///
-/// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `failed/` (permanent failures),
-/// `.incoming/` (partial writes, discarded on start). A photo becomes part of the spool only when
+/// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `<id>.rendition.jpg` (its gallery
+/// copy, when the run makes one), `failed/` (permanent failures), `.incoming/` (partial writes,
+/// discarded on start). A photo becomes part of the spool only when
 /// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
 /// a time (an flock on `.lock`); all in-memory state is guarded by one condition lock, on which the
 /// tether waits for room and the workers wait for work.
 public final class Spool: @unchecked Sendable {
     public let directory: URL
     public let limits: SpoolLimits
+    /// The rendition spec (``RenditionSpec/key``) every photo is sent as, nil for originals.
+    /// A queued photo without that rendition is not handed to the uploader until it has one.
+    public let renditionKey: String?
     public var failedDirectory: URL { directory.appendingPathComponent("failed", isDirectory: true) }
     var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
 
@@ -42,6 +46,9 @@ public final class Spool: @unchecked Sendable {
     /// Upload names of offered photos not yet committed or discarded (a withdrawn offer keeps
     /// its name for the resumed download), by id.
     private var reservedNames: [String: String] = [:]
+    /// Queued photos whose rendition is still to be made, by id, and those being made now.
+    private var awaitingRendition: Set<String> = []
+    private var rendering: Set<String> = []
     private var nextSequence = 1
     /// The number `.sequence` holds; it is written only when a sidecar with a higher one goes.
     private var persistedSequence = 0
@@ -53,10 +60,12 @@ public final class Spool: @unchecked Sendable {
     public private(set) var problems: [String] = []
 
     /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
-    /// partial writes are discarded, delivered photos removed, the rest queued in arrival order.
-    public init(directory: URL, limits: SpoolLimits = SpoolLimits()) throws(SpoolError) {
+    /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
+    /// (those without a rendition for `renditionKey` wait for one).
+    public init(directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil) throws(SpoolError) {
         self.directory = directory
         self.limits = limits
+        self.renditionKey = renditionKey
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }
         }
@@ -142,9 +151,10 @@ public final class Spool: @unchecked Sendable {
     /// (cut-through), so that its upload runs alongside its download instead of after it. The
     /// spool rules still hold: the upload reads only what was written, its last byte only once the
     /// photo is committed, and a retry reads the committed file. Offered again after a withdrawal
-    /// (a resumed download), it keeps its upload name and sequence.
+    /// (a resumed download), it keeps its upload name and sequence. A run that sends renditions
+    /// offers nothing: the rendition is made from the whole photo.
     public func offer(_ incoming: IncomingPhoto) {
-        guard incoming.growth == nil, incoming.identity.bytes > 0 else { return }
+        guard renditionKey == nil, incoming.growth == nil, incoming.identity.bytes > 0 else { return }
         let identity = incoming.identity
         let reservation = incoming.reservation ?? condition.withLock {
             let sequence = takeSequence()
@@ -243,6 +253,7 @@ public final class Spool: @unchecked Sendable {
                 entry.inFlightSince = nil
                 entry.uploaderPID = nil
                 queued.append(entry)
+                if renditionKey != nil { awaitingRendition.insert(id) }
             }
             condition.broadcast()
             return stillClaimed
@@ -290,7 +301,7 @@ public final class Spool: @unchecked Sendable {
         while claimed == nil && growing == nil && !closed {
             let now = Date()
             offered.removeAll { $0.isAbandoned }
-            if let index = queued.firstIndex(where: { (notBefore[$0.id] ?? .distantPast) <= now }) {
+            if let index = queued.firstIndex(where: { (notBefore[$0.id] ?? .distantPast) <= now && !awaitingRendition.contains($0.id) }) {
                 claimed = queued.remove(at: index)
             } else if acceptGrowing, !offered.isEmpty {
                 growing = offered.removeFirst()
@@ -338,6 +349,68 @@ public final class Spool: @unchecked Sendable {
         return outcome
     }
 
+    // MARK: - Renditions
+
+    /// Blocks until a queued photo needs its rendition and hands it to the caller (the one
+    /// rendition thread); nil once the spool is closed.
+    public func claimRendition() -> SpoolEntry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed {
+            if let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) {
+                rendering.insert(entry.id)
+                return entry
+            }
+            condition.wait()
+        }
+        return nil
+    }
+
+    /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
+    /// `.incoming/`, so that a half-written one is discarded on start, never sent).
+    public func renditionWorkURL(for entry: SpoolEntry) -> URL {
+        incomingDirectory.appendingPathComponent("\(entry.id).rendition.jpg")
+    }
+
+    /// Records how `entry` is sent: with a rendition (its file, complete and fsynced at
+    /// ``renditionWorkURL(for:)``, is renamed in before the sidecar says so) or as the original.
+    /// The photo is then handed to the uploader. If the rendition cannot be stored, the original
+    /// is sent this run and the error thrown (a restart makes the rendition again).
+    public func finishRendition(_ entry: SpoolEntry, _ rendition: SpoolRendition) throws(SpoolError) {
+        var updated = entry
+        updated.rendition = rendition
+        var failure: SpoolError?
+        do {
+            if rendition.bytes != nil {
+                guard rename(renditionWorkURL(for: entry).path, renditionURL(entry.id).path) == 0 else { throw Errno.current("rename") }
+            }
+            try saveSidecar(updated)
+            AtomicFile.syncDirectory(directory.path)
+        } catch {
+            unlink(renditionWorkURL(for: entry).path)
+            unlink(renditionURL(entry.id).path)
+            failure = Self.describe(error, at: renditionURL(entry.id))
+            updated.rendition = .original(spec: rendition.spec, photoKey: entry.idempotencyKey,
+                                          reason: "its rendition could not be stored (\(failure!))")
+        }
+        let settled = updated
+        condition.withLock {
+            if let index = queued.firstIndex(where: { $0.id == entry.id }) { queued[index].rendition = settled.rendition }
+            awaitingRendition.remove(entry.id)
+            rendering.remove(entry.id)
+            condition.broadcast()
+        }
+        if let failure { throw failure }
+    }
+
+    /// Whether `entry` must get a rendition before it is sent: the run makes them, and the
+    /// entry has none for this spec, or its file is gone (a photo retried from failed/).
+    private func needsRendition(_ entry: SpoolEntry) -> Bool {
+        guard let renditionKey else { return false }
+        guard let rendition = entry.rendition, rendition.spec == renditionKey else { return true }
+        return rendition.bytes != nil && !FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
+    }
+
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
     /// After a crash a "delivered" sidecar is cleaned up, never re-sent; and when the sidecar
     /// cannot be written (disk full) the photo is removed all the same, since a sidecar without
@@ -349,6 +422,7 @@ public final class Spool: @unchecked Sendable {
         var failure: SpoolError?
         do { try saveSidecar(done) } catch { failure = Self.describe(error, at: sidecarURL(entry.id)) }
         unlink(photoURL(entry.id).path)
+        unlink(renditionURL(entry.id).path)
         // The sidecar may be the last record of its number: it goes only once `.sequence` holds
         // it (if that write fails, a restart finds the delivered sidecar and cleans it up).
         if persistSequence(atLeast: entry.sequence) { unlink(sidecarURL(entry.id).path) }
@@ -389,6 +463,8 @@ public final class Spool: @unchecked Sendable {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
             // A photo that vanished from the spool is still recorded as failed, not retried forever.
             guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 || errno == ENOENT else { throw Errno.current("rename") }
+            // A retried photo gets its rendition made again.
+            unlink(renditionURL(entry.id).path)
             unlink(sidecarURL(entry.id).path)
             AtomicFile.syncDirectory(failedDirectory.path)
             AtomicFile.syncDirectory(directory.path)
@@ -418,9 +494,11 @@ public final class Spool: @unchecked Sendable {
                 throw Self.describe(error, at: photoURL(entry.id))
             }
             let requeued = entry
+            let waits = needsRendition(requeued)
             condition.withLock {
                 failedIDs.remove(requeued.id)
                 queued.append(requeued)
+                if waits { awaitingRendition.insert(requeued.id) }
                 queued.sort { $0.sequence < $1.sequence }
                 condition.broadcast()
             }
@@ -467,6 +545,11 @@ public final class Spool: @unchecked Sendable {
     /// Where the photo of a queued or in-flight entry is.
     public func photoURL(for entry: SpoolEntry) -> URL { photoURL(entry.id) }
 
+    /// What the upload of `entry` sends: its rendition once made, else the photo.
+    public func uploadURL(for entry: SpoolEntry) -> URL {
+        entry.sendsRendition ? renditionURL(entry.id) : photoURL(entry.id)
+    }
+
     /// Counts for the progress line, without reading any file.
     public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
         condition.withLock { (queued.count, inFlight.count, failedIDs.count) }
@@ -477,6 +560,7 @@ public final class Spool: @unchecked Sendable {
     private var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
     private func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
     private func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
+    private func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
     /// The next sequence number; call with `condition` held.
     private func takeSequence() -> Int {
@@ -562,6 +646,7 @@ public final class Spool: @unchecked Sendable {
             if entry.state == .delivered || !hasPhoto {
                 // Delivered, never committed (crash before the rename), or moved to failed/.
                 if entry.state == .delivered { unlink(photo) }
+                unlink(renditionURL(entry.id).path)
                 if numbersKept { unlink(sidecarURL(entry.id).path) }
                 continue
             }
@@ -573,9 +658,26 @@ public final class Spool: @unchecked Sendable {
             }
             entry.inFlightSince = nil
             entry.uploaderPID = nil
+            if entry.rendition != nil && entry.rendition?.spec != renditionKey {
+                // Made for another config: this run sends what its own config asks for.
+                entry.rendition = nil
+                unlink(renditionURL(entry.id).path)
+            }
+            if needsRendition(entry) { awaitingRendition.insert(entry.id) }
             queued.append(entry)
         }
         queued.sort { $0.sequence < $1.sequence }
+        removeOrphanRenditions()
+    }
+
+    /// Renditions whose photo has gone (a crash between removing the two files).
+    private func removeOrphanRenditions() {
+        let suffix = ".rendition.jpg"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let kept = Set(queued.map(\.id))
+        for name in names where name.hasSuffix(suffix) && !kept.contains(String(name.dropLast(suffix.count))) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {

@@ -36,6 +36,8 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var uploaderPID: Int32?
     public var lastError: String?
     public var lastStatusCode: Int?
+    /// The gallery copy, once made (when the run's config asks for one).
+    public var rendition: SpoolRendition?
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,

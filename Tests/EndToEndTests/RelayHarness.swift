@@ -93,6 +93,8 @@ struct HistoryEntry: Decodable {
     var bytes: Int
     var attempt: Int
     var isTimerCapture: Bool
+    var renditionBytes: Int?
+    var note: String?
 
     var date: Date? {
         let formatter = ISO8601DateFormatter()

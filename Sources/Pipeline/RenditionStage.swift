@@ -1,0 +1,62 @@
+import Foundation
+import RelayCore
+import Rendition
+import Spool
+
+/// The rendition thread of a run whose config sends gallery-sized copies: it makes each
+/// photo's rendition as soon as the photo is committed to the spool, stores it beside the photo,
+/// and only then lets the uploader have the photo. One thread: a rendition takes a fraction of a
+/// second and a 2-core box needs the other core for downloads and uploads.
+final class RenditionStage: @unchecked Sendable {
+    private let spool: Spool
+    private let spec: RenditionSpec
+    private let console: RunConsole
+
+    init(spool: Spool, spec: RenditionSpec, console: RunConsole) {
+        self.spool = spool
+        self.spec = spec
+        self.console = console
+    }
+
+    /// Runs until the spool is closed. Photos left without a rendition get one next run.
+    func run() {
+        let maker: RenditionMaker?
+        do { maker = try RenditionMaker(spec: spec) } catch {
+            console.log("renditions cannot be made (\(error)); photos are sent as originals")
+            maker = nil
+        }
+        while let entry = spool.claimRendition() {
+            let record = make(entry, with: maker)
+            do {
+                try spool.finishRendition(entry, record)
+            } catch {
+                console.log("\(entry.uploadName): its rendition could not be stored (\(error)); the original is sent")
+            }
+        }
+    }
+
+    private func make(_ entry: SpoolEntry, with maker: RenditionMaker?) -> SpoolRendition {
+        let name = entry.uploadName
+        guard let maker else {
+            return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
+        }
+        let started = Date()
+        do {
+            switch try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry)) {
+            case .made(let bytes, let width, let height, let notes):
+                let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
+                console.log("rendition \(name) \(ByteCountText.format(entry.bytes)) → \(ByteCountText.format(bytes)) "
+                    + "(\(width)×\(height)) in \(milliseconds) ms")
+                for note in notes { console.log("rendition \(name): \(note)") }
+                return .made(spec: spec.key, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
+            case .original(let reason):
+                console.log("\(name) is sent as the original: \(reason)")
+                return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: reason)
+            }
+        } catch {
+            unlink(spool.renditionWorkURL(for: entry).path)
+            console.log("\(name) is sent as the original: \(error)")
+            return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import RelayCore
+import Rendition
+
+/// `relay rendition PHOTO`: makes the copy a config would send, so a photographer can look at
+/// it (and a benchmark can time relay's own code path) before the event.
+enum RenditionCommand {
+    static func run(_ arguments: [String], home: RelayHome) throws {
+        let args = try Arguments(arguments, options: ["--max-edge", "--quality", "--config", "--output", "-o"],
+                                 flags: RenditionOptions.flags, aliases: ["-o": "--output"])
+        guard args.positionals.count == 1, let input = args.positionals.first else {
+            throw CommandFailure(.usage, "relay rendition needs one photo: relay rendition IMG_0001.JPG --max-edge 2048 [-o OUT.JPG]")
+        }
+        let spec: RenditionSpec
+        if let given = try RenditionOptions.setting(args)?.spec {
+            spec = given
+        } else if let configured = try ConfigStore(home: home).resolve(try args.value("--config")).renditionSpec {
+            spec = configured
+        } else {
+            throw CommandFailure(.usage, "the config sends originals: give --max-edge 2048 (or a config with a rendition)")
+        }
+        let source = URL(fileURLWithPath: input)
+        let output = URL(fileURLWithPath: try args.value("--output")
+            ?? source.deletingPathExtension().path + "-\(spec.maxEdge).jpg")
+        let original = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int64) ?? nil
+        guard let original else { throw CommandFailure(.failure, "cannot read \(source.path)") }
+        let started = Date()
+        let outcome = try RenditionMaker(spec: spec).make(source: source, destination: output)
+        let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
+        switch outcome {
+        case .made(let bytes, let width, let height, let notes):
+            print("\(source.lastPathComponent) \(ByteCountText.format(original)) → \(ByteCountText.format(bytes)) "
+                + "(\(width)×\(height), \(spec.summary)) in \(milliseconds) ms: \(output.path)")
+            for note in notes { print("  \(note)") }
+        case .original(let reason):
+            print("\(source.lastPathComponent) would be sent as the original: \(reason)")
+        }
+    }
+}

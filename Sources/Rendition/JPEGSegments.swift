@@ -1,0 +1,81 @@
+/// The application segments at the head of a JPEG file (APP0–APP15 and comments, up to the
+/// first table or frame marker): where cameras and editors keep EXIF, XMP, the ICC profile and
+/// IPTC. The rendition's encoder writes fresh pixel data; these segments are carried over.
+public struct JPEGSegments: Sendable {
+    public enum Kind: Equatable, Sendable {
+        case jfif, exif, xmp, extendedXMP, icc, iptc, multiPicture, other
+    }
+
+    public struct Segment: Equatable, Sendable {
+        public var marker: UInt8
+        public var kind: Kind
+        /// The whole segment: marker, length and body.
+        public var range: Range<Int>
+        /// The body, after the two length bytes.
+        public var body: Range<Int>
+    }
+
+    public private(set) var segments: [Segment] = []
+    /// Where the first segment that is not an application segment starts.
+    public private(set) var restStart: Int
+
+    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        case notJPEG
+        case truncated(at: Int)
+
+        public var description: String {
+            switch self {
+            case .notJPEG: "it does not start like a JPEG (no FF D8)"
+            case .truncated(let offset): "its header segments are cut off or corrupt at byte \(offset)"
+            }
+        }
+    }
+
+    public init<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) throws(ParseError) where Bytes.Index == Int {
+        let base = bytes.startIndex
+        guard bytes.count >= 4, bytes[base] == 0xFF, bytes[base + 1] == 0xD8 else { throw .notJPEG }
+        let limit = base + bytes.count
+        var i = base + 2
+        while true {
+            guard i + 1 < limit, bytes[i] == 0xFF else { throw .truncated(at: i) }
+            var m = i + 1
+            while m < limit && bytes[m] == 0xFF { m += 1 }  // fill bytes
+            guard m < limit else { throw .truncated(at: i) }
+            let marker = bytes[m]
+            guard (0xE0...0xEF).contains(marker) || marker == 0xFE else {
+                restStart = i
+                return
+            }
+            guard m + 2 < limit else { throw .truncated(at: i) }
+            let length = Int(bytes[m + 1]) << 8 | Int(bytes[m + 2])
+            let end = m + 1 + length
+            guard length >= 2, end <= limit else { throw .truncated(at: i) }
+            let body = (m + 3)..<end
+            segments.append(Segment(marker: marker, kind: Self.kind(marker, bytes[body]), range: i..<end, body: body))
+            i = end
+        }
+    }
+
+    static let signatures: [(UInt8, [UInt8], Kind)] = [
+        (0xE0, Array("JFIF\0".utf8), .jfif),
+        (0xE1, Array("Exif\0\0".utf8), .exif),
+        (0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8), .xmp),
+        (0xE1, Array("http://ns.adobe.com/xmp/extension/\0".utf8), .extendedXMP),
+        (0xE2, Array("ICC_PROFILE\0".utf8), .icc),
+        (0xE2, Array("MPF\0".utf8), .multiPicture),
+        (0xED, Array("Photoshop 3.0\0".utf8), .iptc),
+    ]
+
+    static func kind(_ marker: UInt8, _ body: some Collection<UInt8>) -> Kind {
+        signatures.first { $0.0 == marker && body.starts(with: $0.1) }?.2 ?? .other
+    }
+
+    /// Length of the "Exif\0\0" signature before the TIFF structure.
+    public static let exifSignatureLength = 6
+
+    /// A JPEG segment with `marker` around `body` (at most 65 533 bytes).
+    public static func segment(_ marker: UInt8, body: some Collection<UInt8>) -> [UInt8] {
+        let length = body.count + 2
+        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+    }
+}
