@@ -20,6 +20,8 @@ public struct FTPReceiverOptions: Sendable {
     /// How long a passive data connection is waited for.
     public var dataConnectSeconds: TimeInterval
     public var tls: FTPTLSMode
+    /// The addresses the setup text names for the camera (this machine's, when listening on all).
+    public var setupAddresses: [String]
 
     public static let defaultPort: UInt16 = 2121
 
@@ -29,6 +31,7 @@ public struct FTPReceiverOptions: Sendable {
         partialKeepSeconds: TimeInterval = 3600, dataConnectSeconds: TimeInterval = 30, tls: FTPTLSMode = .off
     ) {
         self.tls = tls
+        setupAddresses = host == "0.0.0.0" || host == "::" ? [] : [host]
         self.host = host
         self.port = port
         self.accounts = accounts

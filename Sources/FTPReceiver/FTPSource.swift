@@ -52,8 +52,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     public func run(until stop: StopFlag) {
         let context = FTPReceiverContext(options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
         report(.info("ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"
-            + FTPSetupText.make(options: options, port: listener.port, addresses: options.host == "0.0.0.0" ? [] : [options.host],
-                                tlsFingerprint: tls?.fingerprint)))
+            + FTPSetupText.make(options: options, port: listener.port, addresses: options.setupAddresses, tlsFingerprint: tls?.fingerprint)))
         let done = DispatchGroup()
         var lastSweep = Date.distantPast
         while !stop.isStopped {

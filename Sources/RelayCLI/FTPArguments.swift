@@ -1,4 +1,5 @@
 import FTPReceiver
+import PTPIP
 import RelayCore
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
@@ -23,8 +24,7 @@ enum FTPArguments {
         if options.tls != .off {
             do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch { throw CommandFailure(.stateFile, error.description) }
         }
-        print(FTPSetupText.make(options: options, port: options.port, addresses: options.host == "0.0.0.0" ? [] : [options.host],
-                                tlsFingerprint: fingerprint))
+        print(FTPSetupText.make(options: options, port: options.port, addresses: options.setupAddresses, tlsFingerprint: fingerprint))
     }
 
     private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions {
@@ -52,6 +52,12 @@ enum FTPArguments {
             if let idle { options.idleSeconds = idle }
             if let keepPartial { options.partialKeepSeconds = keepPartial }
             options.tls = tls
+            if options.setupAddresses.isEmpty {
+                // Listening on every address: the camera needs one of this machine's.
+                options.setupAddresses = NetworkInterfaces.ipv4().map { address in
+                    (0..<4).map { String((address.address >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".")
+                }
+            }
             return options
         } catch let error as FTPReceiverError {
             throw CommandFailure(.usage, error.description)
