@@ -8,7 +8,9 @@ passive on/off, user, password, target folder, "create folders like the camera's
 every one of them maps to one RFC 959 step: USER/PASS, TYPE I, CWD/MKD per folder level,
 PASV or PORT, STOR per file, QUIT at the end (Canon EOS R5 and R3 "Wireless Function"
 instruction manuals, FTP transfer settings; Nikon Z 9 "Network Guide", FTP server
-settings; Sony Alpha 1 help guide, "FTP Transfer Func."). No packet capture of a body was
+settings; Sony Alpha 1 help guide, "FTP Transfer Func."; for Canon's FTP, FTPS and SFTP and
+the camera as the active-mode client, sandon.it, "Setting up FTP behind NAT for Canon cameras
+uploads", 2024). No packet capture of a body was
 available here: the order of the steps is the one those settings imply and every FTP server
 (vsftpd, ShutterSnitch, FileZilla Server) must accept.
 
