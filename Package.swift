@@ -9,6 +9,7 @@ let package = Package(
         // For the libFuzzer targets in Fuzz/.
         .library(name: "PTPWire", targets: ["PTPWire"]),
         .library(name: "SSDPWire", targets: ["SSDPWire"]),
+        .library(name: "FTPWire", targets: ["FTPWire"]),
     ],
     targets: [
         // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).
@@ -29,12 +30,20 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
         ),
+        // OpenSSL for the FTP receiver: SHA-256 of received photos, FTPS, its certificate.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
         // Pure SSDP (UPnP discovery) messages and UPnP device descriptions: no I/O.
         .target(name: "SSDPWire"),
+        // Pure FTP control-channel codec (commands, replies, addresses, virtual paths): no I/O.
+        .target(name: "FTPWire"),
         // POSIX TCP and UDP sockets with timeouts on every connect, read and write.
         .target(name: "SocketIO"),
         // SSDP over UDP (searches, answers, announcements) and device descriptions over libcurl.
@@ -56,17 +65,21 @@ let package = Package(
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
         .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
+        // `relay run --ftp`: cameras upload over FTP straight into the spool.
+        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "Spool", "Tether", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
+        .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
+        .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),

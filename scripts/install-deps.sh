@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what relay needs to build, test and demo on Debian: libcurl, libjpeg-turbo
-# (TurboJPEG) and libgphoto2 headers, pkg-config, gphoto2 (the interop judge), djpeg (checks the
-# simulator's JPEGs decode), exiftool (checks renditions' metadata), Python 3 (the local gallery)
-# with Pillow (camera-like test photos). Sourced by test.sh and demo.sh.
+# (TurboJPEG), libgphoto2 and OpenSSL headers, pkg-config, gphoto2 (the interop judge), djpeg
+# (checks the simulator's JPEGs decode), exiftool (checks renditions' metadata), lftp (an FTP
+# client of the FTP receiver's tests), Python 3 (the local gallery) with Pillow (camera-like test
+# photos). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -33,6 +34,6 @@ relay_need_python() {
 }
 
 relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
-    libimage-exiftool-perl "$@"
+    libimage-exiftool-perl libssl-dev lftp "$@"
 relay_find_swift
 relay_need_python PIL pillow

@@ -49,7 +49,7 @@ enum CaptureCommand {
             case .gphoto2(var camera):
                 camera.capture = controller
                 sources[index] = .gphoto2(camera)
-            case .folder: break
+            case .folder, .ftp: break
             }
         }
         var options = try RunCommand.runOptions(args, sources: sources)
