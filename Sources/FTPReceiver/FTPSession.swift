@@ -139,6 +139,7 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(530, "this relay takes FTPS only: turn on FTPS (explicit, AUTH TLS) in the camera's FTP settings")
         }
         if command.verb != "RNTO" { renameFrom = nil }
+        if !command.keepsRestartOffset { restartOffset = nil }
         switch command {
         case .user(let name):
             account = nil

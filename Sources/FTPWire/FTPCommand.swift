@@ -95,6 +95,17 @@ public enum FTPCommand: Sendable, Equatable {
         case .unknown(let verb): return verb
         }
     }
+
+    /// Whether a `REST` offset given before this command still applies after it. Only the
+    /// transfer it announces and that transfer's setup (data port, type) may come between
+    /// (RFC 3659 section 5.3): any other command ends it, so a stale offset cannot cut a later
+    /// plain `STOR` of the same name and splice two uploads.
+    public var keepsRestartOffset: Bool {
+        switch self {
+        case .stor, .appe, .pasv, .epsv, .port, .eprt, .type: return true
+        default: return false
+        }
+    }
 }
 
 /// RFC 959 `TYPE`: ASCII (with its optional format, only non-print accepted) or image (binary).

@@ -60,6 +60,15 @@ final class FTPCommandParserTests: XCTestCase {
         XCTAssertThrowsError(try parse("AUTH  "))
     }
 
+    func testARestartOffsetOutlivesOnlyItsTransferAndItsSetup() throws {
+        for text in ["STOR a.jpg", "APPE a.jpg", "PASV", "EPSV", "PORT 127,0,0,1,4,1", "EPRT |1|127.0.0.1|1025|", "TYPE I"] {
+            XCTAssertTrue(try parse(text).keepsRestartOffset, text)
+        }
+        for text in ["REST 100", "SIZE a.jpg", "CWD /b", "NOOP", "LIST", "DELE a.jpg", "RNFR a.jpg", "ABOR", "USER x", "MKD d"] {
+            XCTAssertFalse(try parse(text).keepsRestartOffset, "\(text) must end a pending REST")
+        }
+    }
+
     func testTelnetInterruptBeforeAborIsDropped() throws {
         // IAC IP IAC DM, then ABOR (RFC 959 section 4.1.3).
         XCTAssertEqual(try FTPCommand(parsing: [0xFF, 0xF4, 0xFF, 0xF2] + Array("ABOR".utf8)), .abor)

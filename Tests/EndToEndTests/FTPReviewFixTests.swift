@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Protocol corners real clients reach: a stale REST, ABOR as urgent data or after Telnet
+/// bytes, skipped videos over the size limit, sessions that never log in.
+final class FTPProtocolCornerTests: XCTestCase {
+    /// REST 100, then another command, then a plain STOR of a name with a partial upload: the
+    /// STOR starts afresh (the offset died with the other command), so the gallery gets the
+    /// photo whole, not the partial's first 100 bytes with the photo spliced after them.
+    func testAStaleRestOffsetDoesNotSpliceTheNextUpload() throws {
+        let ftp = try FTPRun()
+        let photo = try ftp.photo("IMG_0001.JPG", bytes: 400_000, seed: 101)
+        XCTAssertEqual(try ftp.camera(["--die-after", "300000", ftp.path("IMG_0001.JPG")]).status, 3)
+        let script = """
+            import ftplib, sys
+            f = ftplib.FTP()
+            f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
+            f.login("alice", "alice-secret")
+            print(f.sendcmd("REST 100"))
+            print(f.sendcmd("NOOP"))
+            with open(sys.argv[2], "rb") as source:
+                print(f.storbinary("STOR IMG_0001.JPG", source))
+            f.quit()
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)", ftp.path("IMG_0001.JPG")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)], result.stdout)
+    }
+}
