@@ -34,6 +34,7 @@ final class FTPSession: @unchecked Sendable {
     private var openData: FTPStream?
 
     init(control: TCPConnection, context: FTPReceiverContext) {
+        control.receiveUrgentDataInline()
         self.control = FTPStream(control)
         self.context = context
         clientHost = FTPPeer.host(of: control.peer)

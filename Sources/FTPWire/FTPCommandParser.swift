@@ -1,15 +1,14 @@
 import Foundation
 
 extension FTPCommand {
-    /// Parses one control line (without its CR LF). Leading Telnet IAC sequences are dropped
-    /// (clients send `ABOR` after IAC IP, IAC DM: RFC 959 section 4.1.3); the verb is
+    /// Parses one control line (without its CR LF). Leading Telnet command bytes (0xF0-0xFF)
+    /// are dropped: clients send `ABOR` after IAC IP, IAC DM (RFC 959 section 4.1.3), and when
+    /// one of those bytes went as urgent data it may be missing or out of order (lftp's
+    /// `F4 FF F2`), so any run of them before the verb is ignored. The verb is
     /// case-insensitive; the argument is everything after the first space, kept as sent, since
     /// file names may contain and end with spaces.
     public init(parsing line: [UInt8]) throws(FTPParseError) {
-        var start = 0
-        while start + 1 < line.count, line[start] == 0xFF {
-            start += line[start + 1] == 0xFF ? 1 : 2
-        }
+        let start = line.firstIndex { $0 < 0xF0 } ?? line.count
         var end = line.count
         while end > start, line[end - 1] == 0x0D || line[end - 1] == 0x0A { end -= 1 }
         guard let text = String(validating: line[start..<end], as: UTF8.self) else { throw .notUTF8 }

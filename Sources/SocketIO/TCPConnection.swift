@@ -184,6 +184,13 @@ public final class TCPConnection: @unchecked Sendable {
         }
     }
 
+    /// Keeps TCP urgent data in the byte stream (SO_OOBINLINE, as vsftpd sets on its control
+    /// connections): FTP clients send ABOR, or the Telnet bytes before it, as urgent data (RFC
+    /// 959 section 4.1.3), and without this the kernel takes that byte out of the stream.
+    public func receiveUrgentDataInline() {
+        descriptor.whileOpen { SocketSystem.setOption($0, SOL_SOCKET, SO_OOBINLINE, 1) }
+    }
+
     /// Stops both directions at once, so that a peer blocked in read sees the end promptly;
     /// the descriptor stays allocated until `close()`.
     public func shutdown() {

@@ -28,4 +28,34 @@ final class FTPProtocolCornerTests: XCTestCase {
         try ftp.waitForPhotos(1)
         XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)], result.stdout)
     }
+
+    /// Python ftplib's abort() sends ABOR as urgent data (its last byte out of band), lftp sends
+    /// IAC IP, an urgent IAC, then DM ABOR: each is taken as ABOR, idle (225) and mid-upload
+    /// (426, then 226), and the session goes on.
+    func testAborAsUrgentDataFromFtplibAndLftpIsRecognised() throws {
+        let ftp = try FTPRun()
+        try ftp.photo("IMG_0001.JPG", bytes: 400_000, seed: 102)
+        let script = """
+            import ftplib, socket, sys
+            f = ftplib.FTP()
+            f.connect("127.0.0.1", int(sys.argv[1]), timeout=20)
+            f.login("alice", "alice-secret")
+            print(f.abort()[:3])
+            conn = f.transfercmd("STOR IMG_0001.JPG")
+            with open(sys.argv[2], "rb") as source:
+                conn.sendall(source.read(100000))
+            print(f.abort()[:3])
+            conn.close()
+            print(f.getresp()[:3])
+            f.sock.sendall(b"\\xff\\xf4")
+            f.sock.send(b"\\xff", socket.MSG_OOB)
+            f.sock.sendall(b"\\xf2ABOR\\r\\n")
+            print(f.getresp()[:3])
+            print(f.sendcmd("NOOP")[:3])
+            f.quit()
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)", ftp.path("IMG_0001.JPG")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["225", "426", "226", "225", "200"], result.stdout + result.stderr)
+    }
 }

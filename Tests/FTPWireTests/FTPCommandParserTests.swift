@@ -72,6 +72,11 @@ final class FTPCommandParserTests: XCTestCase {
     func testTelnetInterruptBeforeAborIsDropped() throws {
         // IAC IP IAC DM, then ABOR (RFC 959 section 4.1.3).
         XCTAssertEqual(try FTPCommand(parsing: [0xFF, 0xF4, 0xFF, 0xF2] + Array("ABOR".utf8)), .abor)
+        // lftp's sequence once the urgent IAC went out of band, and a lone Data Mark.
+        XCTAssertEqual(try FTPCommand(parsing: [0xF4, 0xFF, 0xF2] + Array("ABOR".utf8)), .abor)
+        XCTAssertEqual(try FTPCommand(parsing: [0xFF, 0xF4, 0xF2] + Array("ABOR\r".utf8)), .abor)
+        XCTAssertEqual(try FTPCommand(parsing: [0xF2] + Array("ABOR".utf8)), .abor)
+        XCTAssertThrowsError(try FTPCommand(parsing: [0xFF, 0xF4])) { XCTAssertEqual($0 as? FTPParseError, .notACommand) }
     }
 
     func testLineReaderSplitsOnLineEndsAndRefusesEndlessLines() throws {
