@@ -11,7 +11,8 @@ public struct FTPReceiverOptions: Sendable {
     public var includeRAW: Bool
     /// Control connections at once; one more is answered 421.
     public var maxSessions: Int
-    /// A bigger upload is cut off and answered 552.
+    /// A bigger upload that relay keeps is cut off and answered 552 (a skipped RAW or video is
+    /// drained whatever its size).
     public var maxFileBytes: Int64
     /// A control or data connection silent this long is closed.
     public var idleSeconds: TimeInterval

@@ -135,7 +135,9 @@ extension FTPSession {
     }
 
     /// Moves the data connection's bytes into `fd` (or nowhere) until it ends, watching the
-    /// control connection for ABOR and for the client going away.
+    /// control connection for ABOR and for the client going away. The size limit guards the
+    /// disk, so it applies only to bytes written: a skipped video of any size is drained and
+    /// answered 226, or the camera would send it again and again.
     private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
         var total = start
         let idle = context.options.idleSeconds
@@ -159,8 +161,8 @@ extension FTPSession {
                 }
                 return (controlEnded ? .clientGone : .complete, total)
             }
-            if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }
             if let fd {
+                if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }
                 do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
             }
             total += Int64(chunk.count)

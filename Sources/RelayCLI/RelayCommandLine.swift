@@ -127,7 +127,7 @@ public enum RelayCommandLine {
           --ftp [ADDRESS:]PORT     listen for camera FTP uploads (2121 is the usual port; 21 needs root)
           --ftp-user NAME[:VAR]    a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the
                                    command line); each user has a folder of its own; may be repeated
-          --ftp-max-size SIZE      a bigger upload is refused (default 4G); --ftp-sessions N connections at
+          --ftp-max-size SIZE      a bigger photo is refused (default 4G); --ftp-sessions N connections at
                                    once (default 16); --ftp-idle DURATION closes a silent connection (default 5m);
                                    --ftp-keep-partial DURATION keeps a cut-off upload for a resume (default 1h)
           --ftp-tls MODE           off (default), optional or required: explicit FTPS (AUTH TLS, PROT P) with a

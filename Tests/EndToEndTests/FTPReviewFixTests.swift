@@ -58,4 +58,14 @@ final class FTPProtocolCornerTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["225", "426", "226", "225", "200"], result.stdout + result.stderr)
     }
+
+    /// A video over `--ftp-max-size` is drained and answered 226 like any skipped video: a 426
+    /// or 552 would make the camera send it again forever, and its bytes never touch the disk.
+    func testASkippedVideoOverTheSizeLimitIsAnswered226() throws {
+        let ftp = try FTPRun(extra: ["--ftp-max-size", "100K"])
+        try Data(repeating: 0x42, count: 300_000).write(to: ftp.files.appendingPathComponent("CLIP0001.MP4"))
+        let curl = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("CLIP0001.MP4"), "ftp://127.0.0.1:\(ftp.port)/"])
+        XCTAssertEqual(curl.status, 0, curl.stderr + ftp.relay.stderr)
+        XCTAssertEqual(try ftp.commands(["SIZE CLIP0001.MP4"]), ["213 300000"], "received whole, then skipped")
+    }
 }
