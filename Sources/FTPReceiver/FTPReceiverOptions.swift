@@ -16,6 +16,13 @@ public struct FTPReceiverOptions: Sendable {
     public var maxFileBytes: Int64
     /// A control or data connection silent this long is closed.
     public var idleSeconds: TimeInterval
+    /// Control connections at once from one address, so that one host on a venue network
+    /// cannot take every slot from the cameras; a camera uses one or two.
+    public var maxSessionsPerAddress = 4
+    /// A connection that has not logged in is closed after this much silence (or `idleSeconds`
+    /// when that is shorter): a camera logs in at once, and a slot held by a silent stranger
+    /// is a slot a camera cannot have.
+    public var loginIdleSeconds: TimeInterval = 30
     /// How long an upload cut off mid-way is kept for a REST/APPE resume.
     public var partialKeepSeconds: TimeInterval
     /// How long a passive data connection is waited for.
@@ -42,6 +49,21 @@ public struct FTPReceiverOptions: Sendable {
         self.idleSeconds = idleSeconds
         self.partialKeepSeconds = partialKeepSeconds
         self.dataConnectSeconds = dataConnectSeconds
+    }
+
+    /// How long a control connection may stay silent before it is closed.
+    func idleLimit(loggedIn: Bool) -> TimeInterval {
+        loggedIn ? idleSeconds : min(loginIdleSeconds, idleSeconds)
+    }
+
+    /// Why one more control connection from `host` is refused, nil when it is admitted;
+    /// `openHosts` are the addresses of the connections already open.
+    func refusal(of host: String, openHosts: [String]) -> String? {
+        if openHosts.count >= maxSessions { return "\(maxSessions) sessions are open already" }
+        if openHosts.filter({ $0 == host }).count >= maxSessionsPerAddress {
+            return "\(maxSessionsPerAddress) sessions from \(host) are open already"
+        }
+        return nil
     }
 
     /// Reads `--ftp`'s `[ADDRESS:]PORT` (an IPv6 address in brackets: `[::1]:2121`).

@@ -5,7 +5,7 @@ import SocketIO
 import Tether
 
 /// One control connection, served on its own thread from the greeting to QUIT (or to the
-/// client's silence for `idleSeconds`, or relay's stop).
+/// client's silence for `idleSeconds`, `loginIdleSeconds` before login, or relay's stop).
 ///
 /// `@unchecked Sendable`: all its state belongs to the one thread running ``serve()``; other
 /// threads only call ``interrupt()``, which shuts the sockets down (safe from any thread).
@@ -87,11 +87,12 @@ final class FTPSession: @unchecked Sendable {
                 return nil
             }
             let bytes: [UInt8]
+            let idle = context.options.idleLimit(loggedIn: account != nil)
             do {
-                bytes = try control.readSome(maxCount: 4096, timeout: context.options.idleSeconds)
+                bytes = try control.readSome(maxCount: 4096, timeout: idle)
             } catch {
                 if case .timedOut = error as? SocketError {
-                    _ = reply(FTPReply(421, "no command for \(Int(context.options.idleSeconds)) s: closing the connection"))
+                    _ = reply(FTPReply(421, "no command for \(Int(idle)) s: closing the connection"))
                 }
                 return nil
             }

@@ -8,7 +8,7 @@ import Tether
 
 /// `relay run --ftp`: an FTP server cameras upload to with their own FTP client, each photo going
 /// straight into the spool (see ``FTPUploadStore``). One thread accepts; each control connection
-/// gets its own thread, up to `maxSessions`.
+/// gets its own thread, up to `maxSessions` (and `maxSessionsPerAddress` from one address).
 ///
 /// `@unchecked Sendable`: built on one thread, then run by one; the session list is guarded by `lock`.
 public final class FTPSource: PhotoSource, @unchecked Sendable {
@@ -72,15 +72,15 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
                 continue
             }
             let session = FTPSession(control: connection, context: context)
-            let admitted = lock.withLock { () -> Bool in
-                guard sessions.count < options.maxSessions else { return false }
+            let refusal = lock.withLock { () -> String? in
+                if let refusal = options.refusal(of: session.clientHost, openHosts: sessions.values.map(\.clientHost)) { return refusal }
                 sessions[ObjectIdentifier(session)] = session
-                return true
+                return nil
             }
-            guard admitted else {
+            if let refusal {
                 try? connection.write(FTPReply(421, "too many connections: try again in a moment").encoded, timeout: 2)
                 connection.close()
-                report(.problem("ftp: connection from \(connection.peer) refused: \(options.maxSessions) sessions are open already"))
+                report(.problem("ftp: connection from \(connection.peer) refused: \(refusal)"))
                 continue
             }
             done.enter()

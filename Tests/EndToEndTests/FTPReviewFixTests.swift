@@ -68,4 +68,20 @@ final class FTPProtocolCornerTests: XCTestCase {
         XCTAssertEqual(curl.status, 0, curl.stderr + ftp.relay.stderr)
         XCTAssertEqual(try ftp.commands(["SIZE CLIP0001.MP4"]), ["213 300000"], "received whole, then skipped")
     }
+
+    /// One address holds at most four control connections, logged in or not: the fifth is
+    /// answered 421 and logged, so a stranger cannot take every slot from the cameras.
+    func testOneAddressGetsAtMostFourSessions() throws {
+        let ftp = try FTPRun()
+        let script = """
+            import socket, sys
+            port = int(sys.argv[1])
+            held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(5)]
+            for connection in held:
+                print(connection.makefile().readline()[:3])
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["220", "220", "220", "220", "421"], result.stdout + result.stderr)
+        XCTAssertTrue(ftp.relay.stderr.contains("4 sessions from 127.0.0.1 are open already"), ftp.relay.stderr)
+    }
 }

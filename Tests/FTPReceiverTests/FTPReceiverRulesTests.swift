@@ -45,4 +45,18 @@ final class FTPReceiverRulesTests: XCTestCase {
         guardian.succeeded(from: "10.0.0.9")
         XCTAssertEqual(guardian.failed(from: "10.0.0.9").count, 1)
     }
+
+    func testStrangersGetAShortIdleLimitAndOneAddressAFewSessions() {
+        var options = FTPReceiverOptions(accounts: [FTPAccount(name: "anna", password: "x")], maxSessions: 16, idleSeconds: 300)
+        XCTAssertEqual(options.idleLimit(loggedIn: true), 300)
+        XCTAssertEqual(options.idleLimit(loggedIn: false), 30, "a connection that has not logged in is let go sooner")
+        options.idleSeconds = 2
+        XCTAssertEqual(options.idleLimit(loggedIn: false), 2, "never later than the idle limit itself")
+
+        let four = Array(repeating: "10.0.0.9", count: 4)
+        XCTAssertNil(options.refusal(of: "10.0.0.9", openHosts: Array(four.dropFirst())))
+        XCTAssertEqual(options.refusal(of: "10.0.0.9", openHosts: four), "4 sessions from 10.0.0.9 are open already")
+        XCTAssertNil(options.refusal(of: "10.0.0.8", openHosts: four), "another address still gets in")
+        XCTAssertEqual(options.refusal(of: "10.0.0.8", openHosts: four + (0..<12).map { "10.0.1.\($0)" }), "16 sessions are open already")
+    }
 }
