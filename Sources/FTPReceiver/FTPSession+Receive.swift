@@ -20,6 +20,8 @@ extension FTPSession {
         case aborted
         case timedOut
         case tooBig
+        /// More than ``maxHeldLines`` commands came during the transfer.
+        case flooded
         case writeFailed(Errno)
     }
 
@@ -86,6 +88,8 @@ extension FTPSession {
             log("\(path.name) aborted at \(total) bytes: kept for a resume")
             reply(FTPReply(426, "upload aborted at \(total) bytes"))
             return FTPReply(226, "abort done")
+        case .flooded:
+            return floodedReply(path, at: total)
         case .timedOut:
             log("\(path.name): no data for \(Int(context.options.idleSeconds)) s, cut off at \(total) bytes; kept for a resume")
             return FTPReply(426, "no data for \(Int(context.options.idleSeconds)) s; resume with REST \(total)")
@@ -128,6 +132,7 @@ extension FTPSession {
     private func skip(_ path: FTPVirtualPath, kind: FTPFileKind, data: FTPStream) -> FTPReply {
         guard reply(FTPReply(150, "receiving \(path.name)")), secure(data) else { return FTPReply(426, "no data connection") }
         let (end, total) = pump(from: data, into: nil, start: 0)
+        if case .flooded = end { return floodedReply(path, at: total) }
         guard case .complete = end else { return FTPReply(426, "the upload was cut off") }
         context.store.remember(user: userName, path: path, bytes: total)
         context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
@@ -149,14 +154,17 @@ extension FTPSession {
             do { ready = try FTPStream.waitReadable(controlEnded ? [data] : [data, control], timeout: idle) } catch { return (.clientGone, total) }
             if !ready.contains(true) { return (.timedOut, total) }
             if ready.count > 1, ready[1], let end = readControlDuringTransfer() {
-                if case .aborted = end { return (end, total) }
-                controlEnded = true
+                switch end {
+                case .aborted, .flooded: return (end, total)
+                default: controlEnded = true
+                }
             }
             guard ready[0] else { continue }
             let chunk: [UInt8]
             do { chunk = try data.readSome(maxCount: 1 << 20, timeout: idle) } catch { return (.clientGone, total) }
             if chunk.isEmpty {
-                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, readControlDuringTransfer() != nil {
+                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, let end = readControlDuringTransfer() {
+                    if case .flooded = end { return (end, total) }
                     controlEnded = true
                 }
                 return (controlEnded ? .clientGone : .complete, total)
@@ -169,14 +177,28 @@ extension FTPSession {
         }
     }
 
+    /// Commands held during a transfer before the session is closed: a client sends a NOOP or
+    /// two while it uploads, never dozens, and each held line takes memory until the end.
+    static let maxHeldLines = 32
+
+    /// A client that kept sending commands during a transfer is let go (what arrived of the
+    /// upload is kept for a resume).
+    private func floodedReply(_ path: FTPVirtualPath, at total: Int64) -> FTPReply {
+        log("more than \(Self.maxHeldLines) commands during the upload of \(path.name): closing the connection (\(total) bytes kept)")
+        quitting = true
+        return FTPReply(421, "more than \(Self.maxHeldLines) commands during a transfer: closing the connection")
+    }
+
     /// Reads what the control connection has during a transfer: ABOR ends it, the end of the
-    /// stream means the client is gone, other commands wait for the transfer's end.
+    /// stream means the client is gone, other commands wait for the transfer's end (up to
+    /// ``maxHeldLines`` of them).
     private func readControlDuringTransfer() -> TransferEnd? {
         guard let bytes = try? control.readSome(maxCount: 4096, timeout: 1), !bytes.isEmpty else { return .clientGone }
         reader.append(bytes)
         do {
             while let line = try reader.nextLine() {
                 if case .abor = try? FTPCommand(parsing: line) { return .aborted }
+                guard pendingLines.count < Self.maxHeldLines else { return .flooded }
                 pendingLines.append(line)
             }
             return nil

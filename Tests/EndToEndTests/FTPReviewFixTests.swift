@@ -82,6 +82,25 @@ final class FTPProtocolCornerTests: XCTestCase {
             """
         let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["220", "220", "220", "220", "421"], result.stdout + result.stderr)
-        XCTAssertTrue(ftp.relay.stderr.contains("4 sessions from 127.0.0.1 are open already"), ftp.relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("4 sessions from 127.0.0.1 are open already") }, ftp.relay.stderr)
+    }
+
+    /// A client that sends command after command during an upload is answered 421 and let go
+    /// once 32 are waiting, instead of relay holding every line until the upload ends.
+    func testCommandsPiledUpDuringAnUploadEndTheSession() throws {
+        let ftp = try FTPRun()
+        let script = """
+            import ftplib, sys
+            f = ftplib.FTP()
+            f.connect("127.0.0.1", int(sys.argv[1]), timeout=20)
+            f.login("alice", "alice-secret")
+            conn = f.transfercmd("STOR IMG_0001.JPG")
+            conn.sendall(b"\\xff\\xd8" + b"\\0" * 1000)
+            f.sock.sendall(b"NOOP\\r\\n" * 40)
+            print(f.getline()[:3])
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["421"], result.stdout + result.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("more than 32 commands during the upload of IMG_0001.JPG") }, ftp.relay.stderr)
     }
 }
