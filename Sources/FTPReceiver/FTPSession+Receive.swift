@@ -26,14 +26,14 @@ extension FTPSession {
     }
 
     func receive(_ path: FTPVirtualPath, append: Bool) -> FTPReply {
+        // A refused upload consumes the prepared data connection too: no listener stays open.
+        defer { dropDataChannel() }
         let offset = restartOffset
         restartOffset = nil
         let user = userName
         let kind = FTPFileKind(fileName: path.name)
         guard !path.components.isEmpty else { return FTPReply(553, "give a file name") }
         guard kind != .other else {
-            dataChannel?.close()
-            dataChannel = nil
             log("refused \(path): not a photo or video name")
             return FTPReply(553, "relay takes only photos and videos (JPEG, RAW, MOV/MP4): \(path.name) refused")
         }
@@ -41,8 +41,6 @@ extension FTPSession {
         guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
         if let refusal = clearDataRefusal { return refusal }
         if keep && !context.spool.hasRoom(forBytes: 1) {
-            dataChannel?.close()
-            dataChannel = nil
             log("spool full: asked the camera to send \(path.name) again later")
             return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")
         }

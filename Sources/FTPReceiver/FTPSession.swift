@@ -48,7 +48,7 @@ final class FTPSession: @unchecked Sendable {
 
     func serve() {
         defer {
-            dataChannel?.close()
+            dropDataChannel()
             control.close()
         }
         guard reply(FTPReply(220, "relay FTP receiver ready")) else { return }
@@ -293,8 +293,7 @@ final class FTPSession: @unchecked Sendable {
 
     private func passive(extended: Bool) -> FTPReply {
         if epsvOnly && !extended { return FTPReply(501, "EPSV ALL was given: use EPSV") }
-        dataChannel?.close()
-        dataChannel = nil
+        dropDataChannel()
         let local: String
         do { local = FTPPeer.host(of: try control.localAddress()) } catch { return FTPReply(425, "cannot open a data port: \(error)") }
         let listener: TCPListener
@@ -304,6 +303,7 @@ final class FTPSession: @unchecked Sendable {
         dataChannel = .passive(listener)
         if extended { return FTPReply(229, "Entering Extended Passive Mode (|||\(listener.port)|)") }
         guard let numbers = FTPHostPort(host: local, port: listener.port).portArgument else {
+            dropDataChannel()
             return FTPReply(522, "this connection is IPv6: use EPSV")
         }
         return FTPReply(227, "Entering Passive Mode (\(numbers))")
@@ -317,9 +317,15 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(500, "data connections go only to your own address (\(clientHost))")
         }
         guard target.port >= 1024 else { return FTPReply(500, "data ports below 1024 are refused") }
-        dataChannel?.close()
+        dropDataChannel()
         dataChannel = .active(target)
         return FTPReply(200, "data connection will go to \(target.host) port \(target.port)")
+    }
+
+    /// Closes the prepared data connection (a passive listener stops listening).
+    func dropDataChannel() {
+        dataChannel?.close()
+        dataChannel = nil
     }
 
     /// Opens the prepared data connection (one per transfer, as RFC 959 stream mode needs).
@@ -356,6 +362,7 @@ final class FTPSession: @unchecked Sendable {
     }
 
     private func sendListing(_ argument: String?, long: Bool) -> FTPReply {
+        defer { dropDataChannel() }
         var target = folder
         if let argument, !argument.hasPrefix("-") {
             do { target = try FTPVirtualPath.resolve(argument, from: folder) } catch { return FTPReply(553, "\(error)") }

@@ -103,4 +103,33 @@ final class FTPProtocolCornerTests: XCTestCase {
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["421"], result.stdout + result.stderr)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("more than 32 commands during the upload of IMG_0001.JPG") }, ftp.relay.stderr)
     }
+
+    /// A STOR refused with 450 (the same file is being uploaded on another connection) closes
+    /// the passive port it was prepared with: nothing listens there once the answer is out.
+    func testARefusedUploadClosesItsPassivePort() throws {
+        let ftp = try FTPRun()
+        let script = """
+            import ftplib, socket, sys
+            port = int(sys.argv[1])
+            first = ftplib.FTP()
+            first.connect("127.0.0.1", port, timeout=20)
+            first.login("alice", "alice-secret")
+            upload = first.transfercmd("STOR IMG_0001.JPG")
+            second = ftplib.FTP()
+            second.connect("127.0.0.1", port, timeout=20)
+            second.login("alice", "alice-secret")
+            host, data_port = second.makepasv()
+            try:
+                second.sendcmd("STOR IMG_0001.JPG")
+            except ftplib.error_temp as error:
+                print(str(error)[:3])
+            try:
+                socket.create_connection((host, data_port), timeout=20).close()
+                print("still listening")
+            except ConnectionRefusedError:
+                print("closed")
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["450", "closed"], result.stdout + result.stderr)
+    }
 }
