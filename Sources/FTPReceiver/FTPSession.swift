@@ -229,7 +229,11 @@ final class FTPSession: @unchecked Sendable {
             guard let from = renameFrom else { return FTPReply(503, "send RNFR first") }
             renameFrom = nil
             return withPath(text) { path in
-                context.store.rename(user: userName, from: from, to: path) ? FTPReply(250, "renamed") : FTPReply(550, "cannot rename")
+                switch context.store.rename(user: userName, from: from, to: path) {
+                case .renamed: return FTPReply(250, "renamed")
+                case .busy: return FTPReply(450, "\(from.name) or \(path.name) is being uploaded on another connection: try again when it is done")
+                case .failed: return FTPReply(550, "cannot rename")
+                }
             }
         case .noop: return FTPReply(200, "ok")
         case .abor: return FTPReply(225, "no transfer to abort")

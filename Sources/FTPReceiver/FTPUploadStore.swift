@@ -161,8 +161,30 @@ final class FTPUploadStore: @unchecked Sendable {
             + files.keys.sorted().map { FTPListing.Entry(name: $0, isFolder: false, bytes: files[$0]!.bytes, modified: files[$0]!.modified) }
     }
 
-    /// Renames a partial upload, or the record of a received one.
-    func rename(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> Bool {
+    /// What became of an RNFR/RNTO.
+    enum RenameOutcome {
+        case renamed
+        /// One of the two paths is being uploaded on another connection.
+        case busy
+        case failed
+    }
+
+    /// Renames a partial upload, or the record of a received one. Both paths are claimed for
+    /// the rename, so another session of the same user cannot move a partial over, or out from
+    /// under, an upload in progress.
+    func rename(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> RenameOutcome {
+        let keys: Set = [Self.key(user, from), Self.key(user, to)]
+        let claimedBoth = lock.withLock { () -> Bool in
+            guard claimed.isDisjoint(with: keys) else { return false }
+            claimed.formUnion(keys)
+            return true
+        }
+        guard claimedBoth else { return .busy }
+        defer { lock.withLock { claimed.subtract(keys) } }
+        return moveClaimed(user: user, from: from, to: to) ? .renamed : .failed
+    }
+
+    private func moveClaimed(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> Bool {
         let source = partialURL(user: user, path: from)
         if FileManager.default.fileExists(atPath: source.path) {
             let target = partialURL(user: user, path: to)

@@ -132,4 +132,29 @@ final class FTPProtocolCornerTests: XCTestCase {
         let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["450", "closed"], result.stdout + result.stderr)
     }
+
+    /// A second session of the same user cannot rename a partial that is being uploaded: the
+    /// RNTO is answered 450 and the upload goes on into its own file.
+    func testAnUploadInProgressCannotBeRenamedAway() throws {
+        let ftp = try FTPRun()
+        let script = """
+            import ftplib, sys
+            port = int(sys.argv[1])
+            first = ftplib.FTP()
+            first.connect("127.0.0.1", port, timeout=20)
+            first.login("alice", "alice-secret")
+            upload = first.transfercmd("STOR IMG_0001.JPG")
+            upload.sendall(b"\\xff\\xd8" + b"\\0" * 1000)
+            second = ftplib.FTP()
+            second.connect("127.0.0.1", port, timeout=20)
+            second.login("alice", "alice-secret")
+            print(second.sendcmd("RNFR IMG_0001.JPG")[:3])
+            try:
+                print(second.sendcmd("RNTO IMG_0009.JPG")[:3])
+            except ftplib.error_temp as error:
+                print(str(error)[:3])
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["350", "450"], result.stdout + result.stderr)
+    }
 }
