@@ -123,15 +123,19 @@ final class FTPUploadStore: @unchecked Sendable {
             let userURL = folder.appendingPathComponent(user)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".part") {
                 let url = userURL.appendingPathComponent(name)
-                guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                      modified < cutoff else { continue }
                 let pathURL = url.deletingPathExtension().appendingPathExtension("path")
                 let virtual = (try? String(contentsOf: pathURL, encoding: .utf8)) ?? name
-                let busy = lock.withLock { claimed.contains(user + "\u{0}" + virtual) }
-                if busy { continue }
-                unlink(url.path)
-                unlink(pathURL.path)
-                removed.append(virtual)
+                // Age, claim and unlink under one lock: a session claims before it opens its
+                // partial, so none can start writing (or resume) between the check and the unlink.
+                let discarded = lock.withLock { () -> Bool in
+                    guard !claimed.contains(Self.key(user, virtual)),
+                          let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                          modified < cutoff else { return false }
+                    unlink(url.path)
+                    unlink(pathURL.path)
+                    return true
+                }
+                if discarded { removed.append(virtual) }
             }
         }
         return removed
@@ -242,7 +246,9 @@ final class FTPUploadStore: @unchecked Sendable {
 
     // MARK: - Internals
 
-    private static func key(_ user: String, _ path: FTPVirtualPath) -> String { user + "\u{0}" + path.description }
+    private static func key(_ user: String, _ path: FTPVirtualPath) -> String { key(user, path.description) }
+
+    private static func key(_ user: String, _ path: String) -> String { user + "\u{0}" + path }
 
     private func userFolder(_ user: String) -> URL {
         folder.appendingPathComponent(user, isDirectory: true)
