@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// Protocol corners real clients reach: a stale REST, ABOR as urgent data or after Telnet
-/// bytes, skipped videos over the size limit, sessions that never log in.
+/// bytes, a skipped video over the size limit, many sessions from one address, commands piled
+/// up during an upload, a refused upload's data port, a rename of an upload in progress.
 final class FTPProtocolCornerTests: XCTestCase {
     /// REST 100, then another command, then a plain STOR of a name with a partial upload: the
     /// STOR starts afresh (the offset died with the other command), so the gallery gets the
@@ -107,17 +108,7 @@ final class FTPProtocolCornerTests: XCTestCase {
     /// A STOR refused with 450 (the same file is being uploaded on another connection) closes
     /// the passive port it was prepared with: nothing listens there once the answer is out.
     func testARefusedUploadClosesItsPassivePort() throws {
-        let ftp = try FTPRun()
-        let script = """
-            import ftplib, socket, sys
-            port = int(sys.argv[1])
-            first = ftplib.FTP()
-            first.connect("127.0.0.1", port, timeout=20)
-            first.login("alice", "alice-secret")
-            upload = first.transfercmd("STOR IMG_0001.JPG")
-            second = ftplib.FTP()
-            second.connect("127.0.0.1", port, timeout=20)
-            second.login("alice", "alice-secret")
+        let lines = try whileUploading(try FTPRun(), """
             host, data_port = second.makepasv()
             try:
                 second.sendcmd("STOR IMG_0001.JPG")
@@ -128,33 +119,41 @@ final class FTPProtocolCornerTests: XCTestCase {
                 print("still listening")
             except ConnectionRefusedError:
                 print("closed")
-            """
-        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
-        XCTAssertEqual(result.stdout.split(separator: "\n"), ["450", "closed"], result.stdout + result.stderr)
+            """)
+        XCTAssertEqual(lines, ["450", "closed"])
     }
 
     /// A second session of the same user cannot rename a partial that is being uploaded: the
     /// RNTO is answered 450 and the upload goes on into its own file.
     func testAnUploadInProgressCannotBeRenamedAway() throws {
-        let ftp = try FTPRun()
-        let script = """
-            import ftplib, sys
-            port = int(sys.argv[1])
-            first = ftplib.FTP()
-            first.connect("127.0.0.1", port, timeout=20)
-            first.login("alice", "alice-secret")
-            upload = first.transfercmd("STOR IMG_0001.JPG")
-            upload.sendall(b"\\xff\\xd8" + b"\\0" * 1000)
-            second = ftplib.FTP()
-            second.connect("127.0.0.1", port, timeout=20)
-            second.login("alice", "alice-secret")
+        let lines = try whileUploading(try FTPRun(), """
             print(second.sendcmd("RNFR IMG_0001.JPG")[:3])
             try:
                 print(second.sendcmd("RNTO IMG_0009.JPG")[:3])
             except ftplib.error_temp as error:
                 print(str(error)[:3])
-            """
+            """)
+        XCTAssertEqual(lines, ["350", "450"])
+    }
+
+    /// Runs `body` (Python) with `second`, a logged-in ftplib session, while `first`, another
+    /// session of the same user, has an upload of IMG_0001.JPG under way; returns what it printed.
+    private func whileUploading(_ ftp: FTPRun, _ body: String) throws -> [String] {
+        let script = """
+            import ftplib, socket, sys
+            def session():
+                f = ftplib.FTP()
+                f.connect("127.0.0.1", int(sys.argv[1]), timeout=20)
+                f.login("alice", "alice-secret")
+                return f
+            first = session()
+            upload = first.transfercmd("STOR IMG_0001.JPG")
+            upload.sendall(b"\\xff\\xd8" + b"\\0" * 1000)
+            second = session()
+
+            """ + body
         let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
-        XCTAssertEqual(result.stdout.split(separator: "\n"), ["350", "450"], result.stdout + result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 }
