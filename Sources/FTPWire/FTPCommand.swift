@@ -96,10 +96,10 @@ public enum FTPCommand: Sendable, Equatable {
         }
     }
 
-    /// Whether a `REST` offset given before this command still applies after it. Only the
-    /// transfer it announces and that transfer's setup (data port, type) may come between
-    /// (RFC 3659 section 5.3): any other command ends it, so a stale offset cannot cut a later
-    /// plain `STOR` of the same name and splice two uploads.
+    /// Whether a `REST` offset given before this command still applies after it. RFC 3659
+    /// section 5.3 wants REST right before its transfer; clients put the data port and type
+    /// between, so those keep it too. Any other command ends it, so a stale offset cannot cut a
+    /// later plain `STOR` of the same name and splice two uploads.
     public var keepsRestartOffset: Bool {
         switch self {
         case .stor, .appe, .pasv, .epsv, .port, .eprt, .type: return true
