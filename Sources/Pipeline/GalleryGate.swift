@@ -36,16 +36,16 @@ final class GalleryGate: @unchecked Sendable {
     }
 
     /// Records one attempt's outcome, and says so when the gallery is lost or found again.
-    func record(_ outcome: Result<UploadResponse, UploadTransportError>, probe: Bool) {
+    func record(_ report: DeliveryReport, probe: Bool) {
         let change = condition.withLock { () -> GalleryReachability.Change? in
             defer { condition.broadcast() }
-            return reachability.record(GalleryReachability.evidence(of: outcome), probe: probe, at: Date()) {
+            return reachability.record(report.evidence, probe: probe, at: Date()) {
                 backoff.delay(attempt: $0)
             }
         }
         switch change {
         case .lost(let nextTry)?:
-            let reason = if case .failure(let error) = outcome { error.description } else { "?" }
+            let reason = report.problem ?? "?"
             console.log(String(format: "the gallery cannot be reached (%@); photos wait in the spool, next try in %.1fs",
                                reason, nextTry.timeIntervalSinceNow))
         case .stillUnreachable(let nextTry)?:

@@ -79,9 +79,7 @@ public final class RelayRun {
         }
         do {
             try config.validate()
-            for (name, value) in config.headers {
-                _ = try EnvironmentExpansion.expand(value, header: name, environment: environment)
-            }
+            try Destinations.checkEnvironment(config, environment: environment)
         } catch {
             throw .config(error)
         }

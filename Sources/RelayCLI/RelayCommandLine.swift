@@ -86,6 +86,10 @@ public enum RelayCommandLine {
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
                            [--max-edge PIXELS [--quality 85] [--strip-gps] [--strip-metadata]]
+                           URL: http(s)://… or s3://BUCKET/PREFIX [--endpoint http://HOST:PORT]
+                           [--region us-east-1] [--addressing path|virtual] (keys from AWS_ACCESS_KEY_ID,
+                           AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); placeholders in the URL's path:
+                           {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}
                                                                  --max-edge: send a gallery-sized copy (see RENDITIONS)
           relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
           relay history [-n N] [--failed] [--json]                 the last 100 upload attempts

@@ -118,6 +118,14 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, request.lowSpeedLimit))
             set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime))
         }
+        if let signing = request.signing {
+            // libcurl computes the SigV4 signature over the method, path, query and headers; the
+            // body is declared UNSIGNED-PAYLOAD for uploads, which is why S3 requests carry
+            // a checksum header of their own.
+            set(relay_easy_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.curlProvider))
+            set(relay_easy_setopt_string(handle, CURLOPT_USERNAME, signing.accessKey))
+            set(relay_easy_setopt_string(handle, CURLOPT_PASSWORD, signing.secretKey))
+        }
         if let rate = request.maxBytesPerSecond, rate > 0 {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
@@ -177,7 +185,7 @@ public final class HTTPUploadClient {
             let filePart = curl_mime_addpart(made)
             set(curl_mime_name(filePart, fileField))
             set(curl_mime_filename(filePart, fileName))
-            set(curl_mime_type(filePart, "image/jpeg"))
+            set(curl_mime_type(filePart, request.contentType))
             set(curl_mime_data_cb(filePart, curl_off_t(fileSize), Self.readCallback, Self.seekCallback, nil, userData))
             set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
             if plan.method != "POST" {

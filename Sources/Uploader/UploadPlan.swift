@@ -77,8 +77,11 @@ public struct UploadPlan: Sendable, Equatable {
         if !request.idempotencyKey.isEmpty {
             lines.append("Idempotency-Key: \(request.idempotencyKey)")
         }
+        guard isFieldValue(request.contentType), !request.contentType.isEmpty else {
+            return invalid("content type '\(request.contentType)' is empty or has control characters")
+        }
         if body == .raw && !hasContentType {
-            lines.append("Content-Type: image/jpeg")
+            lines.append("Content-Type: \(request.contentType)")
         }
         // No "Expect: 100-continue": servers that ignore it cost a one-second stall per photo.
         lines.append("Expect:")
