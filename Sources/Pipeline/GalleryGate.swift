@@ -11,10 +11,13 @@ final class GalleryGate: @unchecked Sendable {
     private var reachability = GalleryReachability()
     private let backoff: Backoff
     private let console: RunConsole
+    /// What the log calls the destination ("the gallery").
+    private let name: String
 
-    init(backoff: Backoff, console: RunConsole) {
+    init(backoff: Backoff, console: RunConsole, name: String = "the gallery") {
         self.backoff = backoff
         self.console = console
+        self.name = name
     }
 
     /// Blocks while the gallery is known to be unreachable and its next try is not due, or while
@@ -46,12 +49,12 @@ final class GalleryGate: @unchecked Sendable {
         switch change {
         case .lost(let nextTry)?:
             let reason = report.problem ?? "?"
-            console.log(String(format: "the gallery cannot be reached (%@); photos wait in the spool, next try in %.1fs",
-                               reason, nextTry.timeIntervalSinceNow))
+            console.log(String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs",
+                               name, reason, nextTry.timeIntervalSinceNow))
         case .stillUnreachable(let nextTry)?:
-            console.log(String(format: "the gallery is still unreachable; next try in %.1fs", nextTry.timeIntervalSinceNow))
+            console.log(String(format: "%@ is still unreachable; next try in %.1fs", name, nextTry.timeIntervalSinceNow))
         case .regained?:
-            console.log("the gallery is reachable again")
+            console.log("\(name) is reachable again")
         case nil:
             break
         }

@@ -7,7 +7,7 @@ import Uploader
 /// takes photos from the spool, delivers them, records each attempt and settles the photo by
 /// the destination's answer: delivered removes it, retry puts it back with backoff, permanent
 /// fails it.
-final class UploadWorker: @unchecked Sendable {
+final class UploadWorker: Runnable, @unchecked Sendable {
     struct Context: Sendable {
         let spool: Spool
         let config: RequestConfig
@@ -186,16 +186,11 @@ final class UploadWorker: @unchecked Sendable {
     }
 
     private func record(_ entry: SpoolEntry, success: Bool, error: String?, attempt: Attempt) {
-        let record = HistoryRecord(
-            captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: attempt.report.statusCode,
-            errorMessage: error, requestSummary: attempt.summary, responseSummary: attempt.report.answer,
-            isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes,
-            durationSeconds: attempt.duration, attempt: entry.attempts, renditionBytes: entry.rendition?.bytes,
-            note: entry.rendition?.originalReason.map { "sent as the original: \($0)" })
-        do {
-            try context.history.append(record)
-        } catch {
-            context.console.log("history not saved for \(entry.uploadName): \(error)")
-        }
+        var record = AttemptHistory.record(entry, success: success, error: error, report: attempt.report, summary: attempt.summary,
+                                           duration: attempt.duration, attempt: entry.attempts)
+        record.renditionBytes = entry.rendition?.bytes
+        record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
+        if context.spool.destinations != nil { record.destination = context.config.label }
+        AttemptHistory.append(record, to: context.history, console: context.console)
     }
 }

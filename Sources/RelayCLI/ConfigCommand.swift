@@ -23,7 +23,7 @@ enum ConfigCommand {
     private static func add(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         let args = try Arguments(arguments, options: [
             "--url", "--verb", "--note", "--header", "--field", "--file-field", "--body", "--timeout", "--max-bytes-per-second",
-            "--max-edge", "--quality", "--endpoint", "--region", "--addressing",
+            "--max-edge", "--quality", "--endpoint", "--region", "--addressing", "--priority",
         ], flags: RenditionOptions.flags)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         guard let url = try args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -76,6 +76,12 @@ enum ConfigCommand {
                 throw CommandFailure(.config, ConfigError.invalidField(addressing, reason: "addressing is path or virtual").description)
             }
             config.addressing = parsed
+        }
+        if let priority = try args.value("--priority") {
+            guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
+                throw CommandFailure(.config, ConfigError.invalidField(priority, reason: "priority is normal or low").description)
+            }
+            config.priority = parsed
         }
         try config.trimmed().validate()
         try home.createIfNeeded()

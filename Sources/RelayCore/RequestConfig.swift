@@ -20,6 +20,15 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         case path, virtual
     }
 
+    /// How a destination shares the uplink with the others of a run.
+    public enum Priority: String, Codable, Sendable, CaseIterable {
+        /// Sent as soon as possible (the live gallery).
+        case normal
+        /// Sent only while nothing of normal priority waits (a full-size backup), so the
+        /// gallery stays fast on a shared link.
+        case low
+    }
+
     /// What kind of destination a config's URL names.
     public enum Kind: Sendable, Equatable {
         case http, s3
@@ -52,12 +61,15 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// S3: path-style or virtual-host-style requests (path-style when an endpoint is given,
     /// virtual-host-style on AWS).
     public var addressing: S3Addressing?
+    /// Normal when absent.
+    public var priority: Priority?
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
         headers: [String: String] = [:], fields: [String: String] = [:], fileField: String? = nil,
         body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil,
-        rendition: RenditionSetting? = nil, endpoint: String? = nil, region: String? = nil, addressing: S3Addressing? = nil
+        rendition: RenditionSetting? = nil, endpoint: String? = nil, region: String? = nil, addressing: S3Addressing? = nil,
+        priority: Priority? = nil
     ) {
         self.id = id
         self.verb = verb
@@ -73,6 +85,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.endpoint = endpoint
         self.region = region
         self.addressing = addressing
+        self.priority = priority
     }
 
     /// HTTP unless the URL is `s3://` (its scheme is checked by `validate`).
@@ -88,7 +101,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond, rendition
-        case endpoint, region, addressing
+        case endpoint, region, addressing, priority
     }
 
     /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
@@ -122,6 +135,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
         region = try c.decodeIfPresent(String.self, forKey: .region)
         addressing = try c.decodeIfPresent(S3Addressing.self, forKey: .addressing)
+        priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -140,6 +154,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(endpoint, forKey: .endpoint)
         try c.encodeIfPresent(region, forKey: .region)
         try c.encodeIfPresent(addressing, forKey: .addressing)
+        try c.encodeIfPresent(priority, forKey: .priority)
     }
 
     /// A short label for lists and messages: the note, else the URL.

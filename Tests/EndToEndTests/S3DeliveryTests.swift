@@ -43,3 +43,68 @@ final class S3DeliveryTests: XCTestCase {
         XCTAssertFalse(history.contains { $0.requestSummary.contains(store.secretKey) }, "the secret never reaches the history")
     }
 }
+
+/// `relay run --config gallery --config bucket`: every photo goes to both, each at its own
+/// pace; a destination that refuses everything does not hold up the gallery.
+final class SeveralDestinationsTests: XCTestCase {
+    func testEachPhotoReachesTheGalleryAndTheBucketAndLeavesTheSpoolOnce() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("backup")
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        let added = try harness.relay("config", "add", "--url", "s3://backup/originals", "--endpoint", store.endpoint,
+                                      "--note", "backup", "--priority", "low")
+        XCTAssertEqual(added.status, 0, added.stderr)
+
+        // The backup is named first: the gallery, of normal priority, is still the primary.
+        let relay = try harness.startRun(["--config", "backup", "--config", "gallery"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        let photos = try harness.dropPhotos(5)
+        let done = Subprocess.waitUntil(timeout: 90) {
+            ((try? store.objects(in: "backup").count) ?? 0) >= 5 && ((try? gallery.photos().count) ?? 0) >= 5 || !relay.isRunning
+        }
+        XCTAssertTrue(done, relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 1) == 0 }, "the spool empties")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), photos.keys.sorted())
+        let objects = try store.objects(in: "backup")
+        XCTAssertEqual(objects.map(\.key).sorted(), photos.keys.sorted().map { "originals/\($0)" })
+        for object in objects { XCTAssertEqual(object.sha256, photos[String(object.key.dropFirst("originals/".count))].map(SHA256.hex)) }
+        let history = try harness.history()
+        XCTAssertEqual(Set(history.compactMap(\.destination)), ["gallery", "backup"])
+        XCTAssertEqual(history.filter(\.success).count, 10, "one delivery per photo and destination")
+        XCTAssertTrue(relay.stderr.contains("low priority"), relay.stderr)
+    }
+
+    func testARefusingDestinationDoesNotHoldUpTheGalleryAndIsRetriedAlone() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        harness.environment["AWS_SECRET_ACCESS_KEY"] = "wrong-secret"
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "s3://backup/x", "--endpoint", store.endpoint, "--note", "backup").status, 0)
+
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        try harness.dropPhotos(3)
+        let settled = Subprocess.waitUntil(timeout: 60) { ((try? harness.status().failed.count) ?? 0) >= 3 || !relay.isRunning }
+        XCTAssertTrue(settled, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().count, 3, "the gallery has every photo")
+        let status = try harness.relay("status")
+        XCTAssertTrue(status.stdout.contains("→ backup") && status.stdout.contains("refused relay's credentials"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("→ gallery") && status.stdout.contains("delivered"), status.stdout)
+
+        let retry = try harness.relay("retry", "--all", "--destination", "backup")
+        XCTAssertEqual(retry.status, 0, retry.stderr)
+        XCTAssertEqual(try harness.status().queued.count, 3, "queued again for the backup only")
+        XCTAssertEqual(try gallery.uploadRequests().count, 3, "the gallery was not sent anything twice")
+    }
+}
