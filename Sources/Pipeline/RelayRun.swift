@@ -164,9 +164,9 @@ public final class RelayRun {
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
-        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
+        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.kind == .http ? config.verb.rawValue + " " : "")\(config.url) (config \(config.label)), "
             + "\(options.workers) workers" + (config.renditionSpec.map { ", sending renditions of \($0.summary)" } ?? "")
-            + otherConfigs.map { " + \($0.kind == .s3 ? "PUT" : $0.verb.rawValue) \($0.url) (config \($0.label)\($0.priority == .low ? ", low priority" : ""))" }.joined()
+            + otherConfigs.map { " + \($0.kind == .http ? $0.verb.rawValue + " " : "")\($0.url) (config \($0.label)\($0.priority == .low ? ", low priority" : ""))" }.joined()
             + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
         if !spool.problems.isEmpty {
             for problem in spool.problems { console.log("spool: \(problem)") }

@@ -88,7 +88,9 @@ public enum RelayCommandLine {
                            [--max-edge PIXELS [--quality 85] [--strip-gps] [--strip-metadata]]
                            URL: http(s)://… or s3://BUCKET/PREFIX [--endpoint http://HOST:PORT]
                            [--region us-east-1] [--addressing path|virtual] (keys from AWS_ACCESS_KEY_ID,
-                           AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); placeholders in the URL's path:
+                           AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); ftp:// or ftps:// (explicit TLS)
+                           [--password '${FTP_PASSWORD}'] [--ca-certificate PEM]; sftp://USER@HOST/PATH
+                           [--ssh-key FILE] [--known-hosts FILE]; placeholders in the URL's path:
                            {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}
                            [--priority low]: with several --config in one run, send only while
                            nothing of normal priority waits (a full-size backup beside the gallery)

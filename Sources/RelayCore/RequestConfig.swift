@@ -31,7 +31,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     /// What kind of destination a config's URL names.
     public enum Kind: Sendable, Equatable {
-        case http, s3
+        case http, s3, ftp, ftps, sftp
     }
 
     public static let defaultFileField = "file"
@@ -63,13 +63,24 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var addressing: S3Addressing?
     /// Normal when absent.
     public var priority: Priority?
+    /// FTP, FTPS, SFTP: the password as a `${NAME}` reference (never the secret itself); with
+    /// `sshKey`, the key's passphrase.
+    public var password: String?
+    /// SFTP: the private key file to log in with.
+    public var sshKey: String?
+    /// SFTP: the known_hosts file the server's host key must be in (`~/.ssh/known_hosts` when absent).
+    public var knownHosts: String?
+    /// FTPS: a PEM file of the certificate (or its issuer) the server must present, for a
+    /// server with a certificate of its own making; the system's store when absent.
+    public var caCertificate: String?
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
         headers: [String: String] = [:], fields: [String: String] = [:], fileField: String? = nil,
         body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil,
         rendition: RenditionSetting? = nil, endpoint: String? = nil, region: String? = nil, addressing: S3Addressing? = nil,
-        priority: Priority? = nil
+        priority: Priority? = nil, password: String? = nil, sshKey: String? = nil, knownHosts: String? = nil,
+        caCertificate: String? = nil
     ) {
         self.id = id
         self.verb = verb
@@ -86,11 +97,19 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.region = region
         self.addressing = addressing
         self.priority = priority
+        self.password = password
+        self.sshKey = sshKey
+        self.knownHosts = knownHosts
+        self.caCertificate = caCertificate
     }
 
-    /// HTTP unless the URL is `s3://` (its scheme is checked by `validate`).
+    /// HTTP unless the URL is `s3://`, `ftp://`, `ftps://` or `sftp://` (its scheme is checked by `validate`).
     public var kind: Kind {
-        url.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("s3://") ? .s3 : .http
+        let lower = url.trimmingCharacters(in: .whitespaces).lowercased()
+        for (prefix, kind) in [("s3://", Kind.s3), ("ftp://", .ftp), ("ftps://", .ftps), ("sftp://", .sftp)] where lower.hasPrefix(prefix) {
+            return kind
+        }
+        return .http
     }
 
     /// The rendition to make for this config, nil when originals are sent.
@@ -101,7 +120,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond, rendition
-        case endpoint, region, addressing, priority
+        case endpoint, region, addressing, priority, password, sshKey, knownHosts, caCertificate
     }
 
     /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
@@ -136,6 +155,10 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         region = try c.decodeIfPresent(String.self, forKey: .region)
         addressing = try c.decodeIfPresent(S3Addressing.self, forKey: .addressing)
         priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        sshKey = try c.decodeIfPresent(String.self, forKey: .sshKey)
+        knownHosts = try c.decodeIfPresent(String.self, forKey: .knownHosts)
+        caCertificate = try c.decodeIfPresent(String.self, forKey: .caCertificate)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -155,6 +178,10 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(region, forKey: .region)
         try c.encodeIfPresent(addressing, forKey: .addressing)
         try c.encodeIfPresent(priority, forKey: .priority)
+        try c.encodeIfPresent(password, forKey: .password)
+        try c.encodeIfPresent(sshKey, forKey: .sshKey)
+        try c.encodeIfPresent(knownHosts, forKey: .knownHosts)
+        try c.encodeIfPresent(caCertificate, forKey: .caCertificate)
     }
 
     /// A short label for lists and messages: the note, else the URL.
@@ -183,8 +210,8 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         guard let parsed = URLComponents(string: template.render(PathTemplate.sample)), let scheme = parsed.scheme?.lowercased() else {
             throw .invalidURL(url, reason: "it is not a URL")
         }
-        guard scheme == "http" || scheme == "https" || scheme == "s3" else {
-            throw .invalidURL(url, reason: "only http, https and s3 are supported, not '\(scheme)'")
+        guard ["http", "https", "s3", "ftp", "ftps", "sftp"].contains(scheme) else {
+            throw .invalidURL(url, reason: "only http, https, s3, ftp, ftps and sftp are supported, not '\(scheme)'")
         }
         guard let host = parsed.host, !host.isEmpty else {
             throw .invalidURL(url, reason: "it has no host name")
@@ -193,6 +220,11 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             try validateS3(bucket: host, url: url)
         } else if endpoint != nil || region != nil || addressing != nil {
             throw .invalidField("endpoint", reason: "endpoint, region and addressing are for s3:// URLs only")
+        }
+        if ["ftp", "ftps", "sftp"].contains(scheme) {
+            try validateFileTransfer(parsed, scheme: scheme, url: url)
+        } else if password != nil || sshKey != nil || knownHosts != nil || caCertificate != nil {
+            throw .invalidField("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps:// and sftp:// URLs")
         }
         for name in headers.keys where !HeaderSyntax.isValidName(name) {
             throw .invalidHeader(name, reason: "a header name is letters, digits and - only")
@@ -213,6 +245,29 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
         }
         try renditionSpec?.validate()
+    }
+
+    /// FTP and SFTP: secrets only as `${NAME}`, never in the URL; a key only for SFTP; a form's fields refused.
+    private func validateFileTransfer(_ parsed: URLComponents, scheme: String, url: String) throws(ConfigError) {
+        if parsed.password != nil {
+            throw .invalidURL(url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
+        }
+        if let password, !password.contains("${") {
+            throw .invalidField("password", reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), never the password itself")
+        }
+        if scheme == "sftp" && (parsed.user ?? "").isEmpty {
+            throw .invalidURL(url, reason: "an SFTP URL names the user: sftp://USER@HOST/PATH")
+        }
+        if scheme != "sftp" && (sshKey != nil || knownHosts != nil) {
+            throw .invalidField("sshKey", reason: "sshKey and knownHosts are for sftp:// URLs")
+        }
+        if scheme != "ftps" && caCertificate != nil {
+            throw .invalidField("caCertificate", reason: "caCertificate is for ftps:// URLs")
+        }
+        if !fields.isEmpty || fileField != nil || body != nil {
+            throw .invalidField(fields.keys.sorted().first ?? fileField ?? "body",
+                                reason: "fields, fileField and body describe an HTTP form; an FTP upload stores the file itself")
+        }
     }
 
     /// S3 bucket names (AWS's rules: 3–63 lower-case letters, digits, `.` and `-`), the endpoint,

@@ -1,6 +1,7 @@
 import RelayCore
 
-/// Makes the destination a request config names: HTTP(S) or an S3-compatible bucket.
+/// Makes the destination a request config names: HTTP(S), an S3-compatible bucket, or an FTP,
+/// FTPS or SFTP server.
 public enum Destinations {
     /// One destination for one upload worker (each owns its own connection).
     public static func make(
@@ -15,6 +16,8 @@ public enum Destinations {
             }
         case .s3:
             return try S3Destination(config: config, environment: environment, policy: policy, cancellation: cancellation)
+        case .ftp, .ftps, .sftp:
+            return try FileTransferDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
         }
     }
 
@@ -26,6 +29,9 @@ public enum Destinations {
         }
         if config.kind == .s3 {
             _ = try S3Destination.signing(config: config, region: config.region ?? S3Location.defaultRegion, environment: environment)
+        }
+        if let password = config.password {
+            _ = try EnvironmentExpansion.expand(password, header: "password", environment: environment)
         }
     }
 }

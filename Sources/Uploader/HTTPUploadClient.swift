@@ -165,9 +165,9 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
             set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
             set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
-            set(relay_easy_setopt_read_function(handle, Self.readCallback))
+            set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
             set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
-            set(relay_easy_setopt_seek_function(handle, Self.seekCallback))
+            set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
             if plan.method != "PUT" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
             }
@@ -186,7 +186,7 @@ public final class HTTPUploadClient {
             set(curl_mime_name(filePart, fileField))
             set(curl_mime_filename(filePart, fileName))
             set(curl_mime_type(filePart, request.contentType))
-            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), Self.readCallback, Self.seekCallback, nil, userData))
+            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), TransferState.readCallback, TransferState.seekCallback, nil, userData))
             set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
             if plan.method != "POST" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
@@ -251,7 +251,7 @@ public final class HTTPUploadClient {
 
     /// Opens the photo before any byte is sent, so a missing file is reported as such and not
     /// as a network failure halfway through.
-    private static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
+    static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             // Only a missing file is permanent; running out of descriptors or an I/O hiccup passes.
@@ -268,20 +268,9 @@ public final class HTTPUploadClient {
         return .success((descriptor, Int64(info.st_size)))
     }
 
-    private static func milliseconds(_ seconds: Double) -> Int {
+    static func milliseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int(min(seconds * 1000, Double(Int32.max)))
     }
 
-    private static let readCallback: curl_read_callback = { buffer, size, count, userData in
-        guard let buffer, let userData else { return relay_readfunc_abort }
-        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-        return state.readBody(into: buffer, capacity: size &* count) ?? relay_readfunc_abort
-    }
-
-    private static let seekCallback: curl_seek_callback = { userData, offset, origin in
-        guard let userData else { return relay_seekfunc_fail }
-        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-        return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
-    }
 }
