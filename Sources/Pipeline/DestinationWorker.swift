@@ -8,17 +8,8 @@ import Uploader
 /// tells the spool how it ended. It never touches the primary's queue, so a failing server here
 /// does not hold up the gallery.
 final class DestinationWorker: Runnable, @unchecked Sendable {
-    struct Context: Sendable {
-        let spool: Spool
-        let config: RequestConfig
-        let environment: [String: String]
-        let history: HistoryStore
-        let statistics: RunStatistics
-        let policy: DeliveryPolicy
-        let console: RunConsole
-        let cancellation: UploadCancellation
-        let gate: GalleryGate
-    }
+    /// The same as the primary's workers get (`onSettled` is the primary's alone and not called here).
+    typealias Context = UploadWorker.Context
 
     private let context: Context
     private let destination: any Destination

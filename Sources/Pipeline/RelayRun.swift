@@ -183,7 +183,8 @@ public final class RelayRun {
             let otherContext = DestinationWorker.Context(
                 spool: spool, config: other, environment: environment, history: history, statistics: statistics,
                 policy: options.policy, console: console, cancellation: cancellation,
-                gate: GalleryGate(backoff: options.policy.backoff, console: console, name: "destination '\(other.label)'"))
+                gate: GalleryGate(backoff: options.policy.backoff, console: console, name: "destination '\(other.label)'"),
+                onSettled: nil)
             for _ in 0..<max(1, options.workers) {
                 do { workers.append(try DestinationWorker(context: otherContext)) } catch { throw .uploader(error) }
             }

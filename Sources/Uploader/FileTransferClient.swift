@@ -68,26 +68,12 @@ public struct HostKeyRefusal: Sendable, Equatable {
 /// unknown or changed key is refused, never accepted.
 public final class FileTransferClient {
     public let cancellation: UploadCancellation
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let curl: CurlHandle
+    private var handle: UnsafeMutableRawPointer { curl.pointer }
 
     public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
-        guard CurlGlobal.initResult == CURLE_OK.rawValue else {
-            throw UploadTransportError(category: .other, curlCode: Int(CurlGlobal.initResult), message: "libcurl could not be initialised")
-        }
-        guard let handle = curl_easy_init() else {
-            throw UploadTransportError(category: .other, message: "libcurl could not create a transfer handle")
-        }
-        self.handle = handle
+        curl = try CurlHandle()
         self.cancellation = cancellation
-        let size = Int(relay_curl_error_size)
-        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
-        errorBuffer.initialize(repeating: 0, count: size)
-    }
-
-    deinit {
-        curl_easy_cleanup(handle)
-        errorBuffer.deallocate()
     }
 
     /// Performs one upload, blocking until it is done, failed or cancelled. A refused SFTP host
@@ -110,8 +96,6 @@ public final class FileTransferClient {
     private func transfer(
         _ request: FileTransferRequest, fileSize: Int64, state: TransferState, hostKey: HostKeyCheck
     ) -> Result<FileTransferResponse, FileTransferError> {
-        curl_easy_reset(handle)
-        errorBuffer[0] = 0
         var commands: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(commands) }
         for command in request.afterUpload {
@@ -121,7 +105,7 @@ public final class FileTransferClient {
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
         let userData = Unmanaged.passUnretained(state).toOpaque()
 
-        set(relay_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(curl.reset())
         set(relay_easy_setopt_string(handle, CURLOPT_URL, request.url))
         set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "ftp,sftp"))
         set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
@@ -143,12 +127,7 @@ public final class FileTransferClient {
         if let rate = request.maxBytesPerSecond, rate > 0 {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
-        set(relay_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData))
-        set(relay_easy_setopt_xferinfo_function(handle) { userData, _, _, _, _ in
-            guard let userData else { return 0 }
-            return Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
-        })
+        set(curl.abortWhenCancelled(userData))
         if let username = request.username { set(relay_easy_setopt_string(handle, CURLOPT_USERNAME, username)) }
         if request.requireTLS {
             set(relay_easy_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)))
@@ -180,7 +159,7 @@ public final class FileTransferClient {
                 return .failure(FileTransferError(UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
                                                                        message: "cancelled while the upload was in progress")))
             }
-            return .failure(FileTransferError(UploadTransportError(curlCode: code, errorBuffer: String(cString: errorBuffer)),
+            return .failure(FileTransferError(UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
                                               replyCode: reply, hostKey: hostKey.refusal))
         }
         var uploaded: curl_off_t = 0

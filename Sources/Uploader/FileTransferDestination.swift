@@ -10,6 +10,7 @@ public final class FileTransferDestination: Destination {
     private let location: FileTransferLocation
     private let password: String?
     private let knownHosts: String?
+    private let sshKey: String?
     private let policy: DeliveryPolicy
     private let client: FileTransferClient
 
@@ -26,13 +27,13 @@ public final class FileTransferDestination: Destination {
         } catch {
             throw .config(error)
         }
-        knownHosts = location.scheme == .sftp ? Self.knownHostsPath(config.knownHosts, environment: environment) : nil
+        knownHosts = location.scheme == .sftp ? Self.expandingHome(config.knownHosts ?? "~/.ssh/known_hosts", environment) : nil
+        sshKey = config.sshKey.map { Self.expandingHome($0, environment) }
         do { client = try FileTransferClient(cancellation: cancellation) } catch { throw .transport(error) }
     }
 
-    /// `~/.ssh/known_hosts` unless the config names a file; `~` is the environment's HOME.
-    static func knownHostsPath(_ configured: String?, environment: [String: String]) -> String {
-        let path = configured ?? "~/.ssh/known_hosts"
+    /// `~/…` in the environment's HOME, as a shell would write it.
+    static func expandingHome(_ path: String, _ environment: [String: String]) -> String {
         guard path.hasPrefix("~/") else { return path }
         return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst(1)
     }
@@ -45,7 +46,7 @@ public final class FileTransferDestination: Destination {
         let request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
-            caCertificate: config.caCertificate, sshKey: config.sshKey, knownHosts: knownHosts,
+            caCertificate: config.caCertificate, sshKey: sshKey, knownHosts: knownHosts,
             afterUpload: location.renameCommands(target), filePath: item.filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
         let outcome = client.upload(request)

@@ -19,27 +19,12 @@ import Darwin
 public final class HTTPUploadClient {
     /// Give this to another thread to abort the transfer in flight (and all later ones).
     public let cancellation: UploadCancellation
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let curl: CurlHandle
+    private var handle: UnsafeMutableRawPointer { curl.pointer }
 
     public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
-        guard CurlGlobal.initResult == CURLE_OK.rawValue else {
-            throw UploadTransportError(category: .other, curlCode: Int(CurlGlobal.initResult),
-                                       message: "libcurl could not be initialised")
-        }
-        guard let handle = curl_easy_init() else {
-            throw UploadTransportError(category: .other, message: "libcurl could not create a transfer handle")
-        }
-        self.handle = handle
+        curl = try CurlHandle()
         self.cancellation = cancellation
-        let size = Int(relay_curl_error_size)
-        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
-        errorBuffer.initialize(repeating: 0, count: size)
-    }
-
-    deinit {
-        curl_easy_cleanup(handle)
-        errorBuffer.deallocate()
     }
 
     /// Performs one attempt, blocking the calling thread until an answer, an error, or a
@@ -84,8 +69,6 @@ public final class HTTPUploadClient {
     private func transfer(
         _ plan: UploadPlan, request: UploadRequest, fileSize: Int64, state: TransferState
     ) -> Result<UploadResponse, UploadTransportError> {
-        curl_easy_reset(handle)
-        errorBuffer[0] = 0
         let userData = Unmanaged.passUnretained(state).toOpaque()
 
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -103,7 +86,7 @@ public final class HTTPUploadClient {
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
 
-        set(relay_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(curl.reset())
         set(relay_easy_setopt_string(handle, CURLOPT_URL, plan.url))
         set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
@@ -130,13 +113,7 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
 
-        set(relay_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData))
-        set(relay_easy_setopt_xferinfo_function(handle) { userData, _, _, _, _ in
-            guard let userData else { return 0 }
-            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-            return state.cancellation.isCancelled ? 1 : 0
-        })
+        set(curl.abortWhenCancelled(userData))
         set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
         set(relay_easy_setopt_write_function(handle) { data, size, count, userData in
             let total = size &* count
@@ -221,7 +198,7 @@ public final class HTTPUploadClient {
             return UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
                                         message: "cancelled while the upload was in progress")
         }
-        return UploadTransportError(curlCode: code, errorBuffer: String(cString: errorBuffer))
+        return UploadTransportError(curlCode: code, errorBuffer: curl.errorText)
     }
 
     private func response(state: TransferState) -> UploadResponse {

@@ -133,7 +133,7 @@ final class CommandLineErrorTests: XCTestCase {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "import", TestPaths.repositoryRoot.appendingPathComponent("config.example.json").path).status, 0)
         var list = try harness.relay("config", "list")
-        XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, list.stdout)
         XCTAssertTrue(list.stdout.contains("* 6f1c2e0a"), list.stdout)
         XCTAssertEqual(try harness.relay("config", "use", "Local gallery (scripts/gallery.py)").status, 0)
         list = try harness.relay("config", "list")
@@ -142,7 +142,7 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertTrue(shown.stdout.contains("\"url\" : \"http://127.0.0.1:8080/upload\""), shown.stdout)
         XCTAssertEqual(try harness.relay("config", "remove", "a3e9c1b2").status, 0)
         list = try harness.relay("config", "list")
-        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, list.stdout)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 5, list.stdout)
         XCTAssertTrue(list.stdout.contains("* "), "another config is selected after removing the selected one")
     }
 }
