@@ -9,6 +9,7 @@ let package = Package(
         // For the libFuzzer targets in Fuzz/.
         .library(name: "PTPWire", targets: ["PTPWire"]),
         .library(name: "SSDPWire", targets: ["SSDPWire"]),
+        .library(name: "FTPWire", targets: ["FTPWire"]),
     ],
     targets: [
         // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).
@@ -17,11 +18,23 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // libgphoto2, for USB cameras and any other port it opens (issue 19).
+        .systemLibrary(
+            name: "CGPhoto2",
+            pkgConfig: "libgphoto2",
+            providers: [.apt(["libgphoto2-dev"]), .brew(["libgphoto2"])]
+        ),
         // libjpeg-turbo's TurboJPEG API: scaled decoding and encoding of renditions.
         .systemLibrary(
             name: "CTurboJPEG",
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // OpenSSL for the FTP receiver: SHA-256 of received photos, FTPS, its certificate.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
@@ -29,6 +42,8 @@ let package = Package(
         .target(name: "PTPWire"),
         // Pure SSDP (UPnP discovery) messages and UPnP device descriptions: no I/O.
         .target(name: "SSDPWire"),
+        // Pure FTP control-channel codec (commands, replies, addresses, virtual paths): no I/O.
+        .target(name: "FTPWire"),
         // POSIX TCP and UDP sockets with timeouts on every connect, read and write.
         .target(name: "SocketIO"),
         // SSDP over UDP (searches, answers, announcements) and device descriptions over libcurl.
@@ -37,6 +52,8 @@ let package = Package(
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire"]),
+        // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
+        .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore"),
         // The durable bounded on-disk queue between tether and uploader.
@@ -46,19 +63,23 @@ let package = Package(
         .target(name: "Rendition", dependencies: ["CTurboJPEG", "RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
-        // Photo sources: the hot folder and PTP/IP cameras (event sources, downloads, discovery).
-        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP"]),
+        // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
+        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
+        // `relay run --ftp`: cameras upload over FTP straight into the spool.
+        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "Spool", "Tether", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
         .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
+        .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
+        .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
@@ -68,6 +89,7 @@ let package = Package(
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
+        .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for relay's camera-facing decoders. Built apart from relay (a fuzzer has no
+// libFuzzer targets for relay's camera-facing decoders (and the FTP receiver's command parser). Built apart from relay (a fuzzer has no
 // main of its own): see scripts/fuzz.sh and RELIABILITY.md.
 import PackageDescription
 
@@ -9,7 +9,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "PTPFuzz",
-            dependencies: [.product(name: "PTPWire", package: "relay"), .product(name: "SSDPWire", package: "relay")],
+            dependencies: [
+                .product(name: "PTPWire", package: "relay"), .product(name: "SSDPWire", package: "relay"),
+                .product(name: "FTPWire", package: "relay"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]

@@ -108,3 +108,8 @@ write("description", "canon", ("<?xml version=\"1.0\"?>\n<root xmlns=\"urn:schem
                                "</device></root>").encode())
 write("description", "escaped", ("<root><device><friendlyName>A &amp; B &lt;1&gt;</friendlyName>"
                                  "<modelName><![CDATA[R5 <II>]]></modelName></device></root>").encode())
+os.makedirs(os.path.join(here, "corpus", "ftp"), exist_ok=True)
+write("ftp", "camera-session", b"USER alice\r\nPASS pw\r\nTYPE I\r\nCWD /DCIM\r\nMKD 100CANON\r\nPASV\r\nSTOR IMG_0001.JPG\r\nQUIT\r\n")
+write("ftp", "active-and-resume", b"PORT 192,168,1,20,4,1\r\nEPRT |1|10.0.0.5|6275|\r\nEPRT |2|::1|7|\r\nREST 1048576\r\nAPPE x.jpg\r\n")
+write("ftp", "extensions", b"FEAT\r\nOPTS UTF8 ON\r\nEPSV ALL\r\nSIZE a.jpg\r\nMDTM a.jpg\r\nAUTH TLS\r\nPBSZ 0\r\nPROT P\r\n")
+write("ftp", "hostile", b"\xff\xf4\xff\xf2ABOR\r\nSTOR ../../x.jpg\r\nCWD ~root\r\nSTOR C:\\x.jpg\r\nRNFR a\nRNTO /../b\n")

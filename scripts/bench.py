@@ -5,7 +5,7 @@ simulator shapes the camera link (--rate-limit) and the local gallery the uplink
 so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
-                                                    rendition slowuplink slowburst
+                                                    rendition slowuplink slowburst libgphoto2 ftp
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -31,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELAY = os.environ.get("RELAY_BIN", os.path.join(ROOT, ".build", "release", "relay"))
 GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
 SOCKET_COPY = os.environ.get("SOCKET_COPY_BIN", os.path.join(ROOT, ".build", "release", "socket_copy"))
+FTP_CAMERA = os.path.join(ROOT, "scripts", "ftp_camera.py")
 MB = 1_000_000
 LINK = 10 * MB  # camera link and uplink of the shaped cases, bytes per second
 
@@ -150,19 +151,8 @@ def quiet_disk():
 def case_throughput(work, quick):
     photos, size = (20, 8 * MB) if quick else (100, 8 * MB)
     figures = {}
-    # relay: every photo on the card, to the spool (the upload target is closed, so uploads stay out of it).
-    camera = Camera(work, photos, size)
-    relay = Relay(work, "http://127.0.0.1:9")
-    quiet_disk()
-    started = time.time()
-    relay.start("--camera", "ptpip://" + camera.address, "--include-existing", "--retry-base", "60")
-    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
-    elapsed = time.time() - started
-    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
-    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
-    relay.stop()
-    camera.stop()
-    figures["relay MB/s"] = total / MB / elapsed
+    rate, total = spool_rate(work, photos, size, lambda camera: "ptpip://" + camera.address)
+    figures["relay MB/s"] = rate
     # gphoto2 --get-all-files from the same card.
     camera = Camera(work, photos, size)
     quiet_disk()
@@ -175,6 +165,33 @@ def case_throughput(work, quick):
     figures["limit MB/s"] = socket_copy(work, photos, total // photos)
     figures["copy, fsync overlapped MB/s"] = socket_copy(work, photos, total // photos, overlap=True)
     return figures
+
+
+def spool_rate(work, photos, size, address):
+    """relay takes every photo on the card of a new simulator into the spool (the upload target
+    is closed, so uploads stay out of it); MB/s until the last is spooled, and the bytes."""
+    camera = Camera(work, photos, size)
+    relay = Relay(work, "http://127.0.0.1:9")
+    quiet_disk()
+    started = time.time()
+    relay.start("--camera", address(camera), "--include-existing", "--retry-base", "60")
+    wait_for(lambda: relay.spooled() >= photos, 600, 0.01)
+    elapsed = time.time() - started
+    spool = os.path.join(relay.env["RELAY_HOME"], "spool")
+    total = sum(os.path.getsize(os.path.join(spool, n)) for n in os.listdir(spool) if n.endswith(".jpg"))
+    relay.stop()
+    camera.stop()
+    return total / MB / elapsed, total
+
+
+def case_libgphoto2(work, quick):
+    """relay's libgphoto2 backend (`--camera gphoto2:ptpip:…`, the ptp2 driver USB cameras use)
+    against relay's own PTP/IP backend, on the same card of the same simulator."""
+    photos, size = (20, 8 * MB) if quick else (60, 8 * MB)
+    own, _ = spool_rate(os.path.join(work, "ptpip"), photos, size, lambda camera: "ptpip://" + camera.address)
+    through, _ = spool_rate(os.path.join(work, "libgphoto2"), photos, size,
+                            lambda camera: "gphoto2:ptpip:%s:%s:%s" % (camera.host, camera.port, camera.port))
+    return {"own PTP/IP MB/s": own, "libgphoto2 MB/s": through, "libgphoto2 / own": through / own}
 
 
 def socket_copy(work, photos, size, overlap=False):
@@ -237,23 +254,30 @@ def case_burst(work, quick):
     return {"relay s": relay, "gphoto2 + curl s": gphoto, "limit s": photos * 8 * MB / LINK}
 
 
+def single_shots(gallery, camera, shots, spacing, timeout):
+    """Shoots `shots` single photos `spacing` seconds apart, each once the last is in the
+    gallery; p50 and p95 of shutter to gallery."""
+    seconds = []
+    for shot in range(shots):
+        started = time.time()
+        camera.shoot()
+        wait_for(lambda: gallery.count() > shot, timeout, 0.01)
+        seconds.append(time.time() - started)
+        time.sleep(max(0, spacing - (time.time() - started)))
+    seconds.sort()
+    return statistics.median(seconds), seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+
+
 def case_latency(work, quick):
     shots = 5 if quick else 20
     figures = {}
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
         gallery, camera, runner = shaped_setup(folder, 8 * MB, tool)
-        seconds = []
-        for shot in range(shots):
-            started = time.time()
-            camera.shoot()
-            wait_for(lambda: gallery.count() > shot, 60, 0.01)
-            seconds.append(time.time() - started)
-            time.sleep(max(0, 3 - (time.time() - started)))
+        p50, p95 = single_shots(gallery, camera, shots, spacing=3, timeout=60)
         shaped_teardown(gallery, camera, runner)
-        seconds.sort()
-        figures["%s p50 s" % tool] = statistics.median(seconds)
-        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
     figures["download + upload s"] = 2 * 8 * MB / LINK
     return figures
 
@@ -320,6 +344,91 @@ def case_memory(work, quick):
     photos = 4 if quick else 12
     elapsed, (peak, cpu) = shaped_burst(work, photos, 25 * MB, "relay")
     return {"photos of 25 MB": photos, "seconds": elapsed, "relay peak RSS MB": peak, "relay CPU s": cpu}
+
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class VsftpdServer:
+    """vsftpd taking anonymous uploads into `upload/` (the setup a photographer has today, with
+    relay watching that folder)."""
+
+    def __init__(self, work):
+        import pwd
+        root = os.path.join(work, "vsftpd-root")
+        self.upload = os.path.join(root, "upload")
+        os.makedirs(self.upload)
+        os.makedirs(os.path.join(work, "vsftpd-empty"))
+        ftp_user = pwd.getpwnam("ftp")
+        os.chown(self.upload, ftp_user.pw_uid, ftp_user.pw_gid)
+        os.chmod(root, 0o555)  # vsftpd refuses a writable chroot
+        self.port = free_port()
+        config = os.path.join(work, "vsftpd.conf")
+        with open(config, "w") as f:
+            f.write("listen=YES\nlisten_address=127.0.0.1\nlisten_port=%d\nbackground=NO\nanonymous_enable=YES\n"
+                    "local_enable=NO\nwrite_enable=YES\nanon_upload_enable=YES\nanon_root=%s\nno_anon_password=YES\n"
+                    "anon_umask=022\nseccomp_sandbox=NO\nxferlog_enable=NO\nsecure_chroot_dir=%s\n"
+                    % (self.port, root, os.path.join(work, "vsftpd-empty")))
+        self.proc = subprocess.Popen(["/usr/sbin/vsftpd", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: subprocess.run(["curl", "-s", "-o", "/dev/null", "ftp://127.0.0.1:%d/" % self.port]).returncode == 0, 30, 0.1)
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def ftp_camera(port, user, files, folder="/", password="bench-secret"):
+    """scripts/ftp_camera.py uploading `files` at the shaped camera link rate."""
+    env = dict(os.environ, BENCH_FTP_PASSWORD=password)
+    return subprocess.run([sys.executable, FTP_CAMERA, "--port", str(port), "--user", user, "--password-env",
+                           "BENCH_FTP_PASSWORD", "--rate", str(LINK), "--folder", folder] + files,
+                          env=env, check=True, capture_output=True, text=True)
+
+
+def case_ftp(work, quick):
+    """A camera uploading over FTP at 10 MB/s to relay's receiver, against vsftpd writing into a
+    folder that `relay run --folder` watches; the gallery's uplink is 10 MB/s in both."""
+    photos = 10 if quick else 30
+    shots = 3 if quick else 8
+    files = make_jpegs(os.path.join(work, "card"), photos + shots, 8 * MB)
+    figures = {}
+    for setup in ("relay --ftp", "vsftpd + relay --folder"):
+        folder = os.path.join(work, setup.split()[0])
+        gallery = Gallery(folder, rate=LINK)
+        relay = Relay(folder, gallery.url)
+        vsftpd = None
+        if setup == "relay --ftp":
+            relay.env["RELAY_FTP_PASSWORD"] = "bench-secret"
+            relay.start("--ftp", "127.0.0.1:0", "--ftp-user", "camera")
+            port, user, target = int(ready_line(relay.log, r"ftp: listening on 127\.0\.0\.1:(\d+)", timeout=120)), "camera", "/"
+        else:
+            vsftpd = VsftpdServer(folder)
+            relay.start("--folder", vsftpd.upload)
+            ready_line(relay.log, r"(relay: folder)", timeout=120)
+            port, user, target = vsftpd.port, "anonymous", "/upload"
+        quiet_disk()
+        started = time.time()
+        ftp_camera(port, user, files[:photos], target)
+        wait_for(lambda: gallery.count() >= photos, 600, 0.02)
+        figures["%s burst s" % setup] = time.time() - started
+        seconds = []
+        for shot in range(shots):
+            started = time.time()
+            ftp_camera(port, user, [files[photos + shot]], target)
+            wait_for(lambda: gallery.count() > photos + shot, 60, 0.01)
+            seconds.append(time.time() - started)
+        figures["%s one shot p50 s" % setup] = statistics.median(seconds)
+        relay.stop()
+        if vsftpd:
+            vsftpd.stop()
+        gallery.stop()
+    figures["burst limit s"] = photos * 8 * MB / LINK
+    figures["one shot floor s (camera link, then uplink)"] = 2 * 8 * MB / LINK
+    return figures
 
 
 # --- renditions: a 45-megapixel camera JPEG to 2048 px ---------------------------------------
@@ -471,18 +580,11 @@ def case_slowuplink(work, quick):
     for tool in ("relay", "gphoto2"):
         folder = os.path.join(work, tool)
         gallery, camera, runner = slow_setup(folder, tool)
-        seconds = []
-        for shot in range(shots):
-            started = time.time()
-            camera.shoot()
-            wait_for(lambda: gallery.count() > shot, 120, 0.01)
-            seconds.append(time.time() - started)
-            time.sleep(max(0, 4 - (time.time() - started)))
+        p50, p95 = single_shots(gallery, camera, shots, spacing=4, timeout=120)
         sent = statistics.mean(gallery_bytes(gallery))
         shaped_teardown(gallery, camera, runner)
-        seconds.sort()
-        figures["%s p50 s" % tool] = statistics.median(seconds)
-        figures["%s p95 s" % tool] = seconds[min(len(seconds) - 1, int(round(0.95 * (len(seconds) - 1))))]
+        figures["%s p50 s" % tool] = p50
+        figures["%s p95 s" % tool] = p95
         if tool == "relay":
             figures["rendition KB"] = sent / 1000
     figures["download s"] = size / LINK
@@ -510,7 +612,7 @@ def case_slowburst(work, quick):
 
 CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
          "hotfolder": case_hotfolder, "memory": case_memory, "rendition": case_rendition,
-         "slowuplink": case_slowuplink, "slowburst": case_slowburst}
+         "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp}
 
 
 def machine():

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs what relay needs to build, test and demo on Debian: libcurl and libjpeg-turbo
-# (TurboJPEG) headers, pkg-config, gphoto2 (the interop judge), djpeg (checks the simulator's
-# JPEGs decode), exiftool (checks renditions' metadata), Python 3 (the local gallery) with Pillow
-# (camera-like test photos), SeaweedFS and boto3 (S3 tests), vsftpd and sshd (FTP and SFTP tests). Sourced by test.sh and demo.sh.
+# Installs what relay needs to build, test and demo on Debian: libcurl, libjpeg-turbo
+# (TurboJPEG), libgphoto2 and OpenSSL headers, pkg-config, gphoto2 (the interop judge), djpeg
+# (checks the simulator's JPEGs decode), exiftool (checks renditions' metadata), lftp (an FTP
+# client of the FTP receiver's tests), Python 3 (the local gallery) with Pillow (camera-like test
+# photos), SeaweedFS and boto3 (S3 tests), vsftpd and sshd (FTP and SFTP tests). Sourced by
+# test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -32,8 +34,8 @@ relay_need_python() {
     python3 -c "import $1" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$2" >&2
 }
 
-relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
-    libimage-exiftool-perl "$@"
+relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
+    libimage-exiftool-perl libssl-dev lftp "$@"
 # FTP/FTPS/SFTP destination tests: vsftpd and OpenSSH's sshd, started by the tests themselves on
 # loopback ports (never as services), and openssl for the FTPS test certificate.
 relay_need_packages vsftpd openssh-server openssh-client openssl

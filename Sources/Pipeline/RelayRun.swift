@@ -1,4 +1,5 @@
 import Foundation
+import FTPReceiver
 import RelayCore
 import Spool
 import Tether
@@ -19,6 +20,10 @@ public final class RelayRun {
         case folder(URL, settleSeconds: TimeInterval)
         /// A PTP/IP camera.
         case camera(CameraSource.Options)
+        /// A camera libgphoto2 opens (USB, or any libgphoto2 port).
+        case gphoto2(GPhoto2Source.Options)
+        /// The built-in FTP receiver cameras upload to.
+        case ftp(FTPReceiverOptions)
     }
 
     public struct Options: Sendable {
@@ -116,19 +121,23 @@ public final class RelayRun {
         do {
             sources = try Self.makeSources(options.sources, spool: spool, home: home, statistics: statistics, console: console,
                                            failure: sourceFailure)
-        } catch {
+        } catch let error as StateFileError {
             throw .state(error)
+        } catch {
+            throw .source("\(error)")
         }
     }
 
     private static func makeSources(_ specs: [SourceSpec], spool: Spool, home: RelayHome, statistics: RunStatistics,
-                                    console: RunConsole, failure: SourceFailure) throws(StateFileError) -> [any PhotoSource] {
+                                    console: RunConsole, failure: SourceFailure) throws -> [any PhotoSource] {
         var sources: [any PhotoSource] = []
         for spec in specs {
             let label: String
             switch spec {
             case .folder(let folder, _): label = "folder \(folder.path)"
             case .camera(let camera): label = "camera \(camera.address)"
+            case .gphoto2(let camera): label = "camera \(camera.port)"
+            case .ftp(let ftp): label = "ftp \(ftp.host):\(ftp.port)"
             }
             let prefix = specs.count > 1 ? "[\(label)] " : ""
             let report: @Sendable (TetherEvent) -> Void = { event in
@@ -154,6 +163,10 @@ public final class RelayRun {
                                                    home: home, report: report))
             case .camera(let camera):
                 sources.append(try CameraSource(options: camera, spool: spool, home: home, report: report))
+            case .gphoto2(let camera):
+                sources.append(try GPhoto2Source(options: camera, spool: spool, home: home, report: report))
+            case .ftp(let ftp):
+                sources.append(try FTPSource(options: ftp, spool: spool, home: home, report: report))
             }
         }
         return sources

@@ -35,16 +35,21 @@ enum CaptureCommand {
             throw CommandFailure(.usage, "relay capture fires a camera: give --camera ptpip://HOST[:PORT], not --folder")
         }
         guard args.all("--camera").count == 1 else {
-            throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto) once")
+            throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
         let console = RunConsole()
         let ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, console: console)
         let controller = CaptureController(ledger: ledger, file: home.captureFile, log: console.log)
         var sources = try RunCommand.sourceSpecs(args)
         for index in sources.indices {
-            if case .camera(var camera) = sources[index] {
+            switch sources[index] {
+            case .camera(var camera):
                 camera.capture = controller
                 sources[index] = .camera(camera)
+            case .gphoto2(var camera):
+                camera.capture = controller
+                sources[index] = .gphoto2(camera)
+            case .folder, .ftp: break
             }
         }
         var options = try RunCommand.runOptions(args, sources: sources)

@@ -6,11 +6,13 @@ import Tether
 
 /// `relay discover [--range RANGE] [--port N] [--timeout DURATION] [--ssdp-target HOST:PORT]...
 /// [--identify] [--json]`: finds PTP/IP cameras on the local network (or the range given) at the
-/// lowest cost to them, and prints address, and where known model and serial, of each.
+/// lowest cost to them, and the cameras libgphoto2 detects on USB, and prints address, and where
+/// known model and serial, of each.
 enum DiscoverCommand {
     /// The DISCOVER OPTIONS section of `relay --help`.
     static let help = """
     DISCOVER OPTIONS
+      USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session.
       Cameras that announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their
       UPnP description, without any connection to their PTP/IP port. Then every other address of the range
       gets a plain TCP connect to the PTP/IP port, closed at once: no handshake, no session, no pairing
@@ -24,7 +26,8 @@ enum DiscoverCommand {
                                given several times; a camera's address, or a simulator's --ssdp port)
       --json                   a JSON array: host, port, url, foundBy (announced, listening, identified),
                                manufacturer, model, serialNumber, friendlyName, and where known serviceType,
-                               udn, refusal (why it refused relay), note (why its description was unreadable)
+                               udn, refusal (why it refused relay), note (why its description was unreadable);
+                               a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2
     """
 
     static func run(_ arguments: [String], home: RelayHome) throws {
@@ -57,15 +60,17 @@ enum DiscoverCommand {
         let searched = ssdp.targets.map(\.description).joined(separator: ", ")
         log("relay: listening for cameras announcing themselves (SSDP to \(searched)), then looking for PTP/IP cameras on "
             + "\(describe(addresses)), port \(options.port)\(options.identify ? "; naming the ones that stay silent" : "")")
+        let usbCameras = gphoto2Cameras(log: log)
         let cameras = CameraDiscovery.find(options, note: { log("relay: \($0)") })
         if args.has("--json") {
-            try JSONOutput.print(cameras.map(Listed.init))
+            try JSONOutput.print(cameras.map { Entry.network(Listed(camera: $0)) } + usbCameras.map { Entry.gphoto2(GPhoto2Listed($0)) })
         } else {
             cameras.map(line).forEach { print($0) }
+            usbCameras.map(line).forEach { print($0) }
         }
-        guard !cameras.isEmpty else {
+        guard !cameras.isEmpty || !usbCameras.isEmpty else {
             throw CommandFailure(.failure, "no camera answered on \(describe(addresses)) (is it on, on this network, "
-                + "with its Wi-Fi remote/PC connection enabled? --range names other addresses)")
+                + "with its Wi-Fi remote/PC connection enabled? --range names other addresses), and libgphoto2 detected no USB camera")
         }
     }
 
@@ -85,6 +90,19 @@ enum DiscoverCommand {
         case .identified:
             if let refusal = camera.refusal { return "\(camera.url)  a camera that refused relay: \(refusal)" }
             return "\(camera.url)  \(camera.model)  serial \(camera.serialNumber)  (\(camera.manufacturer))"
+        }
+    }
+
+    /// One element of the `--json` array: a network camera or one libgphoto2 detected.
+    private enum Entry: Encodable {
+        case network(Listed)
+        case gphoto2(GPhoto2Listed)
+
+        func encode(to encoder: Encoder) throws {
+            switch self {
+            case .network(let listed): try listed.encode(to: encoder)
+            case .gphoto2(let listed): try listed.encode(to: encoder)
+            }
         }
     }
 

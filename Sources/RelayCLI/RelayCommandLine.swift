@@ -58,6 +58,8 @@ public enum RelayCommandLine {
             try RetryCommand.run(rest, home: home)
         case "rendition":
             try RenditionCommand.run(rest, home: home)
+        case "ftp-setup":
+            try FTPArguments.runSetup(rest, home: home, environment: environment)
         case "camera-sim":
             let code = CameraSimCommand.run(arguments: rest)
             if code != 0 { exit(code) }
@@ -72,7 +74,12 @@ public enum RelayCommandLine {
 
         USAGE
           relay run --camera ptpip://HOST[:PORT]|auto [options]  take each new JPEG off a Wi-Fi camera and upload it
+          relay run --camera usb|usb:BUS,DEV|gphoto2:PORT         the same off a USB camera, through libgphoto2
           relay run --folder PATH [options]                      take JPEGs from a hot folder and upload them
+          relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]... [options]
+                                                                 be the FTP server cameras upload to (see CAMERA FTP)
+          relay ftp-setup [--ftp [ADDRESS:]PORT] [--ftp-tls MODE] --ftp-user NAME[:VARIABLE]...
+                                                                 what to type into the camera's FTP menu
           relay capture --camera ADDRESS --every DURATION [--count N | --until TIME | --for DURATION] [options]
                                                                  fire the camera on a schedule and upload every frame
           relay capture --camera ADDRESS --once [options]        take one shot and upload it
@@ -106,7 +113,9 @@ public enum RelayCommandLine {
 
         RUN OPTIONS
           --camera ADDRESS         a PTP/IP camera: ptpip://HOST[:PORT] (port 15740 by default), or auto to
-                                   look for one on this machine's networks (--range to say where)
+                                   look for one on this machine's networks (--range to say where); through
+                                   libgphoto2: usb (the first USB camera), usb:BUS,DEV, gphoto2:PORT (any
+                                   libgphoto2 port, e.g. gphoto2:ptpip:192.168.1.2)
           --folder PATH            a hot folder; --camera and --folder may each be given several times
           --include-raw            cameras: take RAW files too (by default they stay on the card, counted as skipped)
           --include-existing       cameras: also take what was on the card before relay first connected to it
@@ -122,6 +131,19 @@ public enum RelayCommandLine {
           --grace DURATION         on SIGINT/SIGTERM, time given to uploads in flight (default 15s)
           --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
           --retry-cap DURATION     largest retry delay ceiling (default 60s)
+
+        CAMERA FTP (relay run --ftp; --ftp, --camera and --folder may be combined)
+          --ftp [ADDRESS:]PORT     listen for camera FTP uploads (2121 is the usual port; 21 needs root)
+          --ftp-user NAME[:VAR]    a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the
+                                   command line); each user has a folder of its own; may be repeated
+          --ftp-max-size SIZE      a bigger upload is refused (default 4G); --ftp-sessions N connections at
+                                   once (default 16); --ftp-idle DURATION closes a silent connection (default 5m);
+                                   --ftp-keep-partial DURATION keeps a cut-off upload for a resume (default 1h)
+          --ftp-tls MODE           off (default), optional or required: explicit FTPS (AUTH TLS, PROT P) with a
+                                   certificate made on first start in $RELAY_HOME/ftp/tls; its SHA-256
+                                   fingerprint is printed, for approving it on the camera
+          A photo is answered 226 only once it is in the spool; RAW and video are answered 226 and skipped
+          (--include-raw takes RAW); an upload cut off is kept an hour for a REST/APPE resume.
 
         CAPTURE OPTIONS (and the run options above, for one --camera)
           --every DURATION         time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GPhoto2
 import Pipeline
 import RelayCore
 import Spool
@@ -17,9 +18,10 @@ enum RunCommand {
     static let flagNames: Set<String> = ["--include-raw", "--include-existing"]
 
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
-        let args = try Arguments(arguments, options: optionNames, flags: flagNames)
+        let args = try Arguments(arguments, options: optionNames.union(FTPArguments.optionNames), flags: flagNames)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let options = try runOptions(args, sources: try sourceSpecs(args))
+        let ftp = try FTPArguments.spec(args, environment: environment)
+        let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [.ftp($0)] } ?? []))
         let console = RunConsole()
         try execute(options, home: home, environment: environment, console: console) { _ in }
     }
@@ -73,16 +75,17 @@ enum RunCommand {
         withExtendedLifetime(signalSources) {}
     }
 
-    /// The photo sources named by `--folder` and `--camera` (each may be given several times).
-    static func sourceSpecs(_ args: Arguments) throws(CommandFailure) -> [RelayRun.SourceSpec] {
+    /// The photo sources named by `--folder` and `--camera` (each may be given several times),
+    /// after those in `also` (the FTP receiver).
+    static func sourceSpecs(_ args: Arguments, also: [RelayRun.SourceSpec] = []) throws(CommandFailure) -> [RelayRun.SourceSpec] {
         let folders = args.all("--folder")
         let cameras = args.all("--camera")
-        guard !folders.isEmpty || !cameras.isEmpty else {
+        guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
             throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                + "or --folder PATH for the folder your camera or FTP server writes to")
+                + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
         }
         let settle = try args.seconds("--settle", maximum: 3600) ?? 1
-        var specs: [RelayRun.SourceSpec] = folders.map {
+        var specs: [RelayRun.SourceSpec] = also + folders.map {
             .folder(URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle)
         }
         var chunkSize = 1 << 20
@@ -98,6 +101,16 @@ enum RunCommand {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         }
         for text in cameras {
+            let gphoto2Port: GPhoto2Port?
+            do { gphoto2Port = try GPhoto2Port.parse(text) } catch { throw CommandFailure(.usage, error.description) }
+            if let gphoto2Port {
+                var camera = GPhoto2Source.Options(port: gphoto2Port)
+                camera.includeRAW = args.has("--include-raw")
+                camera.includeExisting = args.has("--include-existing")
+                camera.chunkSize = chunkSize
+                specs.append(.gphoto2(camera))
+                continue
+            }
             var camera: CameraSource.Options
             do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
                 throw CommandFailure(.usage, error.description)
@@ -110,11 +123,15 @@ enum RunCommand {
             specs.append(.camera(camera))
         }
         if cameras.isEmpty {
-            for flag in ["--include-raw", "--include-existing"] where args.has(flag) {
+            for flag in ["--include-raw", "--include-existing"] where args.has(flag) && (also.isEmpty || flag == "--include-existing") {
                 throw CommandFailure(.usage, "\(flag) is for cameras: use it with --camera")
             }
             for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
+            }
+        } else if !specs.contains(where: { if case .camera = $0 { return true } else { return false } }) {
+            for option in ["--range", "--list-every"] where !args.all(option).isEmpty {
+                throw CommandFailure(.usage, "\(option) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option)")
             }
         }
         return specs

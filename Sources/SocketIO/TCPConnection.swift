@@ -158,6 +158,32 @@ public final class TCPConnection: @unchecked Sendable {
         }
     }
 
+    /// The open descriptor, for a TLS layer that reads and writes through it. Only the owner
+    /// thread may use it, as only the owner may close the connection.
+    public func descriptorForTLS() throws -> Int32 {
+        try openDescriptor()
+    }
+
+    /// Waits up to `timeout` until bytes can be written.
+    public func waitWritable(timeout: Double) throws -> Bool {
+        try SocketSystem.wait(try openDescriptor(), events: Int16(POLLOUT), until: SocketSystem.now() + timeout)
+    }
+
+    /// "host:port" of this side: the address the peer reached (an FTP server names it in its
+    /// PASV reply).
+    public func localAddress() throws -> String {
+        let fd = try openDescriptor()
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw SocketError.system(operation: "getsockname for", peer: peer, errno: errno) }
+        return withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketSystem.describe($0) }
+        }
+    }
+
     /// Stops both directions at once, so that a peer blocked in read sees the end promptly;
     /// the descriptor stays allocated until `close()`.
     public func shutdown() {

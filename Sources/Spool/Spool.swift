@@ -178,7 +178,7 @@ public final class Spool: @unchecked Sendable {
         let identity = incoming.identity
         let reservation = incoming.reservation ?? condition.withLock {
             let sequence = takeSequence()
-            let name = uniqueUploadName(for: identity.fileName, sequence: sequence)
+            let name = uniqueUploadName(for: identity.fileName, sequence: sequence, id: identity.stableID)
             reservedNames[identity.stableID] = name
             return (sequence, name)
         }
@@ -234,7 +234,7 @@ public final class Spool: @unchecked Sendable {
             let claimed = growth.flatMap { cutThrough[id] === $0 && $0.ended == nil ? $0 : nil }
             if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
             let sequence = takeSequence()
-            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence), claimed)
+            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence, id: id), claimed)
         }
         let final = photoURL(id)
         var entry = makeEntry(identity, sequence: sequence, uploadName: uploadName)
@@ -624,10 +624,11 @@ public final class Spool: @unchecked Sendable {
 
     /// The photo's safe file name, made unique among those queued, in flight or reserved by an
     /// offered photo still downloading; call with `condition` held.
-    private func uniqueUploadName(for fileName: String, sequence: Int) -> String {
+    /// A name the same photo reserved earlier (a download begun again after a drop) is its own.
+    private func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
         let name = SafeFileName.make(fileName)
         let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
-            || reservedNames.values.contains(name) || lingering.values.contains { $0.uploadName == name }
+            || reservedNames.contains { $0.key != id && $0.value == name } || lingering.values.contains { $0.uploadName == name }
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 

@@ -59,6 +59,7 @@ public struct CameraAddressError: Error, Equatable, CustomStringConvertible {
     public let text: String
 
     public var description: String {
-        "--camera '\(text)' is not a camera address: give ptpip://HOST[:PORT] (e.g. ptpip://192.168.1.2) or auto"
+        "--camera '\(text)' is not a camera address: give ptpip://HOST[:PORT] (e.g. ptpip://192.168.1.2) or auto, "
+            + "or for libgphoto2 usb, usb:BUS,DEV or gphoto2:PORT"
     }
 }

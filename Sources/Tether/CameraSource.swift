@@ -38,10 +38,9 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     public let options: Options
     public var label: String { "camera \(options.address)" }
     private let spool: Spool
-    private let home: RelayHome
     private let registry: CameraRegistry
     private let report: @Sendable (TetherEvent) -> Void
-    private var memories: [String: CameraMemory] = [:]
+    private let memories: CameraMemories
     /// The serial of the camera this run tethers, once one has connected.
     private var expectedSerial: String?
     private let autoFinder: AutoCameraFinder
@@ -53,10 +52,10 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                 report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
         self.options = options
         self.spool = spool
-        self.home = home
         self.report = report
         try home.createIfNeeded()
         registry = try CameraRegistry(home: home)
+        memories = CameraMemories(home: home)
         autoFinder = AutoCameraFinder(registry: registry, addresses: options.discoveryAddresses,
                                       connectTimeout: options.connectTimeout, friendlyName: Self.friendlyName)
     }
@@ -84,38 +83,18 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     }
 
     public func run(until stop: StopFlag) {
-        var failures = 0
-        var lastProblem = ""
-        while !stop.isStopped {
-            do {
-                try serveOnce(stop: stop) {
-                    failures = 0
-                    lastProblem = ""
-                }
-                break
-            } catch {
-                if stop.isStopped { break }
-                if let error = error as? PTPIPError, !error.isRetryable {
-                    report(.unusable("\(error)"))
-                    break
-                }
-                var backoff = options.reconnect
-                if case CameraSourceError.notPaired = error { backoff = Self.unpairedRetry }
-                let delay = backoff.ceiling(attempt: failures)
-                failures += 1
-                let problem = "\(error)"
-                if problem != lastProblem {
-                    var lines = problem.components(separatedBy: "\n")
-                    lines[0] += "; trying again every few seconds"
-                    report(.problem(lines.joined(separator: "\n")))
-                    lastProblem = problem
-                }
-                report(.status(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
-                                      Self.shortReason(error))))
-                stop.sleep(delay)
-            }
-        }
-        for memory in memories.values { memory.discardPartials(in: spool) }
+        let loop = CameraReconnectLoop(
+            backoff: { error in
+                if case CameraSourceError.notPaired = error { return Self.unpairedRetry }
+                return self.options.reconnect
+            },
+            fatalMessage: { error in
+                guard let error = error as? PTPIPError, !error.isRetryable else { return nil }
+                return "\(error)"
+            },
+            shortReason: Self.shortReason, report: report)
+        loop.run(until: stop) { connected in try serveOnce(stop: stop, connected: connected) }
+        memories.discardPartials(in: spool)
     }
 
     /// One connection: find and open the camera, serve it until it fails (throws) or relay stops.
@@ -134,7 +113,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                 + "\(expectedSerial); relay takes its photos now"))
         }
         expectedSerial = serial
-        let memory = try memory(for: serial)
+        let memory = try memories.memory(for: serial)
         let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
         try registry.noteConnected(serial: serial, manufacturer: session.deviceInfo.manufacturer,
                                    model: session.deviceInfo.model, address: clientOptions.address)
@@ -147,13 +126,6 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
             session.client.close()
             throw error
         }
-    }
-
-    private func memory(for serial: String) throws(StateFileError) -> CameraMemory {
-        if let memory = memories[serial] { return memory }
-        let memory = try CameraMemory(serial: serial, home: home)
-        memories[serial] = memory
-        return memory
     }
 
     /// Where to connect: the given address, or for `auto` the camera ``AutoCameraFinder`` picks

@@ -1,3 +1,4 @@
+import FTPWire
 import Foundation
 import PTPWire
 import SSDPWire
@@ -6,7 +7,7 @@ import SSDPWire
 /// readers), events (Canon EOS event lists, 0xC1B6/0xC1B8 records among them, read strictly and
 /// as far as they are well formed; Nikon event lists; Sony's extended DeviceInfo), deviceinfo, objectinfo, ssdp (SSDP
 /// answers and announcements from anything on the network), description (UPnP device
-/// descriptions).
+/// descriptions), ftp (the FTP receiver's control lines: command parser, line reader, paths).
 private let target: String = {
     guard let raw = getenv("FUZZ_TARGET") else { return "packets" }
     return String(cString: raw)
@@ -39,6 +40,8 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         if let description = try? UPnPDeviceDescription(parsing: bytes) {
             precondition((try? UPnPDeviceDescription(parsing: description.encoded())) != nil)
         }
+    case "ftp":
+        fuzzFTP(bytes)
     default:
         fuzzPackets(bytes)
     }
@@ -70,4 +73,30 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
+}
+
+/// The bytes as an FTP client's control stream: every line through the command parser; what
+/// parses keeps its meaning (addresses re-read the same, a resolved path resolves to itself, a
+/// reply made from the line is as many lines on the wire as it has).
+private func fuzzFTP(_ bytes: [UInt8]) {
+    var reader = FTPLineReader(maxLineLength: 512)
+    reader.append(bytes)
+    while let line = try? reader.nextLine() {
+        guard let command = try? FTPCommand(parsing: line) else { continue }
+        switch command {
+        case .port(let target):
+            if let text = target.portArgument { precondition((try? FTPHostPort(portArgument: text)) == target) }
+        case .eprt(let target):
+            precondition((try? FTPHostPort(eprtArgument: target.eprtArgument)) == target)
+        case .stor(let text), .cwd(let text), .appe(let text), .mkd(let text), .size(let text):
+            if let path = try? FTPVirtualPath.resolve(text, from: .root) {
+                precondition((try? FTPVirtualPath.resolve(path.description, from: .root)) == path)
+            }
+            let reply = FTPReply(550, lines: text.split(separator: " ").map(String.init))
+            let wireLines = reply.encoded.filter { $0 == 0x0A }.count
+            precondition(wireLines == reply.lines.count)
+        default:
+            _ = command.verb
+        }
+    }
 }

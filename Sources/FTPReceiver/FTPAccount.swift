@@ -1,0 +1,41 @@
+/// One photographer's login: a name and a password taken from the environment, never from the
+/// command line (visible in `ps`) or from a file relay writes.
+public struct FTPAccount: Sendable, Equatable {
+    public var name: String
+    public var password: String
+
+    public init(name: String, password: String) {
+        self.name = name
+        self.password = password
+    }
+
+    /// The environment variable `--ftp-user NAME` takes its password from.
+    public static let defaultPasswordVariable = "RELAY_FTP_PASSWORD"
+
+    /// Reads `NAME` (password in `RELAY_FTP_PASSWORD`) or `NAME:VARIABLE` (password in VARIABLE).
+    public static func parse(_ spec: String, environment: [String: String]) throws(FTPReceiverError) -> FTPAccount {
+        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw .badUserName(name)
+        }
+        let variable = parts.count > 1 ? String(parts[1]) : defaultPasswordVariable
+        guard let password = environment[variable], !password.isEmpty else {
+            throw .missingPassword(user: name, variable: variable)
+        }
+        return FTPAccount(name: name, password: password)
+    }
+
+    /// Compares without stopping at the first difference, so the time taken does not tell how
+    /// much of a guess was right.
+    func accepts(_ guess: String) -> Bool {
+        let expected = Array(password.utf8), given = Array(guess.utf8)
+        var difference = UInt8(expected.count == given.count ? 0 : 1)
+        for index in 0..<max(expected.count, given.count) {
+            let a = index < expected.count ? expected[index] : 0
+            let b = index < given.count ? given[index] : 0
+            difference |= a ^ b
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Slows down password guessing: each failed login from an address makes the next answer to that
+/// address wait twice as long (0.1 s, 0.2 s, … up to 5 s), a success clears it. A camera with the
+/// right password never waits; a script trying passwords gets a few a second at most.
+///
+/// `@unchecked Sendable`: the counts are guarded by `lock`.
+final class FTPLoginGuard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures: [String: Int] = [:]
+    private let firstDelay: TimeInterval
+    private let maxDelay: TimeInterval
+
+    init(firstDelay: TimeInterval = 0.1, maxDelay: TimeInterval = 5) {
+        self.firstDelay = firstDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Counts a failure from `host`; returns how many in a row and how long to wait before answering.
+    func failed(from host: String) -> (count: Int, delay: TimeInterval) {
+        let count = lock.withLock { () -> Int in
+            let count = (failures[host] ?? 0) + 1
+            failures[host] = count
+            return count
+        }
+        return (count, min(maxDelay, firstDelay * pow(2, Double(min(count - 1, 16)))))
+    }
+
+    func succeeded(from host: String) {
+        _ = lock.withLock { failures.removeValue(forKey: host) }
+    }
+}

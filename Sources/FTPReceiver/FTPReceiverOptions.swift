@@ -1,0 +1,72 @@
+import Foundation
+
+/// How `relay run --ftp` receives: where it listens, who may log in, and its limits.
+public struct FTPReceiverOptions: Sendable {
+    /// The address to listen on; `0.0.0.0` (every IPv4 address) unless one is given.
+    public var host: String
+    /// 2121 by default: 21 needs root on most systems.
+    public var port: UInt16
+    public var accounts: [FTPAccount]
+    /// RAW files are spooled too (otherwise received, answered 226 and counted as skipped).
+    public var includeRAW: Bool
+    /// Control connections at once; one more is answered 421.
+    public var maxSessions: Int
+    /// A bigger upload is cut off and answered 552.
+    public var maxFileBytes: Int64
+    /// A control or data connection silent this long is closed.
+    public var idleSeconds: TimeInterval
+    /// How long an upload cut off mid-way is kept for a REST/APPE resume.
+    public var partialKeepSeconds: TimeInterval
+    /// How long a passive data connection is waited for.
+    public var dataConnectSeconds: TimeInterval
+    public var tls: FTPTLSMode
+    /// The addresses the setup text names for the camera (this machine's, when listening on all).
+    public var setupAddresses: [String]
+
+    public static let defaultPort: UInt16 = 2121
+
+    public init(
+        host: String = "0.0.0.0", port: UInt16 = FTPReceiverOptions.defaultPort, accounts: [FTPAccount], includeRAW: Bool = false,
+        maxSessions: Int = 16, maxFileBytes: Int64 = 4 << 30, idleSeconds: TimeInterval = 300,
+        partialKeepSeconds: TimeInterval = 3600, dataConnectSeconds: TimeInterval = 30, tls: FTPTLSMode = .off
+    ) {
+        self.tls = tls
+        setupAddresses = host == "0.0.0.0" || host == "::" ? [] : [host]
+        self.host = host
+        self.port = port
+        self.accounts = accounts
+        self.includeRAW = includeRAW
+        self.maxSessions = maxSessions
+        self.maxFileBytes = maxFileBytes
+        self.idleSeconds = idleSeconds
+        self.partialKeepSeconds = partialKeepSeconds
+        self.dataConnectSeconds = dataConnectSeconds
+    }
+
+    /// Reads `--ftp`'s `[ADDRESS:]PORT` (an IPv6 address in brackets: `[::1]:2121`).
+    public static func parseListenAddress(_ text: String) throws(FTPReceiverError) -> (host: String, port: UInt16) {
+        var host = "0.0.0.0"
+        var portText = Substring(text)
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw .badListenAddress(text) }
+            portText = rest.dropFirst()
+        } else if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = UInt16(portText) else { throw .badListenAddress(text) }
+        return (host, port)
+    }
+}
+
+/// Whether the receiver speaks explicit FTPS (RFC 4217: AUTH TLS, PBSZ 0, PROT P).
+public enum FTPTLSMode: String, Sendable, CaseIterable {
+    /// Plain FTP only (AUTH TLS is answered 502, and clients carry on in the clear).
+    case off
+    /// FTPS for cameras that ask, plain FTP for the rest.
+    case optional
+    /// FTPS only: logins and transfers in the clear are refused.
+    case required
+}

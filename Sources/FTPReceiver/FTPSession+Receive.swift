@@ -1,0 +1,185 @@
+import Foundation
+import FTPWire
+import RelayCore
+import SocketIO
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// STOR and APPE: the upload streams into a partial file and is spooled, fsynced, before 226.
+extension FTPSession {
+    /// How the bytes of one upload stopped coming.
+    enum TransferEnd {
+        /// The client closed the data connection with its control connection still open.
+        case complete
+        /// Reset, or the control connection closed too (a client that died also closes its
+        /// data connection, which then looks like the end of the file).
+        case clientGone
+        case aborted
+        case timedOut
+        case tooBig
+        case writeFailed(Errno)
+    }
+
+    func receive(_ path: FTPVirtualPath, append: Bool) -> FTPReply {
+        let offset = restartOffset
+        restartOffset = nil
+        let user = userName
+        let kind = FTPFileKind(fileName: path.name)
+        guard !path.components.isEmpty else { return FTPReply(553, "give a file name") }
+        guard kind != .other else {
+            dataChannel?.close()
+            dataChannel = nil
+            log("refused \(path): not a photo or video name")
+            return FTPReply(553, "relay takes only photos and videos (JPEG, RAW, MOV/MP4): \(path.name) refused")
+        }
+        let keep = kind == .jpeg || (kind == .raw && context.options.includeRAW)
+        guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
+        if let refusal = clearDataRefusal { return refusal }
+        if keep && !context.spool.hasRoom(forBytes: 1) {
+            dataChannel?.close()
+            dataChannel = nil
+            log("spool full: asked the camera to send \(path.name) again later")
+            return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")
+        }
+        guard context.store.claim(user: user, path: path) else {
+            return FTPReply(450, "\(path.name) is being uploaded on another connection")
+        }
+        defer { context.store.release(user: user, path: path) }
+        guard let data = openDataConnection() else { return FTPReply(425, "cannot open the data connection") }
+        setOpenData(data)
+        defer {
+            setOpenData(nil)
+            data.close()
+        }
+        guard keep else { return skip(path, kind: kind, data: data) }
+        // The partial file is opened before the 150, so a REST beyond what relay has is
+        // refused before any byte moves; TLS follows the 150.
+
+        let opened: (fd: Int32, start: Int64)
+        do {
+            opened = try context.store.openPartial(user: user, path: path, offset: append ? Int64.max : offset)
+        } catch {
+            switch error {
+            case .beyondEnd(let have):
+                return FTPReply(554, "relay has \(have) bytes of \(path.name): resume from there (SIZE tells), or send it whole")
+            case .io(let reason):
+                return FTPReply(451, "cannot write \(path.name): \(reason)")
+            }
+        }
+        let from = opened.start > 0 ? " from byte \(opened.start)" : ""
+        guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
+            close(opened.fd)
+            return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
+        }
+        let (end, total) = pump(from: data, into: opened.fd, start: opened.start)
+        close(opened.fd)
+        switch end {
+        case .complete:
+            return spool(path, bytes: total, kind: kind)
+        case .clientGone:
+            log("\(path.name) cut off at \(total) bytes: kept for a resume (REST or APPE)")
+            return FTPReply(426, "the upload was cut off at \(total) bytes; resume it with REST \(total)")
+        case .aborted:
+            log("\(path.name) aborted at \(total) bytes: kept for a resume")
+            reply(FTPReply(426, "upload aborted at \(total) bytes"))
+            return FTPReply(226, "abort done")
+        case .timedOut:
+            log("\(path.name): no data for \(Int(context.options.idleSeconds)) s, cut off at \(total) bytes; kept for a resume")
+            return FTPReply(426, "no data for \(Int(context.options.idleSeconds)) s; resume with REST \(total)")
+        case .tooBig:
+            context.store.discardPartial(user: user, path: path)
+            log("\(path.name) refused: larger than \(ByteCountText.format(context.options.maxFileBytes))")
+            return FTPReply(552, "\(path.name) is larger than relay's limit of \(ByteCountText.format(context.options.maxFileBytes))")
+        case .writeFailed(let failure):
+            log("\(path.name) could not be written: \(failure)")
+            if failure.isDiskFull { return FTPReply(452, "relay's disk is full: send \(path.name) again later") }
+            return FTPReply(451, "relay could not write \(path.name): \(failure)")
+        }
+    }
+
+    /// A complete upload into the spool; 226 only once it is there (or was already).
+    private func spool(_ path: FTPVirtualPath, bytes: Int64, kind: FTPFileKind) -> FTPReply {
+        let user = userName
+        let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
+        switch context.store.finish(user: user, path: path, fileName: fileName, checkJPEGEnd: kind == .jpeg) {
+        case .spooled(let entry):
+            context.report(.spooled(entry))
+            return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
+        case .duplicate:
+            log("\(path.name) received again (same size and content): not delivered twice")
+            return FTPReply(226, "\(path.name) was received before; not sent twice")
+        case .incomplete:
+            log("\(path.name) ended before its JPEG end marker at \(bytes) bytes: kept for a resume, not spooled")
+            return FTPReply(451, "\(path.name) is incomplete (no JPEG end marker): resume with REST \(bytes) or send it again")
+        case .spoolFull:
+            log("spool full: \(path.name) kept; the camera is asked to send it again")
+            return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")
+        case .failed(let error):
+            log("\(path.name) could not be spooled: \(error)")
+            if case .diskFull = error { return FTPReply(452, "relay's disk is full: send \(path.name) again later") }
+            return FTPReply(451, "relay could not spool \(path.name): \(error)")
+        }
+    }
+
+    /// A RAW or video file relay does not keep: received and dropped, answered 226.
+    private func skip(_ path: FTPVirtualPath, kind: FTPFileKind, data: FTPStream) -> FTPReply {
+        guard reply(FTPReply(150, "receiving \(path.name)")), secure(data) else { return FTPReply(426, "no data connection") }
+        let (end, total) = pump(from: data, into: nil, start: 0)
+        guard case .complete = end else { return FTPReply(426, "the upload was cut off") }
+        context.store.remember(user: userName, path: path, bytes: total)
+        context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
+        return FTPReply(226, "\(path.name) received; relay uploads JPEGs only, so it is skipped")
+    }
+
+    /// Moves the data connection's bytes into `fd` (or nowhere) until it ends, watching the
+    /// control connection for ABOR and for the client going away.
+    private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
+        var total = start
+        let idle = context.options.idleSeconds
+        // Once the control connection has ended, the client is gone, but what it sent before
+        // dying is still read to the data connection's end: all of it counts for a resume.
+        var controlEnded = false
+        while true {
+            let ready: [Bool]
+            do { ready = try FTPStream.waitReadable(controlEnded ? [data] : [data, control], timeout: idle) } catch { return (.clientGone, total) }
+            if !ready.contains(true) { return (.timedOut, total) }
+            if ready.count > 1, ready[1], let end = readControlDuringTransfer() {
+                if case .aborted = end { return (end, total) }
+                controlEnded = true
+            }
+            guard ready[0] else { continue }
+            let chunk: [UInt8]
+            do { chunk = try data.readSome(maxCount: 1 << 20, timeout: idle) } catch { return (.clientGone, total) }
+            if chunk.isEmpty {
+                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, readControlDuringTransfer() != nil {
+                    controlEnded = true
+                }
+                return (controlEnded ? .clientGone : .complete, total)
+            }
+            if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }
+            if let fd {
+                do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
+            }
+            total += Int64(chunk.count)
+        }
+    }
+
+    /// Reads what the control connection has during a transfer: ABOR ends it, the end of the
+    /// stream means the client is gone, other commands wait for the transfer's end.
+    private func readControlDuringTransfer() -> TransferEnd? {
+        guard let bytes = try? control.readSome(maxCount: 4096, timeout: 1), !bytes.isEmpty else { return .clientGone }
+        reader.append(bytes)
+        do {
+            while let line = try reader.nextLine() {
+                if case .abor = try? FTPCommand(parsing: line) { return .aborted }
+                pendingLines.append(line)
+            }
+            return nil
+        } catch {
+            return .clientGone
+        }
+    }
+}

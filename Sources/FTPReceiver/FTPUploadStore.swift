@@ -1,0 +1,261 @@
+import Foundation
+import FTPWire
+import RelayCore
+import Spool
+import Tether
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Uploads on their way into the spool, shared by all control sessions.
+///
+/// An upload is written to `RELAY_HOME/ftp/partial/USER/…` as it arrives. Only a complete one
+/// is spooled (fsynced, committed, recorded as taken) before the camera is told 226; one cut off
+/// stays there, for a REST or APPE resume (also after relay restarts), until it has been
+/// untouched for `partialKeepSeconds`. A photo sent again is recognised by user, path, size and
+/// SHA-256: a seen-log keeps that key once the photo is spooled, and the spool id is made from
+/// it, so a retry after a lost 226 (even across a crash) is answered 226 and not delivered twice.
+///
+/// `@unchecked Sendable`: its maps are guarded by `lock`; a path being written is claimed by one
+/// session at a time, and only that session touches its partial file.
+final class FTPUploadStore: @unchecked Sendable {
+    /// What became of a finished upload.
+    enum Outcome {
+        case spooled(SpoolEntry)
+        /// The same photo (user, path, size, content) was received before.
+        case duplicate
+        /// A JPEG that does not end with its end marker: kept as a partial upload.
+        case incomplete
+        /// The spool is at its limits; the complete upload is kept, the camera asked to retry.
+        case spoolFull
+        case failed(SpoolError)
+    }
+
+    /// What a LIST or SIZE sees of a file.
+    struct FileInfo {
+        var bytes: Int64
+        var modified: Date
+        var complete: Bool
+    }
+
+    let folder: URL
+    private let spool: Spool
+    private let seen: SeenLog
+    private let lock = NSLock()
+    private var claimed: Set<String> = []
+    /// Files received completely this run, per user, by path (for LIST, SIZE, MDTM).
+    private var received: [String: [FTPVirtualPath: FileInfo]] = [:]
+
+    init(home: RelayHome, spool: Spool) throws(FTPReceiverError) {
+        folder = home.root.appendingPathComponent("ftp/partial", isDirectory: true)
+        self.spool = spool
+        do {
+            try StateDirectory.create(folder)
+            seen = try SeenLog(url: SeenLog.url(in: home, source: "ftp", label: "ftp"))
+        } catch {
+            throw .state(path: folder.path, reason: error.description)
+        }
+    }
+
+    // MARK: - Claims (one writer per path)
+
+    func claim(user: String, path: FTPVirtualPath) -> Bool {
+        lock.withLock { claimed.insert(Self.key(user, path)).inserted }
+    }
+
+    func release(user: String, path: FTPVirtualPath) {
+        _ = lock.withLock { claimed.remove(Self.key(user, path)) }
+    }
+
+    // MARK: - Partial files
+
+    /// Where the upload of `path` is written; its virtual path is kept beside it (`.path`) so a
+    /// restart can list it.
+    func partialURL(user: String, path: FTPVirtualPath) -> URL {
+        userFolder(user).appendingPathComponent(StableHash.hex128(path.description) + ".part")
+    }
+
+    /// Opens the partial file of a claimed path for writing at `offset` (nil: start afresh,
+    /// `Int64.max`: append at its end). Returns the descriptor and where writing starts.
+    func openPartial(user: String, path: FTPVirtualPath, offset: Int64?) throws(OpenFailure) -> (fd: Int32, start: Int64) {
+        let url = partialURL(user: user, path: path)
+        do { try StateDirectory.create(url.deletingLastPathComponent()) } catch { throw .io(error.description) }
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == nil ? O_TRUNC : 0), 0o600)
+        guard fd >= 0 else { throw .io(Errno.current("open \(url.lastPathComponent)").description) }
+        var info = stat()
+        fstat(fd, &info)
+        let size = Int64(info.st_size)
+        var start = offset ?? 0
+        if start == Int64.max { start = size }
+        guard start <= size else {
+            close(fd)
+            throw .beyondEnd(have: size)
+        }
+        guard ftruncate(fd, off_t(start)) == 0, lseek(fd, off_t(start), SEEK_SET) >= 0 else {
+            let failure = Errno.current("truncate")
+            close(fd)
+            throw .io(failure.description)
+        }
+        try? Data(path.description.utf8).write(to: url.deletingPathExtension().appendingPathExtension("path"))
+        return (fd, start)
+    }
+
+    /// Why a partial file cannot be opened where the client asked.
+    enum OpenFailure: Error {
+        /// REST beyond the bytes relay has.
+        case beyondEnd(have: Int64)
+        case io(String)
+    }
+
+    func discardPartial(user: String, path: FTPVirtualPath) {
+        let url = partialURL(user: user, path: path)
+        unlink(url.path)
+        unlink(url.deletingPathExtension().appendingPathExtension("path").path)
+    }
+
+    /// Removes partial uploads untouched for `age` seconds and not being written.
+    func discardPartials(olderThan age: TimeInterval) -> [String] {
+        var removed: [String] = []
+        let cutoff = Date().addingTimeInterval(-age)
+        for user in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let userURL = folder.appendingPathComponent(user)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".part") {
+                let url = userURL.appendingPathComponent(name)
+                guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      modified < cutoff else { continue }
+                let pathURL = url.deletingPathExtension().appendingPathExtension("path")
+                let virtual = (try? String(contentsOf: pathURL, encoding: .utf8)) ?? name
+                let busy = lock.withLock { claimed.contains(user + "\u{0}" + virtual) }
+                if busy { continue }
+                unlink(url.path)
+                unlink(pathURL.path)
+                removed.append(virtual)
+            }
+        }
+        return removed
+    }
+
+    // MARK: - What a client sees
+
+    /// A received or partial file at `path`.
+    func info(user: String, path: FTPVirtualPath) -> FileInfo? {
+        if let partial = partialInfo(user: user, path: path) { return partial }
+        return lock.withLock { received[user]?[path] }
+    }
+
+    /// The files and folders directly in `folderPath`.
+    func listing(user: String, folder folderPath: FTPVirtualPath) -> [FTPListing.Entry] {
+        var files: [String: FileInfo] = [:]
+        var folders: Set<String> = []
+        var all = lock.withLock { received[user] ?? [:] }
+        for (path, info) in partials(user: user) { all[path] = info }
+        for (path, info) in all where path.components.count > folderPath.components.count
+            && Array(path.components.prefix(folderPath.components.count)) == folderPath.components {
+            let next = path.components[folderPath.components.count]
+            if path.components.count == folderPath.components.count + 1 { files[next] = info } else { folders.insert(next) }
+        }
+        let now = Date()
+        return folders.sorted().map { FTPListing.Entry(name: $0, isFolder: true, bytes: 0, modified: now) }
+            + files.keys.sorted().map { FTPListing.Entry(name: $0, isFolder: false, bytes: files[$0]!.bytes, modified: files[$0]!.modified) }
+    }
+
+    /// Renames a partial upload, or the record of a received one.
+    func rename(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> Bool {
+        let source = partialURL(user: user, path: from)
+        if FileManager.default.fileExists(atPath: source.path) {
+            let target = partialURL(user: user, path: to)
+            guard Foundation.rename(source.path, target.path) == 0 else { return false }
+            unlink(source.deletingPathExtension().appendingPathExtension("path").path)
+            try? Data(to.description.utf8).write(to: target.deletingPathExtension().appendingPathExtension("path"))
+            return true
+        }
+        return lock.withLock {
+            guard let info = received[user]?[from] else { return false }
+            received[user]?[from] = nil
+            received[user, default: [:]][to] = info
+            return true
+        }
+    }
+
+    // MARK: - Into the spool
+
+    /// Spools the complete upload of `path` under `fileName` (the name the gallery gets).
+    /// `checkJPEGEnd`: a JPEG must end with its end marker, or it is kept as a partial upload.
+    func finish(user: String, path: FTPVirtualPath, fileName: String, checkJPEGEnd: Bool) -> Outcome {
+        let url = partialURL(user: user, path: path)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failed(.io(path: url.path, reason: Errno.current("open").description)) }
+        defer { close(fd) }
+        guard let content = ContentDigest.sha256(of: fd) else {
+            return .failed(.io(path: url.path, reason: Errno.current("read").description))
+        }
+        if checkJPEGEnd && !JPEGEnd.isComplete(tail: content.tail) { return .incomplete }
+        let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
+        let identity = PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: content.bytes, capturedAt: Date(), uniqueKey: key)
+        if seen.contains(key) || spool.contains(id: identity.stableID) {
+            discardPartial(user: user, path: path)
+            remember(user: user, path: path, bytes: content.bytes)
+            return .duplicate
+        }
+        guard spool.hasRoom(forBytes: content.bytes) else { return .spoolFull }
+        let entry: SpoolEntry
+        do {
+            entry = try spool.ingest(identity, write: { target in try Self.copy(fd, to: target) }, committed: { _ in
+                try? seen.record(key, file: "\(user)\(path)")
+            })
+        } catch {
+            return .failed(error)
+        }
+        discardPartial(user: user, path: path)
+        remember(user: user, path: path, bytes: content.bytes)
+        return .spooled(entry)
+    }
+
+    /// Records a RAW or video file that was received and skipped, so SIZE answers for it.
+    func remember(user: String, path: FTPVirtualPath, bytes: Int64) {
+        lock.withLock { received[user, default: [:]][path] = FileInfo(bytes: bytes, modified: Date(), complete: true) }
+    }
+
+    // MARK: - Internals
+
+    private static func key(_ user: String, _ path: FTPVirtualPath) -> String { user + "\u{0}" + path.description }
+
+    private func userFolder(_ user: String) -> URL {
+        folder.appendingPathComponent(user, isDirectory: true)
+    }
+
+    private func partialInfo(user: String, path: FTPVirtualPath) -> FileInfo? {
+        let url = partialURL(user: user, path: path)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        return FileInfo(bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                        modified: attributes[.modificationDate] as? Date ?? Date(), complete: false)
+    }
+
+    private func partials(user: String) -> [FTPVirtualPath: FileInfo] {
+        var found: [FTPVirtualPath: FileInfo] = [:]
+        let userURL = userFolder(user)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".path") {
+            guard let text = try? String(contentsOf: userURL.appendingPathComponent(name), encoding: .utf8),
+                  let path = try? FTPVirtualPath.resolve(text, from: .root),
+                  let info = partialInfo(user: user, path: path) else { continue }
+            found[path] = info
+        }
+        return found
+    }
+
+    /// Copies the whole file behind `source` into `target` in the kernel (sendfile), without
+    /// moving its bytes through relay's memory.
+    private static func copy(_ source: Int32, to target: Int32) throws {
+        var offset = off_t(0)
+        while true {
+            let sent = sendfile(target, source, &offset, 1 << 30)
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw Errno.current("sendfile")
+            }
+            if sent == 0 { return }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// What a file name says a camera is sending: relay takes JPEGs, answers RAW and video files
+/// with 226 (so the camera does not resend them forever) and counts them as skipped unless RAW is
+/// wanted, and refuses anything else.
+public enum FTPFileKind: Sendable, Equatable {
+    case jpeg
+    case raw
+    case video
+    case other
+
+    /// RAW extensions of the bodies that upload over FTP (Canon CR2/CR3, Nikon NEF/NRW, Sony ARW,
+    /// Fujifilm RAF, OM ORF, Panasonic RW2, Pentax PEF, Adobe DNG, Hasselblad 3FR/FFF, Phase One IIQ,
+    /// Leica RWL, Samsung SRW, Sigma X3F), and the HEIF stills Canon and Sony write instead of
+    /// JPEG when asked, which relay does not upload either.
+    static let rawExtensions: Set<String> = [
+        "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "dng", "3fr", "fff", "iiq",
+        "rwl", "srw", "x3f", "hif", "heic", "heif",
+    ]
+    /// Video extensions those bodies write (Canon CRM is Cinema RAW Light).
+    static let videoExtensions: Set<String> = ["mov", "mp4", "mts", "m2ts", "avi", "mxf", "crm"]
+
+    public init(fileName: String) {
+        let lower = fileName.lowercased()
+        guard let dot = lower.lastIndex(of: "."), dot != lower.startIndex else {
+            self = .other
+            return
+        }
+        let ext = String(lower[lower.index(after: dot)...])
+        if ext == "jpg" || ext == "jpeg" {
+            self = .jpeg
+        } else if Self.rawExtensions.contains(ext) {
+            self = .raw
+        } else if Self.videoExtensions.contains(ext) {
+            self = .video
+        } else {
+            self = .other
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The receiver's faults: cut-off uploads, repeats, two photographers at once, relay killed
+/// mid-upload, hostile clients, limits, a full spool. Each ends with what the gallery holds.
+final class FTPFaultTests: XCTestCase {
+    /// A camera switched off mid-upload: nothing reaches the gallery; its resume (curl's SIZE +
+    /// APPE, then ftplib's REST + STOR) completes the photo, delivered once and whole.
+    func testAnUploadCutOffIsKeptAndItsResumeIsDeliveredOnceWhole() throws {
+        let ftp = try FTPRun()
+        let first = try ftp.photo("IMG_0001.JPG", bytes: 1_000_000, seed: 11)
+        let second = try ftp.photo("IMG_0002.JPG", bytes: 800_000, seed: 12)
+        XCTAssertEqual(try ftp.camera(["--die-after", "300000", ftp.path("IMG_0001.JPG")]).status, 3, "the camera died mid-upload")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("IMG_0001.JPG") && ftp.relay.stderr.contains("kept for a resume") },
+                      ftp.relay.stderr)
+        XCTAssertEqual(try ftp.gallery.photos().count, 0, "half a photo is never spooled, so never uploaded")
+        XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["213 300000"], "the part received is kept for the resume")
+
+        let curl = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-C", "-", "-T", ftp.path("IMG_0001.JPG"),
+                                           "ftp://127.0.0.1:\(ftp.port)/"])
+        XCTAssertEqual(curl.status, 0, curl.stderr)
+        XCTAssertEqual(try ftp.camera(["--die-after", "500000", ftp.path("IMG_0002.JPG")]).status, 3)
+        let resumed = try ftp.camera(["--resume", ftp.path("IMG_0002.JPG")])
+        XCTAssertTrue(resumed.stdout.hasPrefix("IMG_0002.JPG 226"), resumed.stdout + resumed.stderr)
+
+        try ftp.waitForPhotos(2)
+        let photos = try ftp.gallery.photos()
+        XCTAssertEqual(photos.count, 2)
+        XCTAssertEqual(photos.first { $0.name == "IMG_0001.JPG" }?.sha256, SHA256.hex(first))
+        XCTAssertEqual(photos.first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
+    }
+
+    /// A camera that lost the 226 sends the photo again: answered 226, not delivered twice; the
+    /// same name with other content is another photo.
+    func testThePhotoSentTwiceIsDeliveredOnce() throws {
+        let ftp = try FTPRun()
+        let photo = try ftp.photo("IMG_0001.JPG", bytes: 200_000, seed: 21)
+        for _ in 0..<2 {
+            let result = try ftp.camera(["--folder", "/DCIM", ftp.path("IMG_0001.JPG")])
+            XCTAssertTrue(result.stdout.hasPrefix("IMG_0001.JPG 226"), result.stdout + result.stderr)
+        }
+        XCTAssertTrue(ftp.relay.stderr.contains("IMG_0001.JPG received again (same size and content): not delivered twice"), ftp.relay.stderr)
+        try ftp.waitForPhotos(1)
+        let edited = try ftp.photo("IMG_0001.JPG", bytes: 200_000, seed: 22)
+        XCTAssertTrue(try ftp.camera(["--folder", "/DCIM", ftp.path("IMG_0001.JPG")]).stdout.hasPrefix("IMG_0001.JPG 226"))
+        try ftp.waitForPhotos(2)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256).sorted(), [SHA256.hex(photo), SHA256.hex(edited)].sorted())
+    }
+
+    /// Two photographers, each with their own login and folder, upload IMG_0001.JPG at the same
+    /// time: the gallery gets both, named by user; one's password does not open the other's login.
+    func testTwoUsersUploadingAtOnceKeepTheirPhotosApart() throws {
+        let ftp = try FTPRun(users: [("alice", "alice-secret"), ("bob", "bob-secret")])
+        let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/ftp_camera.py").path
+        var uploads: [(Subprocess, Data)] = []
+        for (user, password, seed) in [("alice", "alice-secret", UInt64(31)), ("bob", "bob-secret", UInt64(32))] {
+            let folder = ftp.files.appendingPathComponent(user)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let data = try JPEGFixture.write(to: folder.appendingPathComponent("IMG_0001.JPG"), count: 1_500_000, seed: seed)
+            let process = try Subprocess(try XCTUnwrap(Subprocess.which("python3")), [
+                script, "--port", "\(ftp.port)", "--user", user, "--password-env", "PW", "--rate", "3000000",
+                folder.appendingPathComponent("IMG_0001.JPG").path,
+            ], environment: ["PW": password])
+            uploads.append((process, data))
+        }
+        for (process, _) in uploads {
+            XCTAssertEqual(process.wait(timeout: 60), 0, process.stderr)
+            XCTAssertTrue(process.stdout.hasPrefix("IMG_0001.JPG 226"), process.stdout)
+        }
+        try ftp.waitForPhotos(2)
+        let photos = try ftp.gallery.photos()
+        XCTAssertEqual(photos.first { $0.name == "alice_IMG_0001.JPG" }?.sha256, SHA256.hex(uploads[0].1))
+        XCTAssertEqual(photos.first { $0.name == "bob_IMG_0001.JPG" }?.sha256, SHA256.hex(uploads[1].1))
+        let crossed = try ftp.camera([ftp.path("alice/IMG_0001.JPG")], user: "bob", password: "alice-secret")
+        XCTAssertNotEqual(crossed.status, 0)
+        XCTAssertTrue(crossed.stderr.contains("530"), crossed.stderr)
+    }
+
+    /// relay killed (SIGKILL) while a photo is arriving: the camera's retry, to the restarted
+    /// relay, delivers it once; a third send after the delivery is still recognised.
+    func testRelayKilledMidUploadTheCamerasRetryDeliversOnce() throws {
+        let ftp = try FTPRun()
+        let photo = try ftp.photo("IMG_0001.JPG", bytes: 2_000_000, seed: 41)
+        let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/ftp_camera.py").path
+        let camera = try Subprocess(try XCTUnwrap(Subprocess.which("python3")), [
+            script, "--port", "\(ftp.port)", "--user", "alice", "--password-env", "PW", "--rate", "500000", ftp.path("IMG_0001.JPG"),
+        ], environment: ["PW": "alice-secret"])
+        let partial = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
+        let arriving = Subprocess.waitUntil(timeout: 30) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: partial.path)) ?? []
+            return names.contains { name in
+                name.hasSuffix(".part")
+                    && ((try? FileManager.default.attributesOfItem(atPath: partial.appendingPathComponent(name).path))?[.size] as? Int ?? 0) > 100_000
+            }
+        }
+        XCTAssertTrue(arriving, "the upload did not start: \(ftp.relay.stderr)")
+        _ = ftp.relay.stop(signal: SIGKILL)
+        XCTAssertNotEqual(camera.wait(timeout: 60), 0, "the camera saw its upload fail")
+        XCTAssertEqual(try ftp.gallery.photos().count, 0)
+
+        try ftp.restart()
+        for _ in 0..<2 {
+            let retry = try ftp.camera([ftp.path("IMG_0001.JPG")])
+            XCTAssertTrue(retry.stdout.hasPrefix("IMG_0001.JPG 226"), retry.stdout + retry.stderr)
+            try ftp.waitForPhotos(1)
+        }
+        XCTAssertTrue(ftp.relay.stderr.contains("received again"), ftp.relay.stderr)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+    }
+
+    /// Safe on a venue network: wrong passwords are slowed and logged, a data connection to
+    /// another host and paths out of the user's folder are refused, so are names that are not
+    /// photos and files over the size limit.
+    func testHostileClientsAreRefused() throws {
+        let ftp = try FTPRun(extra: ["--ftp-max-size", "100K"])
+        let guesses = """
+            import ftplib, sys
+            for attempt in range(5):
+                f = ftplib.FTP()
+                f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
+                try:
+                    f.login("alice", "guess%d" % attempt)
+                    print("in")
+                except ftplib.error_perm as error:
+                    print(str(error)[:3])
+                f.close()
+            """
+        let result = try ftp.client("python3", ["-c", guesses, "\(ftp.port)"])
+        XCTAssertEqual(result.stdout.split(separator: "\n"), ["530", "530", "530", "530", "530"], result.stderr)
+        XCTAssertTrue(ftp.relay.stderr.contains("failed login as 'alice' from 127.0.0.1 (5 in a row)"), ftp.relay.stderr)
+
+        let answers = try ftp.commands([
+            "PORT 10,1,2,3,200,10", "EPRT |1|192.0.2.7|51000|", "STOR ../../x.jpg", "CWD ~root", "STOR /../etc/x.jpg",
+            "PWD", "EPSV", "STOR run.sh", "RETR IMG_0001.JPG",
+        ])
+        XCTAssertEqual(answers.map { String($0.prefix(3)) }, ["500", "500", "553", "553", "553", "257", "229", "553", "550"], "\(answers)")
+        XCTAssertTrue(ftp.relay.stderr.contains("asked for a data connection to 10.1.2.3 port 51210: refused"), ftp.relay.stderr)
+
+        try ftp.photo("BIG.JPG", bytes: 200_000, seed: 51)
+        let big = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("BIG.JPG"), "ftp://127.0.0.1:\(ftp.port)/"])
+        XCTAssertNotEqual(big.status, 0)
+        XCTAssertTrue(ftp.relay.stderr.contains("BIG.JPG refused: larger than"), ftp.relay.stderr)
+        XCTAssertEqual(try ftp.commands(["SIZE BIG.JPG"]), ["550 no such file"], "nothing of it is kept")
+        XCTAssertEqual(try ftp.gallery.photos().count, 0)
+    }
+
+    /// A full spool answers 452, so the camera sends the photo again later; once the gallery has
+    /// made room, the retry is taken.
+    func testAFullSpoolAsksTheCameraToRetry() throws {
+        let gallery = try GalleryProcess(arguments: ["--fail-rate", "1", "--fail-status", "503"])
+        let ftp = try FTPRun(extra: ["--spool-max-photos", "1"], gallery: gallery)
+        try ftp.photo("IMG_0001.JPG", bytes: 100_000, seed: 61)
+        let second = try ftp.photo("IMG_0002.JPG", bytes: 100_000, seed: 62)
+        XCTAssertTrue(try ftp.camera([ftp.path("IMG_0001.JPG")]).stdout.hasPrefix("IMG_0001.JPG 226"))
+        let refused = try ftp.camera([ftp.path("IMG_0002.JPG")])
+        XCTAssertTrue(refused.stdout.hasPrefix("IMG_0002.JPG 452"), refused.stdout + refused.stderr)
+
+        try gallery.setFaults(GalleryFaults(failRate: 0))
+        try ftp.waitForPhotos(1)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { (try? ftp.harness.status())?.queued.isEmpty ?? false })
+        let retried = try ftp.camera([ftp.path("IMG_0002.JPG")])
+        XCTAssertTrue(retried.stdout.hasPrefix("IMG_0002.JPG 226"), retried.stdout + retried.stderr)
+        try ftp.waitForPhotos(2)
+        XCTAssertEqual(try ftp.gallery.photos().first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
+    }
+}
+
+/// The receiver's limits on sessions, silence and how long a cut-off upload is kept.
+final class FTPLimitTests: XCTestCase {
+    func testSessionsOverTheLimitSilentClientsAndStalePartialsAreLetGo() throws {
+        let ftp = try FTPRun(extra: ["--ftp-sessions", "1", "--ftp-idle", "2", "--ftp-keep-partial", "1"])
+        let script = """
+            import socket, sys
+            port = int(sys.argv[1])
+            first = socket.create_connection(("127.0.0.1", port), timeout=30)
+            print(first.makefile().readline().strip())
+            second = socket.create_connection(("127.0.0.1", port), timeout=30)
+            print(second.makefile().readline().strip())
+            print(first.makefile().readline().strip())
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { String($0.prefix(3)) }, ["220", "421", "421"], result.stdout + result.stderr)
+        XCTAssertTrue(lines.last?.contains("no command for 2 s") ?? false, "the silent session is closed: \(lines)")
+
+        try ftp.photo("IMG_0001.JPG", bytes: 400_000, seed: 91)
+        XCTAssertEqual(try ftp.camera(["--die-after", "100000", ftp.path("IMG_0001.JPG")]).status, 3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("discarded the unfinished upload of /IMG_0001.JPG") },
+                      ftp.relay.stderr)
+        XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["550 no such file"])
+    }
+}

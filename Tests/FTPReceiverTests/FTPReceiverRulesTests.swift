@@ -1,0 +1,48 @@
+@testable import FTPReceiver
+import XCTest
+
+/// The receiver's pure rules, without sockets: accounts, listen addresses, peers, login slowdown.
+final class FTPReceiverRulesTests: XCTestCase {
+    func testAccountsTakeTheirPasswordFromTheEnvironmentOnly() throws {
+        let environment = ["RELAY_FTP_PASSWORD": "one", "BEN_PW": "two", "EMPTY": ""]
+        XCTAssertEqual(try FTPAccount.parse("anna", environment: environment), FTPAccount(name: "anna", password: "one"))
+        XCTAssertEqual(try FTPAccount.parse("ben:BEN_PW", environment: environment), FTPAccount(name: "ben", password: "two"))
+        XCTAssertThrowsError(try FTPAccount.parse("cy:EMPTY", environment: environment)) {
+            XCTAssertEqual($0 as? FTPReceiverError, .missingPassword(user: "cy", variable: "EMPTY"))
+        }
+        XCTAssertThrowsError(try FTPAccount.parse("anna", environment: [:]))
+        for bad in ["", "..", ".hidden", "a/b", "a b", String(repeating: "x", count: 65)] {
+            XCTAssertThrowsError(try FTPAccount.parse(bad, environment: environment), bad)
+        }
+    }
+
+    func testPasswordsAreComparedWhole() {
+        let account = FTPAccount(name: "anna", password: "secret")
+        XCTAssertTrue(account.accepts("secret"))
+        for guess in ["", "secre", "secrets", "Secret", "secret\u{0}"] { XCTAssertFalse(account.accepts(guess), guess) }
+    }
+
+    func testListenAddresses() throws {
+        XCTAssertTrue(try FTPReceiverOptions.parseListenAddress("2121") == ("0.0.0.0", 2121))
+        XCTAssertTrue(try FTPReceiverOptions.parseListenAddress("192.168.1.10:21") == ("192.168.1.10", 21))
+        XCTAssertTrue(try FTPReceiverOptions.parseListenAddress("[::1]:2121") == ("::1", 2121))
+        for bad in ["", "x", "host:", ":21", "1.2.3.4:70000", "[::1]2121"] {
+            XCTAssertThrowsError(try FTPReceiverOptions.parseListenAddress(bad), bad)
+        }
+    }
+
+    func testPeerHostsAsSocketIOWritesThem() {
+        XCTAssertEqual(FTPPeer.host(of: "192.168.1.20:50123"), "192.168.1.20")
+        XCTAssertEqual(FTPPeer.host(of: "[fe80::1]:21"), "fe80::1")
+        XCTAssertEqual(FTPPeer.host(of: "[::ffff:10.0.0.5]:21"), "10.0.0.5", "an IPv4 client on an IPv6 socket is its IPv4 address")
+    }
+
+    func testFailedLoginsSlowDownPerAddressUntilOneSucceeds() {
+        let guardian = FTPLoginGuard(firstDelay: 0.1, maxDelay: 5)
+        let delays = (1...8).map { _ in guardian.failed(from: "10.0.0.9").delay }
+        XCTAssertEqual(delays, [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5])
+        XCTAssertEqual(guardian.failed(from: "10.0.0.8").count, 1, "another address starts afresh")
+        guardian.succeeded(from: "10.0.0.9")
+        XCTAssertEqual(guardian.failed(from: "10.0.0.9").count, 1)
+    }
+}
