@@ -13,11 +13,14 @@ final class GalleryGate: @unchecked Sendable {
     private let console: RunConsole
     /// What the log calls the destination ("the gallery").
     private let name: String
+    /// Told when the destination is lost (false) and found again (true).
+    private let onReachability: (@Sendable (Bool) -> Void)?
 
-    init(backoff: Backoff, console: RunConsole, name: String = "the gallery") {
+    init(backoff: Backoff, console: RunConsole, name: String = "the gallery", onReachability: (@Sendable (Bool) -> Void)? = nil) {
         self.backoff = backoff
         self.console = console
         self.name = name
+        self.onReachability = onReachability
     }
 
     /// Blocks while the gallery is known to be unreachable and its next try is not due, or while
@@ -48,12 +51,14 @@ final class GalleryGate: @unchecked Sendable {
         }
         switch change {
         case .lost(let nextTry)?:
+            onReachability?(false)
             let reason = report.problem ?? "?"
             console.log(String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs",
                                name, reason, nextTry.timeIntervalSinceNow))
         case .stillUnreachable(let nextTry)?:
             console.log(String(format: "%@ is still unreachable; next try in %.1fs", name, nextTry.timeIntervalSinceNow))
         case .regained?:
+            onReachability?(true)
             console.log("\(name) is reachable again")
         case nil:
             break

@@ -187,7 +187,8 @@ public final class RelayRun {
         let context = UploadWorker.Context(
             spool: spool, config: config, environment: environment, history: history, statistics: statistics,
             policy: options.policy, console: console, cancellation: cancellation,
-            gate: GalleryGate(backoff: options.policy.backoff, console: console), onSettled: options.onUploadSettled)
+            gate: GalleryGate(backoff: options.policy.backoff, console: console) { [spool] in spool.setPrimaryReachable($0) },
+            onSettled: options.onUploadSettled)
         var workers: [any Runnable] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }

@@ -138,6 +138,15 @@ extension Spool {
         }
     }
 
+    /// Whether the primary destination can be reached (its upload workers say so when it is lost
+    /// and found): while it cannot, its queue does not hold back a low-priority destination.
+    public func setPrimaryReachable(_ reachable: Bool) {
+        condition.withLock {
+            primaryReachable = reachable
+            condition.broadcast()
+        }
+    }
+
     /// Call with `condition` held.
     private func isDue(_ id: String, for destination: String, at now: Date) -> Bool {
         progress[id]?[destination]?.state == .queued && !othersInFlight.contains(Self.key(id, destination))
@@ -148,8 +157,10 @@ extension Spool {
     /// `condition` held.
     private func normalWorkWaiting(_ candidates: [SpoolEntry], at now: Date) -> Bool {
         guard let destinations else { return false }
-        if !inFlight.isEmpty || !cutThrough.isEmpty || !awaitingRendition.isEmpty { return true }
-        if queued.contains(where: { (notBefore[$0.id] ?? .distantPast) <= now }) { return true }
+        if !inFlight.isEmpty || !cutThrough.isEmpty { return true }
+        if primaryReachable && (!awaitingRendition.isEmpty || queued.contains(where: { (notBefore[$0.id] ?? .distantPast) <= now })) {
+            return true
+        }
         for other in destinations.others where !other.lowPriority {
             if candidates.contains(where: { isDue($0.id, for: other.id, at: now) }) { return true }
             if othersInFlight.contains(where: { $0.hasSuffix("|" + other.id) }) { return true }

@@ -73,6 +73,9 @@ public final class Spool: @unchecked Sendable {
     var othersNotBefore: [String: Date] = [:]
     /// Photos being removed or moved to failed/ once every destination settled.
     var finalizing: Set<String> = []
+    /// Several destinations only: false while the primary destination cannot be reached, when
+    /// its queued photos do not hold back a low-priority destination (nothing uses the uplink).
+    var primaryReachable = true
     /// Serializes sidecar writes of runs with several destinations.
     let sidecarWrite = NSLock()
 

@@ -102,6 +102,12 @@ final class DestinationSpoolTests: XCTestCase {
         let forGallery = try XCTUnwrap(spool.claimNext())
         XCTAssertNil(spool.takeDuePhoto(for: "BACKUP"), "the gallery's photo is in flight")
         spool.requeue(forGallery, after: 3600, error: "503", statusCode: 503)
-        XCTAssertNotNil(spool.takeDuePhoto(for: "BACKUP"), "the gallery waits an hour: the uplink is free")
+        let backup = try XCTUnwrap(spool.takeDuePhoto(for: "BACKUP"), "the gallery waits an hour: the uplink is free")
+        try spool.settlePhoto(backup, for: "BACKUP", .retry(after: 0, error: nil, statusCode: nil))
+
+        try add(spool, "B.JPG")
+        XCTAssertNil(spool.takeDuePhoto(for: "BACKUP"), "B is due for the gallery")
+        spool.setPrimaryReachable(false)
+        XCTAssertNotNil(spool.takeDuePhoto(for: "BACKUP"), "the gallery cannot be reached: nothing uses the uplink")
     }
 }
