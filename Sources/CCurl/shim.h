@@ -62,6 +62,11 @@ static inline CURLcode relay_easy_setopt_xferinfo_function(CURL *handle, curl_xf
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+/* CURLOPT_SSH_KEYFUNCTION: the SFTP host key check. */
+static inline CURLcode relay_easy_setopt_sshkey_function(CURL *handle, curl_sshkeycallback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SSH_KEYFUNCTION, callback);
+}
+
 /* Info getters: one per result kind. */
 static inline CURLcode relay_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
     return curl_easy_getinfo(handle, info, out);

@@ -11,10 +11,16 @@ final class GalleryGate: @unchecked Sendable {
     private var reachability = GalleryReachability()
     private let backoff: Backoff
     private let console: RunConsole
+    /// What the log calls the destination ("the gallery").
+    private let name: String
+    /// Told when the destination is lost (false) and found again (true).
+    private let onReachability: (@Sendable (Bool) -> Void)?
 
-    init(backoff: Backoff, console: RunConsole) {
+    init(backoff: Backoff, console: RunConsole, name: String = "the gallery", onReachability: (@Sendable (Bool) -> Void)? = nil) {
         self.backoff = backoff
         self.console = console
+        self.name = name
+        self.onReachability = onReachability
     }
 
     /// Blocks while the gallery is known to be unreachable and its next try is not due, or while
@@ -36,22 +42,24 @@ final class GalleryGate: @unchecked Sendable {
     }
 
     /// Records one attempt's outcome, and says so when the gallery is lost or found again.
-    func record(_ outcome: Result<UploadResponse, UploadTransportError>, probe: Bool) {
+    func record(_ report: DeliveryReport, probe: Bool) {
         let change = condition.withLock { () -> GalleryReachability.Change? in
             defer { condition.broadcast() }
-            return reachability.record(GalleryReachability.evidence(of: outcome), probe: probe, at: Date()) {
+            return reachability.record(report.evidence, probe: probe, at: Date()) {
                 backoff.delay(attempt: $0)
             }
         }
         switch change {
         case .lost(let nextTry)?:
-            let reason = if case .failure(let error) = outcome { error.description } else { "?" }
-            console.log(String(format: "the gallery cannot be reached (%@); photos wait in the spool, next try in %.1fs",
-                               reason, nextTry.timeIntervalSinceNow))
+            onReachability?(false)
+            let reason = report.problem ?? "?"
+            console.log(String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs",
+                               name, reason, nextTry.timeIntervalSinceNow))
         case .stillUnreachable(let nextTry)?:
-            console.log(String(format: "the gallery is still unreachable; next try in %.1fs", nextTry.timeIntervalSinceNow))
+            console.log(String(format: "%@ is still unreachable; next try in %.1fs", name, nextTry.timeIntervalSinceNow))
         case .regained?:
-            console.log("the gallery is reachable again")
+            onReachability?(true)
+            console.log("\(name) is reachable again")
         case nil:
             break
         }

@@ -29,6 +29,8 @@ public final class RelayRun {
     public struct Options: Sendable {
         public var sources: [SourceSpec]
         public var configQuery: String?
+        /// Further configs: each photo goes to every one of them too (`--config A --config B`).
+        public var moreConfigQueries: [String] = []
         public var workers: Int
         public var limits: SpoolLimits
         public var graceSeconds: TimeInterval
@@ -40,10 +42,11 @@ public final class RelayRun {
 
         public init(
             sources: [SourceSpec], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
-            graceSeconds: TimeInterval = 15, policy: DeliveryPolicy = DeliveryPolicy()
+            graceSeconds: TimeInterval = 15, policy: DeliveryPolicy = DeliveryPolicy(), moreConfigQueries: [String] = []
         ) {
             self.sources = sources
             self.configQuery = configQuery
+            self.moreConfigQueries = moreConfigQueries
             self.workers = workers
             self.limits = limits
             self.graceSeconds = graceSeconds
@@ -52,7 +55,11 @@ public final class RelayRun {
     }
 
     public let options: Options
+    /// The primary destination: the first config of normal priority (renditions, uploads
+    /// during the download and the progress line's latency are its).
     public let config: RequestConfig
+    /// The run's other destinations, each fed on its own.
+    public let otherConfigs: [RequestConfig]
     private let spool: Spool
     private let history: HistoryStore
     private let sources: [any PhotoSource]
@@ -73,7 +80,15 @@ public final class RelayRun {
         }
         do {
             try home.createIfNeeded()
-            config = try ConfigStore(home: home).resolve(options.configQuery)
+            let store = ConfigStore(home: home)
+            var configs = [try store.resolve(options.configQuery)]
+            for query in options.moreConfigQueries {
+                let another = try store.resolve(query)
+                if !configs.contains(where: { $0.id == another.id }) { configs.append(another) }
+            }
+            let primary = configs.firstIndex { $0.priority != .low } ?? 0
+            config = configs.remove(at: primary)
+            otherConfigs = configs
             history = try HistoryStore(home: home)
         } catch let error as ConfigError {
             throw .config(error)
@@ -83,15 +98,23 @@ public final class RelayRun {
             throw .source("\(error)")
         }
         do {
-            try config.validate()
-            for (name, value) in config.headers {
-                _ = try EnvironmentExpansion.expand(value, header: name, environment: environment)
+            for checked in [config] + otherConfigs {
+                try checked.validate()
+                try Destinations.checkEnvironment(checked, environment: environment)
             }
         } catch {
             throw .config(error)
         }
+        if let other = otherConfigs.first(where: { $0.renditionSpec != nil }) {
+            throw .config(.invalidField("rendition", reason: "config '\(other.label)' asks for a rendition, but only the run's "
+                + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"))
+        }
+        let destinations = otherConfigs.isEmpty ? nil : SpoolDestinations(
+            primary: .init(id: config.id.uuidString, label: config.label, lowPriority: config.priority == .low),
+            others: otherConfigs.map { .init(id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low) })
         do {
-            spool = try Spool(directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key)
+            spool = try Spool(directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
+                              destinations: destinations)
         } catch {
             throw .spool(error)
         }
@@ -154,8 +177,9 @@ public final class RelayRun {
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
-        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.verb.rawValue) \(config.url) (config \(config.label)), "
+        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.kind == .http ? config.verb.rawValue + " " : "")\(config.url) (config \(config.label)), "
             + "\(options.workers) workers" + (config.renditionSpec.map { ", sending renditions of \($0.summary)" } ?? "")
+            + otherConfigs.map { " + \($0.kind == .http ? $0.verb.rawValue + " " : "")\($0.url) (config \($0.label)\($0.priority == .low ? ", low priority" : ""))" }.joined()
             + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
         if !spool.problems.isEmpty {
             for problem in spool.problems { console.log("spool: \(problem)") }
@@ -163,10 +187,21 @@ public final class RelayRun {
         let context = UploadWorker.Context(
             spool: spool, config: config, environment: environment, history: history, statistics: statistics,
             policy: options.policy, console: console, cancellation: cancellation,
-            gate: GalleryGate(backoff: options.policy.backoff, console: console), onSettled: options.onUploadSettled)
-        var workers: [UploadWorker] = []
+            gate: GalleryGate(backoff: options.policy.backoff, console: console) { [spool] in spool.setPrimaryReachable($0) },
+            onSettled: options.onUploadSettled)
+        var workers: [any Runnable] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
+        }
+        for other in otherConfigs {
+            let otherContext = DestinationWorker.Context(
+                spool: spool, config: other, environment: environment, history: history, statistics: statistics,
+                policy: options.policy, console: console, cancellation: cancellation,
+                gate: GalleryGate(backoff: options.policy.backoff, console: console, name: "destination '\(other.label)'"),
+                onSettled: nil)
+            for _ in 0..<max(1, options.workers) {
+                do { workers.append(try DestinationWorker(context: otherContext)) } catch { throw .uploader(error) }
+            }
         }
         if let spec = config.renditionSpec {
             let stage = RenditionStage(spool: spool, spec: spec, console: console)

@@ -9,7 +9,7 @@ public enum RunError: Error, CustomStringConvertible {
     case state(StateFileError)
     case spool(SpoolError)
     case source(String)
-    case uploader(UploadTransportError)
+    case uploader(DestinationError)
 
     public var description: String {
         switch self {

@@ -3,10 +3,11 @@ import RelayCore
 import Spool
 import Uploader
 
-/// One upload worker: a thread that owns one libcurl handle (so its connection stays alive),
-/// takes photos from the spool, sends them, records each attempt and settles the photo by the
-/// delivery rules: 2xx removes it, retryable answers put it back with backoff, others fail it.
-final class UploadWorker: @unchecked Sendable {
+/// One upload worker: a thread that owns one destination (and so one connection, kept alive),
+/// takes photos from the spool, delivers them, records each attempt and settles the photo by
+/// the destination's answer: delivered removes it, retry puts it back with backoff, permanent
+/// fails it.
+final class UploadWorker: Runnable, @unchecked Sendable {
     struct Context: Sendable {
         let spool: Spool
         let config: RequestConfig
@@ -21,20 +22,20 @@ final class UploadWorker: @unchecked Sendable {
     }
 
     private let context: Context
-    private let client: HTTPUploadClient
+    private let destination: any Destination
     /// Whether the current attempt is the gate's probe of an unreachable gallery.
     private var probing = false
 
-    init(context: Context) throws(UploadTransportError) {
+    init(context: Context) throws(DestinationError) {
         self.context = context
-        client = try HTTPUploadClient(cancellation: context.cancellation)
+        destination = try Destinations.make(context.config, environment: context.environment, policy: context.policy,
+                                            cancellation: context.cancellation)
     }
 
     /// Runs until the spool is closed and hands out no more work. A worker with nothing spooled
     /// to send takes a photo that is still downloading (cut-through).
     func run() {
-        // A request without a body (GET, DELETE) has nothing to send early.
-        let cutThrough = UploadPlan.sendsBody(method: context.config.verb.rawValue)
+        let cutThrough = destination.acceptsGrowingFiles
         let spool = context.spool
         while true {
             probing = context.gate.awaitTurn { spool.isClosed }
@@ -42,7 +43,7 @@ final class UploadWorker: @unchecked Sendable {
             switch work {
             case .spooled(let entry):
                 let attempt = send(entry, filePath: context.spool.uploadURL(for: entry).path, growing: nil)
-                settle(entry, attempt, decision: context.policy.decide(attempt.outcome, attempt: entry.attempts - 1))
+                settle(entry, attempt, decision: attempt.report.decision)
             case .growing(let photo):
                 deliverWhileDownloading(photo)
             }
@@ -51,7 +52,7 @@ final class UploadWorker: @unchecked Sendable {
 
     /// One attempt's result, before it is settled.
     private struct Attempt {
-        let outcome: Result<UploadResponse, UploadTransportError>
+        let report: DeliveryReport
         let duration: TimeInterval
         let summary: String
         /// Sent while the photo was still downloading (cut-through).
@@ -64,16 +65,23 @@ final class UploadWorker: @unchecked Sendable {
         c.statistics.update { $0.uploading += 1 }
         defer { c.statistics.update { $0.uploading -= 1 } }
         let started = Date()
-        let outcome: Result<UploadResponse, UploadTransportError>
-        do {
-            let request = try RequestBuilder.request(for: c.config, entry: entry, filePath: filePath, environment: c.environment)
-            outcome = client.perform(request, growing: growing)
-        } catch {
-            outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
-        }
-        c.gate.record(outcome, probe: probing)
-        return Attempt(outcome: outcome, duration: Date().timeIntervalSince(started),
-                       summary: RequestBuilder.summary(for: c.config, entry: entry), duringDownload: growing != nil)
+        let item = Self.item(entry, filePath: filePath)
+        let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1))
+        c.gate.record(report, probe: probing)
+        return Attempt(report: report, duration: Date().timeIntervalSince(started),
+                       summary: destination.summary(of: item), duringDownload: growing != nil)
+    }
+
+    /// The photo as a destination sees it.
+    static func item(_ entry: SpoolEntry, filePath: String) -> DeliveryItem {
+        let serial = entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""
+        let camera = serial.isEmpty ? (entry.source.split(separator: "/").last.map(String.init) ?? entry.source) : serial
+        // Until runs are named (--session), a photo belongs to the day it was spooled: stable across restarts.
+        let run = PathTemplate.day(entry.spooledAt)
+        return DeliveryItem(
+            filePath: filePath, name: entry.uploadName, key: entry.deliveryKey, contentType: ContentType.of(fileName: entry.uploadName),
+            template: PathTemplate.Values(name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
+                                          sequence: entry.sequence, run: run))
     }
 
     /// Uploads a photo while it downloads. Its last byte is sent only once the photo is
@@ -84,12 +92,12 @@ final class UploadWorker: @unchecked Sendable {
     private func deliverWhileDownloading(_ photo: GrowingPhoto) {
         let c = context
         let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
-        var decision = c.policy.decide(attempt.outcome, attempt: 0)
+        var decision = attempt.report.decision
         let name = photo.entry.uploadName
         if decision == .delivered, case .committed(let entry)? = photo.ended {
             return settle(entry, attempt, decision: decision)
         }
-        if case .failure(let error) = attempt.outcome, case .permanent = decision {
+        if let error = attempt.report.transportError, case .permanent = decision {
             decision = .retry(after: 0)
             c.console.log("\(name): the upload during its download failed (\(error)); it is sent from the spool")
         }
@@ -98,51 +106,46 @@ final class UploadWorker: @unchecked Sendable {
             decision = .retry(after: 0)
             c.console.log("\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
         }
-        let incomplete = if case .failure(let error) = attempt.outcome { error.category == .sourceIncomplete } else { false }
+        let incomplete = attempt.report.transportError?.category == .sourceIncomplete
         let delay: TimeInterval = if case .retry(let after) = decision, !incomplete { after } else { 0 }
         switch c.spool.settleCutThrough(photo, retryDelay: delay) {
         case .committed(let entry):
             settle(entry, attempt, decision: decision)
         case .abandoned:
-            if incomplete, case .failure(let error) = attempt.outcome {
+            if incomplete, let error = attempt.report.transportError {
                 c.console.log("\(name): the upload started during its download was given up (\(error.message)); "
                     + "it is sent from the spool once downloaded")
                 return
             }
-            let (status, errorText) = Self.describe(attempt.outcome, decision)
-            record(photo.entry, success: false, status: status, error: errorText, attempt: attempt)
+            let errorText = Self.problem(attempt.report, decision)
+            record(photo.entry, success: false, error: errorText, attempt: attempt)
             c.console.log("\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
         }
     }
 
-    /// The status and the error text an attempt is recorded with.
-    private static func describe(
-        _ outcome: Result<UploadResponse, UploadTransportError>, _ decision: DeliveryDecision
-    ) -> (status: Int?, error: String?) {
-        let response = try? outcome.get()
-        let failure: UploadTransportError? = if case .failure(let error) = outcome { error } else { nil }
-        let status = response?.statusCode
-        let errorText: String? = switch decision {
+    /// The error text an attempt is recorded with, under the decision it was settled by (which
+    /// for an upload during a download may differ from the destination's).
+    private static func problem(_ report: DeliveryReport, _ decision: DeliveryDecision) -> String? {
+        switch decision {
         case .delivered: nil
         case .permanent(let reason): reason
-        case .retry: failure?.description ?? "HTTP \(status ?? 0)" + (response.map { $0.bodySummary.isEmpty ? "" : ": \($0.bodySummary)" } ?? "")
+        case .retry: report.problem ?? report.answer
         }
-        return (status, errorText)
     }
 
     /// Settles a spooled photo in flight by the delivery rules, and records the attempt.
     private func settle(_ entry: SpoolEntry, _ attempt: Attempt, decision: DeliveryDecision) {
         let c = context
-        let response = try? attempt.outcome.get()
-        let (status, errorText) = Self.describe(attempt.outcome, decision)
+        let status = attempt.report.statusCode
+        let errorText = Self.problem(attempt.report, decision)
         let duration = attempt.duration
-        if let sent = response?.bytesSent { c.statistics.addSent(sent) }
+        c.statistics.addSent(attempt.report.bytesSent)
 
         let name = entry.uploadName
         let size = entry.sizeText
         // The spool is settled before the history is written: the fewer steps between a 2xx and
         // "delivered" on disk, the smaller the window in which a crash could send it again.
-        defer { record(entry, success: decision == .delivered, status: status, error: errorText, attempt: attempt) }
+        defer { record(entry, success: decision == .delivered, error: errorText, attempt: attempt) }
         switch decision {
         case .delivered:
             do {
@@ -155,8 +158,8 @@ final class UploadWorker: @unchecked Sendable {
                 $0.delivered += 1
                 $0.lastShutterToGallery = latency
             }
-            c.console.log(String(format: "uploaded %@ (%@) HTTP %d in %.2fs, %.2fs from shutter to gallery%@",
-                                 name, size, status ?? 0, duration, latency,
+            c.console.log(String(format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
+                                 name, size, status.map { "HTTP \($0)" } ?? "delivered", duration, latency,
                                  attempt.duringDownload ? " (sent while downloading)" : ""))
             c.onSettled?(entry, true)
         case .retry(let delay):
@@ -182,19 +185,12 @@ final class UploadWorker: @unchecked Sendable {
         }
     }
 
-    private func record(_ entry: SpoolEntry, success: Bool, status: Int?, error: String?, attempt: Attempt) {
-        let response = try? attempt.outcome.get()
-        let record = HistoryRecord(
-            captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: status,
-            errorMessage: error, requestSummary: attempt.summary,
-            responseSummary: response.map { "HTTP \($0.statusCode)" + ($0.bodySummary.isEmpty ? "" : " \($0.bodySummary)") },
-            isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes,
-            durationSeconds: attempt.duration, attempt: entry.attempts, renditionBytes: entry.rendition?.bytes,
-            note: entry.rendition?.originalReason.map { "sent as the original: \($0)" })
-        do {
-            try context.history.append(record)
-        } catch {
-            context.console.log("history not saved for \(entry.uploadName): \(error)")
-        }
+    private func record(_ entry: SpoolEntry, success: Bool, error: String?, attempt: Attempt) {
+        var record = AttemptHistory.record(entry, success: success, error: error, report: attempt.report, summary: attempt.summary,
+                                           duration: attempt.duration, attempt: entry.attempts)
+        record.renditionBytes = entry.rendition?.bytes
+        record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
+        if context.spool.destinations != nil { record.destination = context.config.label }
+        AttemptHistory.append(record, to: context.history, console: context.console)
     }
 }

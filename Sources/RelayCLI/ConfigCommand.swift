@@ -23,7 +23,8 @@ enum ConfigCommand {
     private static func add(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         let args = try Arguments(arguments, options: [
             "--url", "--verb", "--note", "--header", "--field", "--file-field", "--body", "--timeout", "--max-bytes-per-second",
-            "--max-edge", "--quality",
+            "--max-edge", "--quality", "--endpoint", "--region", "--addressing", "--priority", "--password", "--ssh-key", "--known-hosts",
+            "--ca-certificate",
         ], flags: RenditionOptions.flags)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         guard let url = try args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -69,6 +70,24 @@ enum ConfigCommand {
             config.maxBytesPerSecond = Int(bytes)
         }
         config.rendition = try RenditionOptions.setting(args)
+        config.endpoint = try args.value("--endpoint")
+        config.region = try args.value("--region")
+        if let addressing = try args.value("--addressing") {
+            guard let parsed = RequestConfig.S3Addressing(rawValue: addressing.lowercased()) else {
+                throw CommandFailure(.config, ConfigError.invalidField(addressing, reason: "addressing is path or virtual").description)
+            }
+            config.addressing = parsed
+        }
+        config.password = try args.value("--password")
+        config.sshKey = try args.value("--ssh-key")
+        config.knownHosts = try args.value("--known-hosts")
+        config.caCertificate = try args.value("--ca-certificate")
+        if let priority = try args.value("--priority") {
+            guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
+                throw CommandFailure(.config, ConfigError.invalidField(priority, reason: "priority is normal or low").description)
+            }
+            config.priority = parsed
+        }
         try config.trimmed().validate()
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in

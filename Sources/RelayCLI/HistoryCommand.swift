@@ -22,9 +22,12 @@ enum HistoryCommand {
 public enum HistoryTable {
     public static func render(_ records: [HistoryRecord], timeZone: TimeZone = .current) -> String {
         if records.isEmpty { return "no matching uploads" }
-        let header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR / NOTE"]
+        // A run with several destinations says which one each attempt went to.
+        let showDestination = records.contains { $0.destination != nil }
+        var header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR / NOTE"]
+        if showDestination { header.insert("DESTINATION", at: 2) }
         let rows = records.map { record -> [String] in
-            [
+            var row = [
                 Self.time(record.timestamp, timeZone: timeZone),
                 record.fileName,
                 record.success ? "ok" : "failed",
@@ -34,6 +37,8 @@ public enum HistoryTable {
                 String(record.attempt),
                 (record.errorMessage ?? record.note).map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
             ]
+            if showDestination { row.insert(record.destination ?? "-", at: 2) }
+            return row
         }
         var widths = header.map(\.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }

@@ -93,11 +93,19 @@ public enum RelayCommandLine {
                            [--field name=value]... [--file-field NAME] [--body multipart|raw]
                            [--timeout SECONDS] [--max-bytes-per-second N]
                            [--max-edge PIXELS [--quality 85] [--strip-gps] [--strip-metadata]]
+                           URL: http(s)://… or s3://BUCKET/PREFIX [--endpoint http://HOST:PORT]
+                           [--region us-east-1] [--addressing path|virtual] (keys from AWS_ACCESS_KEY_ID,
+                           AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN); ftp:// or ftps:// (explicit TLS)
+                           [--password '${FTP_PASSWORD}'] [--ca-certificate PEM]; sftp://USER@HOST/PATH
+                           [--ssh-key FILE] [--known-hosts FILE]; placeholders in the URL's path:
+                           {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}
+                           [--priority low]: with several --config in one run, send only while
+                           nothing of normal priority waits (a full-size backup beside the gallery)
                                                                  --max-edge: send a gallery-sized copy (see RENDITIONS)
           relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
           relay history [-n N] [--failed] [--json]                 the last 100 upload attempts
           relay status [--json]                                    what the spool holds: queued, in flight, failed
-          relay retry [--all | ID...]                              put failed photos back in the queue
+          relay retry [--all | ID...] [--destination ID|NOTE]      put failed photos back in the queue
           relay rendition PHOTO [--max-edge N ...|--config ID] [-o OUT]
                                                                  make the copy a config would send, to look at it
           relay camera-sim --profile canon-eos|nikon|generic ...   a PTP/IP camera for tests and demos
@@ -114,7 +122,8 @@ public enum RelayCommandLine {
           --chunk-size SIZE        cameras: bytes per download request, what a dropped link costs (default 1M)
           --range RANGE            with --camera auto: where to look, e.g. 192.168.1.0/24 or 10.0.0.2-40
           --list-every DURATION    cameras: how often the card is listed to catch a photo whose event was lost (default 10s)
-          --config ID|NOTE         upload with this config instead of the selected one
+          --config ID|NOTE         upload with this config instead of the selected one; repeat it to
+                                   deliver each photo to several (the first of normal priority is the primary)
           --workers N              parallel uploads, each on its own kept-alive connection (default 2)
           --spool-max-photos N     photos the spool may hold before the source waits (default 1000)
           --spool-max-bytes SIZE   bytes the spool may hold, e.g. 500M, 4G (default 4G)

@@ -2,11 +2,12 @@ import Foundation
 import RelayCore
 import Spool
 
-/// `relay retry [--all | ID...]`: moves photos from `spool/failed/` back into the queue, e.g.
-/// after the config was fixed. The next `relay run` sends them.
+/// `relay retry [--all | ID...] [--destination ID|NOTE]`: moves photos from `spool/failed/` back
+/// into the queue, e.g. after the config was fixed. The next `relay run` sends them, to the
+/// destinations that refused them (or only to `--destination`).
 enum RetryCommand {
     static func run(_ arguments: [String], home: RelayHome) throws {
-        let args = try Arguments(arguments, options: [], flags: ["--all"])
+        let args = try Arguments(arguments, options: ["--destination"], flags: ["--all"])
         if args.positionals.isEmpty && !args.has("--all") {
             throw CommandFailure(.usage, "name the photos to retry (ids from relay status) or give --all")
         }
@@ -18,7 +19,8 @@ enum RetryCommand {
             throw CommandFailure(.stateFile, error.description)
         }
         let moved: [SpoolEntry]
-        do { moved = try spool.retryFailed(ids: args.has("--all") ? [] : args.positionals) } catch {
+        let destination = try args.value("--destination")
+        do { moved = try spool.retryFailed(ids: args.has("--all") ? [] : args.positionals, destination: destination) } catch {
             throw CommandFailure(.stateFile, error.description)
         }
         print(moved.isEmpty ? "no failed photos matched" : "queued again: " + moved.map(\.uploadName).joined(separator: ", "))

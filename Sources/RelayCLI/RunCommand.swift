@@ -36,11 +36,11 @@ enum RunCommand {
         if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
         return RelayRun.Options(
             sources: sources,
-            configQuery: try args.value("--config"),
+            configQuery: args.all("--config").first,
             workers: try args.integer("--workers", in: 1...16) ?? 2,
             limits: limits,
             graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
-            policy: DeliveryPolicy(backoff: backoff))
+            policy: DeliveryPolicy(backoff: backoff), moreConfigQueries: Array(args.all("--config").dropFirst()))
     }
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period

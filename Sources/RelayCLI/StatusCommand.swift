@@ -24,6 +24,11 @@ enum StatusCommand {
             if let status = entry.lastStatusCode { line += "  HTTP \(status)" }
             if let error = entry.lastError { line += "  \(error)" }
             print(line)
+            for (id, progress) in (entry.destinations ?? [:]).sorted(by: { $0.value.label < $1.value.label }) {
+                var detail = "      → \(progress.label) (\(id.prefix(8))): \(progress.state.rawValue), attempts \(progress.attempts)"
+                if progress.state != .delivered, let error = progress.lastError { detail += "  \(error)" }
+                print(detail)
+            }
         }
     }
 }

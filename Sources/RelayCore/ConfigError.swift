@@ -14,13 +14,15 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String, matches: [String])
     case noneSelected
     case importFailed(path: String, reason: String)
+    case invalidTemplate(String, reason: String)
+    case missingCredentials(variable: String, config: String)
 
     public var description: String {
         switch self {
         case .missingURL(let config):
             return "config '\(config)' has no URL: relay config add --url https://gallery.example/upload"
         case .invalidURL(let url, let reason):
-            return "url '\(url)' cannot be used: \(reason). Give a full http:// or https:// address, e.g. --url https://gallery.example/upload"
+            return "url '\(url)' cannot be used: \(reason). Give a full address, e.g. --url https://gallery.example/upload or --url s3://BUCKET/PREFIX"
         case .invalidVerb(let verb):
             return "verb '\(verb)' is not supported: use one of GET, POST, PUT, PATCH, DELETE (e.g. --verb POST)"
         case .invalidBody(let body):
@@ -41,6 +43,10 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no config is selected: relay config add --url https://gallery.example/upload (or relay config use ID)"
         case .importFailed(let path, let reason):
             return "cannot import \(path): \(reason)"
+        case .invalidTemplate(let template, let reason):
+            return "path template '\(template)' is invalid: \(reason)"
+        case .missingCredentials(let variable, let config):
+            return "config '\(config)' needs \(variable) in the environment (credentials are never stored in the config): export \(variable)=… before running relay"
         }
     }
 }

@@ -25,11 +25,14 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var renditionBytes: Int64?
     /// What the photographer should know about a successful upload (sent as the original, and why).
     public var note: String?
+    /// Which destination the attempt went to, when a run delivers to several.
+    public var destination: String?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,
         errorMessage: String?, requestSummary: String, responseSummary: String?, isTimerCapture: Bool = false,
-        fileName: String, bytes: Int64, durationSeconds: Double, attempt: Int, renditionBytes: Int64? = nil, note: String? = nil
+        fileName: String, bytes: Int64, durationSeconds: Double, attempt: Int, renditionBytes: Int64? = nil, note: String? = nil,
+        destination: String? = nil
     ) {
         self.id = id
         self.captureNumber = captureNumber
@@ -46,6 +49,7 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
         self.attempt = attempt
         self.renditionBytes = renditionBytes
         self.note = note
+        self.destination = destination
     }
 
     /// "24.8 MB → 812 KB" when a rendition was sent, else the photo's size.

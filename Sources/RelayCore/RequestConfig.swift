@@ -13,6 +13,27 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         case multipart, raw
     }
 
+    /// How an S3 bucket is named in requests: in the path (`endpoint/BUCKET/KEY`, what
+    /// SeaweedFS, MinIO and Ceph expect by default) or in the host name (`BUCKET.endpoint/KEY`,
+    /// AWS's own style).
+    public enum S3Addressing: String, Codable, Sendable, CaseIterable {
+        case path, virtual
+    }
+
+    /// How a destination shares the uplink with the others of a run.
+    public enum Priority: String, Codable, Sendable, CaseIterable {
+        /// Sent as soon as possible (the live gallery).
+        case normal
+        /// Sent only while nothing of normal priority waits (a full-size backup), so the
+        /// gallery stays fast on a shared link.
+        case low
+    }
+
+    /// What kind of destination a config's URL names.
+    public enum Kind: Sendable, Equatable {
+        case http, s3, ftp, ftps, sftp
+    }
+
     public static let defaultFileField = "file"
 
     public var id: UUID
@@ -32,12 +53,34 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var maxBytesPerSecond: Int?
     /// What is sent: the original (when absent) or a gallery-sized copy.
     public var rendition: RenditionSetting?
+    /// S3: the store's address (`http://127.0.0.1:8333`, `https://s3.eu-central-1.amazonaws.com`);
+    /// AWS's regional endpoint when absent.
+    public var endpoint: String?
+    /// S3: the signing region (`us-east-1` when absent).
+    public var region: String?
+    /// S3: path-style or virtual-host-style requests (path-style when an endpoint is given,
+    /// virtual-host-style on AWS).
+    public var addressing: S3Addressing?
+    /// Normal when absent.
+    public var priority: Priority?
+    /// FTP, FTPS, SFTP: the password as a `${NAME}` reference (never the secret itself); with
+    /// `sshKey`, the key's passphrase.
+    public var password: String?
+    /// SFTP: the private key file to log in with.
+    public var sshKey: String?
+    /// SFTP: the known_hosts file the server's host key must be in (`~/.ssh/known_hosts` when absent).
+    public var knownHosts: String?
+    /// FTPS: a PEM file of the certificate (or its issuer) the server must present, for a
+    /// server with a certificate of its own making; the system's store when absent.
+    public var caCertificate: String?
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
         headers: [String: String] = [:], fields: [String: String] = [:], fileField: String? = nil,
         body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil,
-        rendition: RenditionSetting? = nil
+        rendition: RenditionSetting? = nil, endpoint: String? = nil, region: String? = nil, addressing: S3Addressing? = nil,
+        priority: Priority? = nil, password: String? = nil, sshKey: String? = nil, knownHosts: String? = nil,
+        caCertificate: String? = nil
     ) {
         self.id = id
         self.verb = verb
@@ -50,6 +93,23 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.timeoutSeconds = timeoutSeconds
         self.maxBytesPerSecond = maxBytesPerSecond
         self.rendition = rendition
+        self.endpoint = endpoint
+        self.region = region
+        self.addressing = addressing
+        self.priority = priority
+        self.password = password
+        self.sshKey = sshKey
+        self.knownHosts = knownHosts
+        self.caCertificate = caCertificate
+    }
+
+    /// HTTP unless the URL is `s3://`, `ftp://`, `ftps://` or `sftp://` (its scheme is checked by `validate`).
+    public var kind: Kind {
+        let lower = url.trimmingCharacters(in: .whitespaces).lowercased()
+        for (prefix, kind) in [("s3://", Kind.s3), ("ftp://", .ftp), ("ftps://", .ftps), ("sftp://", .sftp)] where lower.hasPrefix(prefix) {
+            return kind
+        }
+        return .http
     }
 
     /// The rendition to make for this config, nil when originals are sent.
@@ -60,6 +120,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond, rendition
+        case endpoint, region, addressing, priority, password, sshKey, knownHosts, caCertificate
     }
 
     /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
@@ -90,6 +151,14 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         timeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .timeoutSeconds)
         maxBytesPerSecond = try c.decodeIfPresent(Int.self, forKey: .maxBytesPerSecond)
         rendition = try c.decodeIfPresent(RenditionSetting.self, forKey: .rendition)
+        endpoint = try c.decodeIfPresent(String.self, forKey: .endpoint)
+        region = try c.decodeIfPresent(String.self, forKey: .region)
+        addressing = try c.decodeIfPresent(S3Addressing.self, forKey: .addressing)
+        priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        sshKey = try c.decodeIfPresent(String.self, forKey: .sshKey)
+        knownHosts = try c.decodeIfPresent(String.self, forKey: .knownHosts)
+        caCertificate = try c.decodeIfPresent(String.self, forKey: .caCertificate)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -105,6 +174,14 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(timeoutSeconds, forKey: .timeoutSeconds)
         try c.encodeIfPresent(maxBytesPerSecond, forKey: .maxBytesPerSecond)
         try c.encodeIfPresent(rendition, forKey: .rendition)
+        try c.encodeIfPresent(endpoint, forKey: .endpoint)
+        try c.encodeIfPresent(region, forKey: .region)
+        try c.encodeIfPresent(addressing, forKey: .addressing)
+        try c.encodeIfPresent(priority, forKey: .priority)
+        try c.encodeIfPresent(password, forKey: .password)
+        try c.encodeIfPresent(sshKey, forKey: .sshKey)
+        try c.encodeIfPresent(knownHosts, forKey: .knownHosts)
+        try c.encodeIfPresent(caCertificate, forKey: .caCertificate)
     }
 
     /// A short label for lists and messages: the note, else the URL.
@@ -128,14 +205,26 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public func validate() throws(ConfigError) {
         let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
         if url.isEmpty { throw .missingURL(config: label) }
-        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased() else {
+        // Placeholders are checked first, then the URL with sample values in their place.
+        let template = try PathTemplate(url)
+        guard let parsed = URLComponents(string: template.render(PathTemplate.sample)), let scheme = parsed.scheme?.lowercased() else {
             throw .invalidURL(url, reason: "it is not a URL")
         }
-        guard scheme == "http" || scheme == "https" else {
-            throw .invalidURL(url, reason: "only http and https are supported, not '\(scheme)'")
+        guard ["http", "https", "s3", "ftp", "ftps", "sftp"].contains(scheme) else {
+            throw .invalidURL(url, reason: "only http, https, s3, ftp, ftps and sftp are supported, not '\(scheme)'")
         }
         guard let host = parsed.host, !host.isEmpty else {
             throw .invalidURL(url, reason: "it has no host name")
+        }
+        if scheme == "s3" {
+            try validateS3(bucket: host, url: url)
+        } else if endpoint != nil || region != nil || addressing != nil {
+            throw .invalidField("endpoint", reason: "endpoint, region and addressing are for s3:// URLs only")
+        }
+        if ["ftp", "ftps", "sftp"].contains(scheme) {
+            try validateFileTransfer(parsed, scheme: scheme, url: url)
+        } else if password != nil || sshKey != nil || knownHosts != nil || caCertificate != nil {
+            throw .invalidField("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps:// and sftp:// URLs")
         }
         for name in headers.keys where !HeaderSyntax.isValidName(name) {
             throw .invalidHeader(name, reason: "a header name is letters, digits and - only")
@@ -156,6 +245,51 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
         }
         try renditionSpec?.validate()
+    }
+
+    /// FTP and SFTP: secrets only as `${NAME}`, never in the URL; a key only for SFTP; a form's fields refused.
+    private func validateFileTransfer(_ parsed: URLComponents, scheme: String, url: String) throws(ConfigError) {
+        if parsed.password != nil {
+            throw .invalidURL(url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
+        }
+        if let password, !password.contains("${") {
+            throw .invalidField("password", reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), never the password itself")
+        }
+        if scheme == "sftp" && (parsed.user ?? "").isEmpty {
+            throw .invalidURL(url, reason: "an SFTP URL names the user: sftp://USER@HOST/PATH")
+        }
+        if scheme != "sftp" && (sshKey != nil || knownHosts != nil) {
+            throw .invalidField("sshKey", reason: "sshKey and knownHosts are for sftp:// URLs")
+        }
+        if scheme != "ftps" && caCertificate != nil {
+            throw .invalidField("caCertificate", reason: "caCertificate is for ftps:// URLs")
+        }
+        if !fields.isEmpty || fileField != nil || body != nil {
+            throw .invalidField(fields.keys.sorted().first ?? fileField ?? "body",
+                                reason: "fields, fileField and body describe an HTTP form; an FTP upload stores the file itself")
+        }
+    }
+
+    /// S3 bucket names (AWS's rules: 3–63 lower-case letters, digits, `.` and `-`), the endpoint,
+    /// and the fields that only a form upload has.
+    private func validateS3(bucket: String, url: String) throws(ConfigError) {
+        let allowed = bucket.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        guard (3...63).contains(bucket.count), allowed, !bucket.hasPrefix("."), !bucket.hasPrefix("-") else {
+            throw .invalidURL(url, reason: "'\(bucket)' is not a bucket name (3 to 63 lower-case letters, digits, '.' and '-'); write s3://BUCKET/PREFIX")
+        }
+        if let endpoint {
+            guard let parsed = URLComponents(string: endpoint), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                  let host = parsed.host, !host.isEmpty, parsed.path.isEmpty || parsed.path == "/" else {
+                throw .invalidURL(endpoint, reason: "an S3 endpoint is http://HOST[:PORT] or https://HOST[:PORT], without a path")
+            }
+        }
+        if let region, region.isEmpty || !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }) {
+            throw .invalidField(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
+        }
+        if !fields.isEmpty || fileField != nil || body != nil {
+            throw .invalidField(fields.keys.sorted().first ?? fileField ?? "body",
+                                reason: "fields, fileField and body describe an HTTP form; an S3 upload stores the file itself")
+        }
     }
 }
 

@@ -31,41 +31,64 @@ public final class Spool: @unchecked Sendable {
     /// The rendition spec (``RenditionSpec/key``) every photo is sent as, nil for originals.
     /// A queued photo without that rendition is not handed to the uploader until it has one.
     public let renditionKey: String?
+    /// The run's destinations when it delivers to several (nil: one destination, and the queue
+    /// alone decides when a photo is done).
+    public let destinations: SpoolDestinations?
     public var failedDirectory: URL { directory.appendingPathComponent("failed", isDirectory: true) }
     var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
 
-    private let condition = NSCondition()
-    private var queued: [SpoolEntry] = []
-    private var inFlight: [String: SpoolEntry] = [:]
+    let condition = NSCondition()
+    var queued: [SpoolEntry] = []
+    var inFlight: [String: SpoolEntry] = [:]
     private var failedIDs: Set<String> = []
-    private var notBefore: [String: Date] = [:]
+    var notBefore: [String: Date] = [:]
     /// Photos still downloading that an idle worker may start uploading, oldest first.
     private var offered: [GrowingPhoto] = []
     /// Offered photos a worker is uploading, by id.
-    private var cutThrough: [String: GrowingPhoto] = [:]
+    var cutThrough: [String: GrowingPhoto] = [:]
     /// Upload names of offered photos not yet committed or discarded (a withdrawn offer keeps
     /// its name for the resumed download), by id.
     private var reservedNames: [String: String] = [:]
     /// Queued photos whose rendition is still to be made, by id, and those being made now.
-    private var awaitingRendition: Set<String> = []
+    var awaitingRendition: Set<String> = []
     private var rendering: Set<String> = []
     private var nextSequence = 1
     /// The number `.sequence` holds; it is written only when a sidecar with a higher one goes.
     private var persistedSequence = 0
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     private let sequenceWrite = NSLock()
-    private var closed = false
+    var closed = false
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
     public private(set) var problems: [String] = []
+    /// Several destinations only: each photo's progress per destination, from which every
+    /// sidecar write takes its `destinations` (so a writer holding an older copy of the entry
+    /// cannot put back an older progress).
+    var progress: [String: [String: DestinationProgress]] = [:]
+    /// Several destinations only: photos the primary destination is done with that another
+    /// destination still needs (their files stay).
+    var lingering: [String: SpoolEntry] = [:]
+    /// Several destinations only: `id|destination` pairs being sent, and their retry times.
+    var othersInFlight: Set<String> = []
+    var othersNotBefore: [String: Date] = [:]
+    /// Photos being removed or moved to failed/ once every destination settled.
+    var finalizing: Set<String> = []
+    /// Several destinations only: false while the primary destination cannot be reached, when
+    /// its queued photos do not hold back a low-priority destination (nothing uses the uplink).
+    var primaryReachable = true
+    /// Serializes sidecar writes of runs with several destinations.
+    let sidecarWrite = NSLock()
 
     /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
     /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
     /// (those without a rendition for `renditionKey` wait for one).
-    public init(directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil) throws(SpoolError) {
+    public init(
+        directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil, destinations: SpoolDestinations? = nil
+    ) throws(SpoolError) {
         self.directory = directory
         self.limits = limits
         self.renditionKey = renditionKey
+        self.destinations = destinations
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }
         }
@@ -82,7 +105,7 @@ public final class Spool: @unchecked Sendable {
 
     /// Whether a photo with this id is already queued, uploading or failed (not delivered).
     public func contains(id: String) -> Bool {
-        condition.withLock { queued.contains { $0.id == id } || inFlight[id] != nil || failedIDs.contains(id) }
+        condition.withLock { queued.contains { $0.id == id } || inFlight[id] != nil || failedIDs.contains(id) || lingering[id] != nil }
     }
 
     /// Blocks until a photo of `bytes` fits within the limits; false when the spool was closed.
@@ -224,6 +247,7 @@ public final class Spool: @unchecked Sendable {
             entry.inFlightSince = Date()
             entry.uploaderPID = getpid()
         }
+        entry.destinations = destinations?.initialProgress
         do {
             entry.bytes = try incoming.synchronize()
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
@@ -239,6 +263,7 @@ public final class Spool: @unchecked Sendable {
             throw Self.describe(error, at: final)
         }
         incoming.closeFile()
+        if let map = entry.destinations { condition.withLock { progress[id] = map } }
         committed(entry)
         let handedToWorker = condition.withLock { () -> Bool in
             reservedNames[id] = nil
@@ -269,7 +294,7 @@ public final class Spool: @unchecked Sendable {
     private func existingEntry(id: String) -> SpoolEntry? {
         condition.lock()
         defer { condition.unlock() }
-        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] { return existing }
+        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] ?? lingering[id] { return existing }
         guard failedIDs.contains(id) else { return nil }
         return try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load()
     }
@@ -416,6 +441,12 @@ public final class Spool: @unchecked Sendable {
     /// cannot be written (disk full) the photo is removed all the same, since a sidecar without
     /// its photo is dropped on start: either way the photo is not sent twice.
     public func markDelivered(_ entry: SpoolEntry) throws(SpoolError) {
+        if destinations != nil { return try settlePrimary(entry, .delivered, error: nil, statusCode: nil) }
+        try removeDelivered(entry)
+    }
+
+    /// Marks the sidecar delivered, then removes photo, rendition and sidecar.
+    func removeDelivered(_ entry: SpoolEntry) throws(SpoolError) {
         var done = entry
         done.state = .delivered
         done.inFlightSince = nil
@@ -438,6 +469,13 @@ public final class Spool: @unchecked Sendable {
         again.uploaderPID = nil
         again.lastError = error
         again.lastStatusCode = statusCode
+        if let primary = destinations?.primary.id {
+            condition.withLock {
+                progress[entry.id]?[primary]?.attempts = entry.attempts
+                progress[entry.id]?[primary]?.lastError = error
+                progress[entry.id]?[primary]?.lastStatusCode = statusCode
+            }
+        }
         try? saveSidecar(again)
         condition.withLock {
             inFlight[entry.id] = nil
@@ -450,6 +488,12 @@ public final class Spool: @unchecked Sendable {
 
     /// A permanent failure: moved to `failed/` with the answer, out of the way of the rest.
     public func moveToFailed(_ entry: SpoolEntry, error: String, statusCode: Int?) throws(SpoolError) {
+        if destinations != nil { return try settlePrimary(entry, .failed, error: error, statusCode: statusCode) }
+        try storeFailed(entry, error: error, statusCode: statusCode)
+    }
+
+    /// Moves photo and sidecar to failed/, with the answer.
+    func storeFailed(_ entry: SpoolEntry, error: String, statusCode: Int?) throws(SpoolError) {
         var failed = entry
         failed.state = .failed
         failed.inFlightSince = nil
@@ -476,11 +520,23 @@ public final class Spool: @unchecked Sendable {
     }
 
     /// Moves failed photos (all, or those whose id starts with one of `ids`) back into the queue.
-    public func retryFailed(ids: [String] = []) throws(SpoolError) -> [SpoolEntry] {
+    /// A photo that went to several destinations is sent again only to those that refused it
+    /// (or only to `destination`, a config id prefix or label, when given).
+    public func retryFailed(ids: [String] = [], destination: String? = nil) throws(SpoolError) -> [SpoolEntry] {
         var moved: [SpoolEntry] = []
         for var entry in Self.readEntries(in: failedDirectory).entries
         where ids.isEmpty || ids.contains(where: { entry.id.hasPrefix($0.lowercased()) }) {
             guard FileManager.default.fileExists(atPath: failedDirectory.appendingPathComponent("\(entry.id).jpg").path) else {
+                continue
+            }
+            if var map = entry.destinations {
+                let retried = map.keys.filter { key in
+                    map[key]?.state == .failed && (destination.map { key.lowercased().hasPrefix($0.lowercased()) || map[key]?.label == $0 } ?? true)
+                }
+                if retried.isEmpty { continue }
+                for key in retried { map[key]?.state = .queued }
+                entry.destinations = map
+            } else if destination != nil {
                 continue
             }
             entry.state = .queued
@@ -519,7 +575,7 @@ public final class Spool: @unchecked Sendable {
     public func snapshot() -> SpoolSnapshot {
         condition.withLock {
             SpoolSnapshot(
-                queued: queued, inFlight: inFlight.values.sorted { $0.sequence < $1.sequence },
+                queued: (queued + lingering.values).sorted { $0.sequence < $1.sequence }, inFlight: inFlight.values.sorted { $0.sequence < $1.sequence },
                 failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
         }
     }
@@ -552,15 +608,15 @@ public final class Spool: @unchecked Sendable {
 
     /// Counts for the progress line, without reading any file.
     public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
-        condition.withLock { (queued.count, inFlight.count, failedIDs.count) }
+        condition.withLock { (queued.count + lingering.count, inFlight.count, failedIDs.count) }
     }
 
     // MARK: - Internals
 
     private var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
-    private func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
+    func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
     private func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
-    private func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
+    func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
     /// The next sequence number; call with `condition` held.
     private func takeSequence() -> Int {
@@ -575,7 +631,7 @@ public final class Spool: @unchecked Sendable {
     private func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
         let name = SafeFileName.make(fileName)
         let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
-            || reservedNames.contains { $0.key != id && $0.value == name }
+            || reservedNames.contains { $0.key != id && $0.value == name } || lingering.values.contains { $0.uploadName == name }
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 
@@ -587,13 +643,14 @@ public final class Spool: @unchecked Sendable {
     }
 
     private func hasRoom(for bytes: Int64) -> Bool {
-        let count = queued.count + inFlight.count
+        let count = queued.count + inFlight.count + lingering.count
         if count == 0 { return true }
         let held = queued.reduce(Int64(0)) { $0 + $1.bytes } + inFlight.values.reduce(Int64(0)) { $0 + $1.bytes }
+            + lingering.values.reduce(Int64(0)) { $0 + $1.bytes }
         return count < limits.maxPhotos && held + bytes <= limits.maxBytes
     }
 
-    private func finish(_ id: String) {
+    func finish(_ id: String) {
         condition.withLock {
             inFlight[id] = nil
             notBefore[id] = nil
@@ -601,8 +658,13 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    private func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
+    func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
+        guard destinations != nil else { return try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry) }
+        sidecarWrite.lock()
+        defer { sidecarWrite.unlock() }
+        var merged = entry
+        if let map = condition.withLock({ progress[entry.id] }) { merged.destinations = map }
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(merged)
     }
 
     /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last
@@ -659,6 +721,18 @@ public final class Spool: @unchecked Sendable {
             }
             entry.inFlightSince = nil
             entry.uploaderPID = nil
+            if let destinations {
+                var map = entry.destinations ?? [:]
+                for destination in destinations.all where map[destination.id] == nil {
+                    map[destination.id] = DestinationProgress(label: destination.label)
+                }
+                entry.destinations = map
+                progress[entry.id] = map
+                if map[destinations.primary.id]?.state != .queued {
+                    lingering[entry.id] = entry
+                    continue
+                }
+            }
             if entry.rendition != nil && entry.rendition?.spec != renditionKey {
                 // Made for another config: this run sends what its own config asks for.
                 entry.rendition = nil
@@ -669,6 +743,8 @@ public final class Spool: @unchecked Sendable {
         }
         queued.sort { $0.sequence < $1.sequence }
         removeOrphanRenditions()
+        // Every destination settled before a crash: finished now.
+        for id in lingering.keys { try finishIfSettled(id) }
     }
 
     /// Renditions whose photo has gone (a crash between removing the two files).
@@ -713,7 +789,7 @@ public final class Spool: @unchecked Sendable {
         return fd
     }
 
-    private static func describe(_ error: Error, at url: URL) -> SpoolError {
+    static func describe(_ error: Error, at url: URL) -> SpoolError {
         if let errno = error as? Errno {
             return errno.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: errno.description)
         }

@@ -38,6 +38,9 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var lastStatusCode: Int?
     /// The gallery copy, once made (when the run's config asks for one).
     public var rendition: SpoolRendition?
+    /// Per destination (by config id), when the photo goes to several: it leaves the spool once
+    /// every one has it, or moves to failed/ once every one has settled and one refused it.
+    public var destinations: [String: DestinationProgress]?
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,

@@ -19,27 +19,12 @@ import Darwin
 public final class HTTPUploadClient {
     /// Give this to another thread to abort the transfer in flight (and all later ones).
     public let cancellation: UploadCancellation
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let curl: CurlHandle
+    private var handle: UnsafeMutableRawPointer { curl.pointer }
 
     public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
-        guard CurlGlobal.initResult == CURLE_OK.rawValue else {
-            throw UploadTransportError(category: .other, curlCode: Int(CurlGlobal.initResult),
-                                       message: "libcurl could not be initialised")
-        }
-        guard let handle = curl_easy_init() else {
-            throw UploadTransportError(category: .other, message: "libcurl could not create a transfer handle")
-        }
-        self.handle = handle
+        curl = try CurlHandle()
         self.cancellation = cancellation
-        let size = Int(relay_curl_error_size)
-        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
-        errorBuffer.initialize(repeating: 0, count: size)
-    }
-
-    deinit {
-        curl_easy_cleanup(handle)
-        errorBuffer.deallocate()
     }
 
     /// Performs one attempt, blocking the calling thread until an answer, an error, or a
@@ -84,8 +69,6 @@ public final class HTTPUploadClient {
     private func transfer(
         _ plan: UploadPlan, request: UploadRequest, fileSize: Int64, state: TransferState
     ) -> Result<UploadResponse, UploadTransportError> {
-        curl_easy_reset(handle)
-        errorBuffer[0] = 0
         let userData = Unmanaged.passUnretained(state).toOpaque()
 
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -103,7 +86,7 @@ public final class HTTPUploadClient {
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
 
-        set(relay_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(curl.reset())
         set(relay_easy_setopt_string(handle, CURLOPT_URL, plan.url))
         set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
@@ -118,17 +101,19 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, request.lowSpeedLimit))
             set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime))
         }
+        if let signing = request.signing {
+            // libcurl computes the SigV4 signature over the method, path, query and headers; the
+            // body is declared UNSIGNED-PAYLOAD for uploads, which is why S3 requests carry
+            // a checksum header of their own.
+            set(relay_easy_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.curlProvider))
+            set(relay_easy_setopt_string(handle, CURLOPT_USERNAME, signing.accessKey))
+            set(relay_easy_setopt_string(handle, CURLOPT_PASSWORD, signing.secretKey))
+        }
         if let rate = request.maxBytesPerSecond, rate > 0 {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
 
-        set(relay_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData))
-        set(relay_easy_setopt_xferinfo_function(handle) { userData, _, _, _, _ in
-            guard let userData else { return 0 }
-            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-            return state.cancellation.isCancelled ? 1 : 0
-        })
+        set(curl.abortWhenCancelled(userData))
         set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
         set(relay_easy_setopt_write_function(handle) { data, size, count, userData in
             let total = size &* count
@@ -157,9 +142,9 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
             set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
             set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
-            set(relay_easy_setopt_read_function(handle, Self.readCallback))
+            set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
             set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
-            set(relay_easy_setopt_seek_function(handle, Self.seekCallback))
+            set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
             if plan.method != "PUT" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
             }
@@ -177,8 +162,8 @@ public final class HTTPUploadClient {
             let filePart = curl_mime_addpart(made)
             set(curl_mime_name(filePart, fileField))
             set(curl_mime_filename(filePart, fileName))
-            set(curl_mime_type(filePart, "image/jpeg"))
-            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), Self.readCallback, Self.seekCallback, nil, userData))
+            set(curl_mime_type(filePart, request.contentType))
+            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), TransferState.readCallback, TransferState.seekCallback, nil, userData))
             set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
             if plan.method != "POST" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
@@ -213,7 +198,7 @@ public final class HTTPUploadClient {
             return UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
                                         message: "cancelled while the upload was in progress")
         }
-        return UploadTransportError(curlCode: code, errorBuffer: String(cString: errorBuffer))
+        return UploadTransportError(curlCode: code, errorBuffer: curl.errorText)
     }
 
     private func response(state: TransferState) -> UploadResponse {
@@ -243,7 +228,7 @@ public final class HTTPUploadClient {
 
     /// Opens the photo before any byte is sent, so a missing file is reported as such and not
     /// as a network failure halfway through.
-    private static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
+    static func openFile(_ path: String) -> Result<(Int32, Int64), UploadTransportError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             // Only a missing file is permanent; running out of descriptors or an I/O hiccup passes.
@@ -260,20 +245,9 @@ public final class HTTPUploadClient {
         return .success((descriptor, Int64(info.st_size)))
     }
 
-    private static func milliseconds(_ seconds: Double) -> Int {
+    static func milliseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int(min(seconds * 1000, Double(Int32.max)))
     }
 
-    private static let readCallback: curl_read_callback = { buffer, size, count, userData in
-        guard let buffer, let userData else { return relay_readfunc_abort }
-        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-        return state.readBody(into: buffer, capacity: size &* count) ?? relay_readfunc_abort
-    }
-
-    private static let seekCallback: curl_seek_callback = { userData, offset, origin in
-        guard let userData else { return relay_seekfunc_fail }
-        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-        return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
-    }
 }

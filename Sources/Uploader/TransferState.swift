@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import RelayCore
 #if canImport(Glibc)
@@ -33,6 +34,20 @@ final class TransferState {
     private(set) var gaveUpReading = false
     /// Where the next read of a growing file starts.
     private var position: Int64 = 0
+
+    /// libcurl's read callback: the body from the file, through the state in its user data.
+    static let readCallback: curl_read_callback = { buffer, size, count, userData in
+        guard let buffer, let userData else { return relay_readfunc_abort }
+        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+        return state.readBody(into: buffer, capacity: size &* count) ?? relay_readfunc_abort
+    }
+
+    /// libcurl's seek callback, to send the body again.
+    static let seekCallback: curl_seek_callback = { userData, offset, origin in
+        guard let userData else { return relay_seekfunc_fail }
+        let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+        return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
+    }
 
     init(cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil) {
         self.cancellation = cancellation

@@ -77,11 +77,16 @@ public struct UploadPlan: Sendable, Equatable {
         if !request.idempotencyKey.isEmpty {
             lines.append("Idempotency-Key: \(request.idempotencyKey)")
         }
+        guard isFieldValue(request.contentType), !request.contentType.isEmpty else {
+            return invalid("content type '\(request.contentType)' is empty or has control characters")
+        }
         if body == .raw && !hasContentType {
-            lines.append("Content-Type: image/jpeg")
+            lines.append("Content-Type: \(request.contentType)")
         }
         // No "Expect: 100-continue": servers that ignore it cost a one-second stall per photo.
-        lines.append("Expect:")
+        // Not on SigV4-signed requests: libcurl 7.88 signs the emptied header it then does not
+        // send, and the store refuses the signature (S3 stores answer 100-continue properly).
+        if request.signing == nil { lines.append("Expect:") }
         return .success(UploadPlan(method: method, url: request.url, headerLines: lines, body: body))
     }
 

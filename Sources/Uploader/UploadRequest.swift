@@ -3,10 +3,10 @@ import Foundation
 /// How the photo travels in the request body.
 public enum UploadBody: Sendable, Equatable {
     /// `multipart/form-data`: the text `fields` in order, then one file part named `fileField`
-    /// with `Content-Type: image/jpeg` and the file name `fileName` (made safe before sending).
+    /// with the request's `contentType` and the file name `fileName` (made safe before sending).
     case multipart(fields: [FormField], fileField: String, fileName: String)
-    /// The bare JPEG as the whole body with `Content-Type: image/jpeg` (presigned-URL PUTs).
-    /// A `Content-Type` in the request headers replaces the default.
+    /// The bare file as the whole body with the request's `contentType` (presigned-URL PUTs, S3).
+    /// A `Content-Type` in the request headers replaces it.
     case raw
 }
 
@@ -39,6 +39,10 @@ public struct UploadRequest: Sendable, Equatable {
     public var lowSpeedTime: Int
     /// Upload rate cap in bytes/s, so photo uploads leave room on a shared uplink.
     public var maxBytesPerSecond: Int?
+    /// The photo's media type: `image/jpeg`, or a RAW type when RAW files are taken.
+    public var contentType: String
+    /// Set for requests libcurl signs with AWS Signature Version 4 (S3-compatible stores).
+    public var signing: AWSSigning?
 
     public init(
         method: String = "POST",
@@ -51,7 +55,9 @@ public struct UploadRequest: Sendable, Equatable {
         connectTimeoutSeconds: Double = 10,
         lowSpeedLimit: Int = 1,
         lowSpeedTime: Int = 30,
-        maxBytesPerSecond: Int? = nil
+        maxBytesPerSecond: Int? = nil,
+        contentType: String = "image/jpeg",
+        signing: AWSSigning? = nil
     ) {
         self.method = method
         self.url = url
@@ -64,5 +70,7 @@ public struct UploadRequest: Sendable, Equatable {
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
         self.maxBytesPerSecond = maxBytesPerSecond
+        self.contentType = contentType
+        self.signing = signing
     }
 }

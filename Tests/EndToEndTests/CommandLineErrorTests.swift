@@ -56,7 +56,7 @@ final class CommandLineErrorTests: XCTestCase {
             (#"[{"url": "https://a.example/u", "colour": "red"}]"#, "unknown field 'colour'"),
             (#"[{"verb": "POST", "note": "gala"}]"#, "config 'gala' has no URL"),
             (#"[{"url": "https://a.example/u", "verb": "SEND"}]"#, "verb 'SEND' is not one of GET, POST, PUT, PATCH, DELETE"),
-            (#"[{"url": "ftp://a.example/u"}]"#, "only http and https are supported"),
+            (#"[{"url": "gopher://a.example/u"}]"#, "only http, https, s3, ftp, ftps and sftp are supported"),
             (#"[{"url": "https://a.example/u", "timeoutSeconds": -3}]"#, "it must be a positive number of seconds"),
             (#"{"configs": [ {"url": "#, "cannot import"),
         ]
@@ -84,7 +84,7 @@ final class CommandLineErrorTests: XCTestCase {
         let harness = try RelayHarness()
         let cases: [([String], String)] = [
             (["config", "add", "--url", "https://x.example/u", "--verb", "SEND"], "verb 'SEND'"),
-            (["config", "add", "--url", "ftp://x.example/u"], "only http and https"),
+            (["config", "add", "--url", "gopher://x.example/u"], "only http, https, s3, ftp, ftps and sftp"),
             (["config", "add", "--note", "gallery"], "config 'gallery' has no URL: relay config add --url"),
             (["config", "add", "--url", "https://x.example/u", "--header", "NoColon"], "header 'NoColon'"),
             (["config", "add", "--url", "https://x.example/u", "--body", "xml"], "body 'xml'"),
@@ -133,7 +133,7 @@ final class CommandLineErrorTests: XCTestCase {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "import", TestPaths.repositoryRoot.appendingPathComponent("config.example.json").path).status, 0)
         var list = try harness.relay("config", "list")
-        XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, list.stdout)
         XCTAssertTrue(list.stdout.contains("* 6f1c2e0a"), list.stdout)
         XCTAssertEqual(try harness.relay("config", "use", "Local gallery (scripts/gallery.py)").status, 0)
         list = try harness.relay("config", "list")
@@ -142,7 +142,7 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertTrue(shown.stdout.contains("\"url\" : \"http://127.0.0.1:8080/upload\""), shown.stdout)
         XCTAssertEqual(try harness.relay("config", "remove", "a3e9c1b2").status, 0)
         list = try harness.relay("config", "list")
-        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, list.stdout)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 5, list.stdout)
         XCTAssertTrue(list.stdout.contains("* "), "another config is selected after removing the selected one")
     }
 }

@@ -95,6 +95,7 @@ struct HistoryEntry: Decodable {
     var isTimerCapture: Bool
     var renditionBytes: Int?
     var note: String?
+    var destination: String?
 
     var date: Date? {
         let formatter = ISO8601DateFormatter()

@@ -65,11 +65,27 @@ final class ConfigListTests: XCTestCase {
             }
         }
         XCTAssertTrue(message(RequestConfig(url: "", note: "gallery")).contains("config 'gallery' has no URL: relay config add --url"))
-        XCTAssertTrue(message(RequestConfig(url: "ftp://x.example/")).contains("only http and https"))
+        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps and sftp"))
         XCTAssertTrue(message(RequestConfig(url: "not a url")).contains("url 'not a url'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", headers: ["Bad Name": "x"])).contains("header 'Bad Name'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", timeoutSeconds: -1)).contains("timeoutSeconds"))
         XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")
+    }
+
+    /// S3 URLs name a bucket; endpoint, region and addressing belong to them only; a template's
+    /// unknown placeholder is refused with its name when the config is added.
+    func testS3AndTemplateValidation() {
+        func message(_ config: RequestConfig) -> String {
+            do { try config.validate(); return "" } catch { return error.description }
+        }
+        XCTAssertEqual(message(RequestConfig(url: "s3://photos/gala/{date}/{name}", endpoint: "http://127.0.0.1:8333", region: "eu-west-1")), "")
+        XCTAssertEqual(message(RequestConfig(url: "s3://photos", addressing: .virtual)), "")
+        XCTAssertTrue(message(RequestConfig(url: "s3://Photos_Bucket/x")).contains("not a bucket name"))
+        XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", endpoint: "ftp://h")).contains("S3 endpoint"))
+        XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", fields: ["album": "a"])).contains("HTTP form"))
+        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", region: "us-east-1")).contains("s3:// URLs only"))
+        XCTAssertTrue(message(RequestConfig(url: "https://x.example/{nmae}")).contains("{nmae} is not a placeholder"))
+        XCTAssertEqual(message(RequestConfig(url: "https://x.example/api/{date}/{name}")), "")
     }
 
     func testDecodingAcceptsCamera2URLConfigsAndRejectsBadVerb() throws {

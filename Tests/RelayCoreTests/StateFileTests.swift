@@ -93,5 +93,7 @@ final class StateFileTests: XCTestCase {
         XCTAssertFalse(imported.configs.isEmpty)
         XCTAssertTrue(imported.configs.contains { $0.effectiveBody == .raw })
         XCTAssertTrue(imported.configs.contains { !$0.headers.isEmpty && !$0.fields.isEmpty })
+        XCTAssertEqual(Set(imported.configs.map(\.kind)), [.http, .s3, .ftps, .sftp])
+        for config in imported.configs { XCTAssertNoThrow(try config.validate(), config.label) }
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+import RelayCore
+import Spool
+import Uploader
+
+/// A worker thread of a run (`run()` returns once the spool is closed).
+protocol Runnable: AnyObject, Sendable {
+    func run()
+}
+
+/// One delivery attempt as `relay history` keeps it, for the workers of every destination.
+enum AttemptHistory {
+    static func record(
+        _ entry: SpoolEntry, success: Bool, error: String?, report: DeliveryReport, summary: String, duration: TimeInterval,
+        attempt: Int
+    ) -> HistoryRecord {
+        HistoryRecord(
+            captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: report.statusCode,
+            errorMessage: error, requestSummary: summary, responseSummary: report.answer, isTimerCapture: entry.isTimerCapture,
+            fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: duration, attempt: attempt)
+    }
+
+    static func append(_ record: HistoryRecord, to history: HistoryStore, console: RunConsole) {
+        do {
+            try history.append(record)
+        } catch {
+            console.log("history not saved for \(record.fileName): \(error)")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import CCurl
+import Foundation
+import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One FTP, FTPS or SFTP upload, fully resolved (secrets expanded), for `FileTransferClient`.
+public struct FileTransferRequest: Sendable, Equatable {
+    /// `ftp://` or `sftp://` URL of the file to write.
+    public var url: String
+    /// FTP: require TLS on the control and data connections (explicit FTPS).
+    public var requireTLS: Bool
+    public var username: String?
+    /// The login password, or with `sshKey` the key's passphrase.
+    public var password: String?
+    public var caCertificate: String?
+    public var sshKey: String?
+    public var knownHosts: String?
+    /// Commands sent after the upload (the rename into place); a failing one fails the attempt.
+    public var afterUpload: [String]
+    public var filePath: String
+    public var timeoutSeconds: Double?
+    public var connectTimeoutSeconds: Double
+    public var maxBytesPerSecond: Int?
+
+    public init(
+        url: String, requireTLS: Bool = false, username: String? = nil, password: String? = nil, caCertificate: String? = nil,
+        sshKey: String? = nil, knownHosts: String? = nil, afterUpload: [String] = [], filePath: String,
+        timeoutSeconds: Double? = nil, connectTimeoutSeconds: Double = 10, maxBytesPerSecond: Int? = nil
+    ) {
+        self.url = url
+        self.requireTLS = requireTLS
+        self.username = username
+        self.password = password
+        self.caCertificate = caCertificate
+        self.sshKey = sshKey
+        self.knownHosts = knownHosts
+        self.afterUpload = afterUpload
+        self.filePath = filePath
+        self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.maxBytesPerSecond = maxBytesPerSecond
+    }
+}
+
+/// What a completed FTP or SFTP upload reports.
+public struct FileTransferResponse: Sendable, Equatable {
+    /// The server's last reply code (FTP), 0 for SFTP.
+    public var replyCode: Int
+    public var bytesSent: Int64
+    public var duration: TimeInterval
+}
+
+/// Why an SFTP server's host key was refused, and its fingerprint (`SHA256:…`, as `ssh-keygen -l`
+/// prints it), for the message that tells the photographer what to check.
+public struct HostKeyRefusal: Sendable, Equatable {
+    /// True: known_hosts has another key for this host (a different server, or one in between).
+    public var mismatch: Bool
+    public var fingerprint: String
+}
+
+/// Uploads files over FTP, FTPS and SFTP through one reused libcurl handle (one worker thread
+/// owns it, like `HTTPUploadClient`, so the control connection or SSH session stays open).
+/// Folders are created as needed. SFTP host keys are checked against a known_hosts file and an
+/// unknown or changed key is refused, never accepted.
+public final class FileTransferClient {
+    public let cancellation: UploadCancellation
+    private let curl: CurlHandle
+    private var handle: UnsafeMutableRawPointer { curl.pointer }
+
+    public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
+        curl = try CurlHandle()
+        self.cancellation = cancellation
+    }
+
+    /// Performs one upload, blocking until it is done, failed or cancelled. A refused SFTP host
+    /// key comes back as the error's `hostKey`.
+    public func upload(_ request: FileTransferRequest) -> Result<FileTransferResponse, FileTransferError> {
+        if cancellation.isCancelled {
+            return .failure(FileTransferError(UploadTransportError(category: .aborted, message: "cancelled before the upload started")))
+        }
+        let opened: (Int32, Int64)
+        switch HTTPUploadClient.openFile(request.filePath) {
+        case .success(let file): opened = file
+        case .failure(let error): return .failure(FileTransferError(error))
+        }
+        defer { close(opened.0) }
+        let state = TransferState(cancellation: cancellation, fileDescriptor: opened.0)
+        let hostKey = HostKeyCheck()
+        return withExtendedLifetime((state, hostKey)) { transfer(request, fileSize: opened.1, state: state, hostKey: hostKey) }
+    }
+
+    private func transfer(
+        _ request: FileTransferRequest, fileSize: Int64, state: TransferState, hostKey: HostKeyCheck
+    ) -> Result<FileTransferResponse, FileTransferError> {
+        var commands: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(commands) }
+        for command in request.afterUpload {
+            commands = curl_slist_append(commands, command)
+        }
+        var code = CURLE_OK
+        func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
+        let userData = Unmanaged.passUnretained(state).toOpaque()
+
+        set(curl.reset())
+        set(relay_easy_setopt_string(handle, CURLOPT_URL, request.url))
+        set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "ftp,sftp"))
+        set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(relay_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
+        set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
+        set(relay_easy_setopt_long(handle, CURLOPT_FTP_CREATE_MISSING_DIRS, Int(CURLFTP_CREATE_DIR_RETRY.rawValue)))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
+        set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
+        set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
+        set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, HTTPUploadClient.milliseconds(request.connectTimeoutSeconds)))
+        if let timeout = request.timeoutSeconds {
+            set(relay_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, HTTPUploadClient.milliseconds(timeout)))
+        }
+        // The same stall rule as HTTP: under 1 byte/s for 30 s is a dead link.
+        set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+        set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 30))
+        if let rate = request.maxBytesPerSecond, rate > 0 {
+            set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
+        }
+        set(curl.abortWhenCancelled(userData))
+        if let username = request.username { set(relay_easy_setopt_string(handle, CURLOPT_USERNAME, username)) }
+        if request.requireTLS {
+            set(relay_easy_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)))
+            if let ca = request.caCertificate { set(relay_easy_setopt_string(handle, CURLOPT_CAINFO, ca)) }
+        }
+        if let sshKey = request.sshKey {
+            set(relay_easy_setopt_string(handle, CURLOPT_SSH_PRIVATE_KEYFILE, sshKey))
+            set(relay_easy_setopt_long(handle, CURLOPT_SSH_AUTH_TYPES, Int(CURLSSH_AUTH_PUBLICKEY)))
+            if let passphrase = request.password { set(relay_easy_setopt_string(handle, CURLOPT_KEYPASSWD, passphrase)) }
+        } else if let password = request.password {
+            set(relay_easy_setopt_string(handle, CURLOPT_PASSWORD, password))
+        }
+        if let knownHosts = request.knownHosts {
+            set(relay_easy_setopt_string(handle, CURLOPT_SSH_KNOWNHOSTS, knownHosts))
+            set(relay_easy_setopt_pointer(handle, CURLOPT_SSH_KEYDATA, Unmanaged.passUnretained(hostKey).toOpaque()))
+            set(relay_easy_setopt_sshkey_function(handle, HostKeyCheck.callback))
+        }
+        if commands != nil { set(relay_easy_setopt_slist(handle, CURLOPT_POSTQUOTE, commands)) }
+
+        if code == CURLE_OK { code = curl_easy_perform(handle) }
+        var reply = 0
+        _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
+        guard code == CURLE_OK else {
+            if let readError = state.readError {
+                return .failure(FileTransferError(UploadTransportError(
+                    category: .fileUnreadable, curlCode: Int(code.rawValue), message: "\(request.filePath): \(String(cString: strerror(readError)))")))
+            }
+            if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
+                return .failure(FileTransferError(UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
+                                                                       message: "cancelled while the upload was in progress")))
+            }
+            return .failure(FileTransferError(UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
+                                              replyCode: reply, hostKey: hostKey.refusal))
+        }
+        var uploaded: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        var microseconds: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
+        return .success(FileTransferResponse(replyCode: reply, bytesSent: Int64(uploaded), duration: TimeInterval(microseconds) / 1_000_000))
+    }
+}
+
+/// A failed FTP or SFTP upload: curl's error, the server's last reply, and a refused host key.
+public struct FileTransferError: Error, Sendable, Equatable {
+    public var transport: UploadTransportError
+    public var replyCode: Int
+    public var hostKey: HostKeyRefusal?
+
+    public init(_ transport: UploadTransportError, replyCode: Int = 0, hostKey: HostKeyRefusal? = nil) {
+        self.transport = transport
+        self.replyCode = replyCode
+        self.hostKey = hostKey
+    }
+}
+
+/// libcurl's SSH host key callback: only a key known_hosts lists for this host passes.
+final class HostKeyCheck {
+    private(set) var refusal: HostKeyRefusal?
+
+    static let callback: curl_sshkeycallback = { _, _, found, match, clientData in
+        guard let clientData else { return Int32(CURLKHSTAT_REJECT.rawValue) }
+        let check = Unmanaged<HostKeyCheck>.fromOpaque(clientData).takeUnretainedValue()
+        if match == CURLKHMATCH_OK { return Int32(CURLKHSTAT_FINE.rawValue) }
+        var fingerprint = "unknown"
+        if let found, let key = found.pointee.key {
+            let blob: [UInt8] = found.pointee.len > 0
+                ? Array(UnsafeRawBufferPointer(start: key, count: found.pointee.len))
+                : Array(Data(base64Encoded: String(cString: key)) ?? Data())
+            fingerprint = HostKeyCheck.fingerprint(of: blob)
+        }
+        check.refusal = HostKeyRefusal(mismatch: match == CURLKHMATCH_MISMATCH, fingerprint: fingerprint)
+        return Int32(CURLKHSTAT_REJECT.rawValue)
+    }
+
+    /// OpenSSH's form: `SHA256:` and the unpadded base64 of the key blob's SHA-256.
+    static func fingerprint(of blob: [UInt8]) -> String {
+        var digest = SHA256Digest()
+        digest.update(blob)
+        var text = digest.base64()
+        while text.hasSuffix("=") { text.removeLast() }
+        return "SHA256:" + text
+    }
+}

@@ -1,0 +1,108 @@
+import CCurl
+import Foundation
+import RelayCore
+
+/// An FTP, FTPS (explicit TLS) or SFTP server: the newsroom's or the agency's picture desk.
+/// Each photo is written under a temporary name in its folder (created as needed) and renamed
+/// into place once complete; see `FileTransferLocation` for the paths and the rename rule.
+public final class FileTransferDestination: Destination {
+    private let config: RequestConfig
+    private let location: FileTransferLocation
+    private let password: String?
+    private let knownHosts: String?
+    private let sshKey: String?
+    private let policy: DeliveryPolicy
+    private let client: FileTransferClient
+
+    public init(
+        config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) {
+        self.config = config
+        self.policy = policy
+        do {
+            location = try FileTransferLocation(config: config)
+            password = try config.password.map { value throws(ConfigError) in
+                try EnvironmentExpansion.expand(value, header: "password", environment: environment)
+            }
+        } catch {
+            throw .config(error)
+        }
+        knownHosts = location.scheme == .sftp ? Self.expandingHome(config.knownHosts ?? "~/.ssh/known_hosts", environment) : nil
+        sshKey = config.sshKey.map { Self.expandingHome($0, environment) }
+        do { client = try FileTransferClient(cancellation: cancellation) } catch { throw .transport(error) }
+    }
+
+    /// `~/…` in the environment's HOME, as a shell would write it.
+    static func expandingHome(_ path: String, _ environment: [String: String]) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst(1)
+    }
+
+    /// The whole file is needed before its rename; an upload during the download would gain little.
+    public var acceptsGrowingFiles: Bool { false }
+
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+        let target = location.target(for: item.template)
+        let request = FileTransferRequest(
+            url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
+            username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
+            caCertificate: config.caCertificate, sshKey: sshKey, knownHosts: knownHosts,
+            afterUpload: location.renameCommands(target), filePath: item.filePath, timeoutSeconds: config.timeoutSeconds,
+            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+        let outcome = client.upload(request)
+        let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
+        switch outcome {
+        case .success(let response):
+            return DeliveryReport(decision: decision, evidence: .reachable, answer: "stored as \(location.displayName(target))",
+                                  bytesSent: response.bytesSent)
+        case .failure(let error):
+            let problem: String? = switch decision {
+            case .permanent(let reason): reason
+            default: error.transport.description + (error.replyCode > 0 ? " (server reply \(error.replyCode))" : "")
+            }
+            return DeliveryReport(decision: decision, evidence: GalleryReachability.evidence(of: .failure(error.transport)),
+                                  problem: problem, transportError: error.transport)
+        }
+    }
+
+    public func summary(of item: DeliveryItem) -> String {
+        "STOR \(location.displayName(location.target(for: item.template))) (via .part, then rename)"
+    }
+}
+
+/// The FTP and SFTP rules (pure): a refused login, a denied folder or an unknown host key are
+/// for the photographer to fix and are permanent, named as such; everything else (a dropped
+/// connection, a restarted server, a full disk there) is retried with backoff.
+public enum FileTransferAnswer {
+    public static func decide(
+        _ outcome: Result<FileTransferResponse, FileTransferError>, attempt: Int, location: FileTransferLocation,
+        knownHosts: String?, policy: DeliveryPolicy
+    ) -> DeliveryDecision {
+        guard case .failure(let error) = outcome else { return .delivered }
+        let server = "\(location.host):\(location.port)"
+        if let hostKey = error.hostKey {
+            let file = knownHosts ?? "known_hosts"
+            if hostKey.mismatch {
+                return .permanent(reason: "the SFTP server \(server) showed host key \(hostKey.fingerprint), which is NOT the key "
+                    + "\(file) has for it: another machine may be answering in its place. Check with the server's owner before "
+                    + "changing \(file), then relay retry")
+            }
+            return .permanent(reason: "the SFTP server \(server) is not in \(file) (its host key is \(hostKey.fingerprint)): "
+                + "check that fingerprint with the server's owner, add the key (ssh-keyscan -p \(location.port) \(location.host) "
+                + ">> \(file)), then relay retry")
+        }
+        switch UInt32(error.transport.curlCode) {
+        case CURLE_LOGIN_DENIED.rawValue:
+            return .permanent(reason: "\(server) refused the login as '\(location.user ?? "anonymous")': check the user in the URL, "
+                + "the password (or SSH key) the config names, then relay retry")
+        case CURLE_REMOTE_ACCESS_DENIED.rawValue:
+            return .permanent(reason: "\(server) denied access to the folder (\(error.transport.message)): check the path and the "
+                + "account's rights there, then relay retry")
+        case CURLE_REMOTE_FILE_NOT_FOUND.rawValue, CURLE_URL_MALFORMAT.rawValue:
+            return .permanent(reason: "\(server) has no such folder and it could not be made (\(error.transport.message)): check "
+                + "the path in the URL, then relay retry")
+        default:
+            return policy.decide(.failure(error.transport), attempt: attempt)
+        }
+    }
+}

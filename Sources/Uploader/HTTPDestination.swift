@@ -1,0 +1,38 @@
+import Foundation
+import RelayCore
+
+/// An HTTP endpoint (the gallery): a multipart form or a raw body per photo, by a request config
+/// (the Camera2URL model). Status codes, the request rules and `Retry-After` stay in here.
+public final class HTTPDestination: Destination {
+    private let config: RequestConfig
+    private let environment: [String: String]
+    private let policy: DeliveryPolicy
+    private let client: HTTPUploadClient
+
+    public init(
+        config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(UploadTransportError) {
+        self.config = config
+        self.environment = environment
+        self.policy = policy
+        client = try HTTPUploadClient(cancellation: cancellation)
+    }
+
+    /// A request without a body (GET, DELETE) has nothing to send early.
+    public var acceptsGrowingFiles: Bool { UploadPlan.sendsBody(method: config.verb.rawValue) }
+
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+        let outcome: Result<UploadResponse, UploadTransportError>
+        do {
+            let request = try RequestBuilder.request(for: config, item: item, environment: environment)
+            outcome = client.perform(request, growing: growing)
+        } catch {
+            outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
+        }
+        return DeliveryReport(outcome, decision: policy.decide(outcome, attempt: attempt))
+    }
+
+    public func summary(of item: DeliveryItem) -> String {
+        RequestBuilder.summary(for: config, item: item)
+    }
+}

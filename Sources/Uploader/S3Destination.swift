@@ -1,0 +1,85 @@
+import Foundation
+import RelayCore
+
+/// An S3-compatible bucket (AWS S3, SeaweedFS, MinIO, Ceph, R2, …): one PUT per photo, signed
+/// by libcurl with AWS Signature Version 4 (`CURLOPT_AWS_SIGV4`).
+///
+/// Credentials come from `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`,
+/// never from the config file. Each PUT carries `x-amz-checksum-sha256` of the file, so a body
+/// damaged on the way is refused by the store instead of stored; hence a photo is sent only once
+/// it is whole (no upload during its download).
+public final class S3Destination: Destination {
+    public static let accessKeyVariable = "AWS_ACCESS_KEY_ID"
+    public static let secretKeyVariable = "AWS_SECRET_ACCESS_KEY"
+    public static let sessionTokenVariable = "AWS_SESSION_TOKEN"
+
+    private let config: RequestConfig
+    private let location: S3Location
+    private let signing: AWSSigning
+    private let headers: [HTTPHeader]
+    private let policy: DeliveryPolicy
+    private let client: HTTPUploadClient
+
+    public init(
+        config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) {
+        self.config = config
+        self.policy = policy
+        do {
+            location = try S3Location(config: config)
+            signing = try Self.signing(config: config, region: location.region, environment: environment)
+            var headers: [HTTPHeader] = []
+            for name in config.headers.keys.sorted() {
+                let value = try EnvironmentExpansion.expand(config.headers[name] ?? "", header: name, environment: environment)
+                headers.append(HTTPHeader(name: name, value: value))
+            }
+            self.headers = headers
+        } catch {
+            throw .config(error)
+        }
+        do { client = try HTTPUploadClient(cancellation: cancellation) } catch { throw .transport(error) }
+    }
+
+    /// The credentials from the environment; a missing one is named.
+    public static func signing(config: RequestConfig, region: String, environment: [String: String]) throws(ConfigError) -> AWSSigning {
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard let accessKey = value(accessKeyVariable) else { throw .missingCredentials(variable: accessKeyVariable, config: config.label) }
+        guard let secretKey = value(secretKeyVariable) else { throw .missingCredentials(variable: secretKeyVariable, config: config.label) }
+        return AWSSigning(accessKey: accessKey, secretKey: secretKey, sessionToken: value(sessionTokenVariable), region: region)
+    }
+
+    public var acceptsGrowingFiles: Bool { false }
+
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+        let checksum: String
+        do {
+            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: item.filePath)).base64()
+        } catch {
+            let failure = UploadTransportError(category: .fileUnreadable, message: "\(item.filePath): \(error.localizedDescription)")
+            return DeliveryReport(.failure(failure), decision: policy.decide(.failure(failure), attempt: attempt))
+        }
+        let key = location.key(for: item.template)
+        var headers = headers
+        headers.append(HTTPHeader(name: "x-amz-checksum-sha256", value: checksum))
+        // The photo's key travels as object metadata: a consumer can tell a rendition from its original.
+        headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: item.key))
+        if let token = signing.sessionToken { headers.append(HTTPHeader(name: "x-amz-security-token", value: token)) }
+        let request = UploadRequest(
+            method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: item.filePath,
+            idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
+            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: item.contentType,
+            signing: signing)
+        let outcome = client.perform(request)
+        let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)
+        return DeliveryReport(outcome, decision: decision)
+    }
+
+    public func summary(of item: DeliveryItem) -> String {
+        var parts = ["PUT \(location.displayName(key: location.key(for: item.template)))", "(\(location.endpoint), \(location.region))"]
+        parts.append(contentsOf: RequestBuilder.redactedHeaders(config.headers))
+        parts.append("x-amz-meta-relay-key: \(item.key)")
+        return parts.joined(separator: " ")
+    }
+}

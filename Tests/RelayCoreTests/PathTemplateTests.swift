@@ -1,0 +1,36 @@
+import Foundation
+import RelayCore
+import XCTest
+
+final class PathTemplateTests: XCTestCase {
+    private let values = PathTemplate.Values(
+        name: "IMG_0042.CR3", capturedAt: Date(timeIntervalSince1970: 1_779_540_245), camera: "EOS R5",
+        serial: "0123", sequence: 42, run: "gala")
+    private let utc = TimeZone(identifier: "UTC")!
+
+    func testEveryPlaceholder() throws {
+        let template = try PathTemplate("e/{date}/{time}/{camera}-{serial}/{seq}-{stem}.{ext}/{name}/{run}")
+        XCTAssertEqual(template.render(values, timeZone: utc), "e/2026-05-23/124405/EOS_R5-0123/0042-IMG_0042.cr3/IMG_0042.CR3/gala")
+        XCTAssertTrue(template.hasPlaceholders)
+        XCTAssertFalse(try PathTemplate("plain/prefix").hasPlaceholders)
+    }
+
+    /// A value cannot add a folder, climb out of one, or carry characters that need escaping.
+    func testValuesAreMadeSafe() throws {
+        var hostile = values
+        hostile.name = "../../etc/pass wd"
+        hostile.camera = ".."
+        hostile.run = ""
+        let rendered = try PathTemplate("{camera}/{name}/{run}").render(hostile, timeZone: utc)
+        XCTAssertEqual(rendered, "_/.._.._etc_pass_wd/_")
+        XCTAssertFalse(rendered.split(separator: "/").contains { $0 == ".." || $0 == "." })
+    }
+
+    func testUnknownOrUnclosedPlaceholdersAreRefused() {
+        for (text, expected) in [("a/{nmae}", "{nmae} is not a placeholder"), ("a/{name", "not closed"), ("a/name}", "has no '{'")] {
+            XCTAssertThrowsError(try PathTemplate(text), text) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+        }
+    }
+}
