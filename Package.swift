@@ -30,7 +30,7 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
         ),
-        // OpenSSL for the FTP receiver: SHA-256 of received photos, FTPS, its certificate.
+        // OpenSSL: SHA-256 (RelayCore: S3 checksums, received photos), FTPS and its certificate.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -55,7 +55,7 @@ let package = Package(
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
         .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
-        .target(name: "RelayCore"),
+        .target(name: "RelayCore", dependencies: ["COpenSSL"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made

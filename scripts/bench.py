@@ -5,7 +5,7 @@ simulator shapes the camera link (--rate-limit) and the local gallery the uplink
 so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
-                                                    rendition slowuplink slowburst libgphoto2 ftp
+                                                    rendition slowuplink slowburst twodest s3 libgphoto2 ftp
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -82,12 +82,15 @@ class Camera:
 
 
 class Relay:
-    def __init__(self, work, url, config=()):
-        self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"))
+    def __init__(self, work, url, config=(), env=None):
+        self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"), **(env or {}))
         self.log = os.path.join(work, "relay.log")
-        subprocess.run([RELAY, "config", "add", "--url", url + "/upload"] + list(config), env=self.env, check=True,
-                       capture_output=True)
+        self.add_config(url + "/upload", *config)
         self.proc = None
+
+    def add_config(self, url, *config):
+        subprocess.run([RELAY, "config", "add", "--url", url] + list(config), env=self.env, check=True,
+                       capture_output=True)
 
     def start(self, *args):
         self.proc = subprocess.Popen([RELAY, "run"] + list(args), env=self.env,
@@ -610,9 +613,209 @@ def case_slowburst(work, quick):
             "relay / limit": elapsed / limit, "relay peak RSS MB": peak, "relay CPU s": cpu}
 
 
+# --- destinations: S3 (SeaweedFS) beside the gallery -----------------------------------------
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class SeaweedFS:
+    """A SeaweedFS server with its S3 gateway on loopback, authentication on (as the tests run it)."""
+    KEY, SECRET = "RELAYBENCHKEY", "relay-bench-secret"
+
+    def __init__(self, work):
+        data = os.path.join(work, "seaweedfs")
+        os.makedirs(data)
+        config = os.path.join(work, "s3.json")
+        with open(config, "w") as f:
+            json.dump({"identities": [{"name": "relay", "credentials": [{"accessKey": self.KEY, "secretKey": self.SECRET}],
+                                       "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
+        ports = [free_port() for _ in range(10)]
+        self.port = ports[6]
+        self.endpoint = "http://127.0.0.1:%d" % self.port
+        self.proc = subprocess.Popen(
+            ["weed", "server", "-dir=" + data, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
+             "-master.port=%d" % ports[0], "-master.port.grpc=%d" % ports[1], "-volume.port=%d" % ports[2],
+             "-volume.port.grpc=%d" % ports[3], "-volume.max=50", "-master.volumeSizeLimitMB=256", "-filer",
+             "-filer.port=%d" % ports[4], "-filer.port.grpc=%d" % ports[5], "-s3", "-s3.port=%d" % ports[6],
+             "-s3.port.grpc=%d" % ports[7], "-s3.port.iceberg=%d" % ports[8], "-s3.port.lance=%d" % ports[9],
+             "-s3.config=" + config], cwd=work, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "weed.log"), "w"))
+
+        def answers():
+            try:
+                urllib.request.urlopen(self.endpoint + "/", timeout=2)
+            except urllib.error.HTTPError as error:
+                return error.code == 403
+            except OSError:
+                return False
+            return False
+        wait_for(answers, 120, 0.2)
+        import boto3
+        import botocore.config
+        self.client = boto3.client("s3", endpoint_url=self.endpoint, aws_access_key_id=self.KEY,
+                                   aws_secret_access_key=self.SECRET, region_name="us-east-1",
+                                   config=botocore.config.Config(s3={"addressing_style": "path"}))
+
+    def env(self):
+        return {"AWS_ACCESS_KEY_ID": self.KEY, "AWS_SECRET_ACCESS_KEY": self.SECRET}
+
+    def bucket(self, name):
+        self.client.create_bucket(Bucket=name)
+        return name
+
+    def count(self, bucket):
+        return self.client.list_objects_v2(Bucket=bucket).get("KeyCount", 0)
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+class SharedUplink:
+    """One venue uplink in front of several servers: a TCP proxy per server on loopback, all
+    sending upstream (client to server) from one budget of `rate` bytes per second."""
+
+    def __init__(self, rate, targets):
+        import asyncio
+        import threading
+        self.rate = rate
+        self.ports = [free_port() for _ in targets]
+        self.loop = asyncio.new_event_loop()
+        self.next_free = 0.0
+        ready = threading.Event()
+
+        async def pipe(reader, writer, shaped):
+            try:
+                while True:
+                    data = await reader.read(64 * 1024)
+                    if not data:
+                        break
+                    if shaped:
+                        # Each chunk takes its turn on the one link: it leaves once the link has
+                        # carried every earlier chunk at `rate`.
+                        now = self.loop.time()
+                        start = max(now, self.next_free)
+                        self.next_free = start + len(data) / self.rate
+                        await asyncio.sleep(self.next_free - now)
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        def serve(host, port):
+            async def handle(client_reader, client_writer):
+                try:
+                    server_reader, server_writer = await asyncio.open_connection(host, port)
+                except OSError:
+                    client_writer.close()
+                    return
+                await asyncio.gather(pipe(client_reader, server_writer, True), pipe(server_reader, client_writer, False))
+            return handle
+
+        async def start():
+            for (host, port), listen in zip(targets, self.ports):
+                await asyncio.start_server(serve(host, port), "127.0.0.1", listen)
+            ready.set()
+
+        def run():
+            asyncio.set_event_loop(self.loop)
+            self.loop.run_until_complete(start())
+            self.loop.run_forever()
+        threading.Thread(target=run, daemon=True).start()
+        ready.wait(30)
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def case_twodest(work, quick):
+    """The gallery's shutter-to-gallery with an S3 backup of every original on the same uplink."""
+    shots = 5 if quick else 20
+    figures = {}
+    for variant in ("gallery alone", "with S3 backup, priority low", "with S3 backup, priority normal"):
+        folder = os.path.join(work, variant.replace(" ", "-").replace(",", ""))
+        os.makedirs(folder)
+        gallery = Gallery(folder)
+        store = SeaweedFS(folder)
+        bucket = store.bucket("backup")
+        gallery_host, gallery_port = gallery.url.rsplit("//", 1)[1].split(":")
+        uplink = SharedUplink(LINK, [(gallery_host, int(gallery_port)), ("127.0.0.1", store.port)])
+        camera = Camera(folder, 0, 8 * MB, rate=LINK)
+        runner = Relay(folder, "http://127.0.0.1:%d" % uplink.ports[0], ["--note", "gallery"], env=store.env())
+        configs = ["--config", "gallery"]
+        if variant != "gallery alone":
+            priority = "low" if "low" in variant else "normal"
+            runner.add_config("s3://%s/{name}" % bucket, "--note", "backup", "--priority", priority,
+                              "--endpoint", "http://127.0.0.1:%d" % uplink.ports[1])
+            configs += ["--config", "backup"]
+        runner.start("--camera", "ptpip://" + camera.address, *configs)
+        ready_line(runner.log, r"(connected to)", timeout=120)
+        p50, p95 = single_shots(gallery, camera, shots, spacing=2, timeout=60)
+        if variant != "gallery alone":
+            wait_for(lambda: store.count(bucket) >= shots, 120, 0.1)
+        figures["%s p50 s" % variant] = p50
+        figures["%s p95 s" % variant] = p95
+        runner.stop()
+        uplink.stop()
+        camera.stop()
+        store.stop()
+        gallery.stop()
+    figures["low / alone"] = figures["with S3 backup, priority low p50 s"] / figures["gallery alone p50 s"]
+    return figures
+
+
+def case_s3(work, quick):
+    """Photos of 8 MB into one SeaweedFS bucket: relay (a hot folder to an s3:// config, 2 workers)
+    against curl --aws-sigv4, 2 in parallel, the way scripts often stand in for `aws s3 cp`."""
+    photos = 20 if quick else 100
+    files = make_jpegs(os.path.join(work, "source"), photos, 8 * MB)
+    store = SeaweedFS(work)
+    figures = {}
+    bucket = store.bucket("relay")
+    drop = os.path.join(work, "drop")
+    os.makedirs(drop)
+    runner = Relay(work, "http://127.0.0.1:9", env=store.env())
+    runner.add_config("s3://%s/{name}" % bucket, "--note", "s3", "--endpoint", store.endpoint)
+    runner.start("--folder", drop, "--config", "s3")
+    ready_line(runner.log, r"(relay: folder)", timeout=120)
+    staging = os.path.join(work, "staging")
+    os.makedirs(staging)
+    for path in files:
+        os.link(path, os.path.join(staging, os.path.basename(path)))
+    quiet_disk()
+    started = time.time()
+    for path in files:
+        os.rename(os.path.join(staging, os.path.basename(path)), os.path.join(drop, os.path.basename(path)))
+    wait_for(lambda: store.count(bucket) >= photos, 900, 0.05)
+    figures["relay s"] = time.time() - started
+    runner.stop()
+    other = store.bucket("curl")
+    quiet_disk()
+    started = time.time()
+    subprocess.run("printf '%s\\n' " + " ".join(files) + " | xargs -P 2 -I{} curl -sS --fail -o /dev/null "
+                   "--aws-sigv4 aws:amz:us-east-1:s3 --user " + store.KEY + ":" + store.SECRET + " -T {} "
+                   + store.endpoint + "/" + other + "/", shell=True, check=True)
+    figures["curl --aws-sigv4 x2 s"] = time.time() - started
+    stored = store.count(other)
+    store.stop()
+    if stored != photos:
+        raise RuntimeError("curl stored %d of %d" % (stored, photos))
+    total = photos * 8 * MB / MB
+    figures["relay MB/s"] = total / figures["relay s"]
+    figures["curl MB/s"] = total / figures["curl --aws-sigv4 x2 s"]
+    figures["relay / curl time"] = figures["relay s"] / figures["curl --aws-sigv4 x2 s"]
+    return figures
+
+
 CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
          "hotfolder": case_hotfolder, "memory": case_memory, "rendition": case_rendition,
-         "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp}
+         "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp,
+         "twodest": case_twodest, "s3": case_s3}
 
 
 def machine():

@@ -118,7 +118,7 @@ extension Spool {
             finalizing.insert(id)
             return (entry, map)
         }
-        guard var (entry, map) = ready else { return }
+        guard case (var entry, let map)? = ready else { return }
         entry.destinations = map
         defer {
             condition.withLock {
