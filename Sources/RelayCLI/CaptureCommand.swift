@@ -55,6 +55,10 @@ enum CaptureCommand {
         var options = try RunCommand.runOptions(args, sources: sources)
         options.onUploadSettled = { entry, delivered in controller.uploadSettled(entry, delivered: delivered) }
         options.statusLine = { controller.status }
+        // A capture run is a session of its own, named by its first shot's time (stable across --resume).
+        if options.session == nil, let first = ledger.shots.first?.dueAt {
+            options.session = "capture-" + PathTemplate.day(first) + "-" + String(Int(first.timeIntervalSince1970))
+        }
         if resumed != nil {
             console.log("resuming the capture run: \(ledger.summary(stopped: true))")
         }

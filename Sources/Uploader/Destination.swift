@@ -67,6 +67,13 @@ public protocol Destination: AnyObject {
     /// backoff grows with it). With `growing`, the file is still being written (cut-through).
     func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport
 
+    /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.
+    func location(of item: DeliveryItem) -> String
+
+    /// Delivers one of a session's set files (`manifest.json`, then `_DONE`) to
+    /// `PREFIX/SESSION/NAME`, one attempt; nil for a destination that has no such folder.
+    func deliverSetFile(_ filePath: String, name: String, session: String) -> DeliveryReport?
+
     /// The attempt as the history shows it, without secrets.
     func summary(of item: DeliveryItem) -> String
 }

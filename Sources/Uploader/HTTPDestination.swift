@@ -32,6 +32,15 @@ public final class HTTPDestination: Destination {
         return DeliveryReport(outcome, decision: policy.decide(outcome, attempt: attempt))
     }
 
+    public func location(of item: DeliveryItem) -> String {
+        (try? RequestBuilder.url(for: config, item: item)) ?? config.url
+    }
+
+    /// An HTTP gallery has no folder for a session's files (its manifest goes to `manifestUrl`).
+    public func deliverSetFile(_ filePath: String, name: String, session: String) -> DeliveryReport? {
+        nil
+    }
+
     public func summary(of item: DeliveryItem) -> String {
         RequestBuilder.summary(for: config, item: item)
     }
