@@ -22,20 +22,18 @@ enum SessionCompletion {
             }
             do {
                 let destination = try Destinations.make(config, environment: environment, policy: policy, cancellation: cancellation)
-                let scratch = ledger.manifestScratch
-                try AtomicFile.write(try manifest.encoded(), to: scratch)
-                defer { try? FileManager.default.removeItem(at: scratch) }
-                guard let sent = destination.deliverSetFile(scratch.path, name: "manifest.json", session: ledger.name) else { continue }
-                guard sent.decision == .delivered else {
-                    console.log("session \(ledger.name) → \(config.label): the manifest was not delivered (\(sent.problem ?? "?")); "
-                        + "run again with --session \(ledger.name) once it can be reached")
-                    continue
+                let (manifestFile, markerFile) = ledger.scratchFiles
+                try AtomicFile.write(try manifest.encoded(), to: manifestFile)
+                try AtomicFile.write(Data(), to: markerFile)
+                defer {
+                    try? FileManager.default.removeItem(at: manifestFile)
+                    try? FileManager.default.removeItem(at: markerFile)
                 }
-                try AtomicFile.write(Data(), to: scratch)
-                let marker = destination.deliverSetFile(scratch.path, name: "_DONE", session: ledger.name)
-                guard marker?.decision == .delivered else {
-                    console.log("session \(ledger.name) → \(config.label): the _DONE marker was not delivered "
-                        + "(\(marker?.problem ?? "?")); run again with --session \(ledger.name) once it can be reached")
+                guard let sent = destination.deliverSet(manifest: manifestFile.path, marker: markerFile.path, session: ledger.name)
+                else { continue }
+                guard sent.decision == .delivered else {
+                    console.log("session \(ledger.name) → \(config.label): the manifest or its marker was not delivered "
+                        + "(\(sent.problem ?? "?")); run again with --session \(ledger.name) once it can be reached")
                     continue
                 }
                 try ledger.markAnnounced(to: id)

@@ -16,8 +16,11 @@ final class SessionLedger: @unchecked Sendable {
         record = try file.load() ?? SessionRecord(session: name)
     }
 
-    /// Where this session's manifest is written before it is sent.
-    var manifestScratch: URL { file.url.deletingPathExtension().appendingPathExtension("manifest.json") }
+    /// Where this session's manifest and (empty) marker are written before they are sent.
+    var scratchFiles: (manifest: URL, marker: URL) {
+        let base = file.url.deletingPathExtension()
+        return (base.appendingPathExtension("manifest.json"), base.appendingPathExtension("done"))
+    }
 
     /// Records a delivered file: its size and SHA-256 are read from `filePath` (the file sent).
     func recordDelivered(key: String, name: String, capturedAt: Date, destinationID: String, location: String,

@@ -49,12 +49,14 @@ public final class FileTransferDestination: Destination {
         location.displayName(location.target(for: item.template))
     }
 
-    /// `PREFIX/SESSION/NAME`, PREFIX being the path template's fixed folder; renamed into place
-    /// like a photo, so the marker never shows before its manifest is whole.
-    public func deliverSetFile(_ filePath: String, name: String, session: String) -> DeliveryReport? {
-        let folder = location.pathTemplate.fixedFolder
-        return upload(filePath, to: FileTransferLocation.Target(folder: folder.isEmpty ? session : folder + "/" + session, name: name),
-                      attempt: 0)
+    /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, PREFIX being the path
+    /// template's fixed folder; each renamed into place like a photo, so neither shows half-written.
+    public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
+        let fixed = location.pathTemplate.fixedFolder
+        let folder = fixed.isEmpty ? session : fixed + "/" + session
+        return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
+            upload(file, to: FileTransferLocation.Target(folder: folder, name: name), attempt: 0)
+        }
     }
 
     /// One upload of the file at `filePath` to `target`, under a temporary name then renamed.

@@ -28,12 +28,7 @@ public final class S3Destination: Destination {
         do {
             location = try S3Location(config: config)
             signing = try Self.signing(config: config, region: location.region, environment: environment)
-            var headers: [HTTPHeader] = []
-            for name in config.headers.keys.sorted() {
-                let value = try EnvironmentExpansion.expand(config.headers[name] ?? "", header: name, environment: environment)
-                headers.append(HTTPHeader(name: name, value: value))
-            }
-            self.headers = headers
+            headers = try RequestBuilder.headers(for: config, environment: environment)
         } catch {
             throw .config(error)
         }
@@ -61,11 +56,14 @@ public final class S3Destination: Destination {
         location.displayName(key: location.key(for: item.template))
     }
 
-    /// `PREFIX/SESSION/NAME`, PREFIX being the key template's fixed folder.
-    public func deliverSetFile(_ filePath: String, name: String, session: String) -> DeliveryReport? {
+    /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, PREFIX being the key
+    /// template's fixed folder.
+    public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
         let folder = location.keyTemplate.fixedFolder
-        let key = (folder.isEmpty ? "" : folder + "/") + session + "/" + name
-        return put(filePath, key: key, contentType: ContentType.of(fileName: name), relayKey: nil, attempt: 0)
+        return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
+            put(file, key: (folder.isEmpty ? "" : folder + "/") + session + "/" + name, contentType: ContentType.of(fileName: name),
+                relayKey: nil, attempt: 0)
+        }
     }
 
     /// One PUT of the file at `filePath` under `key`, with its checksum.

@@ -58,3 +58,38 @@ final class SessionManifestDeliveryTests: XCTestCase {
         XCTAssertFalse(third.stderr.contains("complete,"), "an announced set is not announced again: \(third.stderr)")
     }
 }
+
+/// A gallery config's `manifestUrl`: a clean end of `relay run --session NAME` POSTs the
+/// session's manifest there (for a gallery, its arrival is the marker).
+final class SessionManifestURLTests: XCTestCase {
+    func testTheGalleryReceivesTheManifestOfEveryPhotoOnce() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        let refused = try harness.relay("config", "add", "--url", "s3://event/x", "--manifest-url", gallery.manifestURL)
+        XCTAssertEqual(refused.status, 3, "manifestUrl is for http configs: \(refused.stderr)")
+        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--manifest-url", gallery.manifestURL,
+                                      "--note", "gallery")
+        XCTAssertEqual(added.status, 0, added.stderr)
+
+        let relay = try harness.startRun(["--session", "gig"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        let photos = try harness.dropPhotos(2)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 2 || !relay.isRunning },
+                      relay.stderr)
+        XCTAssertEqual(try gallery.manifests().count, 0, "no manifest before the run ends")
+        XCTAssertEqual(relay.stop(signal: SIGINT), 0, relay.stderr)
+
+        let manifests = try gallery.manifests()
+        XCTAssertEqual(manifests.count, 1, relay.stderr)
+        XCTAssertEqual(manifests.first?["session"] as? String, "gig")
+        let listed = (manifests.first?["photos"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(listed.compactMap { $0["name"] as? String }.sorted(), photos.keys.sorted())
+        for photo in listed {
+            let name = photo["name"] as? String ?? ""
+            XCTAssertEqual(photo["sha256"] as? String, photos[name].map(SHA256.hex), name)
+            XCTAssertEqual(photo["deliveredAs"] as? String, gallery.uploadURL, name)
+        }
+        let post = try gallery.requests().first { $0.path == "/manifests" }
+        XCTAssertEqual(post?.headers["content-type"], "application/json")
+    }
+}
