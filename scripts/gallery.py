@@ -223,6 +223,8 @@ class Gallery:
         self.by_key = {}
         self.attempts = {}
         self.requests = []
+        # Session manifests POSTed to /manifests (relay's manifestUrl): the set is complete.
+        self.manifests = []
         self.faults = faults
         self.random = random.Random(seed)
         self.next_id = 1
@@ -488,6 +490,13 @@ class Handler(BaseHTTPRequestHandler):
                 requests = [dict(r) for r in gallery.requests]
             self.send_json(200, requests)
             return 200
+        if path == "/api/manifests" and self.command == "GET":
+            with gallery.lock:
+                manifests = list(gallery.manifests)
+            self.send_json(200, manifests)
+            return 200
+        if path == "/manifests" and self.command == "POST":
+            return self.manifest(gallery, entry)
         if path == "/api/faults" and self.command in ("GET", "POST"):
             return self.faults(gallery)
         if path.startswith("/photos/") and self.command in ("GET", "HEAD"):
@@ -509,6 +518,20 @@ class Handler(BaseHTTPRequestHandler):
         return 404
 
     # --- endpoints --------------------------------------------------------------------------
+
+    def manifest(self, gallery, entry):
+        body = self.read_body()
+        entry["bodyBytes"] = len(body)
+        try:
+            manifest = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise BadRequest("a manifest must be JSON")
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("photos"), list):
+            raise BadRequest("a manifest is a JSON object with a photos list")
+        with gallery.lock:
+            gallery.manifests.append(manifest)
+        self.send_json(201, {"photos": len(manifest["photos"])})
+        return 201
 
     def faults(self, gallery):
         if self.command == "POST":

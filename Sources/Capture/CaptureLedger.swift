@@ -57,6 +57,9 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     private var anchor: Date?
     /// The run ended (its schedule done, or given up); `--resume` has nothing to continue.
     public var ended = false
+    /// The run's session name, fixed when it starts so `--resume` completes the same set
+    /// (nil in a ledger written before capture runs were sessions).
+    public var session: String?
 
     public struct Counts: Codable, Equatable, Sendable {
         public var fired = 0

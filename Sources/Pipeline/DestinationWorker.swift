@@ -29,13 +29,16 @@ final class DestinationWorker: Runnable, @unchecked Sendable {
             guard var entry = c.spool.claimPhoto(for: id) else { return }
             let attempts = entry.destinations?[id]?.attempts ?? 1
             entry.attempts = attempts
-            var item = UploadWorker.item(entry, filePath: c.spool.photoURL(for: entry).path)
+            var item = UploadWorker.item(entry, filePath: c.spool.photoURL(for: entry).path, session: c.session?.name)
             item.key = entry.idempotencyKey
             let started = Date()
             let report = destination.deliver(item, growing: nil, attempt: max(0, attempts - 1))
             let duration = Date().timeIntervalSince(started)
             c.gate.record(report, probe: probing)
             c.statistics.addSent(report.bytesSent)
+            if report.decision == .delivered {
+                UploadWorker.recordInSession(c, entry, destinationID: id, location: destination.location(of: item), filePath: item.filePath)
+            }
             settle(entry, report, duration: duration, summary: destination.summary(of: item))
         }
     }

@@ -39,6 +39,9 @@ public final class RelayRun {
         public var onUploadSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
         /// A part shown first in the progress line (a timed capture's shot count).
         public var statusLine: (@Sendable () -> String)?
+        /// The named session (`--session`): its photos are recorded as delivered, `{run}` is its
+        /// name, and a clean end with everything delivered sends each destination its manifest.
+        public var session: String?
 
         public init(
             sources: [SourceSpec], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
@@ -68,6 +71,7 @@ public final class RelayRun {
     private let cancellation = UploadCancellation()
     private let environment: [String: String]
     private let sourceFailure = SourceFailure()
+    private let session: SessionLedger?
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
@@ -108,6 +112,15 @@ public final class RelayRun {
         if let other = otherConfigs.first(where: { $0.renditionSpec != nil }) {
             throw .config(.invalidField("rendition", reason: "config '\(other.label)' asks for a rendition, but only the run's "
                 + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"))
+        }
+        if let name = options.session {
+            guard SessionRecord.isValidName(name) else {
+                throw .source("the session name '\(name)' can only use letters, digits, '-', '_' and '.' (it names a folder "
+                    + "at every destination); pick another")
+            }
+            do { session = try SessionLedger(home: home, name: name) } catch { throw .state(error) }
+        } else {
+            session = nil
         }
         let destinations = otherConfigs.isEmpty ? nil : SpoolDestinations(
             primary: .init(id: config.id.uuidString, label: config.label, lowPriority: config.priority == .low),
@@ -188,7 +201,7 @@ public final class RelayRun {
             spool: spool, config: config, environment: environment, history: history, statistics: statistics,
             policy: options.policy, console: console, cancellation: cancellation,
             gate: GalleryGate(backoff: options.policy.backoff, console: console) { [spool] in spool.setPrimaryReachable($0) },
-            onSettled: options.onUploadSettled)
+            onSettled: options.onUploadSettled, session: session)
         var workers: [any Runnable] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
@@ -198,7 +211,7 @@ public final class RelayRun {
                 spool: spool, config: other, environment: environment, history: history, statistics: statistics,
                 policy: options.policy, console: console, cancellation: cancellation,
                 gate: GalleryGate(backoff: options.policy.backoff, console: console, name: "destination '\(other.label)'"),
-                onSettled: nil)
+                onSettled: nil, session: session)
             for _ in 0..<max(1, options.workers) {
                 do { workers.append(try DestinationWorker(context: otherContext)) } catch { throw .uploader(error) }
             }
@@ -247,6 +260,15 @@ public final class RelayRun {
             + "\(counts.queued + counts.inFlight) left in the spool (sent on the next run)"
             + (counts.failed > 0 ? ", \(counts.failed) in spool/failed (relay status)" : ""))
         if let message = sourceFailure.message { throw .source(message) }
+        if let session {
+            if counts.queued + counts.inFlight + counts.failed == 0 && !cancellation.isCancelled {
+                SessionCompletion.announce(session, configs: [config] + otherConfigs, environment: environment,
+                                           policy: options.policy, cancellation: UploadCancellation(), console: console)
+            } else {
+                console.log("session \(session.name): not complete (photos are left in the spool); its manifest is sent by "
+                    + "the run with --session \(session.name) that delivers them")
+            }
+        }
     }
 
     private func showProgress() {

@@ -19,6 +19,8 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         let cancellation: UploadCancellation
         let gate: GalleryGate
         let onSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
+        /// The named session's record (`--session`), told of every delivery.
+        var session: SessionLedger? = nil
     }
 
     private let context: Context
@@ -57,6 +59,8 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         let summary: String
         /// Sent while the photo was still downloading (cut-through).
         let duringDownload: Bool
+        /// Where the destination put it.
+        let location: String
     }
 
     /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
@@ -65,19 +69,20 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         c.statistics.update { $0.uploading += 1 }
         defer { c.statistics.update { $0.uploading -= 1 } }
         let started = Date()
-        let item = Self.item(entry, filePath: filePath)
+        let item = Self.item(entry, filePath: filePath, session: c.session?.name)
         let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1))
         c.gate.record(report, probe: probing)
         return Attempt(report: report, duration: Date().timeIntervalSince(started),
-                       summary: destination.summary(of: item), duringDownload: growing != nil)
+                       summary: destination.summary(of: item), duringDownload: growing != nil,
+                       location: destination.location(of: item))
     }
 
     /// The photo as a destination sees it.
-    static func item(_ entry: SpoolEntry, filePath: String) -> DeliveryItem {
+    static func item(_ entry: SpoolEntry, filePath: String, session: String?) -> DeliveryItem {
         let serial = entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""
         let camera = serial.isEmpty ? (entry.source.split(separator: "/").last.map(String.init) ?? entry.source) : serial
-        // Until runs are named (--session), a photo belongs to the day it was spooled: stable across restarts.
-        let run = PathTemplate.day(entry.spooledAt)
+        // A run without --session belongs to the day the photo was spooled: stable across restarts.
+        let run = session ?? PathTemplate.day(entry.spooledAt)
         return DeliveryItem(
             filePath: filePath, name: entry.uploadName, key: entry.deliveryKey, contentType: ContentType.of(fileName: entry.uploadName),
             template: PathTemplate.Values(name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
@@ -148,6 +153,8 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         defer { record(entry, success: decision == .delivered, error: errorText, attempt: attempt) }
         switch decision {
         case .delivered:
+            Self.recordInSession(c, entry, destinationID: c.config.id.uuidString, location: attempt.location,
+                                 filePath: c.spool.uploadURL(for: entry).path)
             do {
                 try c.spool.markDelivered(entry)
             } catch {
@@ -182,6 +189,19 @@ final class UploadWorker: Runnable, @unchecked Sendable {
             }
             c.statistics.update { $0.failed += 1 }
             c.onSettled?(entry, false)
+        }
+    }
+
+    /// Tells the session's record (if the run has one) where the photo went, before the spool
+    /// lets go of the file its size and SHA-256 are read from.
+    static func recordInSession(_ c: Context, _ entry: SpoolEntry, destinationID: String, location: String, filePath: String) {
+        guard let session = c.session else { return }
+        do {
+            try session.recordDelivered(key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
+                                        destinationID: destinationID, location: location, filePath: filePath)
+        } catch {
+            c.console.log("\(entry.uploadName): delivered, but session \(session.name)'s record could not be written (\(error)); "
+                + "its manifest will miss it")
         }
     }
 

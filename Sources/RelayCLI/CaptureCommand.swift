@@ -38,7 +38,11 @@ enum CaptureCommand {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
         let console = RunConsole()
-        let ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, console: console)
+        var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, console: console)
+        if ledger.session == nil {
+            let now = Date()
+            ledger.session = try args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
+        }
         let controller = CaptureController(ledger: ledger, file: home.captureFile, log: console.log)
         var sources = try RunCommand.sourceSpecs(args)
         for index in sources.indices {
@@ -55,6 +59,8 @@ enum CaptureCommand {
         var options = try RunCommand.runOptions(args, sources: sources)
         options.onUploadSettled = { entry, delivered in controller.uploadSettled(entry, delivered: delivered) }
         options.statusLine = { controller.status }
+        // A capture run is a session of its own, named when it starts (the ledger keeps it for --resume).
+        options.session = ledger.session
         if resumed != nil {
             console.log("resuming the capture run: \(ledger.summary(stopped: true))")
         }

@@ -24,7 +24,7 @@ enum ConfigCommand {
         let args = try Arguments(arguments, options: [
             "--url", "--verb", "--note", "--header", "--field", "--file-field", "--body", "--timeout", "--max-bytes-per-second",
             "--max-edge", "--quality", "--endpoint", "--region", "--addressing", "--priority", "--password", "--ssh-key", "--known-hosts",
-            "--ca-certificate",
+            "--ca-certificate", "--manifest-url",
         ], flags: RenditionOptions.flags)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         guard let url = try args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -82,6 +82,7 @@ enum ConfigCommand {
         config.sshKey = try args.value("--ssh-key")
         config.knownHosts = try args.value("--known-hosts")
         config.caCertificate = try args.value("--ca-certificate")
+        config.manifestUrl = try args.value("--manifest-url")
         if let priority = try args.value("--priority") {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidField(priority, reason: "priority is normal or low").description)

@@ -101,6 +101,7 @@ public enum RelayCommandLine {
                            {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}
                            [--priority low]: with several --config in one run, send only while
                            nothing of normal priority waits (a full-size backup beside the gallery)
+                           [--manifest-url URL]: http(s) only, where a --session's manifest is POSTed
                                                                  --max-edge: send a gallery-sized copy (see RENDITIONS)
           relay config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE   [--json]
           relay history [-n N] [--failed] [--json]                 the last 100 upload attempts
@@ -129,6 +130,8 @@ public enum RelayCommandLine {
           --spool-max-bytes SIZE   bytes the spool may hold, e.g. 500M, 4G (default 4G)
           --settle DURATION        hot folder: how long a file's size must stay unchanged before it is taken (default 1s)
           --grace DURATION         on SIGINT/SIGTERM, time given to uploads in flight (default 15s)
+          --session NAME           name the run's set: {run} is NAME, and a clean end with every photo delivered
+                                   sends each destination its manifest, then _DONE (capture runs are sessions)
           --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
           --retry-cap DURATION     largest retry delay ceiling (default 60s)
 

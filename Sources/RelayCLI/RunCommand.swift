@@ -13,7 +13,7 @@ enum RunCommand {
     /// Options every run takes (`relay capture` takes them too).
     static let optionNames: Set<String> = [
         "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every",
+        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every", "--session",
     ]
     static let flagNames: Set<String> = ["--include-raw", "--include-existing"]
 
@@ -34,13 +34,15 @@ enum RunCommand {
         var backoff = Backoff()
         if let base = try args.seconds("--retry-base", minimum: 0.001, maximum: 3600) { backoff.base = base }
         if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
-        return RelayRun.Options(
+        var options = RelayRun.Options(
             sources: sources,
             configQuery: args.all("--config").first,
             workers: try args.integer("--workers", in: 1...16) ?? 2,
             limits: limits,
             graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
             policy: DeliveryPolicy(backoff: backoff), moreConfigQueries: Array(args.all("--config").dropFirst()))
+        options.session = try args.value("--session")
+        return options
     }
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period

@@ -74,6 +74,19 @@ public struct PathTemplate: Sendable, Equatable {
         pieces.contains { if case .placeholder = $0 { true } else { false } }
     }
 
+    /// The folder every path shares: the written text before the first placeholder, up to its
+    /// last `/` (`gala/{date}/{name}` gives `gala`). A session's manifest and marker go under it.
+    public var fixedFolder: String {
+        var head = ""
+        for piece in pieces {
+            guard case .text(let text) = piece else { break }
+            head += text
+        }
+        guard hasPlaceholders else { return head }
+        guard let slash = head.lastIndex(of: "/") else { return "" }
+        return String(head[..<slash])
+    }
+
     /// The path for one photo. Dates and times are written in `timeZone` (the machine's own by
     /// default: a photographer thinks in the venue's clock).
     public func render(_ values: Values, timeZone: TimeZone = .current) -> String {

@@ -73,6 +73,9 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// FTPS: a PEM file of the certificate (or its issuer) the server must present, for a
     /// server with a certificate of its own making; the system's store when absent.
     public var caCertificate: String?
+    /// HTTP: where a complete session's manifest is POSTed (JSON), the gallery's sign that the
+    /// set is whole; no manifest is sent when absent.
+    public var manifestUrl: String?
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "",
@@ -120,7 +123,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, verb, url, note, headers, fields, fileField, body, timeoutSeconds, maxBytesPerSecond, rendition
-        case endpoint, region, addressing, priority, password, sshKey, knownHosts, caCertificate
+        case endpoint, region, addressing, priority, password, sshKey, knownHosts, caCertificate, manifestUrl
     }
 
     /// A field relay does not know is refused, not dropped: a misspelt "hedaers" would otherwise
@@ -159,6 +162,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         sshKey = try c.decodeIfPresent(String.self, forKey: .sshKey)
         knownHosts = try c.decodeIfPresent(String.self, forKey: .knownHosts)
         caCertificate = try c.decodeIfPresent(String.self, forKey: .caCertificate)
+        manifestUrl = try c.decodeIfPresent(String.self, forKey: .manifestUrl)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -182,6 +186,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(sshKey, forKey: .sshKey)
         try c.encodeIfPresent(knownHosts, forKey: .knownHosts)
         try c.encodeIfPresent(caCertificate, forKey: .caCertificate)
+        try c.encodeIfPresent(manifestUrl, forKey: .manifestUrl)
     }
 
     /// A short label for lists and messages: the note, else the URL.
@@ -245,6 +250,16 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
         }
         try renditionSpec?.validate()
+        if let manifestUrl {
+            let lower = manifestUrl.lowercased()
+            guard kind == .http else {
+                throw .invalidField("manifestUrl", reason: "manifestUrl is for http(s) configs; S3 and FTP destinations get "
+                    + "PREFIX/SESSION/manifest.json and _DONE instead")
+            }
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URLComponents(string: manifestUrl)?.host != nil else {
+                throw .invalidURL(manifestUrl, reason: "manifestUrl is an http:// or https:// URL")
+            }
+        }
     }
 
     /// FTP and SFTP: secrets only as `${NAME}`, never in the URL; a key only for SFTP; a form's fields refused.

@@ -13,7 +13,7 @@ public enum ContentType {
 
     private static let byExtension: [String: String] = [
         "jpg": "image/jpeg", "jpeg": "image/jpeg", "heic": "image/heic", "heif": "image/heif", "hif": "image/heif",
-        "tif": "image/tiff", "tiff": "image/tiff", "png": "image/png",
+        "json": "application/json", "tif": "image/tiff", "tiff": "image/tiff", "png": "image/png",
         "cr2": "image/x-canon-cr2", "cr3": "image/x-canon-cr3", "crw": "image/x-canon-crw",
         "nef": "image/x-nikon-nef", "nrw": "image/x-nikon-nrw", "arw": "image/x-sony-arw", "srf": "image/x-sony-srf",
         "sr2": "image/x-sony-sr2", "raf": "image/x-fuji-raf", "orf": "image/x-olympus-orf", "rw2": "image/x-panasonic-rw2",

@@ -67,11 +67,28 @@ public protocol Destination: AnyObject {
     /// backoff grows with it). With `growing`, the file is still being written (cut-through).
     func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport
 
+    /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.
+    func location(of item: DeliveryItem) -> String
+
+    /// Announces a complete session: the manifest (the JSON file at `manifest`), then the
+    /// completion marker (the empty file at `marker`), one attempt each, the marker only after the
+    /// manifest is delivered. Nil when the config asks for no announcement.
+    func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport?
+
     /// The attempt as the history shows it, without secrets.
     func summary(of item: DeliveryItem) -> String
 }
 
 extension DeliveryReport {
+    /// The manifest-then-done order for destinations with folders (S3, FTP): `send(file, name)`
+    /// puts `manifest.json`, and only once it is delivered, `_DONE`.
+    public static func manifestThenDone(manifest: String, marker: String,
+                                        _ send: (_ file: String, _ name: String) -> DeliveryReport) -> DeliveryReport {
+        let sent = send(manifest, "manifest.json")
+        guard sent.decision == .delivered else { return sent }
+        return send(marker, "_DONE")
+    }
+
     /// The report of an attempt that ended with an HTTP answer or a transport error, once the
     /// rules have decided: what HTTP and S3 (which answers over HTTP) have in common.
     public init(_ outcome: Result<UploadResponse, UploadTransportError>, decision: DeliveryDecision) {

@@ -42,12 +42,30 @@ public final class FileTransferDestination: Destination {
     public var acceptsGrowingFiles: Bool { false }
 
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
-        let target = location.target(for: item.template)
+        upload(item.filePath, to: location.target(for: item.template), attempt: attempt)
+    }
+
+    public func location(of item: DeliveryItem) -> String {
+        location.displayName(location.target(for: item.template))
+    }
+
+    /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, PREFIX being the path
+    /// template's fixed folder; each renamed into place like a photo, so neither shows half-written.
+    public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
+        let fixed = location.pathTemplate.fixedFolder
+        let folder = fixed.isEmpty ? session : fixed + "/" + session
+        return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
+            upload(file, to: FileTransferLocation.Target(folder: folder, name: name), attempt: 0)
+        }
+    }
+
+    /// One upload of the file at `filePath` to `target`, under a temporary name then renamed.
+    private func upload(_ filePath: String, to target: FileTransferLocation.Target, attempt: Int) -> DeliveryReport {
         let request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
             caCertificate: config.caCertificate, sshKey: sshKey, knownHosts: knownHosts,
-            afterUpload: location.renameCommands(target), filePath: item.filePath, timeoutSeconds: config.timeoutSeconds,
+            afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
         let outcome = client.upload(request)
         let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)

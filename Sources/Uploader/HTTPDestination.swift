@@ -32,6 +32,26 @@ public final class HTTPDestination: Destination {
         return DeliveryReport(outcome, decision: policy.decide(outcome, attempt: attempt))
     }
 
+    public func location(of item: DeliveryItem) -> String {
+        (try? RequestBuilder.url(for: config, item: item)) ?? config.url
+    }
+
+    /// One POST of the manifest to `manifestUrl`, with the config's headers: for a gallery the
+    /// manifest arriving is the marker. Nil without a `manifestUrl`.
+    public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
+        guard let url = config.manifestUrl else { return nil }
+        let outcome: Result<UploadResponse, UploadTransportError>
+        do {
+            let request = UploadRequest(
+                method: "POST", url: url, headers: try RequestBuilder.headers(for: config, environment: environment), body: .raw, filePath: manifest, idempotencyKey: "manifest-" + session,
+                timeoutSeconds: config.timeoutSeconds, maxBytesPerSecond: nil, contentType: "application/json", signing: nil)
+            outcome = client.perform(request, growing: nil)
+        } catch {
+            outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
+        }
+        return DeliveryReport(outcome, decision: policy.decide(outcome, attempt: 0))
+    }
+
     public func summary(of item: DeliveryItem) -> String {
         RequestBuilder.summary(for: config, item: item)
     }

@@ -10,11 +10,7 @@ public enum RequestBuilder {
     public static func request(
         for config: RequestConfig, item: DeliveryItem, environment: [String: String]
     ) throws(ConfigError) -> UploadRequest {
-        var headers: [HTTPHeader] = []
-        for name in config.headers.keys.sorted() {
-            let value = try EnvironmentExpansion.expand(config.headers[name] ?? "", header: name, environment: environment)
-            headers.append(HTTPHeader(name: name, value: value))
-        }
+        let headers = try headers(for: config, environment: environment)
         let body: UploadBody
         switch config.effectiveBody {
         case .raw:
@@ -26,6 +22,16 @@ public enum RequestBuilder {
             method: config.verb.rawValue, url: try url(for: config, item: item), headers: headers, body: body,
             filePath: item.filePath, idempotencyKey: item.key, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: item.contentType)
+    }
+
+    /// The config's extra headers in name order, `${NAME}` references expanded.
+    public static func headers(for config: RequestConfig, environment: [String: String]) throws(ConfigError) -> [HTTPHeader] {
+        var headers: [HTTPHeader] = []
+        for name in config.headers.keys.sorted() {
+            let value = try EnvironmentExpansion.expand(config.headers[name] ?? "", header: name, environment: environment)
+            headers.append(HTTPHeader(name: name, value: value))
+        }
+        return headers
     }
 
     /// The config's URL with its placeholders filled (a URL without any is sent as written).

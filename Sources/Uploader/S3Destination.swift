@@ -28,12 +28,7 @@ public final class S3Destination: Destination {
         do {
             location = try S3Location(config: config)
             signing = try Self.signing(config: config, region: location.region, environment: environment)
-            var headers: [HTTPHeader] = []
-            for name in config.headers.keys.sorted() {
-                let value = try EnvironmentExpansion.expand(config.headers[name] ?? "", header: name, environment: environment)
-                headers.append(HTTPHeader(name: name, value: value))
-            }
-            self.headers = headers
+            headers = try RequestBuilder.headers(for: config, environment: environment)
         } catch {
             throw .config(error)
         }
@@ -53,23 +48,42 @@ public final class S3Destination: Destination {
     public var acceptsGrowingFiles: Bool { false }
 
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+        put(item.filePath, key: location.key(for: item.template), contentType: item.contentType, relayKey: item.key,
+            attempt: attempt)
+    }
+
+    public func location(of item: DeliveryItem) -> String {
+        location.displayName(key: location.key(for: item.template))
+    }
+
+    /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, PREFIX being the key
+    /// template's fixed folder.
+    public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
+        let folder = location.keyTemplate.fixedFolder
+        return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
+            put(file, key: (folder.isEmpty ? "" : folder + "/") + session + "/" + name, contentType: ContentType.of(fileName: name),
+                relayKey: nil, attempt: 0)
+        }
+    }
+
+    /// One PUT of the file at `filePath` under `key`, with its checksum.
+    private func put(_ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int) -> DeliveryReport {
         let checksum: String
         do {
-            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: item.filePath)).base64()
+            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath)).base64()
         } catch {
-            let failure = UploadTransportError(category: .fileUnreadable, message: "\(item.filePath): \(error.localizedDescription)")
+            let failure = UploadTransportError(category: .fileUnreadable, message: "\(filePath): \(error.localizedDescription)")
             return DeliveryReport(.failure(failure), decision: policy.decide(.failure(failure), attempt: attempt))
         }
-        let key = location.key(for: item.template)
         var headers = headers
         headers.append(HTTPHeader(name: "x-amz-checksum-sha256", value: checksum))
         // The photo's key travels as object metadata: a consumer can tell a rendition from its original.
-        headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: item.key))
+        if let relayKey { headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: relayKey)) }
         if let token = signing.sessionToken { headers.append(HTTPHeader(name: "x-amz-security-token", value: token)) }
         let request = UploadRequest(
-            method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: item.filePath,
+            method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: filePath,
             idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
-            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: item.contentType,
+            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: contentType,
             signing: signing)
         let outcome = client.perform(request)
         let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)

@@ -101,6 +101,9 @@ final class CaptureRunTests: XCTestCase {
     func testARunKilledWithSIGKILLResumesAndTakesOnlyTheRemainingShots() throws {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
+        let withManifest = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "capture e2e",
+                                             "--manifest-url", gallery.manifestURL)
+        XCTAssertEqual(withManifest.status, 0, withManifest.stderr)
         let sim = try CameraSimProcess(profile: "generic")
         defer { sim.stop() }
         let first = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "8"])
@@ -118,6 +121,11 @@ final class CaptureRunTests: XCTestCase {
         XCTAssertEqual(photos.count, 8, "the remaining shots and no more")
         XCTAssertEqual(Set(photos.map(\.sha256)).count, 8)
         XCTAssertEqual(Set(try harness.history().filter(\.success).map(\.captureNumber)), Set(1...8))
+        // The capture run is one session across the kill: one manifest of all eight.
+        let manifests = try gallery.manifests()
+        XCTAssertEqual(manifests.count, 1, run.stderr.suffix(3000).description)
+        XCTAssertTrue((manifests.first?["session"] as? String ?? "").hasPrefix("capture-"), "\(manifests)")
+        XCTAssertEqual((manifests.first?["photos"] as? [Any])?.count, 8)
         let again = try harness.relay("capture", "--resume")
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.stderr.contains("nothing to resume"), again.stderr)

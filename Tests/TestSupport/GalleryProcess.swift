@@ -162,6 +162,18 @@ public final class GalleryProcess {
         try requests().filter { $0.path == "/upload" || $0.path.hasPrefix("/upload/") || $0.path.hasPrefix("/upload?") }
     }
 
+    /// The session manifests POSTed to `/manifests`, as JSON objects.
+    public func manifests() throws -> [[String: Any]] {
+        let response = try RawHTTP.get(host: host, port: port, path: "/api/manifests")
+        guard response.status == 200, let list = try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]] else {
+            throw GalleryError.badAnswer("GET /api/manifests: \(response.status)")
+        }
+        return list
+    }
+
+    /// Where a config's `manifestUrl` points to have manifests kept.
+    public var manifestURL: String { baseURL + "/manifests" }
+
     public func setFaults(_ faults: GalleryFaults) throws {
         let body = try JSONEncoder().encode(faults)
         let response = try RawHTTP.send(host: host, port: port, method: "POST", path: "/api/faults",

@@ -108,6 +108,18 @@ public final class SeaweedFSProcess {
         }
     }
 
+    /// The body of one object, read back with boto3.
+    public func body(of key: String, in bucket: String) throws -> Data {
+        let hex = try boto3("print(s3.get_object(Bucket=sys.argv[1], Key=sys.argv[2])['Body'].read().hex())", [bucket, key])
+        var bytes: [UInt8] = []
+        var digits = hex.trimmingCharacters(in: .whitespacesAndNewlines)[...]
+        while digits.count >= 2, let byte = UInt8(digits.prefix(2), radix: 16) {
+            bytes.append(byte)
+            digits = digits.dropFirst(2)
+        }
+        return Data(bytes)
+    }
+
     private func boto3(_ body: String, _ arguments: [String]) throws -> String {
         guard let python = Subprocess.which("python3") else { throw SeaweedFSError.missing("python3") }
         let script = """

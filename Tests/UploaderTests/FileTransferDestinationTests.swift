@@ -52,6 +52,20 @@ final class FileTransferDestinationTests: GalleryTestCase {
         XCTAssertEqual(SHA256.hex(try Data(contentsOf: server.root.appendingPathComponent(server.files()[0]))), SHA256.hex(photo.data))
     }
 
+    /// A session's set goes to `PREFIX/SESSION/`: the manifest, then the marker, both renamed into place.
+    func testFTPSessionSetGoesUnderTheFixedFolderManifestThenMarker() throws {
+        let server = try ftp()
+        let manifest = (path: scratch.appendingPathComponent("set.json").path, data: Data(#"{"session":"gala","photos":[]}"#.utf8))
+        try manifest.data.write(to: URL(fileURLWithPath: manifest.path))
+        let marker = scratch.appendingPathComponent("set.done")
+        try Data().write(to: marker)
+        let ftp = try destination(RequestConfig(url: "ftp://127.0.0.1:\(server.port)/upload/{run}/{date}/{name}"))
+        let report = ftp.deliverSet(manifest: manifest.path, marker: marker.path, session: "gala")
+        XCTAssertEqual(report?.decision, .delivered, report?.problem ?? "")
+        XCTAssertEqual(server.files().sorted(), ["upload/gala/_DONE", "upload/gala/manifest.json"])
+        XCTAssertEqual(try Data(contentsOf: server.root.appendingPathComponent("upload/gala/manifest.json")), manifest.data)
+    }
+
     /// Explicit TLS, the server's own certificate trusted through the config.
     func testFTPSWithTheServersCertificate() throws {
         let server = try ftp(tls: true)

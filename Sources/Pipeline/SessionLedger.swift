@@ -1,0 +1,48 @@
+import Foundation
+import RelayCore
+
+/// The named session's record on disk (`RELAY_HOME/sessions/NAME.json`), written atomically as
+/// each photo reaches each destination, so a run that crashes leaves the next run with the same
+/// `--session` everything its manifest needs. Shared by a run's workers.
+final class SessionLedger: @unchecked Sendable {
+    let name: String
+    private let file: JSONStateFile<SessionRecord>
+    private let lock = NSLock()
+    private var record: SessionRecord
+
+    init(home: RelayHome, name: String) throws(StateFileError) {
+        self.name = name
+        file = JSONStateFile(url: home.root.appendingPathComponent("sessions", isDirectory: true).appendingPathComponent("\(name).json"))
+        record = try file.load() ?? SessionRecord(session: name)
+    }
+
+    /// Where this session's manifest and (empty) marker are written before they are sent.
+    var scratchFiles: (manifest: URL, marker: URL) {
+        let base = file.url.deletingPathExtension()
+        return (base.appendingPathExtension("manifest.json"), base.appendingPathExtension("done"))
+    }
+
+    /// Records a delivered file: its size and SHA-256 are read from `filePath` (the file sent).
+    func recordDelivered(key: String, name: String, capturedAt: Date, destinationID: String, location: String,
+                         filePath: String) throws {
+        let url = URL(fileURLWithPath: filePath)
+        let size = (try FileManager.default.attributesOfItem(atPath: filePath)[.size] as? NSNumber)?.int64Value ?? 0
+        let delivery = SessionRecord.Delivery(location: location, size: size, sha256: try SHA256Digest.of(fileAt: url).hex())
+        try update { $0.record(key: key, name: name, capturedAt: capturedAt, destinationID: destinationID, delivery) }
+    }
+
+    var snapshot: SessionRecord { lock.withLock { record } }
+
+    func markAnnounced(to destinationID: String) throws(StateFileError) {
+        try update { $0.markAnnounced(to: destinationID) }
+    }
+
+    private func update(_ change: (inout SessionRecord) -> Void) throws(StateFileError) {
+        lock.lock()
+        defer { lock.unlock() }
+        var next = record
+        change(&next)
+        try file.save(next)
+        record = next
+    }
+}
