@@ -40,7 +40,7 @@ public final class Spool: @unchecked Sendable {
     let condition = NSCondition()
     var queued: [SpoolEntry] = []
     var inFlight: [String: SpoolEntry] = [:]
-    private var failedIDs: Set<String> = []
+    var failedIDs: Set<String> = []
     var notBefore: [String: Date] = [:]
     /// Photos still downloading that an idle worker may start uploading, oldest first.
     private var offered: [GrowingPhoto] = []
@@ -51,16 +51,16 @@ public final class Spool: @unchecked Sendable {
     private var reservedNames: [String: String] = [:]
     /// Queued photos whose rendition is still to be made, by id, and those being made now.
     var awaitingRendition: Set<String> = []
-    private var rendering: Set<String> = []
-    private var nextSequence = 1
+    var rendering: Set<String> = []
+    var nextSequence = 1
     /// The number `.sequence` holds; it is written only when a sidecar with a higher one goes.
-    private var persistedSequence = 0
+    var persistedSequence = 0
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     private let sequenceWrite = NSLock()
     var closed = false
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
-    public private(set) var problems: [String] = []
+    public internal(set) var problems: [String] = []
     /// Several destinations only: each photo's progress per destination, from which every
     /// sidecar write takes its `destinations` (so a writer holding an older copy of the entry
     /// cannot put back an older progress).
@@ -374,68 +374,6 @@ public final class Spool: @unchecked Sendable {
         return outcome
     }
 
-    // MARK: - Renditions
-
-    /// Blocks until a queued photo needs its rendition and hands it to the caller (the one
-    /// rendition thread); nil once the spool is closed.
-    public func claimRendition() -> SpoolEntry? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed {
-            if let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) {
-                rendering.insert(entry.id)
-                return entry
-            }
-            condition.wait()
-        }
-        return nil
-    }
-
-    /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
-    /// `.incoming/`, so that a half-written one is discarded on start, never sent).
-    public func renditionWorkURL(for entry: SpoolEntry) -> URL {
-        incomingDirectory.appendingPathComponent("\(entry.id).rendition.jpg")
-    }
-
-    /// Records how `entry` is sent: with a rendition (its file, complete and fsynced at
-    /// ``renditionWorkURL(for:)``, is renamed in before the sidecar says so) or as the original.
-    /// The photo is then handed to the uploader. If the rendition cannot be stored, the original
-    /// is sent this run and the error thrown (a restart makes the rendition again).
-    public func finishRendition(_ entry: SpoolEntry, _ rendition: SpoolRendition) throws(SpoolError) {
-        var updated = entry
-        updated.rendition = rendition
-        var failure: SpoolError?
-        do {
-            if rendition.bytes != nil {
-                guard rename(renditionWorkURL(for: entry).path, renditionURL(entry.id).path) == 0 else { throw Errno.current("rename") }
-            }
-            try saveSidecar(updated)
-            AtomicFile.syncDirectory(directory.path)
-        } catch {
-            unlink(renditionWorkURL(for: entry).path)
-            unlink(renditionURL(entry.id).path)
-            failure = Self.describe(error, at: renditionURL(entry.id))
-            updated.rendition = .original(spec: rendition.spec, photoKey: entry.idempotencyKey,
-                                          reason: "its rendition could not be stored (\(failure!))")
-        }
-        let settled = updated
-        condition.withLock {
-            if let index = queued.firstIndex(where: { $0.id == entry.id }) { queued[index].rendition = settled.rendition }
-            awaitingRendition.remove(entry.id)
-            rendering.remove(entry.id)
-            condition.broadcast()
-        }
-        if let failure { throw failure }
-    }
-
-    /// Whether `entry` must get a rendition before it is sent: the run makes them, and the
-    /// entry has none for this spec, or its file is gone (a photo retried from failed/).
-    private func needsRendition(_ entry: SpoolEntry) -> Bool {
-        guard let renditionKey else { return false }
-        guard let rendition = entry.rendition, rendition.spec == renditionKey else { return true }
-        return rendition.bytes != nil && !FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
-    }
-
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
     /// After a crash a "delivered" sidecar is cleaned up, never re-sent; and when the sidecar
     /// cannot be written (disk full) the photo is removed all the same, since a sidecar without
@@ -580,24 +518,6 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    // MARK: - Reading a spool without owning it (`relay status`)
-
-    /// What a spool folder holds, read without taking it over (another relay may be running).
-    public static func inspect(directory: URL) -> SpoolSnapshot {
-        let main = readEntries(in: directory)
-        let failed = readEntries(in: directory.appendingPathComponent("failed", isDirectory: true))
-        var queued: [SpoolEntry] = []
-        var inFlight: [SpoolEntry] = []
-        for entry in main.entries where entry.state == .queued {
-            if entry.inFlightSince != nil, let pid = entry.uploaderPID, kill(pid, 0) == 0 {
-                inFlight.append(entry)
-            } else {
-                queued.append(entry)
-            }
-        }
-        return SpoolSnapshot(queued: queued, inFlight: inFlight, failed: failed.entries, problems: main.problems + failed.problems)
-    }
-
     /// Where the photo of a queued or in-flight entry is.
     public func photoURL(for entry: SpoolEntry) -> URL { photoURL(entry.id) }
 
@@ -613,9 +533,9 @@ public final class Spool: @unchecked Sendable {
 
     // MARK: - Internals
 
-    private var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
+    var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
     func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
-    private func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
+    func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
     func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
     /// The next sequence number; call with `condition` held.
@@ -673,7 +593,7 @@ public final class Spool: @unchecked Sendable {
     /// this write, and while a queued or in-flight photo has a higher number, neither does a
     /// delivery. Returns false when the write failed.
     @discardableResult
-    private func persistSequence(atLeast sequence: Int) -> Bool {
+    func persistSequence(atLeast sequence: Int) -> Bool {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
         let highest = condition.withLock { () -> Int? in
@@ -685,92 +605,6 @@ public final class Spool: @unchecked Sendable {
         guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
         condition.withLock { persistedSequence = max(persistedSequence, highest) }
         return true
-    }
-
-    private func recover() throws(SpoolError) {
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: incomingDirectory.path) {
-            for name in names { unlink(incomingDirectory.appendingPathComponent(name).path) }
-        }
-        let failed = Self.readEntries(in: failedDirectory)
-        failedIDs = Set(failed.entries.map(\.id))
-        let found = Self.readEntries(in: directory)
-        problems = found.problems + failed.problems
-        let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        persistedSequence = stored
-        let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
-        nextSequence = highest == Int.max ? highest : highest + 1
-        // A sidecar dropped below may be the last record of the highest number: `.sequence`
-        // takes it first (if it cannot, the sidecars stay for the next start).
-        let numbersKept = highest <= stored || persistSequence(atLeast: highest)
-        for var entry in found.entries {
-            let photo = photoURL(entry.id).path
-            let hasPhoto = FileManager.default.fileExists(atPath: photo)
-            if entry.state == .delivered || !hasPhoto {
-                // Delivered, never committed (crash before the rename), or moved to failed/.
-                if entry.state == .delivered { unlink(photo) }
-                unlink(renditionURL(entry.id).path)
-                if numbersKept { unlink(sidecarURL(entry.id).path) }
-                continue
-            }
-            if failedIDs.contains(entry.id) {
-                // A move to or from failed/ was cut short: where the photo is decides. It is
-                // here, so it stays queued (a permanent answer would fail it again).
-                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
-                failedIDs.remove(entry.id)
-            }
-            entry.inFlightSince = nil
-            entry.uploaderPID = nil
-            if let destinations {
-                var map = entry.destinations ?? [:]
-                for destination in destinations.all where map[destination.id] == nil {
-                    map[destination.id] = DestinationProgress(label: destination.label)
-                }
-                entry.destinations = map
-                progress[entry.id] = map
-                if map[destinations.primary.id]?.state != .queued {
-                    lingering[entry.id] = entry
-                    continue
-                }
-            }
-            if entry.rendition != nil && entry.rendition?.spec != renditionKey {
-                // Made for another config: this run sends what its own config asks for.
-                entry.rendition = nil
-                unlink(renditionURL(entry.id).path)
-            }
-            if needsRendition(entry) { awaitingRendition.insert(entry.id) }
-            queued.append(entry)
-        }
-        queued.sort { $0.sequence < $1.sequence }
-        removeOrphanRenditions()
-        // Every destination settled before a crash: finished now.
-        for id in lingering.keys { try finishIfSettled(id) }
-    }
-
-    /// Renditions whose photo has gone (a crash between removing the two files).
-    private func removeOrphanRenditions() {
-        let suffix = ".rendition.jpg"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        let kept = Set(queued.map(\.id))
-        for name in names where name.hasSuffix(suffix) && !kept.contains(String(name.dropLast(suffix.count))) {
-            unlink(directory.appendingPathComponent(name).path)
-        }
-    }
-
-    static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return ([], []) }
-        var entries: [SpoolEntry] = []
-        var problems: [String] = []
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            do {
-                if let entry = try JSONStateFile<SpoolEntry>(url: folder.appendingPathComponent(name)).load() {
-                    entries.append(entry)
-                }
-            } catch {
-                problems.append(error.description)
-            }
-        }
-        return (entries.sorted { $0.sequence < $1.sequence }, problems)
     }
 
     private static func takeLock(_ directory: URL) throws(SpoolError) -> Int32 {

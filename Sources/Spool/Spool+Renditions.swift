@@ -1,0 +1,71 @@
+import Foundation
+import RelayCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The spool's side of renditions: a committed photo waits for its gallery copy, which the one
+/// rendition thread makes and the spool records (file renamed in first, sidecar second).
+extension Spool {
+    /// Blocks until a queued photo needs its rendition and hands it to the caller (the one
+    /// rendition thread); nil once the spool is closed.
+    public func claimRendition() -> SpoolEntry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed {
+            if let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) {
+                rendering.insert(entry.id)
+                return entry
+            }
+            condition.wait()
+        }
+        return nil
+    }
+
+    /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
+    /// `.incoming/`, so that a half-written one is discarded on start, never sent).
+    public func renditionWorkURL(for entry: SpoolEntry) -> URL {
+        incomingDirectory.appendingPathComponent("\(entry.id).rendition.jpg")
+    }
+
+    /// Records how `entry` is sent: with a rendition (its file, complete and fsynced at
+    /// ``renditionWorkURL(for:)``, is renamed in before the sidecar says so) or as the original.
+    /// The photo is then handed to the uploader. If the rendition cannot be stored, the original
+    /// is sent this run and the error thrown (a restart makes the rendition again).
+    public func finishRendition(_ entry: SpoolEntry, _ rendition: SpoolRendition) throws(SpoolError) {
+        var updated = entry
+        updated.rendition = rendition
+        var failure: SpoolError?
+        do {
+            if rendition.bytes != nil {
+                guard rename(renditionWorkURL(for: entry).path, renditionURL(entry.id).path) == 0 else { throw Errno.current("rename") }
+            }
+            try saveSidecar(updated)
+            AtomicFile.syncDirectory(directory.path)
+        } catch {
+            unlink(renditionWorkURL(for: entry).path)
+            unlink(renditionURL(entry.id).path)
+            failure = Self.describe(error, at: renditionURL(entry.id))
+            updated.rendition = .original(spec: rendition.spec, photoKey: entry.idempotencyKey,
+                                          reason: "its rendition could not be stored (\(failure!))")
+        }
+        let settled = updated
+        condition.withLock {
+            if let index = queued.firstIndex(where: { $0.id == entry.id }) { queued[index].rendition = settled.rendition }
+            awaitingRendition.remove(entry.id)
+            rendering.remove(entry.id)
+            condition.broadcast()
+        }
+        if let failure { throw failure }
+    }
+
+    /// Whether `entry` must get a rendition before it is sent: the run makes them, and the
+    /// entry has none for this spec, or its file is gone (a photo retried from failed/).
+    func needsRendition(_ entry: SpoolEntry) -> Bool {
+        guard let renditionKey else { return false }
+        guard let rendition = entry.rendition, rendition.spec == renditionKey else { return true }
+        return rendition.bytes != nil && !FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
+    }
+}
