@@ -298,6 +298,21 @@ def make_jpegs(folder, count, size):
     return paths
 
 
+def drop_all(work, files, drop, arrived):
+    """Renames `files` into the hot folder `drop` at once, finished elsewhere on the same disk as
+    FTP servers do; seconds until `arrived()`."""
+    staging = os.path.join(work, "staging")
+    os.makedirs(staging)
+    for path in files:
+        os.link(path, os.path.join(staging, os.path.basename(path)))
+    quiet_disk()
+    started = time.time()
+    for path in files:
+        os.rename(os.path.join(staging, os.path.basename(path)), os.path.join(drop, os.path.basename(path)))
+    wait_for(arrived, 900, 0.02)
+    return time.time() - started
+
+
 def case_hotfolder(work, quick):
     photos = 10 if quick else 40
     source = os.path.join(work, "source")
@@ -311,17 +326,7 @@ def case_hotfolder(work, quick):
     relay.start("--folder", drop)
     ready_line(relay.log, r"(relay: folder)", timeout=120)
     time.sleep(0.5)
-    # The files are finished elsewhere on the same disk and renamed in, as FTP servers do.
-    staging = os.path.join(work, "staging")
-    os.makedirs(staging)
-    for path in files:
-        os.link(path, os.path.join(staging, os.path.basename(path)))
-    quiet_disk()
-    started = time.time()
-    for path in files:
-        os.rename(os.path.join(staging, os.path.basename(path)), os.path.join(drop, os.path.basename(path)))
-    wait_for(lambda: gallery.count() >= photos, 600, 0.02)
-    figures["relay s"] = time.time() - started
+    figures["relay s"] = drop_all(work, files, drop, lambda: gallery.count() >= photos)
     # One more photo, written in place: from the file being closed to the gallery's answer.
     with open(files[0], "rb") as f:
         data = f.read()
@@ -783,16 +788,7 @@ def case_s3(work, quick):
     runner.add_config("s3://%s/{name}" % bucket, "--note", "s3", "--endpoint", store.endpoint)
     runner.start("--folder", drop, "--config", "s3")
     ready_line(runner.log, r"(relay: folder)", timeout=120)
-    staging = os.path.join(work, "staging")
-    os.makedirs(staging)
-    for path in files:
-        os.link(path, os.path.join(staging, os.path.basename(path)))
-    quiet_disk()
-    started = time.time()
-    for path in files:
-        os.rename(os.path.join(staging, os.path.basename(path)), os.path.join(drop, os.path.basename(path)))
-    wait_for(lambda: store.count(bucket) >= photos, 900, 0.05)
-    figures["relay s"] = time.time() - started
+    figures["relay s"] = drop_all(work, files, drop, lambda: store.count(bucket) >= photos)
     runner.stop()
     other = store.bucket("curl")
     quiet_disk()
