@@ -110,7 +110,7 @@ public final class RelayRun {
             throw .config(error)
         }
         if let other = otherConfigs.first(where: { $0.renditionSpec != nil }) {
-            throw .config(.invalidField("rendition", reason: "config '\(other.label)' asks for a rendition, but only the run's "
+            throw .config(.invalidSetting("rendition", reason: "config '\(other.label)' asks for a rendition, but only the run's "
                 + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"))
         }
         if let name = options.session {

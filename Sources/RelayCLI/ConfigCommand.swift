@@ -74,7 +74,7 @@ enum ConfigCommand {
         config.region = try args.value("--region")
         if let addressing = try args.value("--addressing") {
             guard let parsed = RequestConfig.S3Addressing(rawValue: addressing.lowercased()) else {
-                throw CommandFailure(.config, ConfigError.invalidField(addressing, reason: "addressing is path or virtual").description)
+                throw CommandFailure(.config, ConfigError.invalidSetting(addressing, reason: "addressing is path or virtual (--addressing path)").description)
             }
             config.addressing = parsed
         }
@@ -85,7 +85,7 @@ enum ConfigCommand {
         config.manifestUrl = try args.value("--manifest-url")
         if let priority = try args.value("--priority") {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
-                throw CommandFailure(.config, ConfigError.invalidField(priority, reason: "priority is normal or low").description)
+                throw CommandFailure(.config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
             }
             config.priority = parsed
         }

@@ -7,7 +7,10 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidVerb(String)
     case invalidBody(String)
     case invalidHeader(String, reason: String)
+    /// A multipart form field (`fields`, `fileField`): the message shows how to write one.
     case invalidField(String, reason: String)
+    /// Any other config setting that cannot be used as given, with the reason.
+    case invalidSetting(String, reason: String)
     case invalidNumber(field: String, value: String, reason: String)
     case unknownEnvironmentVariable(name: String, header: String)
     case notFound(String)
@@ -31,6 +34,8 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
             return "header '\(header)' is invalid: \(reason). Write it as --header 'Name: value'"
         case .invalidField(let field, let reason):
             return "field '\(field)' is invalid: \(reason). Write it as --field name=value"
+        case .invalidSetting(let setting, let reason):
+            return "'\(setting)' cannot be used: \(reason)"
         case .invalidNumber(let field, let value, let reason):
             return "\(field) '\(value)' is invalid: \(reason)"
         case .unknownEnvironmentVariable(let name, let header):

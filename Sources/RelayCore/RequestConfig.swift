@@ -224,12 +224,12 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         if scheme == "s3" {
             try validateS3(bucket: host, url: url)
         } else if endpoint != nil || region != nil || addressing != nil {
-            throw .invalidField("endpoint", reason: "endpoint, region and addressing are for s3:// URLs only")
+            throw .invalidSetting("endpoint", reason: "endpoint, region and addressing are for s3:// URLs only")
         }
         if ["ftp", "ftps", "sftp"].contains(scheme) {
             try validateFileTransfer(parsed, scheme: scheme, url: url)
         } else if password != nil || sshKey != nil || knownHosts != nil || caCertificate != nil {
-            throw .invalidField("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps:// and sftp:// URLs")
+            throw .invalidSetting("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps:// and sftp:// URLs")
         }
         for name in headers.keys where !HeaderSyntax.isValidName(name) {
             throw .invalidHeader(name, reason: "a header name is letters, digits and - only")
@@ -253,7 +253,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         if let manifestUrl {
             let lower = manifestUrl.lowercased()
             guard kind == .http else {
-                throw .invalidField("manifestUrl", reason: "manifestUrl is for http(s) configs; S3 and FTP destinations get "
+                throw .invalidSetting("manifestUrl", reason: "manifestUrl is for http(s) configs; S3 and FTP destinations get "
                     + "PREFIX/SESSION/manifest.json and _DONE instead")
             }
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URLComponents(string: manifestUrl)?.host != nil else {
@@ -268,19 +268,19 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             throw .invalidURL(url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
         }
         if let password, !password.contains("${") {
-            throw .invalidField("password", reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), never the password itself")
+            throw .invalidSetting("password", reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), never the password itself")
         }
         if scheme == "sftp" && (parsed.user ?? "").isEmpty {
             throw .invalidURL(url, reason: "an SFTP URL names the user: sftp://USER@HOST/PATH")
         }
         if scheme != "sftp" && (sshKey != nil || knownHosts != nil) {
-            throw .invalidField("sshKey", reason: "sshKey and knownHosts are for sftp:// URLs")
+            throw .invalidSetting("sshKey", reason: "sshKey and knownHosts are for sftp:// URLs")
         }
         if scheme != "ftps" && caCertificate != nil {
-            throw .invalidField("caCertificate", reason: "caCertificate is for ftps:// URLs")
+            throw .invalidSetting("caCertificate", reason: "caCertificate is for ftps:// URLs")
         }
         if !fields.isEmpty || fileField != nil || body != nil {
-            throw .invalidField(fields.keys.sorted().first ?? fileField ?? "body",
+            throw .invalidSetting(fields.keys.sorted().first ?? fileField ?? "body",
                                 reason: "fields, fileField and body describe an HTTP form; an FTP upload stores the file itself")
         }
     }
@@ -299,10 +299,10 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             }
         }
         if let region, region.isEmpty || !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }) {
-            throw .invalidField(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
+            throw .invalidSetting(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
         }
         if !fields.isEmpty || fileField != nil || body != nil {
-            throw .invalidField(fields.keys.sorted().first ?? fileField ?? "body",
+            throw .invalidSetting(fields.keys.sorted().first ?? fileField ?? "body",
                                 reason: "fields, fileField and body describe an HTTP form; an S3 upload stores the file itself")
         }
     }

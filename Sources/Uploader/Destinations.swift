@@ -1,3 +1,4 @@
+import Foundation
 import RelayCore
 
 /// Makes the destination a request config names: HTTP(S), an S3-compatible bucket, or an FTP,
@@ -32,6 +33,14 @@ public enum Destinations {
         }
         if let password = config.password {
             _ = try EnvironmentExpansion.expand(password, header: "password", environment: environment)
+        }
+        // A key or certificate that cannot be read would fail every upload: say so before the first.
+        for (name, path) in [("sshKey", config.sshKey), ("knownHosts", config.knownHosts), ("caCertificate", config.caCertificate)] {
+            guard let path else { continue }
+            let expanded = (path as NSString).expandingTildeInPath
+            guard FileManager.default.isReadableFile(atPath: expanded) else {
+                throw .invalidSetting(name, reason: "cannot read \(expanded): give the path of a file relay can read")
+            }
         }
     }
 }

@@ -145,4 +145,18 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 5, list.stdout)
         XCTAssertTrue(list.stdout.contains("* "), "another config is selected after removing the selected one")
     }
+
+    /// A destination setting relay cannot use stops the run before the first photo, naming it,
+    /// instead of failing every upload later.
+    func testAnUnreadableKeyOrAWrongSettingIsRefusedNamingIt() throws {
+        let harness = try RelayHarness()
+        let priority = try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload", "--priority", "urgent")
+        XCTAssertEqual(priority.status, 3)
+        XCTAssertTrue(priority.stderr.contains("priority is normal or low") && !priority.stderr.contains("--field"), priority.stderr)
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "sftp://photo@127.0.0.1:9/in", "--ssh-key",
+                                         harness.root.appendingPathComponent("missing_ed25519").path, "--note", "archive").status, 0)
+        let run = try harness.relay("run", "--folder", harness.dropFolder.path, "--config", "archive")
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertTrue(run.stderr.contains("'sshKey' cannot be used: cannot read"), run.stderr)
+    }
 }
