@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore", dependencies: ["COpenSSL"]),
+        // What a run tells the world, as typed events: the bus, the JSON form, the console's
+        // wording and the state the progress line, status page and metrics read (pure).
+        .target(name: "RunEvents", dependencies: ["RelayCore"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
