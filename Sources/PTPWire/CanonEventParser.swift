@@ -116,6 +116,16 @@ public struct CanonEOSEventList: Equatable, Sendable {
         }
     }
 
+    /// The last value each property took in this reply (PropValueChanged records): where EOS
+    /// bodies report their battery (0xD111) and the shots left on the card (0xD11B).
+    public var propertyValues: [PTPDevicePropertyCode: UInt32] {
+        var values: [PTPDevicePropertyCode: UInt32] = [:]
+        for case let .propValueChanged(property, value, _) in records where property <= 0xFFFF {
+            values[PTPDevicePropertyCode(UInt16(property))] = value
+        }
+        return values
+    }
+
     /// Whether the reply held no records (gphoto2 keeps polling until it sees this).
     public var isEmpty: Bool { records.isEmpty }
 

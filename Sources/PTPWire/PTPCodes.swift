@@ -245,8 +245,15 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     public static let batteryLevel = PTPDevicePropertyCode(0x5001)
     /// Canon EOS shutter speed; the value is Canon's APEX-like code (see `CanonShutterSpeed`).
     public static let canonEOSShutterSpeed = PTPDevicePropertyCode(0xD102)
-    /// Canon EOS battery level.
+    /// Canon EOS battery level, in steps (see `BatteryLevel.percent(canonEOSStep:)`), reported in
+    /// the GetEvent stream (libgphoto2 ptp.h PTP_DPC_CANON_EOS_BatteryPower).
     public static let canonEOSBatteryPower = PTPDevicePropertyCode(0xD111)
+    /// Canon EOS shots that still fit on the card, in the GetEvent stream (libgphoto2 ptp.h
+    /// PTP_DPC_CANON_EOS_AvailableShots).
+    public static let canonEOSAvailableShots = PTPDevicePropertyCode(0xD11B)
+    /// Sony battery level, INT8 percent, -1 unknown (libgphoto2 ptp.h PTP_DPC_SONY_BatteryLevel,
+    /// config.c `_get_SONY_BatteryLevel`).
+    public static let sonyBatteryLevel = PTPDevicePropertyCode(0xD218)
     /// Canon EOS capture destination: 4 = camera memory (RAM), 2 = card.
     public static let canonEOSCaptureDestination = PTPDevicePropertyCode(0xD11C)
     /// Sony: above 0x8000 when a shot waits in camera memory at handle 0xFFFFC001
@@ -255,6 +262,7 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
 
     private static let names: [UInt16: String] = [
         0x5001: "BatteryLevel", 0xD102: "Canon EOS ShutterSpeed", 0xD111: "Canon EOS BatteryPower",
+        0xD11B: "Canon EOS AvailableShots", 0xD218: "Sony BatteryLevel",
         0xD11C: "Canon EOS CaptureDestination", 0xD215: "Sony ObjectInMemory",
     ]
 

@@ -38,6 +38,11 @@ public struct PTPStorageInfo: Equatable, Sendable {
         volumeLabel = try reader.readString()
     }
 
+    /// FreeSpaceInImages, nil when the body does not estimate it (0xFFFFFFFF, ISO 15740 §5.5.3).
+    public var freeImages: Int? {
+        freeSpaceInImages == 0xFFFF_FFFF ? nil : Int(freeSpaceInImages)
+    }
+
     public func encoded() -> [UInt8] {
         var writer = PTPDataWriter(capacity: 64)
         writer.appendU16(storageType)

@@ -35,6 +35,8 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
     case dataPhaseTooLarge(length: UInt64, limit: Int)
     /// A data phase whose bytes do not add up to StartData's declared total.
     case dataLengthMismatch(declared: UInt64, received: UInt64)
+    /// A property description whose data type is not an integer (strings and arrays are not read).
+    case unsupportedDataType(UInt16)
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
             return "PTP/IP data phase of \(length) bytes exceeds the limit of \(limit) bytes"
         case let .dataLengthMismatch(declared, received):
             return "PTP/IP data phase declared \(declared) bytes but carried \(received)"
+        case let .unsupportedDataType(type):
+            return "PTP property data type 0x\(String(type, radix: 16)) is not an integer type"
         }
     }
 }
