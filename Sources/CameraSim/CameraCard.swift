@@ -30,7 +30,11 @@ public final class CameraCard: @unchecked Sendable {
     public static let formatJPEG: UInt16 = 0x3801
 
     public let profile: SimProfile
-    private let options: SimOptions
+    let options: SimOptions
+    /// The body's battery, which each frame shot drains.
+    public let battery: SimBattery
+    /// Bytes of photos on the card at start, for the free space (CameraCard+Space.swift).
+    var usedAtStart = 0
     private let lock = NSLock()
     private var objects: [UInt32: SimObject] = [:]
     private var order: [UInt32] = []
@@ -45,6 +49,7 @@ public final class CameraCard: @unchecked Sendable {
     public init(options: SimOptions) throws {
         self.options = options
         self.profile = options.profile
+        battery = SimBattery(options.resources)
         let now = Date()
         let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
         folderHandle = addObjectLocked(parent: dcim.handle, format: Self.formatAssociation, name: profile.folderName,
@@ -54,6 +59,7 @@ public final class CameraCard: @unchecked Sendable {
         } else {
             for _ in 0..<options.initialPhotos { _ = makeShotLocked(date: now, inMemory: false) }
         }
+        usedAtStart = objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) }
     }
 
     private func loadFolder(_ directory: String, date: Date) throws {
@@ -114,6 +120,7 @@ public final class CameraCard: @unchecked Sendable {
         var made: [SimObject] = []
         for _ in 0..<max(1, frames) {
             made += makeShotLocked(date: Date(), inMemory: options.captureToMemory)
+            battery.frameShot()
         }
         pending += made.filter { !isAnnouncementLost($0) }
         return made

@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 
 /// The reply of a real Canon EOS body to its first GetEvent after SetEventMode(1): every property
 /// and its allowed values (98 AvailListChanged, 84 PropValueChanged and 2 undocumented 0xC1A4
@@ -11,6 +12,25 @@ import Foundation
 /// match that file.
 enum CanonEOSRecordedEvents {
     static let firstGetEvent = [UInt8](Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data())
+
+    /// The recorded reply with this body's own battery step (0xD111) and available shots
+    /// (0xD11B) in place of the recorded body's (1, 50 %; 3075): every other byte is the recording.
+    static func firstGetEvent(batteryStep: UInt32, availableShots: UInt32) -> [UInt8] {
+        var bytes = firstGetEvent
+        let list = CanonEOSEventList.parsePrefix(bytes)
+        var offset = 0
+        for record in list.records {
+            if case let .propValueChanged(property, _, _) = record {
+                let value = property == CanonEOSBehaviour.batteryPowerProperty ? batteryStep
+                    : property == CanonEOSBehaviour.availableShotsProperty ? availableShots : nil
+                if let value {
+                    for index in 0..<4 { bytes[offset + 12 + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+                }
+            }
+            offset += Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        return bytes
+    }
 
     private static let base64 = """
         DAAAAKTBAAABAAIAEAAAAInBAAAF0QAAAwAAABAAAACJwQAACNEAAAMAAAAQAAAAicEAAAbRAAARAAAAEAAAAInBAAAH0QAA

@@ -34,6 +34,8 @@ protocol SimBehaviour: Sendable {
     func operations(camera: SimCamera) -> [PTPOperationCode]
     /// Events DeviceInfo lists.
     var events: [PTPEventCode] { get }
+    /// Device properties DeviceInfo lists (the battery's, where the family exposes it so).
+    var properties: [PTPDevicePropertyCode] { get }
     /// The answer to an operation before the usual checks (listed, session open); nil to go on.
     /// A body that refuses anything before its handshake answers here.
     mutating func screen(_ request: PTPOperationRequest, camera: inout SimCamera) -> SimReply?
@@ -46,6 +48,7 @@ protocol SimBehaviour: Sendable {
 }
 
 extension SimBehaviour {
+    var properties: [PTPDevicePropertyCode] { [] }
     mutating func screen(_ request: PTPOperationRequest, camera: inout SimCamera) -> SimReply? { nil }
     mutating func takePushEvents(camera: inout SimCamera) -> [PTPEvent] { [] }
     mutating func changeProperty() {}

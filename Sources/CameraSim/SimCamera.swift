@@ -48,13 +48,11 @@ public struct SimCamera: Sendable {
     }
 
     func storageInfo() -> SimReply {
-        let capacity: UInt64 = 32_000_000_000
-        let used = UInt64(max(0, card.usedBytes))
-        let free = capacity > used ? capacity - used : 0
+        let free = card.freeSpace
         return SimReply(code: .ok, data: PTPStorageInfo(
             storageType: 4, filesystemType: 3, accessCapability: 0,
-            maxCapacity: capacity, freeSpaceInBytes: free,
-            freeSpaceInImages: UInt32(truncatingIfNeeded: free / 5_000_000),
+            maxCapacity: UInt64(max(0, card.usedBytes)) + free.bytes, freeSpaceInBytes: free.bytes,
+            freeSpaceInImages: free.shots,
             storageDescription: body.storageDescription, volumeLabel: "RELAYSIM").encoded())
     }
 

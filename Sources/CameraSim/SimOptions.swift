@@ -47,6 +47,8 @@ public struct SimOptions: Sendable, Equatable {
     public var pairing = SimPairing()
     /// Answer SSDP searches on this UDP port of `host` (0: any free port); nil: silent.
     public var ssdpPort: UInt16?
+    /// The battery and card: how full, how fast they run down.
+    public var resources = SimResourceOptions()
 
     public init() {}
 
@@ -173,6 +175,10 @@ public struct SimOptions: Sendable, Equatable {
             case "--verbose", "-v":
                 options.verbose = true
             default:
+                if SimResourceOptions.flags.contains(flag) {
+                    try options.resources.set(flag, to: try text())
+                    break
+                }
                 guard SimQuirks.flags.contains(flag) else { throw SimOptionsError.unknownFlag(argument) }
                 try options.quirks.set(flag, to: try text())
             }
@@ -291,6 +297,8 @@ public struct SimOptions: Sendable, Equatable {
     A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
 
     \(SimQuirks.usage)
+
+    \(SimResourceOptions.usage)
 
     Faults:
       --rate-limit BYTES        send at most this many bytes per second

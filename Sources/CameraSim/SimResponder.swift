@@ -132,7 +132,7 @@ public struct SimResponder: Sendable {
             functionalMode: 0,
             operationsSupported: operations(),
             eventsSupported: behaviour.events.map(\.rawValue),
-            devicePropertiesSupported: [],
+            devicePropertiesSupported: behaviour.properties.map(\.rawValue),
             captureFormats: [CameraCard.formatJPEG],
             imageFormats: [CameraCard.formatAssociation, CameraCard.formatJPEG, body.rawFormat.formatCode],
             manufacturer: body.manufacturer,

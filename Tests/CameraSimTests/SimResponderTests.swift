@@ -65,12 +65,16 @@ final class SimResponderTests: XCTestCase {
         XCTAssertEqual(camera.respond(to: request(0x9115, [1]), dataOut: nil).code, .ok)
         camera.card.shoot(frames: 1)
         camera.collectNewShots()
-        XCTAssertEqual(camera.respond(to: request(0x9116), dataOut: nil).bytes, CanonEOSRecordedEvents.firstGetEvent)
+        let shots = camera.card.freeSpace.shots
+        let dump = try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes)
+        XCTAssertEqual(dump, CanonEOSRecordedEvents.firstGetEvent(batteryStep: 2, availableShots: shots))
+        XCTAssertEqual(try CanonEOSEventList.parse(dump).records.count, 184, "the recording's records, two values changed")
+        XCTAssertEqual(try CanonEOSEventList.parse(dump).propertyValues[.canonEOSAvailableShots], shots)
         camera.changeProperty()
         let next = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes))
-        XCTAssertEqual(next.records.first, .propValueChanged(property: CanonEOSBehaviour.batteryPowerProperty, value: 2, raw: []),
-                       "a property change is reported with the next GetEvent")
         XCTAssertEqual(next.newObjects.map(\.filename), ["IMG_0001.JPG"], "the shot follows the property dump")
+        XCTAssertEqual(next.records.last, .propValueChanged(property: CanonEOSBehaviour.batteryPowerProperty, value: 2, raw: []),
+                       "a property change is reported with the next GetEvent")
     }
 
     func testCanonPropertyFloodPutsRecordsInEveryReply() throws {

@@ -29,11 +29,17 @@ extension SimBody {
 /// - `canon-eosm`: EOS M and newer PowerShot list only standard operations and SetRemoteMode
 ///   until SetRemoteMode(0x15); then DeviceInfo lists the EOS set and must be read again
 ///   (library.c camera_init, "Setting remote mode changes device info on EOS M2").
+///
+/// The battery and the shots left are not device properties a client asks for: they come in
+/// the GetEvent stream as PropValueChanged records, BatteryPower 0xD111 in Canon's steps and
+/// AvailableShots 0xD11B (libgphoto2 ptp.h, ptp-pack.c; the recorded reply of a real body holds
+/// both), each reported when it changes.
 struct CanonEOSBehaviour: SimBehaviour {
     enum Records: Sendable { case classic, longFileName64 }
 
     /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
-    static let batteryPowerProperty: UInt32 = 0xD111
+    static let batteryPowerProperty = UInt32(PTPDevicePropertyCode.canonEOSBatteryPower.rawValue)
+    static let availableShotsProperty = UInt32(PTPDevicePropertyCode.canonEOSAvailableShots.rawValue)
     /// The SetRemoteMode value libgphoto2 sends to EOS M bodies.
     static let eosMRemoteMode: UInt32 = 0x15
 
@@ -50,9 +56,11 @@ struct CanonEOSBehaviour: SimBehaviour {
     private(set) var remoteMode: UInt32 = 0
     /// The first GetEvent after SetEventMode(1) is the recorded property dump.
     private var sentPropertyDump = false
-    /// Property changes waiting for the next GetEvent.
-    private var pendingPropertyChanges: [CanonEOSEventRecord] = []
-    private var batteryLevel: UInt32 = 3
+    /// What the client was last told (in the first reply, then in changes).
+    private var reportedBatteryStep: UInt32 = 0
+    private var reportedShots: UInt32 = 0
+    /// `changeProperty` asked for the battery to be reported again.
+    private var batteryReportDue = false
 
     init(records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
          propertyFlood: Int = 0) {
@@ -82,9 +90,9 @@ struct CanonEOSBehaviour: SimBehaviour {
         }
     }
 
+    /// Reports the battery step again with the next GetEvent, as bodies do now and then.
     mutating func changeProperty() {
-        batteryLevel = batteryLevel == 1 ? 3 : batteryLevel - 1
-        pendingPropertyChanges.append(.propValueChanged(property: Self.batteryPowerProperty, value: batteryLevel, raw: []))
+        batteryReportDue = true
     }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
@@ -134,17 +142,34 @@ struct CanonEOSBehaviour: SimBehaviour {
         guard eventModeOn else { return CanonEOSEventList.encode([]) }
         if !sentPropertyDump {
             sentPropertyDump = true
-            return CanonEOSRecordedEvents.firstGetEvent
+            reportedBatteryStep = BatteryLevel.canonEOSStep(percent: camera.card.battery.percent)
+            reportedShots = camera.card.freeSpace.shots
+            return CanonEOSRecordedEvents.firstGetEvent(batteryStep: reportedBatteryStep, availableShots: reportedShots)
         }
         let flood = (0..<propertyFlood).map { index in
             CanonEOSEventRecord.propValueChanged(property: 0xD101 + UInt32(index % 64), value: UInt32(index), raw: [])
         }
         let objects = camera.undelivered
         camera.undelivered.removeAll()
-        let properties = pendingPropertyChanges + flood
-        pendingPropertyChanges.removeAll()
         let record = records == .classic ? Self.classicRecord : Self.longFileNameRecord
-        return CanonEOSEventList.encode(properties + objects.map(record))
+        return CanonEOSEventList.encode(flood + objects.map(record) + resourceChanges(camera))
+    }
+
+    /// BatteryPower and AvailableShots records for what changed since the client was last told.
+    private mutating func resourceChanges(_ camera: SimCamera) -> [CanonEOSEventRecord] {
+        var records: [CanonEOSEventRecord] = []
+        let step = BatteryLevel.canonEOSStep(percent: camera.card.battery.percent)
+        if step != reportedBatteryStep || batteryReportDue {
+            reportedBatteryStep = step
+            batteryReportDue = false
+            records.append(.propValueChanged(property: Self.batteryPowerProperty, value: step, raw: []))
+        }
+        let shots = camera.card.freeSpace.shots
+        if shots != reportedShots {
+            reportedShots = shots
+            records.append(.propValueChanged(property: Self.availableShotsProperty, value: shots, raw: []))
+        }
+        return records
     }
 
     static func classicRecord(_ object: SimObject) -> CanonEOSEventRecord {

@@ -16,15 +16,21 @@ let standardOperations: [PTPOperationCode] = [
 ]
 
 /// A standard PTP camera (ISO 15740): new photos are ObjectAdded events pushed on the event
-/// channel, InitiateCapture fires the shutter and ends with CaptureComplete.
+/// channel, InitiateCapture fires the shutter and ends with CaptureComplete. Its battery is
+/// BatteryLevel 0x5001, a change pushed as DevicePropChanged.
 struct GenericBehaviour: SimBehaviour {
+    private var battery = SimBatteryReport()
+
     func operations(camera: SimCamera) -> [PTPOperationCode] {
-        standardOperations + [.initiateCapture]
+        standardOperations + [.initiateCapture, .getDevicePropDesc, .getDevicePropValue]
     }
 
-    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .captureComplete] }
+    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
+
+    var properties: [PTPDevicePropertyCode] { [.batteryLevel] }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
+        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) { return reply }
         guard request.code == .initiateCapture else { return nil }
         camera.shoot()
         var reply = SimReply(code: .ok)
@@ -35,8 +41,11 @@ struct GenericBehaviour: SimBehaviour {
 
     mutating func takePushEvents(camera: inout SimCamera) -> [PTPEvent] {
         guard camera.sessionOpen else { return [] }
-        let events = camera.undelivered.map { PTPEvent(code: .objectAdded, parameters: [$0.handle]) }
+        var events = camera.undelivered.map { PTPEvent(code: .objectAdded, parameters: [$0.handle]) }
         camera.undelivered.removeAll()
+        if battery.changed(camera.card.battery.percent) {
+            events.append(PTPEvent(code: .devicePropChanged, parameters: [UInt32(PTPDevicePropertyCode.batteryLevel.rawValue)]))
+        }
         return events
     }
 }

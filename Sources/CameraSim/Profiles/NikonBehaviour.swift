@@ -31,6 +31,10 @@ extension SimBody {
 ///   and GetObjectSize (0x9421, a u64 in the data) work (libgphoto2 issue 976; ptp.h). The
 ///   body then gives no name or format: a client names the file and tells the format by its
 ///   first bytes. A Z also pushes ObjectAdded on the event channel.
+///
+/// The battery is the standard BatteryLevel 0x5001 read with GetDevicePropValue; a change comes
+/// as DevicePropChanged in the GetEvent list (libgphoto2 config.c reads Nikon's level through
+/// the standard property).
 struct NikonBehaviour: SimBehaviour {
     let isZ: Bool
     let computerMode: Bool
@@ -39,6 +43,7 @@ struct NikonBehaviour: SimBehaviour {
     private var announcedAt: [UInt32: Double] = [:]
     /// Z: photos already pushed on the event channel (they stay queued for GetEvent too).
     private var pushed: Set<UInt32> = []
+    private var battery = SimBatteryReport()
 
     init(isZ: Bool = false, computerMode: Bool = false, objectInfoBusySeconds: Double = 0) {
         self.isZ = isZ
@@ -47,15 +52,18 @@ struct NikonBehaviour: SimBehaviour {
     }
 
     func operations(camera: SimCamera) -> [PTPOperationCode] {
-        let common = standardOperations + [.initiateCapture, .nikonGetEvent, .nikonGetEventEx]
+        let common = standardOperations + [.initiateCapture, .nikonGetEvent, .nikonGetEventEx, .getDevicePropDesc, .getDevicePropValue]
         return isZ ? common + [.nikonGetObjectSize, .nikonGetPartialObjectEx] : common
     }
 
-    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .captureComplete] }
+    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
+
+    var properties: [PTPDevicePropertyCode] { [.batteryLevel] }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
         let p = request.parameters
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) { return reply }
         switch request.code {
         case .initiateCapture:
             camera.shoot()
@@ -73,7 +81,11 @@ struct NikonBehaviour: SimBehaviour {
             let objects = camera.undelivered
             camera.undelivered.removeAll()
             markAnnounced(objects, now: camera.clock())
-            let list = NikonEventList(events: objects.map { NikonEvent(code: .objectAdded, parameter: $0.handle) })
+            var events = objects.map { NikonEvent(code: .objectAdded, parameter: $0.handle) }
+            if battery.changed(camera.card.battery.percent) {
+                events.append(NikonEvent(code: .devicePropChanged, parameter: UInt32(PTPDevicePropertyCode.batteryLevel.rawValue)))
+            }
+            let list = NikonEventList(events: events)
             return SimReply(code: .ok, data: request.code == .nikonGetEventEx ? list.encodedEx() : list.encoded())
         case .getObjectInfo:
             if computerMode { return SimReply(code: .accessDenied) }

@@ -27,11 +27,17 @@ extension SimBody {
 ///   handle with another 0xC201. DeleteObject is not supported.
 /// - 0x9280 with param 4 and data (2, 2, 0, 0, 1, 1) starts a transfer; with data (0, 5, 0, 0)
 ///   the body shuts down after the session, which ends its activation (issues 16, 1218).
+/// - The battery is BatteryLevel 0xD218 (INT8, -1 unknown; libgphoto2 ptp.h, config.c), listed
+///   in the extended DeviceInfo. Real bodies hand their properties out in one
+///   SDIO_GetAllExtDevicePropInfo (0x9209) blob; this body does not list 0x9209, so clients
+///   read 0xD218 with the standard GetDevicePropDesc/Value, as libgphoto2 does then (ptp.c
+///   `ptp_generic_getdevicepropdesc`).
 struct SonyBehaviour: SimBehaviour {
     /// Where a photo in camera memory is read.
     static let memoryHandle: UInt32 = 0xFFFF_C001
     /// PTP_DPC_SONY_ObjectInMemory (u16).
     static let objectInMemoryProperty: UInt32 = 0xD215
+    static let batteryProperty = UInt32(PTPDevicePropertyCode.sonyBatteryLevel.rawValue)
     /// PTP_DPC_SONY_PriorityMode, which gphoto2 sets after the handshake.
     static let priorityModeProperty: UInt16 = 0xD25A
 
@@ -95,7 +101,8 @@ struct SonyBehaviour: SimBehaviour {
             if handshake == .connected2 { handshake = .extDeviceInfo }
             var writer = PTPDataWriter()
             writer.appendU16(param(0) >= 300 ? 300 : 200)
-            writer.appendArrayU16([UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty])
+            writer.appendArrayU16([UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
+                                   PTPDevicePropertyCode.sonyBatteryLevel.rawValue])
             writer.appendArrayU16([])
             return SimReply(code: .ok, data: writer.bytes)
         case .sonySetControlDeviceA:
@@ -122,6 +129,8 @@ struct SonyBehaviour: SimBehaviour {
             let reply = SimCamera.transfer(head, offset: offset, count: count) { partial ? [UInt32(truncatingIfNeeded: $0)] : [] }
             if offset + (reply.data?.count ?? 0) >= head.size { readWhole = head.handle }
             return reply
+        case .getDevicePropValue where param(0) == Self.batteryProperty, .getDevicePropDesc where param(0) == Self.batteryProperty:
+            return SimBatteryProperty.respond(to: request, property: .sonyBatteryLevel, camera: camera)
         case .getDevicePropValue:
             guard param(0) == Self.objectInMemoryProperty else { return SimReply(code: .devicePropNotSupported) }
             var writer = PTPDataWriter(capacity: 2)
