@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]

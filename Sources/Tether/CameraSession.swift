@@ -19,6 +19,8 @@ final class CameraSession {
     /// Things a dialect noticed that the photographer may want to know (a malformed event
     /// record skipped); the session reports and clears them.
     var notices: [String] = []
+    /// What the events said about the battery and card, for `CameraPower`.
+    var powerSignals = CameraPowerSignals()
 
     /// Longest time one operation is retried while the camera answers DeviceBusy.
     static let busyBudget = 30.0

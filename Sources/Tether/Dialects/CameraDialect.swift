@@ -114,6 +114,7 @@ extension CameraDialect {
     func pushedObjects(_ session: CameraSession, wait: Double,
                        codes: Set<PTPEventCode> = [.objectAdded]) throws(PTPIPError) -> [ObjectAnnouncement] {
         try session.client.events(timeout: wait).compactMap { event in
+            session.powerSignals.note(event.code, parameter: event.parameters.first)
             guard codes.contains(event.code), let handle = event.parameters.first else { return nil }
             return ObjectAnnouncement(handle: handle)
         }

@@ -116,6 +116,7 @@ struct CanonEOSDialect: CameraDialect {
             session.notices.append("\(session.name) sent a malformed event record (\(malformation)); "
                 + "the rest of that reply was skipped, the session goes on")
         }
+        session.powerSignals.note(canon: list.propertyValues)
         for case let .propValueChanged(property, value, _) in list.records
         where property == UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue) {
             exposureSeconds = CanonShutterSpeed.seconds(code: value)

@@ -37,6 +37,7 @@ struct NikonDialect: CameraDialect {
         } catch {
             throw .protocolViolation(peer: session.address, detail: "unreadable Nikon event list: \(error)")
         }
+        for event in list.events { session.powerSignals.note(event.code, parameter: event.parameter) }
         interval.record(activity: !list.events.isEmpty || !pushed.isEmpty)
         return pushed + list.addedObjectHandles.map { ObjectAnnouncement(handle: $0) }
     }
