@@ -19,8 +19,8 @@ public final class GPhoto2Camera: @unchecked Sendable {
     /// Whether the driver can fire the camera (GP_OPERATION_CAPTURE_IMAGE).
     public let canCapture: Bool
 
-    private let owner: GPhoto2OwnerThread
-    private let handles: Handles
+    let owner: GPhoto2OwnerThread
+    let handles: Handles
 
     private init(port: String, driverModel: String, summary: GPhoto2Summary, canCapture: Bool,
                  owner: GPhoto2OwnerThread, handles: Handles) {
@@ -115,7 +115,7 @@ public final class GPhoto2Camera: @unchecked Sendable {
 }
 
 /// The libgphoto2 handles of one camera; used only on its owner thread.
-private final class Handles: @unchecked Sendable {
+final class Handles: @unchecked Sendable {
     let camera: UnsafeMutablePointer<Camera>
     let context: ContextWithMessages
     let portPath: String
@@ -281,7 +281,7 @@ extension GPhoto2FilePath {
 
 /// A GPContext that keeps the last error message libgphoto2 reported through it, so that a
 /// failed call's error carries the library's own words.
-private final class ContextWithMessages: @unchecked Sendable {
+final class ContextWithMessages: @unchecked Sendable {
     let pointer: OpaquePointer?
     var lastMessage: String?
 
