@@ -30,10 +30,15 @@ enum SimBatteryProperty {
 struct SimBatteryReport: Sendable {
     private var reported: Int?
 
-    /// Whether `value` differs from what was last reported; the first call only notes it (the
-    /// client reads the level itself when it connects).
+    /// Whether `value` differs from what was last reported or read; the first call only notes it
+    /// (the client reads the level itself when it connects).
     mutating func changed(_ value: Int) -> Bool {
         defer { reported = value }
         return reported.map { $0 != value } ?? false
+    }
+
+    /// The client read the level itself: it knows `value`.
+    mutating func read(_ value: Int) {
+        reported = value
     }
 }

@@ -30,7 +30,10 @@ struct GenericBehaviour: SimBehaviour {
     var properties: [PTPDevicePropertyCode] { [.batteryLevel] }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
-        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) { return reply }
+        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) {
+            if reply.code == .ok { battery.read(camera.card.battery.percent) }
+            return reply
+        }
         guard request.code == .initiateCapture else { return nil }
         camera.shoot()
         var reply = SimReply(code: .ok)

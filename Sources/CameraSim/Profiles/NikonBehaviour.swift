@@ -63,7 +63,10 @@ struct NikonBehaviour: SimBehaviour {
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
         let p = request.parameters
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
-        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) { return reply }
+        if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) {
+            if reply.code == .ok { battery.read(camera.card.battery.percent) }
+            return reply
+        }
         switch request.code {
         case .initiateCapture:
             camera.shoot()
