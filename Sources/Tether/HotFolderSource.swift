@@ -126,6 +126,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
                     take(file, key: key, stop: stop)
                 }
             } else {
+                if candidates[file.relativePath] == nil { report(.announced(fileName: file.relativePath, bytes: nil)) }
                 candidates[file.relativePath] = Candidate(size: file.size, modified: file.modified, stableSince: now)
             }
         }

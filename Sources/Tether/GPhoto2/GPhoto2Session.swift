@@ -103,6 +103,7 @@ final class GPhoto2Session {
     private func take(_ event: GPhoto2Event) {
         guard case .fileAdded(let path) = event, !known.contains(path), !queue.contains(where: { $0.path == path }) else { return }
         queue.append(Candidate(path: path, detectedAt: Date()))
+        context.report(.announced(fileName: path.name, bytes: nil))
     }
 
     /// Looks at or downloads the next file; returns whether it did anything.
