@@ -70,6 +70,7 @@ extension FTPSession {
             }
         }
         let from = opened.start > 0 ? " from byte \(opened.start)" : ""
+        context.report(.announced(fileName: path.name, bytes: nil))
         guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
             close(opened.fd)
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
@@ -108,7 +109,7 @@ extension FTPSession {
         let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
         switch context.store.finish(user: user, path: path, fileName: fileName, checkJPEGEnd: kind == .jpeg) {
         case .spooled(let entry):
-            context.report(.spooled(entry))
+            context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
         case .duplicate:
             log("\(path.name) received again (same size and content): not delivered twice")
