@@ -1,11 +1,20 @@
 import PTPIP
 import PTPWire
+import RunEvents
 
 /// A change in a camera's battery or card, to be reported.
 enum PowerChange: Hashable, Sendable {
     case battery(percent: Int)
     /// Free card space: bytes (StorageInfo) and shots (the body's estimate), each when known.
     case card(freeBytes: Int64?, freeShots: Int?)
+
+    /// What the source reports for it.
+    var event: SourceEvent {
+        switch self {
+        case let .battery(percent): return .battery(percent: percent)
+        case let .card(bytes, shots): return .card(CardSpace(freeBytes: bytes, freeShots: shots))
+        }
+    }
 }
 
 /// Reads a connected camera's battery level and free card space: once after connecting, then

@@ -69,6 +69,8 @@ final class TetherSession {
     private var onCardAtConnect: Set<UInt32> = []
     /// How a timed capture fires this camera (nil: no capture, or the camera cannot be fired).
     private var trigger: CaptureTrigger?
+    /// The battery and card readings.
+    private var power = CameraPower()
 
     /// ObjectInfos read per step while working through a listing.
     static let backlogBatch = 16
@@ -124,6 +126,7 @@ final class TetherSession {
                 try fireDueShot()
                 let worked = try step()
                 try dialect.keepAlive(session, now: now)
+                try reportPower()
                 reportNotices()
                 if let error = memory.recordPending() {
                     context.report(.warning("photos are spooled but could not be remembered as taken: \(error)"))
@@ -141,6 +144,7 @@ final class TetherSession {
     /// Objects the camera announced after the start-up: shot during this session, so new even
     /// when the first connection's listing already held them (a shot right after connecting).
     private func announce(_ announcements: [ObjectAnnouncement]) {
+        if !announcements.isEmpty { power.photoTaken() }
         for announcement in announcements where firstConnection.announced(announcement.handle) {
             known[announcement.handle] = nil
         }
@@ -154,6 +158,13 @@ final class TetherSession {
             memory.heldInCamera[announcement.handle] = announcement
         }
         announced += announcements
+    }
+
+    /// The battery and card, when a reading is due and shows a change.
+    private func reportPower() throws(PTPIPError) {
+        for change in try power.update(session, now: now, storageReadable: dialect.storageListing(session) != nil) {
+            context.report(change.event)
+        }
     }
 
     private func reportNotices() {

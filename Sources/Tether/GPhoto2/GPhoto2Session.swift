@@ -43,6 +43,8 @@ final class GPhoto2Session {
     private var reportedWaitingForRoom = false
     /// Whether `gp_camera_trigger_capture` failed as not supported: fire with `gp_camera_capture`.
     private var captureBlocks = false
+    /// The battery and card readings.
+    private var power = GPhoto2Power()
 
     /// Longest wait for an event when there is nothing else to do.
     static let idleWaitMilliseconds: Int32 = 250
@@ -75,6 +77,7 @@ final class GPhoto2Session {
         while !context.stop.isStopped {
             try fireDueShot()
             let worked = try step()
+            for change in try power.update(camera, now: now) { context.report(change.event) }
             if let error = memory.recordPending() {
                 context.report(.warning("photos are spooled but could not be remembered as taken: \(error)"))
             }
@@ -102,6 +105,7 @@ final class GPhoto2Session {
 
     private func take(_ event: GPhoto2Event) {
         guard case .fileAdded(let path) = event, !known.contains(path), !queue.contains(where: { $0.path == path }) else { return }
+        power.photoTaken()
         queue.append(Candidate(path: path, detectedAt: Date()))
         context.report(.announced(fileName: path.name, bytes: nil))
     }
