@@ -40,6 +40,8 @@ struct CameraPower {
     static let interval = 30.0
     /// Least time between two card readings asked for by photos, so that a burst costs one.
     static let cardSpacing = 1.0
+    /// When a reading the camera answered DeviceBusy to is asked again.
+    static let busyRetry = 5.0
 
     /// Where a body keeps its battery level.
     enum BatterySource: Equatable {
@@ -103,24 +105,37 @@ struct CameraPower {
         case .standard, .sony:
             guard !batteryUnreadable, now >= nextBatteryRead || signals.batteryChanged else { return nil }
             nextBatteryRead = now + Self.interval
-            let property: PTPDevicePropertyCode = source == .sony ? .sonyBatteryLevel : .batteryLevel
+            let property = UInt32((source == .sony ? PTPDevicePropertyCode.sonyBatteryLevel : .batteryLevel).rawValue)
             if source == .standard, let form, session.supports(.getDevicePropValue) {
-                let reply = try session.call(.getDevicePropValue, [UInt32(property.rawValue)], dataIn: .collect(limit: 64))
-                guard reply.code.isOK, let value = try? PTPDevicePropDesc.decodeValue(reply.data ?? [], as: .uint8) else {
+                switch try Self.ask(session, .getDevicePropValue, [property]) {
+                case .busy:
+                    nextBatteryRead = now + Self.busyRetry
+                case .answer(let data):
+                    if let value = try? PTPDevicePropDesc.decodeValue(data, as: .uint8) {
+                        return BatteryLevel.percent(value: value, form: form)
+                    }
                     batteryUnreadable = true
-                    return nil
+                case .refused:
+                    batteryUnreadable = true
                 }
-                return BatteryLevel.percent(value: value, form: form)
-            }
-            let reply = try session.call(.getDevicePropDesc, [UInt32(property.rawValue)], dataIn: .collect(limit: 1 << 16))
-            guard reply.code.isOK, let desc = try? PTPDevicePropDesc(decoding: reply.data ?? []) else {
-                batteryUnreadable = true
                 return nil
             }
-            if source == .sony { return BatteryLevel.percent(sony: desc) }
-            // The standard property is a UINT8; a body giving another type is not read by value.
-            if desc.dataType == .uint8 { form = desc.form }
-            return BatteryLevel.percent(standard: desc)
+            switch try Self.ask(session, .getDevicePropDesc, [property]) {
+            case .busy:
+                nextBatteryRead = now + Self.busyRetry
+            case .answer(let data):
+                guard let desc = try? PTPDevicePropDesc(decoding: data) else {
+                    batteryUnreadable = true
+                    break
+                }
+                if source == .sony { return BatteryLevel.percent(sony: desc) }
+                // The standard property is a UINT8; a body giving another type is not read by value.
+                if desc.dataType == .uint8 { form = desc.form }
+                return BatteryLevel.percent(standard: desc)
+            case .refused:
+                batteryUnreadable = true
+            }
+            return nil
         }
     }
 
@@ -139,11 +154,14 @@ struct CameraPower {
             nextCardRead = now + Self.interval
             lastCardRead = now
             photoSinceCardRead = false
-            if let space = try readStorage(session) {
+            switch try readStorage(session) {
+            case .answer(let space):
                 bytes = space.bytes
                 shots = space.shots
                 read = true
-            } else {
+            case .busy:
+                nextCardRead = now + Self.busyRetry
+            case .refused:
                 cardUnreadable = true
             }
         }
@@ -156,21 +174,44 @@ struct CameraPower {
         return read ? .card(freeBytes: bytes, freeShots: shots) : nil
     }
 
-    /// Free bytes and shots over every storage; nil when the camera refuses to tell.
-    private func readStorage(_ session: CameraSession) throws(PTPIPError) -> (bytes: Int64, shots: Int?)? {
-        let ids = try session.call(.getStorageIDs, dataIn: .collect(limit: 1 << 16))
-        var reader = PTPDataReader(ids.data ?? [])
-        guard ids.code.isOK, let storages = try? reader.readArrayU32(limit: 64), !storages.isEmpty else { return nil }
+    /// Free bytes and shots over every storage that answers.
+    private func readStorage(_ session: CameraSession) throws(PTPIPError) -> Answer<(bytes: Int64, shots: Int?)> {
+        let storages: [UInt32]
+        switch try Self.ask(session, .getStorageIDs) {
+        case .answer(let data):
+            var reader = PTPDataReader(data)
+            guard let ids = try? reader.readArrayU32(limit: 64), !ids.isEmpty else { return .refused }
+            storages = ids
+        case .busy: return .busy
+        case .refused: return .refused
+        }
         var bytes: Int64 = 0
         var shots: Int? = 0
         var answered = false
         for storage in storages {
-            let reply = try session.call(.getStorageInfo, [storage], dataIn: .collect(limit: 1 << 16))
-            guard reply.code.isOK, let info = try? PTPStorageInfo(decoding: reply.data ?? []) else { continue }
+            guard case .answer(let data) = try Self.ask(session, .getStorageInfo, [storage]),
+                  let info = try? PTPStorageInfo(decoding: data) else { continue }
             answered = true
             bytes += Int64(min(info.freeSpaceInBytes, UInt64(Int64.max / 4)))
             shots = info.freeImages.flatMap { images in shots.map { $0 + images } }
         }
-        return answered ? (bytes, shots) : nil
+        return answered ? .answer((bytes, shots)) : .refused
+    }
+
+    /// What a camera said to one question about its battery or card.
+    private enum Answer<Value> {
+        case answer(Value)
+        /// DeviceBusy: asked again after `busyRetry`, not retried on the spot, so that a busy
+        /// body (bodies are busy on low battery) does not hold up its photos.
+        case busy
+        /// Any other refusal: the body does not tell, and is not asked again this session.
+        case refused
+    }
+
+    private static func ask(_ session: CameraSession, _ code: PTPOperationCode,
+                            _ parameters: [UInt32] = []) throws(PTPIPError) -> Answer<[UInt8]> {
+        let reply = try session.client.transaction(code, parameters, dataIn: .collect(limit: 1 << 16))
+        if reply.code == .deviceBusy { return .busy }
+        return reply.code.isOK ? .answer(reply.data ?? []) : .refused
     }
 }

@@ -118,8 +118,34 @@ final class CameraPowerTests: XCTestCase {
     func testSonyBatteryIsItsOwnPropertyAndItsCardIsNotAsked() throws {
         var camera = try Connected(profile: "sony", ["--battery", "77"])
         defer { camera.close() }
-        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now,
-                                               storageReadable: camera.dialect.storageListing(camera.session) != nil),
-                       [.battery(percent: 77)], "PC Remote cannot browse the card: no card reading, and no error")
+        XCTAssertFalse(camera.dialect.storageListing(camera.session) != nil, "PC Remote cannot browse the card")
+        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: false),
+                       [.battery(percent: 77)])
+    }
+
+    /// A card that answers StoreNotAvailable gives no reading and no error, and is not asked again.
+    func testARefusedCardIsLeftAloneQuietly() throws {
+        var camera = try Connected(profile: "sony", ["--battery", "77", "--verbose"])
+        defer { camera.close() }
+        XCTAssertEqual(try camera.power.update(camera.session, now: 0, storageReadable: true), [.battery(percent: 77)])
+        XCTAssertEqual(try camera.power.update(camera.session, now: 1000, storageReadable: true), [])
+        camera.sim.stop()
+        let asked = camera.sim.log.split(separator: "\n").filter { $0.contains("GetStorageIDs") }
+        XCTAssertEqual(asked.count, 1, "asked once: \(asked)")
+    }
+
+    /// A body answering DeviceBusy is asked again later, not given up on, and not retried on the spot.
+    func testABusyBodyIsAskedAgainLater() throws {
+        var camera = try Connected(profile: "generic", ["--battery", "44", "--busy-after-connect", "1s"])
+        defer { camera.close() }
+        var now = 0.0
+        XCTAssertEqual(try camera.power.update(camera.session, now: now, storageReadable: true), [], "busy: nothing yet")
+        var changes: [PowerChange] = []
+        for _ in 0..<100 where !changes.contains(.battery(percent: 44)) {
+            Thread.sleep(forTimeInterval: 0.1)
+            now += CameraPower.busyRetry
+            changes += try camera.power.update(camera.session, now: now, storageReadable: true)
+        }
+        XCTAssertTrue(changes.contains(.battery(percent: 44)), "\(changes)")
     }
 }
