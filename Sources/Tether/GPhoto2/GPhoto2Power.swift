@@ -20,45 +20,59 @@ struct GPhoto2Power {
         photoSinceCardRead = true
     }
 
-    /// Reads what is due and returns what changed. A camera that is gone throws; any other
-    /// refusal means the driver cannot tell, and that reading is not asked again.
+    /// Reads what is due and returns what changed. A camera that is gone throws; a busy one is
+    /// asked again at the next interval; any other refusal, or no such reading, means the driver
+    /// cannot tell, and that reading is not asked again.
     mutating func update(_ camera: GPhoto2Camera, now: Double) throws(GPhoto2Error) -> [PowerChange] {
         let periodic = now >= nextRead
         let cardDue = periodic || (photoSinceCardRead && now - lastCardRead >= CameraPower.cardSpacing)
         if periodic { nextRead = now + CameraPower.interval }
         var changes: [PowerChange] = []
         if periodic, !batteryMissing {
-            let percent = try answer { () throws(GPhoto2Error) in try camera.batteryText() }.flatMap(GPhoto2BatteryText.percent)
-            if percent == nil { batteryMissing = battery == nil }
-            if let percent, percent != battery {
-                battery = percent
-                changes.append(.battery(percent: percent))
+            switch try answer({ () throws(GPhoto2Error) in try camera.batteryText() }) {
+            case .value(let text):
+                // A level the driver cannot name this time ("Unknown value") is skipped.
+                if let percent = GPhoto2BatteryText.percent(text), percent != battery {
+                    battery = percent
+                    changes.append(.battery(percent: percent))
+                }
+            case .busy: break
+            case .none: batteryMissing = true
             }
         }
         if cardDue, !cardMissing {
             lastCardRead = now
             photoSinceCardRead = false
-            if let space = try answer({ () throws(GPhoto2Error) in try camera.storageSpace() }) {
+            switch try answer({ () throws(GPhoto2Error) in try camera.storageSpace() }) {
+            case .value(let space):
                 let reading = PowerChange.card(freeBytes: space.freeBytes, freeShots: space.freeImages)
                 if reading != card {
                     card = reading
                     changes.append(reading)
                 }
-            } else {
-                cardMissing = card == nil
+            case .busy: break
+            case .none: cardMissing = true
             }
         }
         return changes
     }
 
-    /// The reading, or nil when the driver refused it for any reason but a lost camera.
-    private func answer<T>(_ read: () throws(GPhoto2Error) -> T?) throws(GPhoto2Error) -> T? {
+    private enum Reading<Value> {
+        case value(Value)
+        case busy
+        /// The driver has no such reading, or refused it.
+        case none
+    }
+
+    /// What the driver answered; a lost camera throws.
+    private func answer<Value>(_ read: () throws(GPhoto2Error) -> Value?) throws(GPhoto2Error) -> Reading<Value> {
         do {
-            return try read()
+            return try read().map(Reading.value) ?? .none
         } catch {
             switch error.kind {
             case .connectionLost, .noCamera: throw error
-            default: return nil
+            case .busy: return .busy
+            default: return .none
             }
         }
     }
