@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // libmicrohttpd, the embedded web server of the status page (issue 20).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
@@ -59,6 +65,8 @@ let package = Package(
         // What a run tells the world, as typed events: the bus, the JSON form, the console's
         // wording and the state the progress line, status page and metrics read (pure).
         .target(name: "RunEvents", dependencies: ["RelayCore"]),
+        // `relay run --status`: the live status page, /metrics and /healthz, from the run's events.
+        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "CMicroHTTPD"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
@@ -93,6 +101,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
+        .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )

@@ -1,0 +1,109 @@
+import Foundation
+import RelayCore
+import Rendition
+import RunEvents
+
+/// Small JPEGs of the latest photos for the page, made on a thread of their own: the bus calls
+/// observers on a camera's download thread, which must not wait for a decode. Each is a
+/// rendition at `maxEdge` px (TurboJPEG decodes a camera's photo at 1/8 scale for that); a photo
+/// whose spool file is already gone (delivered and removed) gets none, and the page shows a
+/// placeholder. At most `limit` are kept, the oldest dropped first.
+final class ThumbnailStore: @unchecked Sendable {
+    static let maxEdge = 160
+    static let limit = 24
+    /// A photo this small that RenditionMaker leaves as it is serves as its own thumbnail.
+    static let smallOriginalBytes = 64 * 1024
+
+    private let condition = NSCondition()
+    private var pending: [(id: String, path: String)] = []
+    private var made: [(id: String, jpeg: [UInt8])] = []
+    private var busy = false
+    private var stopped = false
+    private var finished = false
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-thumbs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let thread = Thread { [self] in work() }
+        thread.name = "relay status thumbnails"
+        thread.start()
+    }
+
+    /// Queues a thumbnail for a spooled photo; returns at once.
+    func observe(_ timed: TimedEvent) {
+        guard case .source(_, .spooled(let photo)) = timed.event else { return }
+        condition.withLock {
+            guard !stopped else { return }
+            pending.append((photo.photo.id, photo.path))
+            if pending.count > Self.limit { pending.removeFirst(pending.count - Self.limit) }
+            condition.signal()
+        }
+    }
+
+    /// The thumbnails made so far, by photo id.
+    var snapshot: [String: [UInt8]] {
+        condition.withLock { Dictionary(made.map { ($0.id, $0.jpeg) }, uniquingKeysWith: { _, last in last }) }
+    }
+
+    /// Waits until the queue is empty (tests; the run never needs to).
+    func drain() {
+        condition.withLock {
+            while (!pending.isEmpty || busy) && !finished { condition.wait() }
+        }
+    }
+
+    /// Stops the thread after the thumbnail in hand and removes the scratch folder.
+    func stop() {
+        condition.withLock {
+            stopped = true
+            pending = []
+            condition.broadcast()
+            while !finished { condition.wait() }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func work() {
+        let maker = try? RenditionMaker(spec: RenditionSpec(maxEdge: Self.maxEdge, quality: 70, keepMetadata: false))
+        while true {
+            condition.lock()
+            while pending.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let next = pending.removeFirst()
+            busy = true
+            condition.unlock()
+            let jpeg = maker.flatMap { thumbnail(of: next.path, with: $0) }
+            condition.withLock {
+                if let jpeg {
+                    made.removeAll { $0.id == next.id }
+                    made.append((next.id, jpeg))
+                    if made.count > Self.limit { made.removeFirst(made.count - Self.limit) }
+                }
+                busy = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func thumbnail(of path: String, with maker: RenditionMaker) -> [UInt8]? {
+        let output = folder.appendingPathComponent("thumb.jpg")
+        defer { try? FileManager.default.removeItem(at: output) }
+        switch try? maker.make(source: URL(fileURLWithPath: path), destination: output) {
+        case .made?:
+            return (try? Data(contentsOf: output)).map { Array($0) }
+        case .original?:
+            // Already small (or not a JPEG relay can shrink): a small file shows as it is.
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= Self.smallOriginalBytes,
+                  data.starts(with: [0xFF, 0xD8]) else { return nil }
+            return Array(data)
+        case nil:
+            return nil
+        }
+    }
+}
