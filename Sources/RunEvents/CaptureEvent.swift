@@ -23,27 +23,47 @@ public enum CaptureEvent: Sendable, Equatable {
 
 /// A timed capture's position.
 public struct CaptureProgress: Sendable, Equatable {
-    /// Shots that fell due so far (fired, missed or failed).
-    public var due: Int
-    public var captured: Int
+    /// The last shot that fell due (fired, missed or failed).
+    public var shot: Int
     public var planned: Int?
+    public var captured: Int
+    public var failed: Int
+    public var missed: Int
+    /// Captured shots whose photo is at the gallery.
+    public var uploaded: Int
+    /// When the next shot falls due; nil once every shot has.
     public var nextShotAt: Date?
-    public var endsAt: Date?
+    /// Shots fired whose photo has not come in yet.
+    public var waitingForPhotos: Int
     /// Captured shots whose photo is not at the gallery yet.
     public var uploadsPending: Int
+    /// The camera is away and due shots are missed.
     public var paused: Bool
-    /// The capture ledger's own one-line summary, for the progress line.
-    public var text: String
 
-    public init(due: Int, captured: Int, planned: Int?, nextShotAt: Date?, endsAt: Date?, uploadsPending: Int, paused: Bool,
-                text: String) {
-        self.due = due
-        self.captured = captured
+    public init(shot: Int, planned: Int?, captured: Int, failed: Int, missed: Int, uploaded: Int, nextShotAt: Date?,
+                waitingForPhotos: Int, uploadsPending: Int, paused: Bool) {
+        self.shot = shot
         self.planned = planned
+        self.captured = captured
+        self.failed = failed
+        self.missed = missed
+        self.uploaded = uploaded
         self.nextShotAt = nextShotAt
-        self.endsAt = endsAt
+        self.waitingForPhotos = waitingForPhotos
         self.uploadsPending = uploadsPending
         self.paused = paused
-        self.text = text
+    }
+
+    /// "shot 3 of 10 · next in 4.2s", for the progress line.
+    public func text(at now: Date) -> String {
+        var text = "shot \(shot)" + (planned.map { " of \($0)" } ?? "")
+        if let next = nextShotAt {
+            text += String(format: " · next in %.1fs", max(0, next.timeIntervalSince(now)))
+        } else if waitingForPhotos > 0 {
+            text += " · waiting for the last photo"
+        }
+        if paused { text += " · paused: camera away" }
+        if uploadsPending > 0 { text += " · \(uploadsPending) upload(s) pending" }
+        return text
     }
 }

@@ -5,7 +5,7 @@ import RelayCore
 public enum ProgressLine {
     public static func format(_ state: RunState, at now: Date) -> String {
         var parts: [String] = []
-        if let capture = state.capture { parts.append(capture.text) }
+        if let capture = state.capture { parts.append(capture.text(at: now)) }
         parts.append("queued \(state.queued)")
         parts.append("uploading \(state.uploading)")
         parts.append("done \(state.delivered)")

@@ -211,9 +211,10 @@ extension CaptureEvent {
         case .paused: [:]
         case .resumed(let camera, let seconds): ["camera": .string(camera), "afterSeconds": .double(seconds)]
         case .progress(let p):
-            ["due": .int(Int64(p.due)), "captured": .int(Int64(p.captured)), "planned": JSONValue(p.planned),
-             "nextShotAt": JSONValue(p.nextShotAt), "endsAt": JSONValue(p.endsAt), "uploadsPending": .int(Int64(p.uploadsPending)),
-             "paused": .bool(p.paused), "text": .string(p.text)]
+            ["shot": .int(Int64(p.shot)), "planned": JSONValue(p.planned), "captured": .int(Int64(p.captured)),
+             "failed": .int(Int64(p.failed)), "missed": .int(Int64(p.missed)), "uploaded": .int(Int64(p.uploaded)),
+             "nextShotAt": JSONValue(p.nextShotAt), "waitingForPhotos": .int(Int64(p.waitingForPhotos)),
+             "uploadsPending": .int(Int64(p.uploadsPending)), "paused": .bool(p.paused)]
         case .notice(let message, let severity): ["message": .string(message), "severity": .string(severity.rawValue)]
         }
     }

@@ -7,7 +7,8 @@ public enum SourceEvent: Sendable, Equatable {
     case connecting(String)
     /// A camera's session is open.
     case connected(CameraDescription)
-    /// The camera went away (or could not be reached); relay tries again in `retryIn` seconds.
+    /// The camera went away (or could not be reached), for a reason not reported just before;
+    /// relay tries again in `retryIn` seconds (and reports `connecting` at each try).
     /// `reason` is the whole explanation, `summary` a few words of it for a progress line.
     case lost(reason: String, summary: String, retryIn: Double, attempt: Int)
     /// The camera's battery level, in percent, when it changes.
@@ -104,4 +105,11 @@ public struct PhotoRef: Sendable, Equatable {
         self.shot = shot
         self.renditionBytes = renditionBytes
     }
+}
+
+extension SourceEvent {
+    /// A notice worth knowing.
+    public static func info(_ message: String) -> SourceEvent { .notice(message, .info) }
+    /// A notice about something wrong that the source works around or retries.
+    public static func warning(_ message: String) -> SourceEvent { .notice(message, .warning) }
 }
