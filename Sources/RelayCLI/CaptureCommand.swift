@@ -41,6 +41,8 @@ enum CaptureCommand {
         let outputs = RunOutputs(json: args.has("--json"))
         defer { outputs.finish() }
         let bus = outputs.bus
+        let status = try StatusArguments.start(args, bus: bus, environment: environment)
+        defer { status?.stop() }
         var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
         if ledger.session == nil {
             let now = Date()

@@ -14,7 +14,7 @@ enum RunCommand {
     /// Options every run takes (`relay capture` takes them too).
     static let optionNames: Set<String> = [
         "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every", "--session",
+        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every", "--session", StatusArguments.optionName,
     ]
     static let flagNames: Set<String> = ["--include-raw", "--include-existing", "--json"]
 
@@ -25,6 +25,8 @@ enum RunCommand {
         let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [.ftp($0)] } ?? []))
         let outputs = RunOutputs(json: args.has("--json"))
         defer { outputs.finish() }
+        let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
+        defer { status?.stop() }
         try execute(options, home: home, environment: environment, bus: outputs.bus) { _ in }
     }
 

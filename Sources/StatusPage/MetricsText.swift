@@ -55,9 +55,12 @@ public enum MetricsText {
         out.histogram("relay_shutter_to_gallery_seconds", "From the shutter to the destination's answer, every destination.",
                       state.shutterToGallery)
         if let capture = state.capture {
-            out.family("relay_capture_shots_due", .gauge, "Timed-capture shots that fell due so far.") { [([:], Double(capture.due))] }
-            out.family("relay_capture_shots_captured", .gauge, "Timed-capture shots whose photo came in.") {
-                [([:], Double(capture.captured))]
+            out.family("relay_capture_shots", .gauge, "Timed-capture shots that fell due so far, by what became of them.") {
+                [("captured", capture.captured), ("failed", capture.failed), ("missed", capture.missed)]
+                    .map { (["outcome": $0.0], Double($0.1)) }
+            }
+            out.family("relay_capture_shots_planned", .gauge, "Shots the timed capture plans in all.") {
+                capture.planned.map { [([:], Double($0))] } ?? []
             }
         }
         return out.text

@@ -45,9 +45,11 @@ public enum StatusJSON {
                       thumbnail: thumbnails.contains(upload.photo.id) ? "/thumb/\(upload.photo.id).jpg" : nil)
             },
             capture: state.capture.map { capture in
-                .init(due: capture.due, captured: capture.captured, planned: capture.planned, nextShotAt: capture.nextShotAt,
-                      nextShotInSeconds: capture.nextShotAt.map { $0.timeIntervalSince(now) }, endsAt: capture.endsAt,
-                      uploadsPending: capture.uploadsPending, paused: capture.paused, text: capture.text)
+                .init(shot: capture.shot, planned: capture.planned, captured: capture.captured, failed: capture.failed,
+                      missed: capture.missed, uploaded: capture.uploaded, nextShotAt: capture.nextShotAt,
+                      nextShotInSeconds: capture.nextShotAt.map { $0.timeIntervalSince(now) },
+                      waitingForPhotos: capture.waitingForPhotos, uploadsPending: capture.uploadsPending, paused: capture.paused,
+                      text: capture.text(at: now))
             })
     }
 }
@@ -115,13 +117,15 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
     }
 
     public struct Capture: Encodable, Sendable, Equatable {
-        public var due, captured: Int
+        /// The last shot that fell due.
+        public var shot: Int
         public var planned: Int?
+        public var captured, failed, missed, uploaded: Int
         public var nextShotAt: Date?
         public var nextShotInSeconds: Double?
-        public var endsAt: Date?
-        public var uploadsPending: Int
+        public var waitingForPhotos, uploadsPending: Int
         public var paused: Bool
+        /// The progress line's wording.
         public var text: String
     }
 }

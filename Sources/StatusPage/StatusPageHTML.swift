@@ -143,11 +143,12 @@ function renderCapture(capture) {
   if (capture.planned) {
     const bar = el("progress");
     bar.max = capture.planned;
-    bar.value = capture.due;
+    bar.value = capture.shot;
     children.push(bar);
   }
-  const facts = [el("span", "", capture.captured + " captured of " + capture.due + " due" + (capture.planned ? " (" + capture.planned + " planned)" : ""))];
-  if (capture.nextShotInSeconds !== undefined && capture.nextShotInSeconds >= 0) facts.push(el("span", "", "next in " + duration(capture.nextShotInSeconds)));
+  const facts = [el("span", "", capture.captured + " captured of " + capture.shot + " due" + (capture.planned ? " (" + capture.planned + " planned)" : ""))];
+  if (capture.missed) facts.push(el("span", "warn", capture.missed + " missed"));
+  if (capture.failed) facts.push(el("span", "bad", capture.failed + " failed"));
   if (capture.uploadsPending) facts.push(el("span", "", capture.uploadsPending + " not at the gallery yet"));
   children.push(el("div", "facts", null, facts));
   return children;

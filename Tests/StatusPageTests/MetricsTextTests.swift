@@ -67,12 +67,14 @@ import Testing
     }
 
     @Test func timedCaptureAppearsOnlyDuringOne() {
-        #expect(!text.contains("relay_capture_shots_due"))
+        #expect(!text.contains("relay_capture_shots"))
         var state = SampleRun.state()
         state.apply(TimedEvent(at: SampleRun.now, .capture(.progress(CaptureProgress(
-            due: 5, captured: 4, planned: 10, nextShotAt: nil, endsAt: nil, uploadsPending: 1, paused: false, text: "4/10")))))
+            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: nil, waitingForPhotos: 0,
+            uploadsPending: 1, paused: false)))))
         let capture = MetricsText.format(state, now: SampleRun.now)
-        #expect(capture.contains("relay_capture_shots_due 5\n"))
-        #expect(capture.contains("relay_capture_shots_captured 4\n"))
+        #expect(capture.contains("relay_capture_shots{outcome=\"captured\"} 4\n"))
+        #expect(capture.contains("relay_capture_shots{outcome=\"missed\"} 1\n"))
+        #expect(capture.contains("relay_capture_shots_planned 10\n"))
     }
 }

@@ -40,12 +40,13 @@ import Testing
     @Test func aTimedCapture() throws {
         var state = SampleRun.state()
         state.apply(TimedEvent(at: SampleRun.now, .capture(.progress(CaptureProgress(
-            due: 5, captured: 4, planned: 10, nextShotAt: SampleRun.now + 30, endsAt: nil, uploadsPending: 1, paused: false,
-            text: "shot 5 of 10")))))
+            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: SampleRun.now + 30,
+            waitingForPhotos: 0, uploadsPending: 1, paused: false)))))
         let capture = try #require(try decoded(state)["capture"] as? [String: Any])
         #expect(capture["planned"] as? Int == 10)
         #expect(capture["nextShotInSeconds"] as? Double == 30)
-        #expect(capture["text"] as? String == "shot 5 of 10")
+        #expect(capture["text"] as? String == "shot 5 of 10 · next in 30.0s · 1 upload(s) pending")
+        #expect(capture["missed"] as? Int == 1)
     }
 
     @Test func beforeAnything() throws {

@@ -26,24 +26,10 @@ import TestSupport
         return (server, bus)
     }
 
-    static func chromium(_ arguments: [String], url: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        guard let chromium = Subprocess.which("chromium") else {
-            throw BrowserMissing(description: "chromium is not installed: run scripts/install-deps.sh")
-        }
-        let profile = try TestPaths.makeTemporaryDirectory("chromium-profile")
-        return try Subprocess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                             "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000"] + arguments + [url],
-                                  timeout: 120)
-    }
-
-    struct BrowserMissing: Error, CustomStringConvertible {
-        var description: String
-    }
-
     @Test func theRenderedPageShowsTheCameraTheBatteryAndTheCounts() throws {
         let (server, _) = try Self.serve()
         defer { server.stop() }
-        let result = try Self.chromium(["--dump-dom"], url: "http://127.0.0.1:\(server.address.port)/?token=\(Self.token)")
+        let result = try HeadlessChromium.dumpDOM("http://127.0.0.1:\(server.address.port)/?token=\(Self.token)")
         #expect(result.status == 0, "\(result.stderr)")
         let dom = result.stdout
         #expect(dom.contains("Canon EOS R50"))
@@ -66,12 +52,8 @@ import TestSupport
     @Test func aScreenshotForAPersonToLookAt() throws {
         let (server, _) = try Self.serve()
         defer { server.stop() }
-        let folder = URL(fileURLWithPath: "/tmp/relay-status-shots")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let shot = folder.appendingPathComponent("status-page.png")
-        try? FileManager.default.removeItem(at: shot)
-        let result = try Self.chromium(["--screenshot=\(shot.path)", "--window-size=412,915", "--hide-scrollbars"],
-                                       url: "http://127.0.0.1:\(server.address.port)/?token=\(Self.token)")
+        let shot = URL(fileURLWithPath: "/tmp/relay-status-shots/status-page.png")
+        let result = try HeadlessChromium.screenshot("http://127.0.0.1:\(server.address.port)/?token=\(Self.token)", to: shot)
         #expect(result.status == 0, "\(result.stderr)")
         let png = try Data(contentsOf: shot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
