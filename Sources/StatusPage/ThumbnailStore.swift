@@ -5,9 +5,10 @@ import RunEvents
 
 /// Small JPEGs of the latest photos for the page, made on a thread of their own: the bus calls
 /// observers on a camera's download thread, which must not wait for a decode. Each is a
-/// rendition at `maxEdge` px (TurboJPEG decodes a camera's photo at 1/8 scale for that); a photo
-/// whose spool file is already gone (delivered and removed) gets none, and the page shows a
-/// placeholder. At most `limit` are kept, the oldest dropped first.
+/// rendition at `maxEdge` px (TurboJPEG decodes a camera's photo at 1/8 scale for that). The
+/// spool file is opened when the photo is spooled, so that a photo delivered and removed before
+/// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
+/// shows a placeholder. At most `limit` are kept, the oldest dropped first.
 final class ThumbnailStore: @unchecked Sendable {
     static let maxEdge = 160
     static let limit = 24
@@ -15,7 +16,8 @@ final class ThumbnailStore: @unchecked Sendable {
     static let smallOriginalBytes = 64 * 1024
 
     private let condition = NSCondition()
-    private var pending: [(id: String, path: String)] = []
+    /// Photos waiting for a thumbnail, each with its spool file held open.
+    private var pending: [(id: String, file: Int32)] = []
     private var made: [(id: String, jpeg: [UInt8])] = []
     private var busy = false
     private var stopped = false
@@ -33,10 +35,18 @@ final class ThumbnailStore: @unchecked Sendable {
     /// Queues a thumbnail for a spooled photo; returns at once.
     func observe(_ timed: TimedEvent) {
         guard case .source(_, .spooled(let photo)) = timed.event else { return }
+        let file = open(photo.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
         condition.withLock {
-            guard !stopped else { return }
-            pending.append((photo.photo.id, photo.path))
-            if pending.count > Self.limit { pending.removeFirst(pending.count - Self.limit) }
+            guard !stopped else {
+                close(file)
+                return
+            }
+            pending.append((photo.photo.id, file))
+            if pending.count > Self.limit {
+                pending.prefix(pending.count - Self.limit).forEach { close($0.file) }
+                pending.removeFirst(pending.count - Self.limit)
+            }
             condition.signal()
         }
     }
@@ -57,6 +67,7 @@ final class ThumbnailStore: @unchecked Sendable {
     func stop() {
         condition.withLock {
             stopped = true
+            pending.forEach { close($0.file) }
             pending = []
             condition.broadcast()
             while !finished { condition.wait() }
@@ -78,7 +89,9 @@ final class ThumbnailStore: @unchecked Sendable {
             let next = pending.removeFirst()
             busy = true
             condition.unlock()
-            let jpeg = maker.flatMap { thumbnail(of: next.path, with: $0) }
+            // The descriptor names the file even after the spool has removed it.
+            let jpeg = maker.flatMap { thumbnail(of: "/dev/fd/\(next.file)", with: $0) }
+            close(next.file)
             condition.withLock {
                 if let jpeg {
                     made.removeAll { $0.id == next.id }

@@ -121,7 +121,14 @@ import Glibc
         let (server, bus) = try Self.start()
         defer { server.stop() }
         let gone = folder.appendingPathComponent("delivered-and-removed.jpg").path
-        for event in SampleRun.events(photoPaths: [big.path, gone, big.path]) { bus.publish(event) }
+        let removedLater = folder.appendingPathComponent("removed-after-spooling.jpg")
+        try FileManager.default.copyItem(at: big, to: removedLater)
+        for event in SampleRun.events(photoPaths: [big.path, gone, removedLater.path]) {
+            bus.publish(event)
+            if case .source(_, .spooled(let photo)) = event.event, photo.path == removedLater.path {
+                try FileManager.default.removeItem(at: removedLater)
+            }
+        }
         server.waitForThumbnails()
         let thumbnail = try Self.get(server, "/thumb/p1.jpg")
         #expect(thumbnail.status == 200)
