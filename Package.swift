@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
-        .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "TestSupport"]),
+        .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
     ]
 )

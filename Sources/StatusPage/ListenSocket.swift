@@ -28,17 +28,13 @@ struct ListenSocket {
             socketAddress.sin6_family = sa_family_t(AF_INET6)
             socketAddress.sin6_port = address.port.bigEndian
             inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            bound = bindSocket(fd, socketAddress)
         } else {
             var socketAddress = sockaddr_in()
             socketAddress.sin_family = sa_family_t(AF_INET)
             socketAddress.sin_port = address.port.bigEndian
             inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            bound = bindSocket(fd, socketAddress)
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             let error = errno
@@ -64,5 +60,12 @@ struct ListenSocket {
         var actual = address
         actual.port = port
         return ListenSocket(descriptor: fd, address: actual)
+    }
+
+    /// `bind(2)` with a `sockaddr_in` or `sockaddr_in6`.
+    private static func bindSocket<Address>(_ fd: Int32, _ address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
     }
 }

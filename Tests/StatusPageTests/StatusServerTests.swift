@@ -1,5 +1,6 @@
 import Foundation
 import RunEvents
+import SocketIO
 import Testing
 import TestSupport
 @testable import StatusPage
@@ -102,6 +103,22 @@ import Glibc
         server.stop()
         server.stop()
         #expect(throws: RawHTTP.Failure.self) { try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz") }
+    }
+
+    @Test func servesOnIPv6() throws {
+        let server = try StatusServer.start(try StatusOptions(argument: "[::1]:0", environment: [:]), bus: RunEventBus())
+        defer { server.stop() }
+        let connection = try TCPConnection.connect(host: "::1", port: server.address.port, timeout: 10)
+        defer { connection.close() }
+        try connection.write(Array("GET /healthz HTTP/1.0\r\n\r\n".utf8), timeout: 10)
+        var answer: [UInt8] = []
+        while true {
+            let bytes = try connection.readSome(maxCount: 4096, timeout: 10)
+            if bytes.isEmpty { break }
+            answer += bytes
+        }
+        let statusLine = String(decoding: answer, as: UTF8.self).prefix { $0 != "\r" }
+        #expect(statusLine.split(separator: " ").dropFirst().first == "503", "\(statusLine)")
     }
 
     @Test(.enabled(if: NetworkAddresses.firstNonLoopbackIPv4 != nil, "the machine has no non-loopback IPv4 address"))
