@@ -134,6 +134,8 @@ public enum RelayCommandLine {
                                    sends each destination its manifest, then _DONE (capture runs are sessions)
           --retry-base DURATION    first retry delay ceiling (default 0.5s); doubles per attempt, full jitter
           --retry-cap DURATION     largest retry delay ceiling (default 60s)
+          --status [ADDRESS:]PORT  serve a live status page, /metrics and /healthz (a port alone: loopback only;
+                                   0.0.0.0:8080 for a phone); with $RELAY_STATUS_TOKEN set, it asks for ?token=
 
         CAMERA FTP (relay run --ftp; --ftp, --camera and --folder may be combined)
           --ftp [ADDRESS:]PORT     listen for camera FTP uploads (2121 is the usual port; 21 needs root)
