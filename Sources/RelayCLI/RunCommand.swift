@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import GPhoto2
 import Pipeline
-import RunEvents
-import RelayCore
-import Spool
 import PTPIP
+import RelayCore
+import RunEvents
+import Spool
 import Tether
 import Uploader
 
