@@ -4,8 +4,9 @@ import Rendition
 import RunEvents
 
 /// Small JPEGs of the latest photos for the page, made on a thread of their own: the bus calls
-/// observers on a camera's download thread, which must not wait for a decode. Each is a
-/// rendition at `maxEdge` px (TurboJPEG decodes a camera's photo at 1/8 scale for that). The
+/// observers on a camera's download thread, which must not wait for a decode. Each is the
+/// camera's own EXIF preview when the photo has one, else a rendition at `maxEdge` px (TurboJPEG
+/// decodes a camera's photo at 1/8 scale for that). The
 /// spool file is opened when the photo is spooled, so that a photo delivered and removed before
 /// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
 /// shows a placeholder. At most `limit` are kept, the oldest dropped first.
@@ -105,18 +106,32 @@ final class ThumbnailStore: @unchecked Sendable {
     }
 
     private func thumbnail(of path: String, with maker: RenditionMaker) -> [UInt8]? {
+        let source = URL(fileURLWithPath: path)
+        if let data = try? Data(contentsOf: source, options: .alwaysMapped), let preview = Self.cameraPreview(data) {
+            return preview
+        }
         let output = folder.appendingPathComponent("thumb.jpg")
         defer { try? FileManager.default.removeItem(at: output) }
-        switch try? maker.make(source: URL(fileURLWithPath: path), destination: output) {
+        switch try? maker.make(source: source, destination: output) {
         case .made?:
             return (try? Data(contentsOf: output)).map { Array($0) }
         case .original?:
             // Already small (or not a JPEG relay can shrink): a small file shows as it is.
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.count <= Self.smallOriginalBytes,
+            guard let data = try? Data(contentsOf: source), data.count <= Self.smallOriginalBytes,
                   data.starts(with: [0xFF, 0xD8]) else { return nil }
             return Array(data)
         case nil:
             return nil
         }
+    }
+
+    /// The preview the camera stored in the EXIF, when the photo is upright: a sideways one would
+    /// show sideways, so a turned photo is decoded instead.
+    static func cameraPreview(_ data: Data) -> [UInt8]? {
+        guard let segments = try? JPEGSegments(data),
+              let exif = segments.segments.first(where: { $0.kind == .exif }),
+              let editor = try? ExifEditor(tiff: Array(data[exif.body.dropFirst(JPEGSegments.exifSignatureLength)])),
+              editor.orientation == .up else { return nil }
+        return editor.thumbnailJPEG
     }
 }

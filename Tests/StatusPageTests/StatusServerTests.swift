@@ -160,6 +160,21 @@ import Glibc
         let recent = try #require(json["recent"] as? [[String: Any]])
         #expect(recent.map { $0["thumbnail"] as? String } == ["/thumb/p3.jpg", nil, "/thumb/p1.jpg"])
     }
+
+    @Test func theCamerasOwnPreviewServesWhenThePhotoHasOne() throws {
+        let folder = try TestPaths.makeTemporaryDirectory("status-preview")
+        let photo = folder.appendingPathComponent("photo.jpg"), preview = folder.appendingPathComponent("preview.jpg")
+        try CameraJPEG.write(to: photo, CameraJPEG.Options(width: 1200, height: 800))
+        let previewBytes = try CameraJPEG.write(to: preview, CameraJPEG.Options(width: 160, height: 120, seed: 5))
+        let exiftool = try #require(Subprocess.which("exiftool"), "exiftool is missing: run scripts/install-deps.sh")
+        let inserted = try Subprocess.run(exiftool, ["-q", "-overwrite_original", "-ThumbnailImage<=\(preview.path)", photo.path])
+        try #require(inserted.status == 0, "\(inserted.stderr)")
+        let (server, bus) = try Self.start()
+        defer { server.stop() }
+        for event in SampleRun.events(photoPaths: [photo.path, photo.path, photo.path]) { bus.publish(event) }
+        server.waitForThumbnails()
+        #expect(try Self.get(server, "/thumb/p1.jpg").body == previewBytes)
+    }
 }
 
 extension URL {
