@@ -91,5 +91,6 @@ let package = Package(
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayCore"]),
     ]
 )
