@@ -272,7 +272,7 @@ public struct SimOptions: Sendable, Equatable {
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
-    "shoot" or "shoot N" read on stdin. A line "sleep SECONDS" makes the camera drop its client
+    "shoot" or "shoot N" read on stdin. A line "sleep DURATION" makes the camera drop its client
     and stop listening for that long, then wake with the same card (a body that powers down).
     A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
 
