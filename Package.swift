@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore", dependencies: ["COpenSSL"]),
+        // What a run tells the world, as typed events: the bus, the JSON form, the console's
+        // wording and the state the progress line, status page and metrics read (pure).
+        .target(name: "RunEvents", dependencies: ["RelayCore"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
@@ -64,15 +67,15 @@ let package = Package(
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
-        .target(name: "Tether", dependencies: ["RelayCore", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
+        .target(name: "Tether", dependencies: ["RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
-        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "Spool", "Tether", "COpenSSL"]),
+        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Tether", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
-        .target(name: "Capture", dependencies: ["RelayCore", "Spool", "Tether"]),
+        .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
@@ -84,10 +87,10 @@ let package = Package(
         .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RelayCore", "Spool", "Uploader"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
+        .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),

@@ -1,11 +1,14 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Spool
 import Tether
 
 /// Runs a timed capture's ledger between the camera's thread (which fires the shots and sees
 /// the photos) and the command (which keeps time while the camera is away and ends the run).
-/// Every change is saved to `capture.json` before anyone acts on it.
+/// Every change is saved to `capture.json` before anyone acts on it; every shot's outcome and
+/// the run's position are published on the run's bus, and the uploads of the shots' photos are
+/// learnt from it.
 public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Seconds a fired shot may take to show its photo, beyond the exposure time the camera
     /// reports (Canon; other bodies report none, and this covers exposures of a few seconds).
@@ -14,7 +17,13 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     private let lock = NSLock()
     private var ledger: CaptureLedger
     private let file: JSONStateFile<CaptureLedger>
-    private let log: @Sendable (String) -> Void
+    private let bus: RunEventBus
+    /// Events of the change under way, published once the lock is let go (an observer of the
+    /// bus may call back into the controller).
+    private var outbox: [CaptureEvent] = []
+    private var lastProgress: CaptureProgress?
+    /// The destination whose deliveries count as the shot's upload (the run's primary).
+    private var primary: String?
     private var connected = false
     private var sessionStartedAt: Date?
     private var pausedSince: Date?
@@ -24,10 +33,27 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
 
     /// The ledger is saved at its first change (the first shot), so a run refused before it
     /// starts (a bad config) leaves the last run's file as it was.
-    public init(ledger: CaptureLedger, file: URL, log: @escaping @Sendable (String) -> Void) {
+    public init(ledger: CaptureLedger, file: URL, bus: RunEventBus) {
         self.ledger = ledger
         self.file = JSONStateFile(url: file)
-        self.log = log
+        self.bus = bus
+        bus.subscribe { [weak self] event in self?.observe(event.event) }
+    }
+
+    private func observe(_ event: RunEvent) {
+        switch event {
+        case .run(.started(let run)):
+            lock.withLock { primary = run.destinations.first?.label }
+        case .upload(.settled(let photo, let destination, let outcome)):
+            guard let shot = photo.shot, destination == lock.withLock({ primary }) else { return }
+            switch outcome {
+            case .delivered: change { ledger in ledger.markUpload(shot, delivered: true) }
+            case .failed: change { ledger in ledger.markUpload(shot, delivered: false) }
+            case .retrying, .interrupted: break
+            }
+        default:
+            break
+        }
     }
 
     /// The saved run at `file`, if there is one.
@@ -49,10 +75,11 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
             sessionStartedAt = Date()
             if !ledger.hasStarted { ledger.start(at: Date()) }
             if let since = pausedSince {
-                log(String(format: "capture resumes: %@ is back after %.0fs", name, Date().timeIntervalSince(since)))
+                outbox.append(.resumed(camera: name, afterSeconds: Date().timeIntervalSince(since)))
                 pausedSince = nil
             }
         }
+        publishOutbox()
     }
 
     public func cameraGone() {
@@ -61,8 +88,9 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
             connected = false
             guard !ledger.isComplete else { return }
             pausedSince = Date()
-            log("capture paused: the camera is gone; shots that fall due before it is back are missed")
+            outbox.append(.paused)
         }
+        publishOutbox()
     }
 
     public func takeDueShot() -> Int? {
@@ -75,8 +103,8 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
 
     public func triggerAccepted(_ shot: Int, busyRetries: Int, exposureSeconds: Double?) {
         if let exposureSeconds, exposureSeconds >= 1 { change { ledger in ledger.triggerAccepted(shot, exposureSeconds: exposureSeconds) } }
-        let of = lock.withLock { ledger.plannedShots.map { " of \($0)" } ?? "" }
-        log("shot \(shot)\(of): fired" + (busyRetries > 0 ? " after \(busyRetries) DeviceBusy answer(s)" : ""))
+        let planned = lock.withLock { ledger.plannedShots }
+        bus.publish(.capture(.fired(shot: shot, of: planned, busyRetries: busyRetries)))
     }
 
     public func triggerFailed(_ shot: Int, reason: String) {
@@ -100,28 +128,11 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         }
     }
 
-    /// A photo reached the gallery (`delivered`) or was refused by it for good.
-    public func uploadSettled(_ entry: SpoolEntry, delivered: Bool) {
-        guard let shot = entry.timerShot else { return }
-        change { ledger in ledger.markUpload(shot, delivered: delivered) }
-    }
-
     /// Every shot has fallen due and none waits for its photo.
     public var isComplete: Bool { lock.withLock { ledger.isComplete } }
 
     /// Captured shots whose photo is not in the gallery yet.
     public var uploadsPending: Int { lock.withLock { ledger.uploadsPending } }
-
-    /// For the progress line.
-    public var status: String {
-        lock.withLock {
-            var text = ledger.progress(now: Date())
-            if pausedSince != nil { text += " · paused: camera away" }
-            let pending = ledger.uploadsPending
-            if pending > 0 { text += " · \(pending) upload(s) pending" }
-            return text
-        }
-    }
 
     /// Ends the run: marks it ended when it is complete (or `force`), and returns its summary.
     public func finish(stopped: Bool) -> String {
@@ -131,29 +142,58 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         }
     }
 
-    /// Applies `body` to the ledger, logs the shots whose outcome it settled, and saves.
+    /// Applies `body` to the ledger, publishes the shots whose outcome it settled and the run's
+    /// new position, and saves.
     private func change<T>(_ body: (inout CaptureLedger) -> T) -> T {
         lock.lock()
-        defer { lock.unlock() }
         let before = ledger
         let result = body(&ledger)
-        guard ledger != before else { return result }
-        let planned = ledger.plannedShots.map { " of \($0)" } ?? ""
-        for shot in ledger.shots where before.shot(shot.number)?.outcome != shot.outcome {
-            switch shot.outcome {
-            case .triggered: break
-            case .captured: log("shot \(shot.number)\(planned): captured \(shot.fileName ?? "")")
-            case .failed: log("shot \(shot.number)\(planned) FAILED: \(shot.reason ?? "")")
-            case .missed: log("shot \(shot.number)\(planned) missed: \(shot.reason ?? "")")
+        if ledger != before {
+            let planned = ledger.plannedShots
+            for shot in ledger.shots where before.shot(shot.number)?.outcome != shot.outcome {
+                switch shot.outcome {
+                case .triggered: break
+                case .captured: outbox.append(.captured(shot: shot.number, of: planned, fileName: shot.fileName ?? ""))
+                case .failed: outbox.append(.failed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
+                case .missed: outbox.append(.missed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
+                }
+            }
+            do {
+                try file.save(ledger)
+                saveProblem = nil
+            } catch {
+                if saveProblem == nil {
+                    outbox.append(.notice("the capture state could not be saved (\(error)); --resume would start from an older state",
+                                          .warning))
+                }
+                saveProblem = "\(error)"
             }
         }
-        do {
-            try file.save(ledger)
-            saveProblem = nil
-        } catch {
-            if saveProblem == nil { log("the capture state could not be saved (\(error)); --resume would start from an older state") }
-            saveProblem = "\(error)"
-        }
+        lock.unlock()
+        publishOutbox()
         return result
+    }
+
+    /// Publishes what the last change queued, then the run's position if it moved.
+    private func publishOutbox() {
+        let (events, progress) = lock.withLock { () -> ([CaptureEvent], CaptureProgress?) in
+            let events = outbox
+            outbox = []
+            let progress = currentProgress
+            guard progress != lastProgress else { return (events, nil) }
+            lastProgress = progress
+            return (events, progress)
+        }
+        for event in events { bus.publish(.capture(event)) }
+        if let progress { bus.publish(.capture(.progress(progress))) }
+    }
+
+    /// The run's position (under the lock).
+    private var currentProgress: CaptureProgress {
+        let counts = ledger.counts
+        return CaptureProgress(
+            shot: counts.lastNumber, planned: ledger.plannedShots, captured: counts.captured, failed: counts.failed,
+            missed: counts.missed, uploaded: counts.uploaded, nextShotAt: ledger.nextDue, waitingForPhotos: ledger.waiting,
+            uploadsPending: ledger.uploadsPending, paused: pausedSince != nil)
     }
 }

@@ -1,3 +1,4 @@
+import RunEvents
 import RelayCore
 import Spool
 import Tether
@@ -11,7 +12,7 @@ struct FTPReceiverContext: Sendable {
     /// Nil when FTPS is off.
     let tls: TLSContext?
     let stop: StopFlag
-    let report: @Sendable (TetherEvent) -> Void
+    let report: SourceReporter
     /// With several users, the gallery gets `USER_NAME.JPG`, so two photographers'
     /// `IMG_0001.JPG` stay two photos there too.
     var multipleUsers: Bool { options.accounts.count > 1 }

@@ -108,7 +108,7 @@ extension FTPSession {
         let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
         switch context.store.finish(user: user, path: path, fileName: fileName, checkJPEGEnd: kind == .jpeg) {
         case .spooled(let entry):
-            context.report(.spooled(entry))
+            context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
         case .duplicate:
             log("\(path.name) received again (same size and content): not delivered twice")

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import FTPWire
 import RelayCore
 import SocketIO
@@ -287,7 +288,7 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(230, "logged in; upload your photos")
         }
         let (count, delay) = context.loginGuard.failed(from: clientHost)
-        context.report(.problem("ftp: failed login as '\(Self.printable(name))' from \(clientHost) (\(count) in a row); "
+        context.report(.warning("ftp: failed login as '\(Self.printable(name))' from \(clientHost) (\(count) in a row); "
             + "check the camera's user and password"))
         context.stop.sleep(delay)
         return FTPReply(530, "wrong user or password")
@@ -316,7 +317,7 @@ final class FTPSession: @unchecked Sendable {
     private func active(_ target: FTPHostPort) -> FTPReply {
         if epsvOnly { return FTPReply(501, "EPSV ALL was given: use EPSV") }
         guard FTPPeer.host(of: target.host + ":0") == clientHost else {
-            context.report(.problem("ftp: \(clientHost) asked for a data connection to \(target.host) port \(target.port): refused "
+            context.report(.warning("ftp: \(clientHost) asked for a data connection to \(target.host) port \(target.port): refused "
                 + "(a data connection must go to the client's own address)"))
             return FTPReply(500, "data connections go only to your own address (\(clientHost))")
         }
@@ -339,7 +340,7 @@ final class FTPSession: @unchecked Sendable {
         defer { channel.close() }
         do {
             return FTPStream(try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds, stop: context.stop) { peer in
-                context.report(.problem("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
+                context.report(.warning("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
             })
         } catch {
             log("no data connection: \(error)")

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RunEvents
 import FTPWire
 import RelayCore
 import SocketIO
@@ -17,7 +18,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     private let spool: Spool
     private let store: FTPUploadStore
     private let tls: TLSContext?
-    private let report: @Sendable (TetherEvent) -> Void
+    private let report: SourceReporter
     private let lock = NSLock()
     private var sessions: [ObjectIdentifier: FTPSession] = [:]
 
@@ -29,7 +30,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
 
     /// Binds the port (and, with FTPS, loads or makes the certificate) at once, so a taken port
     /// stops `relay run` before anything moves.
-    public init(options: FTPReceiverOptions, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(FTPReceiverError) {
+    public init(options: FTPReceiverOptions, spool: Spool, home: RelayHome, report: SourceReporter) throws(FTPReceiverError) {
         guard !options.accounts.isEmpty else { throw .noUsers }
         self.options = options
         self.spool = spool
@@ -67,7 +68,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
                 guard let accepted = try listener.accept(timeout: 0.5) else { continue }
                 connection = accepted
             } catch {
-                report(.problem("ftp: \(error)"))
+                report(.warning("ftp: \(error)"))
                 stop.sleep(1)
                 continue
             }
@@ -80,7 +81,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
             if let refusal {
                 try? connection.write(FTPReply(421, "too many connections: try again in a moment").encoded, timeout: 2)
                 connection.close()
-                report(.problem("ftp: connection from \(connection.peer) refused: \(refusal)"))
+                report(.warning("ftp: connection from \(connection.peer) refused: \(refusal)"))
                 continue
             }
             done.enter()

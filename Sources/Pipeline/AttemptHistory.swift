@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Spool
 import Uploader
 
@@ -20,11 +21,11 @@ enum AttemptHistory {
             fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: duration, attempt: attempt)
     }
 
-    static func append(_ record: HistoryRecord, to history: HistoryStore, console: RunConsole) {
+    static func append(_ record: HistoryRecord, to history: HistoryStore, bus: RunEventBus) {
         do {
             try history.append(record)
         } catch {
-            console.log("history not saved for \(record.fileName): \(error)")
+            bus.publish(.run(.notice("history not saved for \(record.fileName): \(error)", .warning)))
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Spool
+import Tether
 import Uploader
 
 /// A worker for one of a run's destinations other than the primary: it takes each committed
@@ -8,7 +10,7 @@ import Uploader
 /// tells the spool how it ended. It never touches the primary's queue, so a failing server here
 /// does not hold up the gallery.
 final class DestinationWorker: Runnable, @unchecked Sendable {
-    /// The same as the primary's workers get (`onSettled` is the primary's alone and not called here).
+    /// The same as the primary's workers get.
     typealias Context = UploadWorker.Context
 
     private let context: Context
@@ -31,11 +33,11 @@ final class DestinationWorker: Runnable, @unchecked Sendable {
             entry.attempts = attempts
             var item = UploadWorker.item(entry, filePath: c.spool.photoURL(for: entry).path, session: c.session?.name)
             item.key = entry.idempotencyKey
+            c.bus.publish(.upload(.started(entry.photoRef, destination: c.config.label, attempt: attempts, duringDownload: false)))
             let started = Date()
             let report = destination.deliver(item, growing: nil, attempt: max(0, attempts - 1))
             let duration = Date().timeIntervalSince(started)
             c.gate.record(report, probe: probing)
-            c.statistics.addSent(report.bytesSent)
             if report.decision == .delivered {
                 UploadWorker.recordInSession(c, entry, destinationID: id, location: destination.location(of: item), filePath: item.filePath)
             }
@@ -46,32 +48,35 @@ final class DestinationWorker: Runnable, @unchecked Sendable {
     private func settle(_ entry: SpoolEntry, _ report: DeliveryReport, duration: TimeInterval, summary: String) {
         let c = context
         let label = c.config.label
-        let name = entry.uploadName
         let result: DestinationResult
+        let outcome: UploadOutcome
         var problem: String?
         switch report.decision {
         case .delivered:
             result = .delivered
-            c.console.log(String(format: "%@ → %@: delivered in %.2fs", name, label, duration))
+            outcome = .delivered(Delivery(
+                answer: report.statusCode.map { "HTTP \($0)" } ?? "delivered", bytesSent: report.bytesSent, seconds: duration,
+                shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: false))
         case .retry(let delay):
             problem = report.problem ?? report.answer
             let stopping = c.cancellation.isCancelled
             result = .retry(after: stopping ? 0 : delay, error: problem, statusCode: report.statusCode)
-            c.console.log(String(format: "%@ → %@: attempt %d failed (%@); retrying in %.1fs", name, label, entry.attempts,
-                                 problem ?? "?", delay))
+            outcome = stopping ? .interrupted : .retrying(attempt: entry.attempts, reason: problem ?? "?", retryIn: delay)
         case .permanent(let reason):
             problem = reason
             result = .failed(error: reason, statusCode: report.statusCode)
-            c.console.log("\(name) → \(label) FAILED for good: \(reason). Fix the config, then relay retry --destination \(label)")
+            outcome = .failed(reason: reason, keptIn: nil)
         }
         do {
             try c.spool.settlePhoto(entry, for: id, result)
         } catch {
-            c.console.log("\(name) → \(label): its state could not be saved (\(error))")
+            c.bus.publish(.upload(.notice(entry.photoRef, "\(entry.uploadName) → \(label): its state could not be saved (\(error))",
+                                          .warning)))
         }
+        c.bus.publish(.upload(.settled(entry.photoRef, destination: label, outcome: outcome)))
         var record = AttemptHistory.record(entry, success: report.decision == .delivered, error: problem, report: report,
                                            summary: summary, duration: duration, attempt: entry.attempts)
         record.destination = label
-        AttemptHistory.append(record, to: c.history, console: c.console)
+        AttemptHistory.append(record, to: c.history, bus: c.bus)
     }
 }

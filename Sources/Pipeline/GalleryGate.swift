@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Uploader
 
 /// The upload workers' shared `GalleryReachability`: a worker waits here before it takes a
@@ -10,16 +11,16 @@ final class GalleryGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var reachability = GalleryReachability()
     private let backoff: Backoff
-    private let console: RunConsole
-    /// What the log calls the destination ("the gallery").
-    private let name: String
+    private let bus: RunEventBus
+    /// The destination's config label, which names it in events.
+    private let label: String
     /// Told when the destination is lost (false) and found again (true).
     private let onReachability: (@Sendable (Bool) -> Void)?
 
-    init(backoff: Backoff, console: RunConsole, name: String = "the gallery", onReachability: (@Sendable (Bool) -> Void)? = nil) {
+    init(backoff: Backoff, bus: RunEventBus, label: String, onReachability: (@Sendable (Bool) -> Void)? = nil) {
         self.backoff = backoff
-        self.console = console
-        self.name = name
+        self.bus = bus
+        self.label = label
         self.onReachability = onReachability
     }
 
@@ -52,14 +53,12 @@ final class GalleryGate: @unchecked Sendable {
         switch change {
         case .lost(let nextTry)?:
             onReachability?(false)
-            let reason = report.problem ?? "?"
-            console.log(String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs",
-                               name, reason, nextTry.timeIntervalSinceNow))
+            bus.publish(.destination(label, .lost(reason: report.problem ?? "?", retryIn: nextTry.timeIntervalSinceNow)))
         case .stillUnreachable(let nextTry)?:
-            console.log(String(format: "%@ is still unreachable; next try in %.1fs", name, nextTry.timeIntervalSinceNow))
+            bus.publish(.destination(label, .stillLost(retryIn: nextTry.timeIntervalSinceNow)))
         case .regained?:
             onReachability?(true)
-            console.log("\(name) is reachable again")
+            bus.publish(.destination(label, .found))
         case nil:
             break
         }

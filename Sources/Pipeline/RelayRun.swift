@@ -1,12 +1,14 @@
 import Foundation
 import FTPReceiver
 import RelayCore
+import RunEvents
 import Spool
 import Tether
 import Uploader
 
 /// `relay run`: photo sources (hot folders, cameras) feeding the spool, N upload workers draining
-/// it, until stopped.
+/// it, until stopped. Everything it has to say goes out as events on the bus it is given (the
+/// console, `--json`, the status page and a timed capture's controller listen there).
 ///
 /// Threads, not tasks: the workers block in libcurl, a hot folder blocks on the spool when it is
 /// full, a camera source blocks on its camera, and none may starve the others on a 2-core box.
@@ -35,10 +37,6 @@ public final class RelayRun {
         public var limits: SpoolLimits
         public var graceSeconds: TimeInterval
         public var policy: DeliveryPolicy
-        /// Told when a photo's upload is settled: delivered (true) or refused for good (false).
-        public var onUploadSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
-        /// A part shown first in the progress line (a timed capture's shot count).
-        public var statusLine: (@Sendable () -> String)?
         /// The named session (`--session`): its photos are recorded as delivered, `{run}` is its
         /// name, and a clean end with everything delivered sends each destination its manifest.
         public var session: String?
@@ -66,8 +64,10 @@ public final class RelayRun {
     private let spool: Spool
     private let history: HistoryStore
     private let sources: [any PhotoSource]
-    private let statistics = RunStatistics()
-    private let console: RunConsole
+    /// The label each source's events carry, in the order given.
+    private let sourceLabels: [String]
+    private let bus: RunEventBus
+    private let state: LiveRunState
     private let cancellation = UploadCancellation()
     private let environment: [String: String]
     private let sourceFailure = SourceFailure()
@@ -75,10 +75,14 @@ public final class RelayRun {
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
-    public init(home: RelayHome, options: Options, environment: [String: String], console: RunConsole) throws(RunError) {
+    public init(home: RelayHome, options: Options, environment: [String: String], bus: RunEventBus) throws(RunError) {
         self.options = options
         self.environment = environment
-        self.console = console
+        self.bus = bus
+        state = LiveRunState(following: bus)
+        bus.subscribe { [sourceFailure] event in
+            if case .source(_, .unusable(let message)) = event.event { sourceFailure.record(message) }
+        }
         for case .folder(let folder, _) in options.sources {
             if let problem = HotFolderSource.validate(folder, home: home) { throw .source(problem) }
         }
@@ -131,9 +135,9 @@ public final class RelayRun {
         } catch {
             throw .spool(error)
         }
+        sourceLabels = options.sources.map(Self.label)
         do {
-            sources = try Self.makeSources(options.sources, spool: spool, home: home, statistics: statistics, console: console,
-                                           failure: sourceFailure)
+            sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
         } catch let error as StateFileError {
             throw .state(error)
         } catch {
@@ -141,48 +145,32 @@ public final class RelayRun {
         }
     }
 
-    private static func makeSources(_ specs: [SourceSpec], spool: Spool, home: RelayHome, statistics: RunStatistics,
-                                    console: RunConsole, failure: SourceFailure) throws -> [any PhotoSource] {
-        var sources: [any PhotoSource] = []
-        for spec in specs {
-            let label: String
-            switch spec {
-            case .folder(let folder, _): label = "folder \(folder.path)"
-            case .camera(let camera): label = "camera \(camera.address)"
-            case .gphoto2(let camera): label = "camera \(camera.port)"
-            case .ftp(let ftp): label = "ftp \(ftp.host):\(ftp.port)"
-            }
-            let prefix = specs.count > 1 ? "[\(label)] " : ""
-            let report: @Sendable (TetherEvent) -> Void = { event in
-                switch event {
-                case .spooled(let entry):
-                    console.log(prefix + "spooled \(entry.cameraFileName) (\(ByteCountText.format(entry.bytes)))")
-                case .skipped(let name, let reason):
-                    statistics.update { $0.skipped += 1 }
-                    console.log(prefix + "skipped \(name): \(reason)")
-                case .waitingForRoom:
-                    console.log(prefix + "spool full: waiting for uploads before taking more photos")
-                case .problem(let message), .info(let message):
-                    console.log(prefix + message)
-                case .status(let status):
-                    statistics.setSourceStatus(status, for: label)
-                case .unusable(let message):
-                    failure.record(message)
-                }
-            }
+    /// How events and the log name a source.
+    private static func label(_ spec: SourceSpec) -> String {
+        switch spec {
+        case .folder(let folder, _): "folder \(folder.path)"
+        case .camera(let camera): "camera \(camera.address)"
+        case .gphoto2(let camera): "camera \(camera.port)"
+        case .ftp(let ftp): "ftp \(ftp.host):\(ftp.port)"
+        }
+    }
+
+    private static func makeSources(_ specs: [SourceSpec], labels: [String], spool: Spool, home: RelayHome,
+                                    bus: RunEventBus) throws -> [any PhotoSource] {
+        try zip(specs, labels).map { spec, label -> any PhotoSource in
+            let report = bus.reporter(for: label)
             switch spec {
             case .folder(let folder, let settle):
-                sources.append(try HotFolderSource(options: .init(folder: folder, settleSeconds: settle), spool: spool,
-                                                   home: home, report: report))
+                return try HotFolderSource(options: .init(folder: folder, settleSeconds: settle), spool: spool, home: home,
+                                           report: report)
             case .camera(let camera):
-                sources.append(try CameraSource(options: camera, spool: spool, home: home, report: report))
+                return try CameraSource(options: camera, spool: spool, home: home, report: report)
             case .gphoto2(let camera):
-                sources.append(try GPhoto2Source(options: camera, spool: spool, home: home, report: report))
+                return try GPhoto2Source(options: camera, spool: spool, home: home, report: report)
             case .ftp(let ftp):
-                sources.append(try FTPSource(options: ftp, spool: spool, home: home, report: report))
+                return try FTPSource(options: ftp, spool: spool, home: home, report: report)
             }
         }
-        return sources
     }
 
     /// Runs until `stop` is set (by SIGINT/SIGTERM), then shuts down as described above.
@@ -190,34 +178,30 @@ public final class RelayRun {
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
     public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
         let resumed = spool.counts()
-        console.log("relay: \(sources.map(\.label).joined(separator: ", ")) → \(config.kind == .http ? config.verb.rawValue + " " : "")\(config.url) (config \(config.label)), "
-            + "\(options.workers) workers" + (config.renditionSpec.map { ", sending renditions of \($0.summary)" } ?? "")
-            + otherConfigs.map { " + \($0.kind == .http ? $0.verb.rawValue + " " : "")\($0.url) (config \($0.label)\($0.priority == .low ? ", low priority" : ""))" }.joined()
-            + (resumed.queued > 0 ? ", \(resumed.queued) photos resumed from the spool" : ""))
-        if !spool.problems.isEmpty {
-            for problem in spool.problems { console.log("spool: \(problem)") }
-        }
+        bus.publish(.run(.started(RunDescription(
+            sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
+            resumed: resumed.queued, rendition: config.renditionSpec?.summary))))
+        for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
         let context = UploadWorker.Context(
-            spool: spool, config: config, environment: environment, history: history, statistics: statistics,
-            policy: options.policy, console: console, cancellation: cancellation,
-            gate: GalleryGate(backoff: options.policy.backoff, console: console) { [spool] in spool.setPrimaryReachable($0) },
-            onSettled: options.onUploadSettled, session: session)
+            spool: spool, config: config, environment: environment, history: history, policy: options.policy, bus: bus,
+            cancellation: cancellation,
+            gate: GalleryGate(backoff: options.policy.backoff, bus: bus, label: config.label) { [spool] in spool.setPrimaryReachable($0) },
+            session: session)
         var workers: [any Runnable] = []
         for _ in 0..<max(1, options.workers) {
             do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
         }
         for other in otherConfigs {
             let otherContext = DestinationWorker.Context(
-                spool: spool, config: other, environment: environment, history: history, statistics: statistics,
-                policy: options.policy, console: console, cancellation: cancellation,
-                gate: GalleryGate(backoff: options.policy.backoff, console: console, name: "destination '\(other.label)'"),
-                onSettled: nil, session: session)
+                spool: spool, config: other, environment: environment, history: history, policy: options.policy, bus: bus,
+                cancellation: cancellation, gate: GalleryGate(backoff: options.policy.backoff, bus: bus, label: other.label),
+                session: session)
             for _ in 0..<max(1, options.workers) {
                 do { workers.append(try DestinationWorker(context: otherContext)) } catch { throw .uploader(error) }
             }
         }
         if let spec = config.renditionSpec {
-            let stage = RenditionStage(spool: spool, spec: spec, console: console)
+            let stage = RenditionStage(spool: spool, spec: spec, bus: bus)
             Thread.detachNewThread { stage.run() }
         }
         let workersDone = DispatchGroup()
@@ -238,9 +222,11 @@ public final class RelayRun {
             }
         }
 
-        while !stop.sleep(0.5) && sourceFailure.message == nil { showProgress() }
+        var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
+        queues.publishChanges(on: bus)
+        while !stop.sleep(0.5) && sourceFailure.message == nil { queues.publishChanges(on: bus) }
 
-        console.log("stopping: no new photos; waiting up to \(Int(options.graceSeconds))s for uploads in flight")
+        bus.publish(.run(.stopping(graceSeconds: options.graceSeconds)))
         sourceStop.stop()
         spool.close()
         let deadline = Date().addingTimeInterval(options.graceSeconds)
@@ -250,33 +236,30 @@ public final class RelayRun {
                 _ = workersDone.wait(timeout: .now() + 15)
                 break
             }
-            showProgress()
+            queues.publishChanges(on: bus)
         }
         _ = sourceDone.wait(timeout: .now() + 15)
-        console.finishProgress()
+        queues.publishChanges(on: bus)
+        bus.flush()
         let counts = spool.counts()
-        let s = statistics.snapshot()
-        console.log("stopped: \(s.delivered) uploaded, \(s.failed) failed this run; "
-            + "\(counts.queued + counts.inFlight) left in the spool (sent on the next run)"
-            + (counts.failed > 0 ? ", \(counts.failed) in spool/failed (relay status)" : ""))
+        let s = state.snapshot
+        bus.publish(.run(.stopped(RunTotals(delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
+                                            failedInSpool: counts.failed))))
         if let message = sourceFailure.message { throw .source(message) }
         if let session {
             if counts.queued + counts.inFlight + counts.failed == 0 && !cancellation.isCancelled {
                 SessionCompletion.announce(session, configs: [config] + otherConfigs, environment: environment,
-                                           policy: options.policy, cancellation: UploadCancellation(), console: console)
+                                           policy: options.policy, cancellation: UploadCancellation(), bus: bus)
             } else {
-                console.log("session \(session.name): not complete (photos are left in the spool); its manifest is sent by "
-                    + "the run with --session \(session.name) that delivers them")
+                bus.publish(.run(.notice("session \(session.name): not complete (photos are left in the spool); its manifest is "
+                    + "sent by the run with --session \(session.name) that delivers them", .info)))
             }
         }
+        bus.flush()
     }
 
-    private func showProgress() {
-        let counts = spool.counts()
-        var s = statistics.snapshot()
-        s.queued = counts.queued
-        s.spoolFull = spool.isFull
-        if let extra = options.statusLine?() { s.sourceStatus.insert(extra, at: 0) }
-        console.progress(ProgressLine.format(s))
+    private static func describe(_ config: RequestConfig) -> DestinationDescription {
+        DestinationDescription(label: config.label, target: (config.kind == .http ? config.verb.rawValue + " " : "") + config.url,
+                               lowPriority: config.priority == .low)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import RelayCore
 import Rendition
+import RunEvents
 import Spool
+import Tether
 
 /// The rendition thread of a run whose config sends gallery-sized copies: it makes each
 /// photo's rendition as soon as the photo is committed to the spool, stores it beside the photo,
@@ -10,19 +12,19 @@ import Spool
 final class RenditionStage: @unchecked Sendable {
     private let spool: Spool
     private let spec: RenditionSpec
-    private let console: RunConsole
+    private let bus: RunEventBus
 
-    init(spool: Spool, spec: RenditionSpec, console: RunConsole) {
+    init(spool: Spool, spec: RenditionSpec, bus: RunEventBus) {
         self.spool = spool
         self.spec = spec
-        self.console = console
+        self.bus = bus
     }
 
     /// Runs until the spool is closed. Photos left without a rendition get one next run.
     func run() {
         let maker: RenditionMaker?
         do { maker = try RenditionMaker(spec: spec) } catch {
-            console.log("renditions cannot be made (\(error)); photos are sent as originals")
+            bus.publish(.run(.notice("renditions cannot be made (\(error)); photos are sent as originals", .warning)))
             maker = nil
         }
         while let entry = spool.claimRendition() {
@@ -30,13 +32,12 @@ final class RenditionStage: @unchecked Sendable {
             do {
                 try spool.finishRendition(entry, record)
             } catch {
-                console.log("\(entry.uploadName): its rendition could not be stored (\(error)); the original is sent")
+                bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: "its rendition could not be stored (\(error))")))
             }
         }
     }
 
     private func make(_ entry: SpoolEntry, with maker: RenditionMaker?) -> SpoolRendition {
-        let name = entry.uploadName
         guard let maker else {
             return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
         }
@@ -45,17 +46,16 @@ final class RenditionStage: @unchecked Sendable {
             switch try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry)) {
             case .made(let bytes, let width, let height, let notes):
                 let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
-                console.log("rendition \(name) \(ByteCountText.format(entry.bytes)) → \(ByteCountText.format(bytes)) "
-                    + "(\(width)×\(height)) in \(milliseconds) ms")
-                for note in notes { console.log("rendition \(name): \(note)") }
+                bus.publish(.upload(.renditionMade(entry.photoRef, RenditionResult(bytes: bytes, width: width, height: height,
+                                                                                   milliseconds: milliseconds, notes: notes))))
                 return .made(spec: spec.key, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
             case .original(let reason):
-                console.log("\(name) is sent as the original: \(reason)")
+                bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: reason)))
                 return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: reason)
             }
         } catch {
             unlink(spool.renditionWorkURL(for: entry).path)
-            console.log("\(name) is sent as the original: \(error)")
+            bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: error.description)))
             return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: error.description)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Uploader
 
 /// The end of a named session that ended cleanly with every photo delivered: each destination
@@ -9,15 +10,17 @@ import Uploader
 enum SessionCompletion {
     static func announce(
         _ ledger: SessionLedger, configs: [RequestConfig], environment: [String: String], policy: DeliveryPolicy,
-        cancellation: UploadCancellation, console: RunConsole
+        cancellation: UploadCancellation, bus: RunEventBus
     ) {
         let record = ledger.snapshot
+        func report(_ config: RequestConfig, _ outcome: SessionOutcome) {
+            bus.publish(.destination(config.label, .session(name: ledger.name, outcome: outcome)))
+        }
         for config in configs {
             let id = config.id.uuidString
             guard record.needsAnnouncement(to: id) else { continue }
             guard let manifest = SessionManifest.build(record, destinationID: id, label: config.label) else {
-                console.log("session \(ledger.name) → \(config.label): not every photo has arrived there yet; "
-                    + "its manifest is sent by a later run with --session \(ledger.name)")
+                report(config, .incomplete)
                 continue
             }
             do {
@@ -32,14 +35,14 @@ enum SessionCompletion {
                 guard let sent = destination.deliverSet(manifest: manifestFile.path, marker: markerFile.path, session: ledger.name)
                 else { continue }
                 guard sent.decision == .delivered else {
-                    console.log("session \(ledger.name) → \(config.label): the manifest or its marker was not delivered "
-                        + "(\(sent.problem ?? "?")); run again with --session \(ledger.name) once it can be reached")
+                    report(config, .manifestFailed("the manifest or its marker was not delivered (\(sent.problem ?? "?")); "
+                        + "run again with --session \(ledger.name) once it can be reached"))
                     continue
                 }
                 try ledger.markAnnounced(to: id)
-                console.log("session \(ledger.name) → \(config.label): complete, \(manifest.photos.count) photos in its manifest")
+                report(config, .complete(photos: manifest.photos.count))
             } catch {
-                console.log("session \(ledger.name) → \(config.label): the manifest could not be sent (\(error))")
+                report(config, .manifestFailed("the manifest could not be sent (\(error))"))
             }
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Spool
+import Tether
 import Uploader
 
 /// One upload worker: a thread that owns one destination (and so one connection, kept alive),
@@ -13,12 +15,10 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         let config: RequestConfig
         let environment: [String: String]
         let history: HistoryStore
-        let statistics: RunStatistics
         let policy: DeliveryPolicy
-        let console: RunConsole
+        let bus: RunEventBus
         let cancellation: UploadCancellation
         let gate: GalleryGate
-        let onSettled: (@Sendable (SpoolEntry, Bool) -> Void)?
         /// The named session's record (`--session`), told of every delivery.
         var session: SessionLedger? = nil
     }
@@ -66,8 +66,8 @@ final class UploadWorker: Runnable, @unchecked Sendable {
     /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
     private func send(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Attempt {
         let c = context
-        c.statistics.update { $0.uploading += 1 }
-        defer { c.statistics.update { $0.uploading -= 1 } }
+        c.bus.publish(.upload(.started(entry.photoRef, destination: c.config.label, attempt: entry.attempts,
+                                       duringDownload: growing != nil)))
         let started = Date()
         let item = Self.item(entry, filePath: filePath, session: c.session?.name)
         let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1))
@@ -104,12 +104,12 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         }
         if let error = attempt.report.transportError, case .permanent = decision {
             decision = .retry(after: 0)
-            c.console.log("\(name): the upload during its download failed (\(error)); it is sent from the spool")
+            notice(photo.entry, "\(name): the upload during its download failed (\(error)); it is sent from the spool")
         }
         if decision == .delivered {
             // The gallery answered before the whole photo was sent: it is sent again, whole.
             decision = .retry(after: 0)
-            c.console.log("\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
+            notice(photo.entry, "\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
         }
         let incomplete = attempt.report.transportError?.category == .sourceIncomplete
         let delay: TimeInterval = if case .retry(let after) = decision, !incomplete { after } else { 0 }
@@ -117,15 +117,23 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         case .committed(let entry):
             settle(entry, attempt, decision: decision)
         case .abandoned:
+            // Not settled in the spool: it is sent from there once downloaded.
+            c.bus.publish(.upload(.settled(photo.entry.photoRef, destination: c.config.label,
+                                           outcome: .retrying(attempt: photo.entry.attempts, reason: "sent from the spool once downloaded",
+                                                              retryIn: 0))))
             if incomplete, let error = attempt.report.transportError {
-                c.console.log("\(name): the upload started during its download was given up (\(error.message)); "
-                    + "it is sent from the spool once downloaded")
+                notice(photo.entry, "\(name): the upload started during its download was given up (\(error.message)); "
+                    + "it is sent from the spool once downloaded", .info)
                 return
             }
             let errorText = Self.problem(attempt.report, decision)
             record(photo.entry, success: false, error: errorText, attempt: attempt)
-            c.console.log("\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
+            notice(photo.entry, "\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
         }
+    }
+
+    private func notice(_ entry: SpoolEntry, _ message: String, _ severity: Severity = .warning) {
+        context.bus.publish(.upload(.notice(entry.photoRef, message, severity)))
     }
 
     /// The error text an attempt is recorded with, under the decision it was settled by (which
@@ -143,14 +151,9 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         let c = context
         let status = attempt.report.statusCode
         let errorText = Self.problem(attempt.report, decision)
-        let duration = attempt.duration
-        c.statistics.addSent(attempt.report.bytesSent)
-
-        let name = entry.uploadName
-        let size = entry.sizeText
+        let outcome: UploadOutcome
         // The spool is settled before the history is written: the fewer steps between a 2xx and
         // "delivered" on disk, the smaller the window in which a crash could send it again.
-        defer { record(entry, success: decision == .delivered, error: errorText, attempt: attempt) }
         switch decision {
         case .delivered:
             Self.recordInSession(c, entry, destinationID: c.config.id.uuidString, location: attempt.location,
@@ -158,38 +161,27 @@ final class UploadWorker: Runnable, @unchecked Sendable {
             do {
                 try c.spool.markDelivered(entry)
             } catch {
-                c.console.log("\(name) was delivered; marking it so in the spool failed (\(error)), its file was removed anyway")
+                notice(entry, "\(entry.uploadName) was delivered; marking it so in the spool failed (\(error)), its file was removed anyway")
             }
-            let latency = Date().timeIntervalSince(entry.capturedAt)
-            c.statistics.update {
-                $0.delivered += 1
-                $0.lastShutterToGallery = latency
-            }
-            c.console.log(String(format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
-                                 name, size, status.map { "HTTP \($0)" } ?? "delivered", duration, latency,
-                                 attempt.duringDownload ? " (sent while downloading)" : ""))
-            c.onSettled?(entry, true)
+            outcome = .delivered(Delivery(
+                answer: status.map { "HTTP \($0)" } ?? "delivered", bytesSent: attempt.report.bytesSent, seconds: attempt.duration,
+                shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload))
         case .retry(let delay):
             let stopping = c.cancellation.isCancelled
             c.spool.requeue(entry, after: stopping ? 0 : delay, error: errorText, statusCode: status)
-            c.statistics.update { $0.retries += 1 }
-            if stopping {
-                c.console.log("\(name): upload interrupted by shutdown; it stays in the spool for the next run")
-            } else {
-                c.console.log(String(format: "%@: attempt %d failed (%@); retrying in %.1fs",
-                                     name, entry.attempts, errorText ?? "?", delay))
-            }
+            outcome = stopping ? .interrupted : .retrying(attempt: entry.attempts, reason: errorText ?? "?", retryIn: delay)
         case .permanent(let reason):
             do {
                 try c.spool.moveToFailed(entry, error: reason, statusCode: status)
-                c.console.log("\(name) FAILED for good: \(reason). It is in \(c.spool.failedDirectory.path); fix the config, then relay retry")
+                outcome = .failed(reason: reason, keptIn: c.spool.failedDirectory.path)
             } catch {
                 c.spool.requeue(entry, after: 60, error: reason, statusCode: status)
-                c.console.log("\(name) failed (\(reason)) and could not be moved to failed/ (\(error)); it stays queued")
+                notice(entry, "\(entry.uploadName) could not be moved to failed/ (\(error)); it stays queued")
+                outcome = .failed(reason: reason, keptIn: nil)
             }
-            c.statistics.update { $0.failed += 1 }
-            c.onSettled?(entry, false)
         }
+        c.bus.publish(.upload(.settled(entry.photoRef, destination: c.config.label, outcome: outcome)))
+        record(entry, success: decision == .delivered, error: errorText, attempt: attempt)
     }
 
     /// Tells the session's record (if the run has one) where the photo went, before the spool
@@ -200,8 +192,8 @@ final class UploadWorker: Runnable, @unchecked Sendable {
             try session.recordDelivered(key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
                                         destinationID: destinationID, location: location, filePath: filePath)
         } catch {
-            c.console.log("\(entry.uploadName): delivered, but session \(session.name)'s record could not be written (\(error)); "
-                + "its manifest will miss it")
+            c.bus.publish(.upload(.notice(entry.photoRef, "\(entry.uploadName): delivered, but session \(session.name)'s record "
+                + "could not be written (\(error)); its manifest will miss it", .warning)))
         }
     }
 
@@ -211,6 +203,6 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         record.renditionBytes = entry.rendition?.bytes
         record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
         if context.spool.destinations != nil { record.destination = context.config.label }
-        AttemptHistory.append(record, to: context.history, console: context.console)
+        AttemptHistory.append(record, to: context.history, bus: context.bus)
     }
 }

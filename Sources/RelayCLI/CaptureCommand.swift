@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Pipeline
 import RelayCore
+import RunEvents
 import Tether
 
 /// `relay capture`: fires the camera on a schedule (or once) and uploads every frame, with the
@@ -31,13 +32,15 @@ enum CaptureCommand {
         guard args.all("--camera").count == 1 else {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
-        let console = RunConsole()
-        var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, console: console)
+        let outputs = RunOutputs(json: args.has("--json"))
+        defer { outputs.finish() }
+        let bus = outputs.bus
+        var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
         if ledger.session == nil {
             let now = Date()
             ledger.session = args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
-        let controller = CaptureController(ledger: ledger, file: home.captureFile, log: console.log)
+        let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
         var sources = try RunCommand.sourceSpecs(args)
         for index in sources.indices {
             switch sources[index] {
@@ -51,16 +54,14 @@ enum CaptureCommand {
             }
         }
         var options = try RunCommand.runOptions(args, sources: sources)
-        options.onUploadSettled = { entry, delivered in controller.uploadSettled(entry, delivered: delivered) }
-        options.statusLine = { controller.status }
         // A capture run is a session of its own, named when it starts (the ledger keeps it for --resume).
         options.session = ledger.session
         if resumed != nil {
-            console.log("resuming the capture run: \(ledger.summary(stopped: true))")
+            bus.publish(.capture(.notice("resuming the capture run: \(ledger.summary(stopped: true))", .info)))
         }
 
         let finishedByItself = StopFlag()
-        try RunCommand.execute(options, home: home, environment: environment, console: console) { stop in
+        try RunCommand.execute(options, home: home, environment: environment, bus: bus) { stop in
             Thread.detachNewThread {
                 repeat {
                     controller.tick()
@@ -72,17 +73,20 @@ enum CaptureCommand {
             }
         }
         let summary = controller.finish(stopped: !finishedByItself.isStopped)
+        outputs.finish()
         if let refusal = controller.refusal { throw CommandFailure(.source, refusal) }
-        print(summary)
+        // With --json, stdout holds only events: the summary goes with the log.
+        let say: (String) -> Void = args.has("--json") ? { RunConsole.write(STDERR_FILENO, $0 + "\n") } : { print($0) }
+        say(summary)
         if !controller.isComplete {
-            print("relay capture --resume continues this run")
+            say("relay capture --resume continues this run")
         }
         if let failed = controller.snapshot.nothingCaptured { throw CommandFailure(.failure, failed) }
     }
 
     /// The schedule from `--every` and one of `--count`, `--until`, `--for` (or `--once`).
     private static func newLedger(_ args: Arguments, commandLine: [String], home: RelayHome,
-                                  console: RunConsole) throws -> CaptureLedger {
+                                  bus: RunEventBus) throws -> CaptureLedger {
         let now = Date()
         let limits = ["--count", "--until", "--for"].filter { !args.all($0).isEmpty }
         if args.has("--once") {
@@ -108,11 +112,12 @@ enum CaptureCommand {
             throw CommandFailure(.usage, error.description)
         }
         total = try args.integer("--count", in: 1...10_000_000)
-        if let note = interval.note { console.log(note) }
+        if let note = interval.note { bus.publish(.capture(.notice(note, .info))) }
         let previous: CaptureLedger?
         do { previous = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }
         if let previous, !previous.ended {
-            console.log("the unfinished capture run before this one (\(previous.summary(stopped: true))) is replaced by this one")
+            bus.publish(.capture(.notice("the unfinished capture run before this one (\(previous.summary(stopped: true))) is "
+                + "replaced by this one", .info)))
         }
         return CaptureLedger(interval: interval.seconds, total: total, endsAt: endsAt, arguments: commandLine)
     }

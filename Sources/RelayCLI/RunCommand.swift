@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GPhoto2
 import Pipeline
+import RunEvents
 import RelayCore
 import Spool
 import PTPIP
@@ -15,8 +16,9 @@ enum RunCommand {
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let ftp = try FTPArguments.spec(args, environment: environment)
         let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [.ftp($0)] } ?? []))
-        let console = RunConsole()
-        try execute(options, home: home, environment: environment, console: console) { _ in }
+        let outputs = RunOutputs(json: args.has("--json"))
+        defer { outputs.finish() }
+        try execute(options, home: home, environment: environment, bus: outputs.bus) { _ in }
     }
 
     /// The pipeline's options from the flags.
@@ -38,12 +40,12 @@ enum RunCommand {
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period
     /// short) or until `started`'s caller sets the stop flag it is handed.
-    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], console: RunConsole,
+    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], bus: RunEventBus,
                         started: (StopFlag) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
         let relayRun: RelayRun
         do {
-            relayRun = try RelayRun(home: home, options: options, environment: environment, console: console)
+            relayRun = try RelayRun(home: home, options: options, environment: environment, bus: bus)
         } catch {
             throw failure(error)
         }

@@ -12,7 +12,7 @@ import Darwin
 /// photo leaves the spool when every destination has it, or moves to failed/ once each has
 /// settled and one refused it; `relay retry` then sends it again only where it failed.
 extension Spool {
-    private static func key(_ id: String, _ destination: String) -> String { id + "|" + destination }
+    static func key(_ id: String, _ destination: String) -> String { id + "|" + destination }
 
     /// Blocks until a committed photo is due for `destination` (not the primary), marks it in
     /// flight there and counts the attempt; nil once the spool is closed. A low-priority

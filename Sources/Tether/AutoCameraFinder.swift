@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import PTPIP
 import RelayCore
 
@@ -30,7 +31,7 @@ final class AutoCameraFinder {
     }
 
     /// The camera to connect to. `expectedSerial` is the camera this run already tethers.
-    func find(expectedSerial: String?, stop: StopFlag, report: (TetherEvent) -> Void) throws -> (String, UInt16) {
+    func find(expectedSerial: String?, stop: StopFlag, report: SourceReporter) throws -> (String, UInt16) {
         var options = DiscoveryOptions(addresses: [], guid: registry.clientGUID, friendlyName: friendlyName)
         options.timeout = min(connectTimeout, options.timeout)
         let recent = Self.recentAddresses(expectedSerial: expectedSerial, registry: registry)
@@ -46,7 +47,7 @@ final class AutoCameraFinder {
         }
         options.addresses = addresses ?? NetworkInterfaces.defaultScanAddresses()
         guard !options.addresses.isEmpty else { throw CameraSourceError.noNetwork }
-        report(.status("camera: looking for a camera (SSDP announcements, then \(options.addresses.count) addresses)"))
+        report(.connecting("camera: looking for a camera (SSDP announcements, then \(options.addresses.count) addresses)"))
         let found = CameraDiscovery.find(options, shouldStop: { stop.isStopped }).filter { $0.refusal == nil }
         let knownSerials = [expectedSerial].compactMap { $0 } + registry.knownSerials
         guard let camera = Self.choose(from: found, knownSerials: knownSerials, recentHosts: recent.map(\.host)) else {

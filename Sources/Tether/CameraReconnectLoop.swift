@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import RelayCore
 import Spool
 
@@ -12,7 +13,7 @@ struct CameraReconnectLoop {
     var fatalMessage: (Error) -> String?
     /// A few words for the progress line.
     var shortReason: (Error) -> String
-    let report: @Sendable (TetherEvent) -> Void
+    let report: SourceReporter
 
     /// Calls `serve` (which calls its argument once the camera's session is open, and returns
     /// when relay stops) again and again until relay stops.
@@ -36,12 +37,10 @@ struct CameraReconnectLoop {
                 failures += 1
                 let problem = "\(error)"
                 if problem != lastProblem {
-                    var lines = problem.components(separatedBy: "\n")
-                    lines[0] += "; trying again every few seconds"
-                    report(.problem(lines.joined(separator: "\n")))
+                    report(.lost(reason: problem, summary: shortReason(error), retryIn: delay, attempt: failures))
                     lastProblem = problem
                 }
-                report(.status(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
+                report(.connecting(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
                                       shortReason(error))))
                 stop.sleep(delay)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import PTPIP
 import RelayCore
 import Spool
@@ -39,7 +40,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     public var label: String { "camera \(options.address)" }
     private let spool: Spool
     private let registry: CameraRegistry
-    private let report: @Sendable (TetherEvent) -> Void
+    private let report: SourceReporter
     private let memories: CameraMemories
     /// The serial of the camera this run tethers, once one has connected.
     private var expectedSerial: String?
@@ -49,7 +50,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     static let stopGrace = 0.8
 
     public init(options: Options, spool: Spool, home: RelayHome,
-                report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+                report: SourceReporter) throws(StateFileError) {
         self.options = options
         self.spool = spool
         self.report = report
@@ -102,7 +103,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
         let (host, port) = try target(stop: stop)
         let clientOptions = try Self.clientOptions(host: host, port: port, registry: registry, options: options)
-        report(.status("camera: connecting to \(clientOptions.address)"))
+        report(.connecting("camera: connecting to \(clientOptions.address)"))
         let session = try CameraSourceError.explainingRefusal(host: host, port: port) { () throws(PTPIPError) in
             try CameraSession.open(clientOptions, stop: stop) { (stop.secondsSinceStop ?? 0) > Self.stopGrace }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import RelayCore
 import Spool
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     public let options: Options
     private let spool: Spool
     private let seen: SeenLog
-    private let report: @Sendable (TetherEvent) -> Void
+    private let report: SourceReporter
     private var candidates: [String: Candidate] = [:]
     /// Files the watcher saw closed after writing or renamed in, not yet taken.
     private var completed: Set<String> = []
@@ -52,7 +53,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     public var label: String { "folder \(options.folder.path)" }
 
     /// `options.folder` is resolved (symlinks too), so one folder reached by two paths is one source.
-    public init(options: Options, spool: Spool, home: RelayHome, report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+    public init(options: Options, spool: Spool, home: RelayHome, report: SourceReporter) throws(StateFileError) {
         var options = options
         options.folder = options.folder.resolvingSymlinksInPath().standardizedFileURL
         self.options = options
@@ -166,7 +167,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     }
 
     private func take(_ file: FileStat, key: String, stop: StopFlag) {
-        if spool.isFull { report(.waitingForRoom) }
+        if spool.isFull { report(.spoolFull(waiting: nil)) }
         if !spool.waitForRoom(bytes: file.size) { return }
         let identity = PhotoIdentity(
             source: sourceLabel, fileName: (file.relativePath as NSString).lastPathComponent, bytes: file.size,
@@ -179,13 +180,13 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
                     try seen.record(key, file: file.relativePath)
                 } catch {
                     unrecorded[key] = file.relativePath
-                    report(.problem("\(file.relativePath) is spooled but could not be remembered as taken: \(error)"))
+                    report(.warning("\(file.relativePath) is spooled but could not be remembered as taken: \(error)"))
                 }
             })
             candidates[file.relativePath] = nil
-            report(.spooled(entry))
+            report.spooled(entry, in: spool)
         } catch {
-            report(.problem("\(file.relativePath) stays in the folder for now: \(error)"))
+            report(.warning("\(file.relativePath) stays in the folder for now: \(error)"))
             if case .diskFull = error { stop.sleep(5) }
             candidates[file.relativePath] = nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import PTPIP
 import PTPWire
 import RelayCore
@@ -150,7 +151,7 @@ extension TetherSession {
             return false
         }
         if dialect.reusesHandles { known[object.handle] = nil }
-        context.report(.spooled(entry))
+        context.report.spooled(entry, in: context.spool)
         return true
     }
 
@@ -158,6 +159,6 @@ extension TetherSession {
     func pauseDownloads(_ candidate: Candidate, because error: SpoolError) {
         downloads.insert(candidate, at: 0)
         downloadsPausedUntil = now + Self.spoolRetryDelay
-        context.report(.problem("\(candidate.object.info.filename) stays on the camera for now: \(error)"))
+        context.report(.warning("\(candidate.object.info.filename) stays on the camera for now: \(error)"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import PTPIP
 import PTPWire
 import RelayCore
@@ -20,7 +21,7 @@ final class TetherSession {
         let spool: Spool
         let registry: CameraRegistry
         let options: CameraSource.Options
-        let report: @Sendable (TetherEvent) -> Void
+        let report: SourceReporter
         let stop: StopFlag
     }
 
@@ -107,8 +108,8 @@ final class TetherSession {
         if session.busyAnswers > 0 {
             context.report(.info("\(session.name) answered DeviceBusy \(session.busyAnswers) time(s) while starting; relay waited it out"))
         }
-        context.report(.info("connected to \(session.name) at \(session.address) (\(dialect.description))"))
-        context.report(.status("\(session.deviceInfo.model) connected"))
+        context.report(.connected(CameraDescription(model: session.deviceInfo.model, name: session.name, serial: session.serial,
+                                                    address: "\(session.address)", via: dialect.description)))
         if let capture = context.options.capture {
             switch dialect.trigger(session) {
             case .success(let found):
@@ -125,7 +126,7 @@ final class TetherSession {
                 try dialect.keepAlive(session, now: now)
                 reportNotices()
                 if let error = memory.recordPending() {
-                    context.report(.problem("photos are spooled but could not be remembered as taken: \(error)"))
+                    context.report(.warning("photos are spooled but could not be remembered as taken: \(error)"))
                 }
                 let untilShot = context.options.capture?.secondsUntilNextShot() ?? Self.idleWait
                 let wait = worked || hasWork ? 0 : max(0, min(Self.idleWait, untilShot, secondsUntilRetry))
@@ -156,7 +157,7 @@ final class TetherSession {
     }
 
     private func reportNotices() {
-        for notice in session.notices { context.report(.problem(notice)) }
+        for notice in session.notices { context.report(.warning(notice)) }
         session.notices.removeAll()
     }
 
@@ -187,8 +188,7 @@ final class TetherSession {
             }
             if now >= downloadsPausedUntil && !reportedWaitingForRoom && !spoolHasRoom {
                 reportedWaitingForRoom = true
-                context.report(.waitingForRoom)
-                context.report(.status("spool full: \(downloads.count) photo(s) wait on the camera"))
+                context.report(.spoolFull(waiting: downloads.count))
             }
         }
         if !announced.isEmpty {
@@ -241,7 +241,7 @@ final class TetherSession {
                 return try PTPObjectInfo(decoding: reply.data ?? [])
             } catch {
                 known[handle] = .skipOther
-                context.report(.problem("the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
+                context.report(.warning("the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
                 return nil
             }
         case .invalidObjectHandle:
@@ -268,7 +268,7 @@ final class TetherSession {
     /// Leaves an object alone until the next listing; the session goes on.
     func setAside(_ handle: UInt32, because reason: String) {
         setAside.insert(handle)
-        context.report(.problem("object \(String(handle, radix: 16)) on \(session.name) is set aside: \(reason); "
+        context.report(.warning("object \(String(handle, radix: 16)) on \(session.name) is set aside: \(reason); "
             + "relay tries it again at the next listing of the card"))
     }
 
@@ -308,7 +308,7 @@ final class TetherSession {
             try dialect.release(object, downloaded: downloaded, session: session)
             memory.heldInCamera[object.handle] = nil
         } catch .operationFailed(_, _, let response) {
-            context.report(.problem("\(session.name) did not take the release of \(object.info.filename): it answered \(response)"))
+            context.report(.warning("\(session.name) did not take the release of \(object.info.filename): it answered \(response)"))
         }
     }
 
@@ -321,7 +321,7 @@ final class TetherSession {
             try memory.seen.record(firstConnection.linesToRecord)
             try context.registry.noteExistingPhotosRecorded(serial: memory.serial)
         } catch {
-            context.report(.problem("could not record the photos already on the card (\(error)); will try again"))
+            context.report(.warning("could not record the photos already on the card (\(error)); will try again"))
             return
         }
         let photos = firstConnection.finished()

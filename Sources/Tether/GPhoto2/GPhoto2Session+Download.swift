@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import GPhoto2
 import RelayCore
 import Spool
@@ -101,7 +102,7 @@ extension GPhoto2Session {
             let entry = try context.spool.commit(incoming) { [memory] _ in
                 do { try memory.seen.record(key, file: name) } catch { memory.unrecorded.append((key, name)) }
             }
-            context.report(.spooled(entry))
+            context.report.spooled(entry, in: context.spool)
         } catch {
             pause(candidate, because: error)
         }
@@ -112,6 +113,6 @@ extension GPhoto2Session {
         known.remove(candidate.path)
         queue.insert(candidate, at: 0)
         downloadsPausedUntil = now + Self.spoolRetryDelay
-        context.report(.problem("\(candidate.path.name) stays on the camera for now: \(error)"))
+        context.report(.warning("\(candidate.path.name) stays on the camera for now: \(error)"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import GPhoto2
 import PTPWire
 import RelayCore
@@ -16,7 +17,7 @@ final class GPhoto2Session {
         let spool: Spool
         let registry: CameraRegistry
         let options: GPhoto2Source.Options
-        let report: @Sendable (TetherEvent) -> Void
+        let report: SourceReporter
         let stop: StopFlag
     }
 
@@ -64,8 +65,8 @@ final class GPhoto2Session {
             queue = listing.map { Candidate(path: $0, detectedAt: Date()) }
         }
         firstConnection = false
-        context.report(.info("connected to \(camera.name) at \(camera.port) through libgphoto2"))
-        context.report(.status("\(camera.summary.model ?? camera.driverModel) connected"))
+        context.report(.connected(CameraDescription(model: camera.summary.model ?? camera.driverModel, name: camera.name,
+                                                    serial: camera.summary.serial, address: camera.port, via: "through libgphoto2")))
         if let capture = context.options.capture {
             capture.cameraReady(name: camera.name, triggerProblem: camera.canCapture ? nil
                 : "\(camera.name) cannot be fired through libgphoto2 (its driver has no capture for this camera): "
@@ -75,7 +76,7 @@ final class GPhoto2Session {
             try fireDueShot()
             let worked = try step()
             if let error = memory.recordPending() {
-                context.report(.problem("photos are spooled but could not be remembered as taken: \(error)"))
+                context.report(.warning("photos are spooled but could not be remembered as taken: \(error)"))
             }
             let untilShot = context.options.capture?.secondsUntilNextShot().map { Int32(max(0, min(Double(Self.idleWaitMilliseconds), $0 * 1000))) }
             let wait = worked ? 0 : min(Self.idleWaitMilliseconds, untilShot ?? Self.idleWaitMilliseconds)
@@ -133,8 +134,7 @@ final class GPhoto2Session {
             queue.insert(candidate, at: 0)
             if !reportedWaitingForRoom {
                 reportedWaitingForRoom = true
-                context.report(.waitingForRoom)
-                context.report(.status("spool full: \(queue.count) photo(s) wait on the camera"))
+                context.report(.spoolFull(waiting: queue.count))
             }
             return false
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RunEvents
 import GPhoto2
 import RelayCore
 import Spool
@@ -32,14 +33,14 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
     public var label: String { "camera \(options.port)" }
     private let spool: Spool
     private let registry: CameraRegistry
-    private let report: @Sendable (TetherEvent) -> Void
+    private let report: SourceReporter
     private let memories: CameraMemories
     /// The serial of the camera this run tethers, once one has connected: a USB camera comes
     /// back at a new device number when it is replugged, and is found again by it.
     private var expectedSerial: String?
 
     public init(options: Options, spool: Spool, home: RelayHome,
-                report: @escaping @Sendable (TetherEvent) -> Void) throws(StateFileError) {
+                report: SourceReporter) throws(StateFileError) {
         self.options = options
         self.spool = spool
         self.report = report
@@ -62,7 +63,7 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
 
     /// One connection: open the camera, serve it until it fails (throws) or relay stops.
     private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
-        report(.status("camera: opening \(options.port)"))
+        report(.connecting("camera: opening \(options.port)"))
         let camera = try openCamera()
         defer { camera.close() }
         let serial = Self.serial(of: camera)

@@ -7,17 +7,19 @@ import Darwin
 
 /// Where a run talks to the photographer: one line per event on stderr and, when stdout is a
 /// terminal, a live progress line kept at the bottom of the screen.
-public final class RunConsole: @unchecked Sendable {
+final class RunConsole: @unchecked Sendable {
     private let lock = NSLock()
     private let showsProgress: Bool
     private var lastProgress = ""
+    /// Set by `finishProgress`: a late redraw must not leave a line behind the last output.
+    private var progressEnded = false
 
-    public init(showsProgress: Bool = isatty(STDOUT_FILENO) == 1) {
+    init(showsProgress: Bool = isatty(STDOUT_FILENO) == 1) {
         self.showsProgress = showsProgress
     }
 
     /// Logs one event line (with the time of day) to stderr.
-    public func log(_ message: String) {
+    func log(_ message: String) {
         let time = Self.timeOfDay(Date())
         lock.withLock {
             if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
@@ -27,20 +29,22 @@ public final class RunConsole: @unchecked Sendable {
     }
 
     /// Replaces the progress line (terminal only).
-    public func progress(_ line: String) {
+    func progress(_ line: String) {
         guard showsProgress else { return }
         lock.withLock {
+            guard !progressEnded else { return }
             lastProgress = line
             Self.write(STDOUT_FILENO, "\r\u{1B}[K" + line)
         }
     }
 
     /// Ends the progress line so that what follows starts on a fresh line.
-    public func finishProgress() {
+    func finishProgress() {
         guard showsProgress else { return }
         lock.withLock {
             if !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\n") }
             lastProgress = ""
+            progressEnded = true
         }
     }
 
@@ -50,7 +54,7 @@ public final class RunConsole: @unchecked Sendable {
         return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
-    private static func write(_ fd: Int32, _ text: String) {
+    static func write(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

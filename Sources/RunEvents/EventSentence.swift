@@ -1,0 +1,170 @@
+import Foundation
+import RelayCore
+
+/// The console's wording of events: one line per event worth a line, none for the rest
+/// (progress, queue changes, battery readings: the progress line shows those).
+public struct EventSentence: Sendable {
+    /// The primary destination's label (its deliveries read "uploaded …", the others' "… → label").
+    public var primary: String?
+    /// Prefix each source's lines with its label (a run with several sources).
+    public var namesSources = false
+
+    public init(primary: String? = nil, namesSources: Bool = false) {
+        self.primary = primary
+        self.namesSources = namesSources
+    }
+
+    /// Learns what the run is made of from its start.
+    public mutating func learn(_ event: RunEvent) {
+        if case .run(.started(let run)) = event {
+            primary = run.destinations.first?.label
+            namesSources = run.sources.count > 1
+        }
+    }
+
+    /// The line for `event`, or nil when it is not logged.
+    public func line(for event: RunEvent) -> String? {
+        switch event {
+        case .run(let event): line(for: event)
+        case .source(let source, let event): line(for: event).map { namesSources ? "[\(source)] \($0)" : $0 }
+        case .upload(let event): line(for: event)
+        case .destination(let label, let event): line(for: event, destination: label)
+        case .capture(let event): line(for: event)
+        }
+    }
+
+    private func line(for event: RunPhaseEvent) -> String? {
+        switch event {
+        case .started(let run):
+            var line = "relay: \(run.sources.joined(separator: ", "))"
+            if let primary = run.destinations.first {
+                line += " → \(primary.target) (config \(primary.label))"
+            }
+            line += ", \(run.workers) workers" + (run.rendition.map { ", sending renditions of \($0)" } ?? "")
+            for other in run.destinations.dropFirst() {
+                line += " + \(other.target) (config \(other.label)\(other.lowPriority ? ", low priority" : ""))"
+            }
+            return line + (run.resumed > 0 ? ", \(run.resumed) photos resumed from the spool" : "")
+        case .notice(let message, _):
+            return message
+        case .stopping(let grace):
+            return "stopping: no new photos; waiting up to \(Int(grace))s for uploads in flight"
+        case .stopped(let totals):
+            return "stopped: \(totals.delivered) uploaded, \(totals.failed) failed this run; "
+                + "\(totals.left) left in the spool (sent on the next run)"
+                + (totals.failedInSpool > 0 ? ", \(totals.failedInSpool) in spool/failed (relay status)" : "")
+        }
+    }
+
+    private func line(for event: SourceEvent) -> String? {
+        switch event {
+        case .connecting, .battery, .card, .announced, .unusable:
+            return nil
+        case .connected(let camera):
+            return "connected to \(camera.name) at \(camera.address) (\(camera.via))"
+        case .lost(let reason, _, _, _):
+            var lines = reason.components(separatedBy: "\n")
+            lines[0] += "; trying again every few seconds"
+            return lines.joined(separator: "\n")
+        case .batteryLow(let percent):
+            return "camera battery at \(percent) %: charge or swap it soon"
+        case .cardLow(let shots):
+            return "camera card nearly full: room for about \(shots) more shots"
+        case .spooled(let spooled):
+            return "spooled \(spooled.cameraFileName) (\(ByteCountText.format(spooled.photo.bytes)))"
+        case .skipped(let name, let reason):
+            return "skipped \(name): \(reason)"
+        case .spoolFull:
+            return "spool full: waiting for uploads before taking more photos"
+        case .notice(let message, _):
+            return message
+        }
+    }
+
+    private func line(for event: UploadEvent) -> String? {
+        switch event {
+        case .started, .progressed:
+            return nil
+        case .settled(let photo, let destination, let outcome):
+            return line(for: outcome, photo: photo, destination: destination)
+        case .renditionMade(let photo, let result):
+            var line = "rendition \(photo.name) \(ByteCountText.format(photo.bytes)) → \(ByteCountText.format(result.bytes)) "
+                + "(\(result.width)×\(result.height)) in \(result.milliseconds) ms"
+            for note in result.notes { line += "\nrendition \(photo.name): \(note)" }
+            return line
+        case .sentAsOriginal(let photo, let reason):
+            return "\(photo.name) is sent as the original: \(reason)"
+        case .notice(_, let message, _):
+            return message
+        }
+    }
+
+    private func line(for outcome: UploadOutcome, photo: PhotoRef, destination: String) -> String {
+        let name = photo.name
+        let isPrimary = primary == nil || destination == primary
+        switch outcome {
+        case .delivered(let delivery):
+            guard isPrimary else { return String(format: "%@ → %@: delivered in %.2fs", name, destination, delivery.seconds) }
+            return String(format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
+                          name, ByteCountText.format(photo.bytes, sent: photo.renditionBytes), delivery.answer, delivery.seconds,
+                          delivery.shutterToGallery, delivery.duringDownload ? " (sent while downloading)" : "")
+        case .retrying(let attempt, let reason, let retryIn):
+            return String(format: "%@: attempt %d failed (%@); retrying in %.1fs",
+                          isPrimary ? name : "\(name) → \(destination)", attempt, reason, retryIn)
+        case .interrupted:
+            return "\(isPrimary ? name : "\(name) → \(destination)"): upload interrupted by shutdown; it stays in the spool for the next run"
+        case .failed(let reason, let keptIn):
+            guard isPrimary else {
+                return "\(name) → \(destination) FAILED for good: \(reason). Fix the config, then relay retry --destination \(destination)"
+            }
+            guard let keptIn else { return "\(name) FAILED for good: \(reason); it stays queued" }
+            return "\(name) FAILED for good: \(reason). It is in \(keptIn); fix the config, then relay retry"
+        }
+    }
+
+    private func line(for event: DestinationEvent, destination label: String) -> String? {
+        let name = primary == nil || label == primary ? "the gallery" : "destination '\(label)'"
+        switch event {
+        case .lost(let reason, let retryIn):
+            return String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs", name, reason, retryIn)
+        case .stillLost(let retryIn):
+            return String(format: "%@ is still unreachable; next try in %.1fs", name, retryIn)
+        case .found:
+            return "\(name) is reachable again"
+        case .queue:
+            return nil
+        case .session(let session, let outcome):
+            switch outcome {
+            case .complete(let photos):
+                return "session \(session) → \(label): complete, \(photos) photos in its manifest"
+            case .incomplete:
+                return "session \(session) → \(label): not every photo has arrived there yet; "
+                    + "its manifest is sent by a later run with --session \(session)"
+            case .manifestFailed(let reason):
+                return "session \(session) → \(label): \(reason)"
+            }
+        }
+    }
+
+    private func line(for event: CaptureEvent) -> String? {
+        func shot(_ number: Int, _ of: Int?) -> String { "shot \(number)" + (of.map { " of \($0)" } ?? "") }
+        switch event {
+        case .fired(let number, let of, let busy):
+            return "\(shot(number, of)): fired" + (busy > 0 ? " after \(busy) DeviceBusy answer(s)" : "")
+        case .captured(let number, let of, let name):
+            return "\(shot(number, of)): captured \(name)"
+        case .failed(let number, let of, let reason):
+            return "\(shot(number, of)) FAILED: \(reason)"
+        case .missed(let number, let of, let reason):
+            return "\(shot(number, of)) missed: \(reason)"
+        case .paused:
+            return "capture paused: the camera is gone; shots that fall due before it is back are missed"
+        case .resumed(let camera, let seconds):
+            return String(format: "capture resumes: %@ is back after %.0fs", camera, seconds)
+        case .progress:
+            return nil
+        case .notice(let message, _):
+            return message
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import RelayCore
+
+/// The live progress line of a run, from its state (pure, so its wording is tested).
+public enum ProgressLine {
+    public static func format(_ state: RunState, at now: Date) -> String {
+        var parts: [String] = []
+        if let capture = state.capture { parts.append(capture.text(at: now)) }
+        parts.append("queued \(state.queued)")
+        parts.append("uploading \(state.uploading)")
+        parts.append("done \(state.delivered)")
+        parts.append("failed \(state.failed)")
+        parts.append(String(format: "%.1f MB/s", state.bytesPerSecond(at: now) / 1_000_000))
+        if let latency = state.lastShutterToGallery {
+            parts.append(String(format: "last shutter→gallery %.2fs", latency))
+        }
+        if state.retries > 0 { parts.append("retries \(state.retries)") }
+        if state.skipped > 0 { parts.append("skipped \(state.skipped)") }
+        if state.spoolFull { parts.append("spool full, waiting") }
+        for source in state.sources {
+            if let status = source.status { parts.append(status) }
+            if let battery = source.batteryPercent { parts.append("battery \(battery) %") }
+            if let shots = source.card?.freeShots {
+                parts.append("card \(shots) shots")
+            } else if let bytes = source.card?.freeBytes {
+                parts.append("card \(ByteCountText.format(bytes)) free")
+            }
+        }
+        for destination in state.destinations where !destination.reachable {
+            parts.append("\(destination.label) unreachable")
+        }
+        return parts.joined(separator: " · ")
+    }
+}

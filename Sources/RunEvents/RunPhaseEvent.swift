@@ -1,0 +1,67 @@
+import Foundation
+
+/// The run's own life.
+public enum RunPhaseEvent: Sendable, Equatable {
+    /// The run is about to take photos: its sources, destinations and what the spool held.
+    case started(RunDescription)
+    /// Something about the run itself (the spool's repairs at start, a history file that could
+    /// not be written).
+    case notice(String, Severity)
+    /// No new photos are taken; uploads in flight get `graceSeconds` to finish.
+    case stopping(graceSeconds: Double)
+    /// The run is over.
+    case stopped(RunTotals)
+}
+
+/// What a run is made of, as it starts.
+public struct RunDescription: Sendable, Equatable {
+    /// Each source's label, in the order given.
+    public var sources: [String]
+    /// Each destination, the primary first.
+    public var destinations: [DestinationDescription]
+    public var workers: Int
+    /// Photos already in the spool from an earlier run.
+    public var resumed: Int
+    /// The rendition sent instead of the original (e.g. "2048 px, quality 85"), if any.
+    public var rendition: String?
+
+    public init(sources: [String], destinations: [DestinationDescription], workers: Int, resumed: Int, rendition: String? = nil) {
+        self.sources = sources
+        self.destinations = destinations
+        self.workers = workers
+        self.resumed = resumed
+        self.rendition = rendition
+    }
+}
+
+/// One destination of a run.
+public struct DestinationDescription: Sendable, Equatable {
+    /// The config's label, which names the destination in every other event.
+    public var label: String
+    /// Where photos go (`POST https://…`, `s3://bucket/…`, `sftp://…`).
+    public var target: String
+    public var lowPriority: Bool
+
+    public init(label: String, target: String, lowPriority: Bool = false) {
+        self.label = label
+        self.target = target
+        self.lowPriority = lowPriority
+    }
+}
+
+/// A run's outcome.
+public struct RunTotals: Sendable, Equatable {
+    public var delivered: Int
+    public var failed: Int
+    /// Photos queued or in flight when the run ended; the next run sends them.
+    public var left: Int
+    /// Photos in `spool/failed` (`relay status`, `relay retry`).
+    public var failedInSpool: Int
+
+    public init(delivered: Int, failed: Int, left: Int, failedInSpool: Int) {
+        self.delivered = delivered
+        self.failed = failed
+        self.left = left
+        self.failedInSpool = failedInSpool
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import RunEvents
+import XCTest
+
+final class RunStateTests: XCTestCase {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let photo = PhotoRef(id: "a1", name: "IMG_0001.JPG", bytes: 8_000_000)
+
+    func fold(_ events: [(Double, RunEvent)]) -> RunState {
+        var state = RunState()
+        for (offset, event) in events { state.apply(TimedEvent(at: t0.addingTimeInterval(offset), event)) }
+        return state
+    }
+
+    var started: RunEvent {
+        .run(.started(RunDescription(sources: ["camera 10.0.0.5:15740"],
+                                     destinations: [DestinationDescription(label: "gallery", target: "POST http://g/upload"),
+                                                    DestinationDescription(label: "backup", target: "s3://b/x", lowPriority: true)],
+                                     workers: 2, resumed: 0)))
+    }
+
+    func delivered(_ seconds: Double, bytes: Int64 = 8_000_000) -> UploadOutcome {
+        .delivered(Delivery(answer: "HTTP 201", bytesSent: bytes, seconds: seconds, shutterToGallery: seconds + 1, duringDownload: false))
+    }
+
+    func testDeliveriesCountForThePrimaryAndEveryDestinationKeepsItsOwn() {
+        let state = fold([
+            (0, started),
+            (1, .upload(.started(photo, destination: "gallery", attempt: 1, duringDownload: true))),
+            (1, .upload(.started(photo, destination: "backup", attempt: 1, duringDownload: false))),
+            (2, .upload(.settled(photo, destination: "gallery", outcome: delivered(1.2)))),
+            (3, .upload(.settled(photo, destination: "backup", outcome: .retrying(attempt: 1, reason: "503", retryIn: 2)))),
+        ])
+        XCTAssertEqual(state.delivered, 1)
+        XCTAssertEqual(state.retries, 1)
+        XCTAssertEqual(state.uploading, 0)
+        XCTAssertEqual(state.destinations.map(\.label), ["gallery", "backup"])
+        XCTAssertEqual(state.destinations[0].delivered, 1)
+        XCTAssertEqual(state.destinations[1].delivered, 0)
+        XCTAssertEqual(state.destinations[1].retries, 1)
+        XCTAssertTrue(state.destinations[1].lowPriority)
+        XCTAssertEqual(state.recent.map(\.photo.name), ["IMG_0001.JPG"])
+        XCTAssertEqual(state.lastShutterToGallery, 2.2)
+        XCTAssertEqual(state.uploadSeconds.count, 1)
+        XCTAssertEqual(state.uploadSeconds.cumulativeCounts, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1])
+    }
+
+    func testUploadRateCoversTheLastTenSeconds() {
+        let state = fold([
+            (0, started),
+            (1, .upload(.settled(photo, destination: "gallery", outcome: delivered(1, bytes: 10_000_000)))),
+            (8, .upload(.settled(photo, destination: "gallery", outcome: delivered(1, bytes: 20_000_000)))),
+        ])
+        XCTAssertEqual(state.bytesPerSecond(at: t0.addingTimeInterval(9)), 3_000_000)
+        XCTAssertEqual(state.bytesPerSecond(at: t0.addingTimeInterval(15)), 2_000_000)
+        XCTAssertEqual(state.bytesPerSecond(at: t0.addingTimeInterval(30)), 0)
+    }
+
+    func testCameraConnectionBatteryCardAndLastShot() {
+        let source = "camera 10.0.0.5:15740"
+        let camera = CameraDescription(model: "Canon EOS R6", name: "Canon EOS R6 (serial 42)", serial: "42",
+                                       address: "10.0.0.5:15740", via: "Canon EOS events")
+        var state = fold([
+            (0, started),
+            (1, .source(source, .connected(camera))),
+            (2, .source(source, .battery(percent: 64))),
+            (2, .source(source, .card(CardSpace(freeBytes: 30_000_000_000, freeShots: 1200)))),
+            (3, .source(source, .spooled(SpooledPhoto(photo: photo, cameraFileName: "IMG_0001.JPG", capturedAt: t0, path: "/s/a1.jpg")))),
+        ])
+        XCTAssertEqual(state.sources.count, 1)
+        XCTAssertEqual(state.sources[0].camera?.model, "Canon EOS R6")
+        XCTAssertTrue(state.sources[0].connected)
+        XCTAssertEqual(state.sources[0].batteryPercent, 64)
+        XCTAssertEqual(state.sources[0].card?.freeShots, 1200)
+        XCTAssertEqual(state.sources[0].lastShot?.name, "IMG_0001.JPG")
+        XCTAssertEqual(state.spooled, 1)
+        state.apply(TimedEvent(at: t0.addingTimeInterval(4),
+                               .source(source, .lost(reason: "connection reset", summary: "reset", retryIn: 2, attempt: 1))))
+        XCTAssertFalse(state.sources[0].connected)
+        XCTAssertEqual(state.sources[0].problem, "connection reset")
+    }
+
+    func testProgressLine() {
+        let source = "camera 10.0.0.5:15740"
+        let state = fold([
+            (0, started),
+            (0, .source(source, .connected(CameraDescription(model: "Canon EOS R50", name: "R50", serial: nil, address: "x", via: "y")))),
+            (0, .source(source, .battery(percent: 18))),
+            (0, .destination("gallery", .queue(QueueState(queued: 3, inFlight: 2, failed: 0)))),
+            (0, .upload(.started(photo, destination: "gallery", attempt: 1, duringDownload: false))),
+            (0, .upload(.started(photo, destination: "gallery", attempt: 1, duringDownload: false))),
+            (1, .upload(.settled(photo, destination: "gallery", outcome: delivered(0.84, bytes: 25_000_000)))),
+            (2, .destination("backup", .lost(reason: "timeout", retryIn: 4))),
+        ])
+        XCTAssertEqual(ProgressLine.format(state, at: t0.addingTimeInterval(2)),
+                       "queued 3 · uploading 1 · done 1 · failed 0 · 2.5 MB/s · last shutter→gallery 1.84s · "
+                       + "Canon EOS R50 connected · battery 18 % · backup unreachable")
+    }
+
+    func testCaptureProgressLeadsTheProgressLine() {
+        let progress = CaptureProgress(shot: 3, planned: 10, captured: 3, failed: 0, missed: 0, uploaded: 2,
+                                       nextShotAt: t0.addingTimeInterval(4.2), waitingForPhotos: 0, uploadsPending: 1, paused: false)
+        let state = fold([(0, started), (0, .capture(.progress(progress)))])
+        XCTAssertTrue(ProgressLine.format(state, at: t0).hasPrefix("shot 3 of 10 · next in 4.2s · 1 upload(s) pending · queued 0"))
+    }
+}
