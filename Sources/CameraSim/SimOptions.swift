@@ -302,7 +302,9 @@ public struct SimOptions: Sendable, Equatable {
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
 
-    DURATION is \(DurationText.forms). BYTES is \(ByteSizeText.forms).
+    DURATION and BYTES are written as in every relay command: 500ms, 2s, 1.5m, 1h, 1d (a bare
+    number is seconds); 200000, 200k, 5M (counted in thousands, as relay's log counts) or 256KiB
+    (counted in 1024s).
 
     Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
     SIGTERM. Exit codes: 0 stopped, 2 bad flags, 1 cannot listen or read --photos.
