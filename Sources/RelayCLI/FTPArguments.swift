@@ -46,7 +46,7 @@ enum FTPArguments {
     static func runSetup(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, setupSpec.options, command: setupSpec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let options = try options(listen: try args.required("--ftp", hint: "[ADDRESS:]PORT"), args, environment: environment)
+        let options = try options(listen: try args.required("--ftp", hint: "give [ADDRESS:]PORT, e.g. --ftp 2121"), args, environment: environment)
         var fingerprint: String?
         if options.tls != .off {
             do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch { throw CommandFailure(.stateFile, error.description) }
