@@ -3,8 +3,8 @@
 # (TurboJPEG), libgphoto2 and OpenSSL headers, pkg-config, gphoto2 (the interop judge), djpeg
 # (checks the simulator's JPEGs decode), exiftool (checks renditions' metadata), lftp (an FTP
 # client of the FTP receiver's tests), Python 3 (the local gallery) with Pillow (camera-like test
-# photos), SeaweedFS and boto3 (S3 tests), vsftpd and sshd (FTP and SFTP tests). Sourced by
-# test.sh and demo.sh.
+# photos), SeaweedFS and boto3 (S3 tests), vsftpd and sshd (FTP and SFTP tests), systemd-analyze
+# (checks scripts/relay.service). Sourced by test.sh and demo.sh.
 # Only missing packages are installed, so a second run costs nothing.
 set -euo pipefail
 
@@ -35,7 +35,7 @@ relay_need_python() {
 }
 
 relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev pkg-config ca-certificates gphoto2 libjpeg-turbo-progs \
-    libimage-exiftool-perl libssl-dev lftp "$@"
+    libimage-exiftool-perl libssl-dev lftp systemd "$@"
 # FTP/FTPS/SFTP destination tests: vsftpd and OpenSSH's sshd, started by the tests themselves on
 # loopback ports (never as services), and openssl for the FTPS test certificate.
 relay_need_packages vsftpd openssh-server openssh-client openssl

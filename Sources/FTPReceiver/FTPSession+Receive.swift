@@ -70,6 +70,7 @@ extension FTPSession {
             }
         }
         let from = opened.start > 0 ? " from byte \(opened.start)" : ""
+        context.report(.announced(fileName: path.name, bytes: nil))
         guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
             close(opened.fd)
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")

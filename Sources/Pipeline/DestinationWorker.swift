@@ -35,7 +35,10 @@ final class DestinationWorker: Runnable, @unchecked Sendable {
             item.key = entry.idempotencyKey
             c.bus.publish(.upload(.started(entry.photoRef, destination: c.config.label, attempt: attempts, duringDownload: false)))
             let started = Date()
-            let report = destination.deliver(item, growing: nil, attempt: max(0, attempts - 1))
+            let photo = entry.photoRef
+            let report = destination.deliver(item, growing: nil, attempt: max(0, attempts - 1)) { sent, total in
+                c.bus.publish(.upload(.progressed(photo, destination: c.config.label, sent: sent, total: total)))
+            }
             let duration = Date().timeIntervalSince(started)
             c.gate.record(report, probe: probing)
             if report.decision == .delivered {

@@ -176,7 +176,9 @@ public final class RelayRun {
     /// Runs until `stop` is set (by SIGINT/SIGTERM), then shuts down as described above.
     /// `abort` cuts the grace period short (a second Ctrl-C). A source that cannot be used at all
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
-    public func run(stop: StopFlag, abort: StopFlag = StopFlag()) throws(RunError) {
+    /// `heartbeat` is called at every turn of the run's main loop (about twice a second), while it
+    /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
+    public func run(stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}) throws(RunError) {
         let resumed = spool.counts()
         bus.publish(.run(.started(RunDescription(
             sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
@@ -224,7 +226,10 @@ public final class RelayRun {
 
         var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
         queues.publishChanges(on: bus)
-        while !stop.sleep(0.5) && sourceFailure.message == nil { queues.publishChanges(on: bus) }
+        while !stop.sleep(0.5) && sourceFailure.message == nil {
+            queues.publishChanges(on: bus)
+            heartbeat()
+        }
 
         bus.publish(.run(.stopping(graceSeconds: options.graceSeconds)))
         sourceStop.stop()
@@ -237,6 +242,7 @@ public final class RelayRun {
                 break
             }
             queues.publishChanges(on: bus)
+            heartbeat()
         }
         _ = sourceDone.wait(timeout: .now() + 15)
         queues.publishChanges(on: bus)

@@ -70,7 +70,11 @@ final class UploadWorker: Runnable, @unchecked Sendable {
                                        duringDownload: growing != nil)))
         let started = Date()
         let item = Self.item(entry, filePath: filePath, session: c.session?.name)
-        let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1))
+        let photo = entry.photoRef
+        let label = c.config.label
+        let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
+            c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))
+        }
         c.gate.record(report, probe: probing)
         return Attempt(report: report, duration: Date().timeIntervalSince(started),
                        summary: destination.summary(of: item), duringDownload: growing != nil,

@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import GPhoto2
 import Pipeline
-import RunEvents
-import RelayCore
-import Spool
 import PTPIP
+import RelayCore
+import RunEvents
+import Spool
 import Tether
 import Uploader
 
@@ -62,8 +62,22 @@ enum RunCommand {
             signalSources.append(source)
         }
         started(stop)
+        // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
+        // line from its main loop.
+        var heartbeat: () -> Void = {}
+        if let notifier = SystemdNotifier(environment: environment) {
+            let state = LiveRunState(following: bus)
+            bus.subscribe { event in
+                switch event.event {
+                case .run(.started): notifier.send("READY=1")
+                case .run(.stopping): notifier.send("STOPPING=1")
+                default: break
+                }
+            }
+            heartbeat = { notifier.heartbeat(status: ProgressLine.format(state.snapshot, at: Date())) }
+        }
         do {
-            try relayRun.run(stop: stop, abort: abort)
+            try relayRun.run(stop: stop, abort: abort, heartbeat: heartbeat)
         } catch {
             throw failure(error)
         }

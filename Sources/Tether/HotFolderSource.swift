@@ -1,6 +1,6 @@
 import Foundation
-import RunEvents
 import RelayCore
+import RunEvents
 import Spool
 #if canImport(Glibc)
 import Glibc
@@ -126,6 +126,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
                     take(file, key: key, stop: stop)
                 }
             } else {
+                if candidates[file.relativePath] == nil { report(.announced(fileName: file.relativePath, bytes: nil)) }
                 candidates[file.relativePath] = Candidate(size: file.size, modified: file.modified, stableSince: now)
             }
         }

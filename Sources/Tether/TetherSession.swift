@@ -1,8 +1,8 @@
 import Foundation
-import RunEvents
 import PTPIP
 import PTPWire
 import RelayCore
+import RunEvents
 import Spool
 
 /// Serves one connected camera until relay stops or the connection fails: learns of new files
@@ -282,6 +282,7 @@ final class TetherSession {
         switch decision {
         case .take:
             downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
+            context.report(.announced(fileName: info.filename, bytes: info.compressedSize == .max ? nil : Int64(info.compressedSize)))
             return
         case .existing:
             firstConnection.noteExisting(handle, key: key, file: info.filename)

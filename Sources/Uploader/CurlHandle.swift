@@ -36,14 +36,17 @@ final class CurlHandle {
     var errorText: String { String(cString: errorBuffer) }
 
     /// Aborts the transfer from its progress callback once the cancellation in the
-    /// `TransferState` behind `userData` is set (polled about once a second, even while idle).
+    /// `TransferState` behind `userData` is set (polled about once a second, even while idle),
+    /// and passes the bytes sent on to the state's progress listener.
     func abortWhenCancelled(_ userData: UnsafeMutableRawPointer) -> CURLcode {
         var code = relay_easy_setopt_long(pointer, CURLOPT_NOPROGRESS, 0)
         if code == CURLE_OK { code = relay_easy_setopt_pointer(pointer, CURLOPT_XFERINFODATA, userData) }
         if code == CURLE_OK {
-            code = relay_easy_setopt_xferinfo_function(pointer) { userData, _, _, _, _ in
+            code = relay_easy_setopt_xferinfo_function(pointer) { userData, _, _, uploadTotal, uploaded in
                 guard let userData else { return 0 }
-                return Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
+                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                state.noteProgress(sent: Int64(uploaded), total: Int64(uploadTotal))
+                return state.cancellation.isCancelled ? 1 : 0
             }
         }
         return code

@@ -25,6 +25,16 @@ public struct DeliveryItem: Sendable, Equatable {
     }
 }
 
+/// Told the bytes of the file sent so far and its size, during an attempt.
+public typealias UploadProgress = @Sendable (_ sent: Int64, _ total: Int64) -> Void
+
+extension Destination {
+    /// One attempt that nobody watches.
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+        deliver(item, growing: growing, attempt: attempt, progress: nil)
+    }
+}
+
 /// What one delivery attempt came to, in words a photographer can act on.
 public struct DeliveryReport: Sendable, Equatable {
     /// Delivered, retry after a delay, or permanent.
@@ -65,7 +75,8 @@ public protocol Destination: AnyObject {
 
     /// One attempt, blocking the calling thread. `attempt` is 0 for a photo's first try (the
     /// backoff grows with it). With `growing`, the file is still being written (cut-through).
-    func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport
+    /// `progress` hears the bytes sent so far, at most twice a second.
+    func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport
 
     /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.
     func location(of item: DeliveryItem) -> String

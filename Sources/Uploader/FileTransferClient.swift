@@ -78,7 +78,7 @@ public final class FileTransferClient {
 
     /// Performs one upload, blocking until it is done, failed or cancelled. A refused SFTP host
     /// key comes back as the error's `hostKey`.
-    public func upload(_ request: FileTransferRequest) -> Result<FileTransferResponse, FileTransferError> {
+    public func upload(_ request: FileTransferRequest, progress: UploadProgress? = nil) -> Result<FileTransferResponse, FileTransferError> {
         if cancellation.isCancelled {
             return .failure(FileTransferError(UploadTransportError(category: .aborted, message: "cancelled before the upload started")))
         }
@@ -88,7 +88,7 @@ public final class FileTransferClient {
         case .failure(let error): return .failure(FileTransferError(error))
         }
         defer { close(opened.0) }
-        let state = TransferState(cancellation: cancellation, fileDescriptor: opened.0)
+        let state = TransferState(cancellation: cancellation, fileDescriptor: opened.0, progress: progress)
         let hostKey = HostKeyCheck()
         return withExtendedLifetime((state, hostKey)) { transfer(request, fileSize: opened.1, state: state, hostKey: hostKey) }
     }

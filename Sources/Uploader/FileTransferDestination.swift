@@ -41,8 +41,8 @@ public final class FileTransferDestination: Destination {
     /// The whole file is needed before its rename; an upload during the download would gain little.
     public var acceptsGrowingFiles: Bool { false }
 
-    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
-        upload(item.filePath, to: location.target(for: item.template), attempt: attempt)
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
+        upload(item.filePath, to: location.target(for: item.template), attempt: attempt, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -60,14 +60,15 @@ public final class FileTransferDestination: Destination {
     }
 
     /// One upload of the file at `filePath` to `target`, under a temporary name then renamed.
-    private func upload(_ filePath: String, to target: FileTransferLocation.Target, attempt: Int) -> DeliveryReport {
+    private func upload(_ filePath: String, to target: FileTransferLocation.Target, attempt: Int,
+                        progress: UploadProgress? = nil) -> DeliveryReport {
         let request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
             caCertificate: config.caCertificate, sshKey: sshKey, knownHosts: knownHosts,
             afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
-        let outcome = client.upload(request)
+        let outcome = client.upload(request, progress: progress)
         let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
         switch outcome {
         case .success(let response):

@@ -21,11 +21,11 @@ public final class HTTPDestination: Destination {
     /// A request without a body (GET, DELETE) has nothing to send early.
     public var acceptsGrowingFiles: Bool { UploadPlan.sendsBody(method: config.verb.rawValue) }
 
-    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
         let outcome: Result<UploadResponse, UploadTransportError>
         do {
             let request = try RequestBuilder.request(for: config, item: item, environment: environment)
-            outcome = client.perform(request, growing: growing)
+            outcome = client.perform(request, growing: growing, progress: progress)
         } catch {
             outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
         }

@@ -33,7 +33,7 @@ public final class HTTPUploadClient {
     /// the body's length, and the body is read as the writer vouches for it; if the writer gives
     /// up, the transfer is aborted with the body incomplete (category `.sourceIncomplete`).
     public func perform(
-        _ request: UploadRequest, growing: (any GrowingFile)? = nil
+        _ request: UploadRequest, growing: (any GrowingFile)? = nil, progress: UploadProgress? = nil
     ) -> Result<UploadResponse, UploadTransportError> {
         if cancellation.isCancelled {
             return .failure(UploadTransportError(category: .aborted, message: "cancelled before the upload started"))
@@ -60,7 +60,14 @@ public final class HTTPUploadClient {
         }
         defer { if ownsDescriptor { close(fileDescriptor) } }
 
-        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing)
+        // libcurl counts the whole body (a multipart form's parts too): the photo's share is shown.
+        var photoProgress: UploadProgress?
+        if let progress {
+            let size = fileSize
+            photoProgress = { sent, _ in progress(min(sent, size), size) }
+        }
+        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing,
+                                  progress: photoProgress)
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }

@@ -47,9 +47,9 @@ public final class S3Destination: Destination {
 
     public var acceptsGrowingFiles: Bool { false }
 
-    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
+    public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
         put(item.filePath, key: location.key(for: item.template), contentType: item.contentType, relayKey: item.key,
-            attempt: attempt)
+            attempt: attempt, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -67,7 +67,8 @@ public final class S3Destination: Destination {
     }
 
     /// One PUT of the file at `filePath` under `key`, with its checksum.
-    private func put(_ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int) -> DeliveryReport {
+    private func put(_ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int,
+                     progress: UploadProgress? = nil) -> DeliveryReport {
         let checksum: String
         do {
             checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath)).base64()
@@ -85,7 +86,7 @@ public final class S3Destination: Destination {
             idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: contentType,
             signing: signing)
-        let outcome = client.perform(request)
+        let outcome = client.perform(request, progress: progress)
         let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)
         return DeliveryReport(outcome, decision: decision)
     }

@@ -34,6 +34,8 @@ final class TransferState {
     private(set) var gaveUpReading = false
     /// Where the next read of a growing file starts.
     private var position: Int64 = 0
+    private let progress: UploadProgress?
+    private var lastProgress = Date()
 
     /// libcurl's read callback: the body from the file, through the state in its user data.
     static let readCallback: curl_read_callback = { buffer, size, count, userData in
@@ -49,10 +51,21 @@ final class TransferState {
         return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
     }
 
-    init(cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil) {
+    init(cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
+         progress: UploadProgress? = nil) {
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
         self.growing = growing
+        self.progress = progress
+    }
+
+    /// From libcurl's progress callback: passes the bytes sent on, at most twice a second.
+    func noteProgress(sent: Int64, total: Int64) {
+        guard let progress, sent > 0 else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastProgress) >= 0.5 else { return }
+        lastProgress = now
+        progress(sent, total)
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) {

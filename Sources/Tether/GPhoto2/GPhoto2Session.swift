@@ -1,8 +1,8 @@
 import Foundation
-import RunEvents
 import GPhoto2
 import PTPWire
 import RelayCore
+import RunEvents
 import Spool
 
 /// Serves one opened libgphoto2 camera until relay stops or the camera fails: lists the card
@@ -103,6 +103,7 @@ final class GPhoto2Session {
     private func take(_ event: GPhoto2Event) {
         guard case .fileAdded(let path) = event, !known.contains(path), !queue.contains(where: { $0.path == path }) else { return }
         queue.append(Candidate(path: path, detectedAt: Date()))
+        context.report(.announced(fileName: path.name, bytes: nil))
     }
 
     /// Looks at or downloads the next file; returns whether it did anything.
