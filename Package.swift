@@ -103,5 +103,6 @@ let package = Package(
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayCore"]),
     ]
 )
