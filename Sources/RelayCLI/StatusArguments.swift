@@ -11,7 +11,7 @@ enum StatusArguments {
     /// page sees it all) and says where it is. A bad address or a port in use is a usage error:
     /// the photographer picks another value.
     static func start(_ args: Arguments, bus: RunEventBus, environment: [String: String]) throws(CommandFailure) -> StatusServer? {
-        guard let text = try args.value(optionName) else { return nil }
+        guard let text = args.value(optionName) else { return nil }
         let options: StatusOptions
         do { options = try StatusOptions(argument: text, environment: environment) } catch {
             throw CommandFailure(.usage, error.description)
