@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // libmicrohttpd, the embedded web server of the status page (issue 20).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         // Pure PTP/IP and PTP codec: no I/O.
@@ -59,6 +65,8 @@ let package = Package(
         // What a run tells the world, as typed events: the bus, the JSON form, the console's
         // wording and the state the progress line, status page and metrics read (pure).
         .target(name: "RunEvents", dependencies: ["RelayCore"]),
+        // `relay run --status`: the live status page, /metrics and /healthz, from the run's events.
+        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "CMicroHTTPD"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
@@ -75,7 +83,7 @@ let package = Package(
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
@@ -93,6 +101,8 @@ let package = Package(
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
+        .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayCore"]),
     ]
 )

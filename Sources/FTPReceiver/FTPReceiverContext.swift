@@ -1,5 +1,5 @@
-import RunEvents
 import RelayCore
+import RunEvents
 import Spool
 import Tether
 

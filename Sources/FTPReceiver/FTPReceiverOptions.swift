@@ -35,7 +35,7 @@ public struct FTPReceiverOptions: Sendable {
 
     public init(
         host: String = "0.0.0.0", port: UInt16 = FTPReceiverOptions.defaultPort, accounts: [FTPAccount], includeRAW: Bool = false,
-        maxSessions: Int = 16, maxFileBytes: Int64 = 4 << 30, idleSeconds: TimeInterval = 300,
+        maxSessions: Int = 16, maxFileBytes: Int64 = 4_000_000_000, idleSeconds: TimeInterval = 300,
         partialKeepSeconds: TimeInterval = 3600, dataConnectSeconds: TimeInterval = 30, tls: FTPTLSMode = .off
     ) {
         self.tls = tls

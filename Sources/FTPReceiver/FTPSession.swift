@@ -1,7 +1,7 @@
 import Foundation
-import RunEvents
 import FTPWire
 import RelayCore
+import RunEvents
 import SocketIO
 import Tether
 

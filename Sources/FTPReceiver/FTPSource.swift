@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import RunEvents
 import FTPWire
 import RelayCore
+import RunEvents
 import SocketIO
 import Spool
 import Tether

@@ -8,8 +8,6 @@ import Tether
 /// `relay capture`: fires the camera on a schedule (or once) and uploads every frame, with the
 /// pipeline of `relay run`; `--resume` continues the last run that did not finish.
 enum CaptureCommand {
-    static let timingOptions: Set<String> = ["--every", "--count", "--until", "--for"]
-
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         var commandLine = arguments
         var resumed: CaptureLedger?
@@ -29,22 +27,20 @@ enum CaptureCommand {
             commandLine = ledger.arguments
             resumed = ledger
         }
-        let args = try Arguments(commandLine, options: RunCommand.optionNames.union(timingOptions),
-                                 flags: RunCommand.flagNames.union(["--once"]))
+        let args = try Arguments(commandLine, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        guard args.all("--folder").isEmpty else {
-            throw CommandFailure(.usage, "relay capture fires a camera: give --camera ptpip://HOST[:PORT], not --folder")
-        }
         guard args.all("--camera").count == 1 else {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
         let outputs = RunOutputs(json: args.has("--json"))
         defer { outputs.finish() }
         let bus = outputs.bus
+        let status = try StatusArguments.start(args, bus: bus, environment: environment)
+        defer { status?.stop() }
         var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
         if ledger.session == nil {
             let now = Date()
-            ledger.session = try args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
+            ledger.session = args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
         let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
         var sources = try RunCommand.sourceSpecs(args)
@@ -104,17 +100,17 @@ enum CaptureCommand {
         guard limits.count <= 1 else {
             throw CommandFailure(.usage, "give one of --count, --until and --for, not \(limits.joined(separator: " and "))")
         }
-        guard let every = try args.value("--every") else {
-            throw CommandFailure(.usage, "--every is required: how often to shoot, e.g. --every 30s (units s, m, h, d), or --once for one shot")
+        guard let every = args.value("--every") else {
+            throw CommandFailure(.usage, "--every is required: how often to shoot, e.g. --every 30s (units ms, s, m, h, d), or --once for one shot")
         }
         let interval: (seconds: Double, note: String?)
         var total: Int?
         var endsAt: Date?
         do {
             interval = try CaptureTiming.interval(every)
-            if let text = try args.value("--for") { endsAt = now.addingTimeInterval(try CaptureTiming.runLength(text)) }
-            if let text = try args.value("--until") { endsAt = try CaptureTiming.endTime(text, now: now) }
-        } catch let error as CaptureTimingError {
+            if let text = args.value("--for") { endsAt = now.addingTimeInterval(try CaptureTiming.runLength(text)) }
+            if let text = args.value("--until") { endsAt = try CaptureTiming.endTime(text, now: now) }
+        } catch {
             throw CommandFailure(.usage, error.description)
         }
         total = try args.integer("--count", in: 1...10_000_000)

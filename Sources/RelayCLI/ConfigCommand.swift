@@ -3,6 +3,45 @@ import RelayCore
 
 /// `relay config add|list|show|use|remove|import`.
 enum ConfigCommand {
+    /// `relay config add`'s options: where and how a photo is sent.
+    static let addOptions: [OptionSpec] = [
+        .value("--url", "URL", "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
+            + "sftp://USER@HOST/PATH; placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"),
+        .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
+        .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
+        .repeatable("--header", "'Name: value'", "http(s): a request header; ${VAR} is read from the environment when sending"),
+        .repeatable("--field", "name=value", "http(s): a form field sent with the photo"),
+        .value("--file-field", "NAME", "http(s): the form field that carries the photo (file when not given)"),
+        .value("--body", "multipart|raw", "http(s): a multipart form (when not given) or the photo alone as the body"),
+        .value("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)"),
+        .value("--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's "
+            + "uplink to others"),
+        .value("--priority", "normal|low", "when a run delivers to several configs, a low one is sent only while nothing of "
+            + "normal priority waits (a full-size backup beside the gallery)"),
+        .value("--manifest-url", "URL", "http(s) only: where the manifest of a run's named session is POSTed"),
+        .value("--endpoint", "http://HOST:PORT", "s3: an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, "
+            + "AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
+        .value("--region", "REGION", "s3: the bucket's region (us-east-1 when not given)"),
+        .value("--addressing", "path|virtual", "s3: bucket in the path or in the host name (virtual for AWS, path with "
+            + "--endpoint, when not given)"),
+        .value("--password", "'${FTP_PASSWORD}'", "ftp, ftps: the password, best as a ${VAR} read from the environment"),
+        .value("--ca-certificate", "PEM", "ftps: a PEM file of the certificate (or its authority) to trust for the server"),
+        .value("--ssh-key", "FILE", "sftp: the private key to log in with"),
+        .value("--known-hosts", "FILE", "sftp: the known_hosts file that vouches for the server"),
+    ] + RenditionOptions.options
+
+    /// What `relay config list` and `relay config show` take.
+    static let listOptions: [OptionSpec] = [.flag("--json", "list, show: the configs as JSON (secrets redacted)")]
+
+    static let spec = CommandSpec(
+        name: "config",
+        usage: ["config add --url URL [options]", "config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE [--json]"],
+        summary: "the upload destinations: add saves one and selects it, use selects another, run uses the selected one",
+        sections: [
+            .init(title: "CONFIG ADD OPTIONS", options: addOptions),
+            .init(title: "CONFIG LIST AND SHOW OPTIONS", options: listOptions),
+        ])
+
     static func run(_ arguments: [String], home: RelayHome) throws {
         guard let action = arguments.first else {
             throw CommandFailure(.usage, "relay config needs an action: add, list, show, use, remove or import")
@@ -21,17 +60,13 @@ enum ConfigCommand {
     }
 
     private static func add(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
-        let args = try Arguments(arguments, options: [
-            "--url", "--verb", "--note", "--header", "--field", "--file-field", "--body", "--timeout", "--max-bytes-per-second",
-            "--max-edge", "--quality", "--endpoint", "--region", "--addressing", "--priority", "--password", "--ssh-key", "--known-hosts",
-            "--ca-certificate", "--manifest-url",
-        ], flags: RenditionOptions.flags)
+        let args = try Arguments(arguments, addOptions, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        guard let url = try args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandFailure(.config, ConfigError.missingURL(config: try args.value("--note") ?? "new").description)
+        guard let url = args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandFailure(.config, ConfigError.missingURL(config: args.value("--note") ?? "new").description)
         }
-        var config = RequestConfig(url: url, note: try args.value("--note") ?? "")
-        if let verb = try args.value("--verb") {
+        var config = RequestConfig(url: url, note: args.value("--note") ?? "")
+        if let verb = args.value("--verb") {
             guard let parsed = RequestConfig.Verb(rawValue: verb.trimmingCharacters(in: .whitespaces).uppercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidVerb(verb).description)
             }
@@ -50,40 +85,40 @@ enum ConfigCommand {
             }
             config.fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
         }
-        config.fileField = try args.value("--file-field")
-        if let body = try args.value("--body") {
+        config.fileField = args.value("--file-field")
+        if let body = args.value("--body") {
             guard let parsed = RequestConfig.BodyMode(rawValue: body.lowercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidBody(body).description)
             }
             config.body = parsed
         }
-        if let timeout = try args.value("--timeout") {
-            guard let seconds = Arguments.parseDuration(timeout) else {
-                throw CommandFailure(.config, ConfigError.invalidNumber(field: "timeoutSeconds", value: timeout, reason: "give seconds, e.g. 120").description)
+        if let timeout = args.value("--timeout") {
+            guard let seconds = DurationText.seconds(timeout) else {
+                throw CommandFailure(.config, ConfigError.invalidNumber(field: "timeoutSeconds", value: timeout, reason: "give \(DurationText.forms)").description)
             }
             config.timeoutSeconds = seconds
         }
-        if let rate = try args.value("--max-bytes-per-second") {
-            guard let bytes = Arguments.parseSize(rate) else {
-                throw CommandFailure(.config, ConfigError.invalidNumber(field: "maxBytesPerSecond", value: rate, reason: "give bytes per second, e.g. 2M").description)
+        if let rate = args.value("--max-bytes-per-second") {
+            guard let bytes = ByteSizeText.bytes(rate), bytes <= Int.max else {
+                throw CommandFailure(.config, ConfigError.invalidNumber(field: "maxBytesPerSecond", value: rate, reason: "give bytes per second, \(ByteSizeText.forms)").description)
             }
             config.maxBytesPerSecond = Int(bytes)
         }
         config.rendition = try RenditionOptions.setting(args)
-        config.endpoint = try args.value("--endpoint")
-        config.region = try args.value("--region")
-        if let addressing = try args.value("--addressing") {
+        config.endpoint = args.value("--endpoint")
+        config.region = args.value("--region")
+        if let addressing = args.value("--addressing") {
             guard let parsed = RequestConfig.S3Addressing(rawValue: addressing.lowercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidSetting(addressing, reason: "addressing is path or virtual (--addressing path)").description)
             }
             config.addressing = parsed
         }
-        config.password = try args.value("--password")
-        config.sshKey = try args.value("--ssh-key")
-        config.knownHosts = try args.value("--known-hosts")
-        config.caCertificate = try args.value("--ca-certificate")
-        config.manifestUrl = try args.value("--manifest-url")
-        if let priority = try args.value("--priority") {
+        config.password = args.value("--password")
+        config.sshKey = args.value("--ssh-key")
+        config.knownHosts = args.value("--known-hosts")
+        config.caCertificate = args.value("--ca-certificate")
+        config.manifestUrl = args.value("--manifest-url")
+        if let priority = args.value("--priority") {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
             }
@@ -100,7 +135,7 @@ enum ConfigCommand {
     }
 
     private static func list(_ arguments: [String], store: ConfigStore) throws {
-        let args = try Arguments(arguments, options: [], flags: ["--json"])
+        let args = try Arguments(arguments, listOptions, command: spec.name)
         let list = try store.load()
         if args.has("--json") { return try JSONOutput.print(list.redactingSecrets) }
         if list.configs.isEmpty {
@@ -115,7 +150,7 @@ enum ConfigCommand {
     }
 
     private static func show(_ arguments: [String], store: ConfigStore) throws {
-        let args = try Arguments(arguments, options: [], flags: ["--json"])
+        let args = try Arguments(arguments, listOptions, command: spec.name)
         let config = try store.resolve(args.positionals.first)
         try JSONOutput.print(config.redactingSecrets)
     }

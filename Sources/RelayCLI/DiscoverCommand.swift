@@ -9,33 +9,35 @@ import Tether
 /// lowest cost to them, and the cameras libgphoto2 detects on USB, and prints address, and where
 /// known model and serial, of each.
 enum DiscoverCommand {
-    /// The DISCOVER OPTIONS section of `relay --help`.
-    static let help = """
-    DISCOVER OPTIONS
-      USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session.
-      Cameras that announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their
-      UPnP description, without any connection to their PTP/IP port. Then every other address of the range
-      gets a plain TCP connect to the PTP/IP port, closed at once: no handshake, no session, no pairing
-      prompt; such a camera is listed without a model. Only --identify opens a PTP/IP connection (handshake
-      and GetDeviceInfo) to name it, which may show a pairing prompt or use up a one-session body.
-      --range RANGE            addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)
-      --port N                 the PTP/IP port (default 15740)
-      --timeout DURATION       limit of one connection attempt, e.g. 500ms, 2s (default 2s)
-      --identify               name the cameras that did not announce themselves with a PTP/IP connection
-      --ssdp-target HOST:PORT  send the SSDP search to this address instead of 239.255.255.250:1900 (may be
-                               given several times; a camera's address, or a simulator's --ssdp port)
-      --json                   a JSON array: host, port, url, foundBy (announced, listening, identified),
-                               manufacturer, model, serialNumber, friendlyName, and where known serviceType,
-                               udn, refusal (why it refused relay), note (why its description was unreadable);
-                               a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2
-    """
+    static let spec = CommandSpec(
+        name: "discover",
+        usage: ["discover [--range RANGE] [--identify] [--json]"],
+        summary: "find cameras on the local network, and the USB cameras libgphoto2 detects",
+        sections: [.init(title: "DISCOVER OPTIONS", options: [
+            .value("--range", "RANGE", "addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)"),
+            .value("--port", "N", "the PTP/IP port", default: "15740"),
+            .value("--timeout", "DURATION", "limit of one connection attempt and of reading a description, e.g. 500ms, 2s",
+                   default: "2s"),
+            .flag("--identify", "name the cameras that did not announce themselves with a PTP/IP connection"),
+            .repeatable("--ssdp-target", "HOST:PORT", "send the SSDP search to this address instead of 239.255.255.250:1900 "
+                + "(may be given several times; a camera's address, or the SSDP port of a relay camera-sim)"),
+            .flag("--json", "a JSON array: host, port, url, foundBy (announced, listening, identified), manufacturer, model, "
+                + "serialNumber, friendlyName, and where known serviceType, udn, refusal (why it refused relay), note (why its "
+                + "description was unreadable); a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2"),
+        ], notes: [
+            "USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session. Cameras that "
+                + "announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their UPnP description, without "
+                + "any connection to their PTP/IP port. Then every other address of the range gets a plain TCP connect to the "
+                + "PTP/IP port, closed at once: no handshake, no session, no pairing prompt; such a camera is listed without a "
+                + "model. Only --identify opens a PTP/IP connection (handshake and GetDeviceInfo) to name it, which may show a "
+                + "pairing prompt or use up a one-session body.",
+        ])])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
-        let args = try Arguments(arguments, options: ["--range", "--port", "--timeout", "--ssdp-target"],
-                                 flags: ["--json", "--identify"])
+        let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let addresses: [String]
-        if let range = try args.value("--range") {
+        if let range = args.value("--range") {
             do { addresses = try AddressRange.parse(range) } catch { throw CommandFailure(.usage, error.description) }
         } else {
             addresses = NetworkInterfaces.defaultScanAddresses()
@@ -44,7 +46,7 @@ enum DiscoverCommand {
         let registry = try CameraRegistry(home: home)
         var options = DiscoveryOptions(addresses: addresses, guid: registry.clientGUID, friendlyName: CameraSource.friendlyName)
         if let port = try args.integer("--port", in: 1...65535) { options.port = UInt16(port) }
-        if let timeout = try args.seconds("--timeout", minimum: 0.1, maximum: 60) { options.timeout = timeout }
+        if let timeout = try args.seconds("--timeout", in: 0.1...60) { options.timeout = timeout }
         options.identify = args.has("--identify")
         var ssdp = SSDPSearchOptions()
         if !args.all("--ssdp-target").isEmpty {

@@ -3,8 +3,18 @@ import RelayCore
 
 /// `relay history [-n N] [--failed] [--json]`.
 enum HistoryCommand {
+    static let spec = CommandSpec(
+        name: "history",
+        usage: ["history [-n N] [--failed] [--json]"],
+        summary: "the last upload attempts, newest first",
+        sections: [.init(title: "HISTORY OPTIONS", options: [
+            .value("--count", "N", "show this many attempts, at most \(HistoryLog.limit)", default: "\(HistoryLog.limit)", alias: "-n"),
+            .flag("--failed", "only the attempts that failed"),
+            .flag("--json", "the attempts as a JSON array"),
+        ])])
+
     static func run(_ arguments: [String], home: RelayHome) throws {
-        let args = try Arguments(arguments, options: ["--count"], flags: ["--failed", "--json"], aliases: ["-n": "--count"])
+        let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let limit = try args.integer("--count", in: 1...HistoryLog.limit) ?? HistoryLog.limit
         guard let log = try JSONStateFile<HistoryLog>(url: home.historyFile).load() else {

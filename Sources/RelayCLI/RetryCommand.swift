@@ -6,8 +6,16 @@ import Spool
 /// into the queue, e.g. after the config was fixed. The next `relay run` sends them, to the
 /// destinations that refused them (or only to `--destination`).
 enum RetryCommand {
+    static let spec = CommandSpec(
+        name: "retry", usage: ["retry [--all | ID...] [--destination ID|NOTE]"],
+        summary: "put failed photos back in the queue (ids from relay status); the next relay run sends them",
+        sections: [.init(title: "RETRY OPTIONS", options: [
+            .flag("--all", "every failed photo"),
+            .value("--destination", "ID|NOTE", "send them again only to this config (by default, to each that refused them)"),
+        ])])
+
     static func run(_ arguments: [String], home: RelayHome) throws {
-        let args = try Arguments(arguments, options: ["--destination"], flags: ["--all"])
+        let args = try Arguments(arguments, spec.options, command: spec.name)
         if args.positionals.isEmpty && !args.has("--all") {
             throw CommandFailure(.usage, "name the photos to retry (ids from relay status) or give --all")
         }
@@ -19,7 +27,7 @@ enum RetryCommand {
             throw CommandFailure(.stateFile, error.description)
         }
         let moved: [SpoolEntry]
-        let destination = try args.value("--destination")
+        let destination = args.value("--destination")
         do { moved = try spool.retryFailed(ids: args.has("--all") ? [] : args.positionals, destination: destination) } catch {
             throw CommandFailure(.stateFile, error.description)
         }

@@ -2,29 +2,24 @@ import Dispatch
 import Foundation
 import GPhoto2
 import Pipeline
-import RunEvents
-import RelayCore
-import Spool
 import PTPIP
+import RelayCore
+import RunEvents
+import Spool
 import Tether
 import Uploader
 
 /// `relay run`: parses its flags, installs the signal handlers, runs the pipeline.
 enum RunCommand {
-    /// Options every run takes (`relay capture` takes them too).
-    static let optionNames: Set<String> = [
-        "--folder", "--camera", "--config", "--workers", "--spool-max-photos", "--spool-max-bytes", "--settle", "--grace",
-        "--retry-base", "--retry-cap", "--chunk-size", "--range", "--list-every", "--session",
-    ]
-    static let flagNames: Set<String> = ["--include-raw", "--include-existing", "--json"]
-
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
-        let args = try Arguments(arguments, options: optionNames.union(FTPArguments.optionNames), flags: flagNames)
+        let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let ftp = try FTPArguments.spec(args, environment: environment)
         let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [.ftp($0)] } ?? []))
         let outputs = RunOutputs(json: args.has("--json"))
         defer { outputs.finish() }
+        let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
+        defer { status?.stop() }
         try execute(options, home: home, environment: environment, bus: outputs.bus) { _ in }
     }
 
@@ -32,18 +27,16 @@ enum RunCommand {
     static func runOptions(_ args: Arguments, sources: [RelayRun.SourceSpec]) throws(CommandFailure) -> RelayRun.Options {
         var limits = SpoolLimits()
         if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
-        if let bytes = try args.bytes("--spool-max-bytes") { limits.maxBytes = bytes }
+        if let bytes = try args.bytes("--spool-max-bytes", in: 1...Int64.max) { limits.maxBytes = bytes }
         var backoff = Backoff()
-        if let base = try args.seconds("--retry-base", minimum: 0.001, maximum: 3600) { backoff.base = base }
-        if let cap = try args.seconds("--retry-cap", minimum: 0.001, maximum: 86_400) { backoff.cap = cap }
+        if let base = try args.seconds("--retry-base", in: 0.001...3600) { backoff.base = base }
+        if let cap = try args.seconds("--retry-cap", in: 0.001...86_400) { backoff.cap = cap }
         var options = RelayRun.Options(
-            sources: sources,
-            configQuery: args.all("--config").first,
-            workers: try args.integer("--workers", in: 1...16) ?? 2,
-            limits: limits,
-            graceSeconds: try args.seconds("--grace", maximum: 86_400) ?? 15,
+            sources: sources, configQuery: args.all("--config").first, limits: limits,
             policy: DeliveryPolicy(backoff: backoff), moreConfigQueries: Array(args.all("--config").dropFirst()))
-        options.session = try args.value("--session")
+        if let workers = try args.integer("--workers", in: 1...16) { options.workers = workers }
+        if let grace = try args.seconds("--grace", in: 0...86_400) { options.graceSeconds = grace }
+        options.session = args.value("--session")
         return options
     }
 
@@ -102,20 +95,14 @@ enum RunCommand {
             throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
                 + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
         }
-        let settle = try args.seconds("--settle", maximum: 3600) ?? 1
+        let settle = try args.seconds("--settle", in: 0...3600)
         var specs: [RelayRun.SourceSpec] = also + folders.map {
-            .folder(URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle)
+            .folder(URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
         }
-        var chunkSize = 1 << 20
-        if let bytes = try args.bytes("--chunk-size") {
-            guard (4096...(64 << 20)).contains(bytes) else {
-                throw CommandFailure(.usage, "--chunk-size must be from 4K to 64M")
-            }
-            chunkSize = Int(bytes)
-        }
-        let listEvery = try args.seconds("--list-every", minimum: 1, maximum: 3600)
+        let chunkSize = try args.bytes("--chunk-size", in: 4_000...64_000_000).map { Int($0) }
+        let listEvery = try args.seconds("--list-every", in: 1...3600)
         var range: [String]?
-        if let text = try args.value("--range") {
+        if let text = args.value("--range") {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         }
         for text in cameras {
@@ -125,7 +112,7 @@ enum RunCommand {
                 var camera = GPhoto2Source.Options(port: gphoto2Port)
                 camera.includeRAW = args.has("--include-raw")
                 camera.includeExisting = args.has("--include-existing")
-                camera.chunkSize = chunkSize
+                if let chunkSize { camera.chunkSize = chunkSize }
                 specs.append(.gphoto2(camera))
                 continue
             }
@@ -135,7 +122,7 @@ enum RunCommand {
             }
             camera.includeRAW = args.has("--include-raw")
             camera.includeExisting = args.has("--include-existing")
-            camera.chunkSize = chunkSize
+            if let chunkSize { camera.chunkSize = chunkSize }
             if let listEvery { camera.crossCheckInterval = listEvery }
             camera.discoveryAddresses = range
             specs.append(.camera(camera))

@@ -23,6 +23,8 @@ public struct ExifEditor: Sendable {
     static let gpsIFDTag: UInt16 = 0x8825
     static let pixelXTag: UInt16 = 0xA002
     static let pixelYTag: UInt16 = 0xA003
+    static let thumbnailOffsetTag: UInt16 = 0x0201
+    static let thumbnailLengthTag: UInt16 = 0x0202
 
     public init(tiff: [UInt8]) throws(ExifError) {
         guard tiff.count >= 8 else { throw .malformed("shorter than its header") }
@@ -57,6 +59,24 @@ public struct ExifEditor: Sendable {
         guard let entry = try? entry(Self.orientationTag, inIFDAt: ifd0), entry.type == 3,
               let value = try? readUInt16(at: entry.valueField) else { return .up }
         return ExifOrientation(rawValue: Int(value)) ?? .up
+    }
+
+    /// The camera's own small preview (IFD1's JPEGInterchangeFormat and its length, EXIF 2.3
+    /// §4.6.6), when the photo carries one that looks like a JPEG: a thumbnail without decoding
+    /// the photo. It is stored as the camera held it, before any turn by `orientation`.
+    public var thumbnailJPEG: [UInt8]? {
+        do {
+            let ifd1 = Int(try readUInt32(at: ifd0 + 2 + 12 * entries(at: ifd0).count))
+            guard ifd1 != 0, let offset = try entry(Self.thumbnailOffsetTag, inIFDAt: ifd1),
+                  let length = try entry(Self.thumbnailLengthTag, inIFDAt: ifd1) else { return nil }
+            let start = Int(try readUInt32(at: offset.valueField)), count = Int(try readUInt32(at: length.valueField))
+            guard count > 4 else { return nil }
+            try check(start..<(start + count))
+            let jpeg = Array(tiff[start..<(start + count)])
+            return jpeg.starts(with: [0xFF, 0xD8]) ? jpeg : nil
+        } catch {
+            return nil
+        }
     }
 
     /// Whether the EXIF has a GPS directory.

@@ -11,7 +11,7 @@ public struct SpoolLimits: Sendable, Equatable {
     public var maxPhotos: Int
     public var maxBytes: Int64
 
-    public init(maxPhotos: Int = 1000, maxBytes: Int64 = 4 << 30) {
+    public init(maxPhotos: Int = 1000, maxBytes: Int64 = 4_000_000_000) {
         self.maxPhotos = maxPhotos
         self.maxBytes = maxBytes
     }

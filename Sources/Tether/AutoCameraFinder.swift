@@ -1,7 +1,7 @@
 import Foundation
-import RunEvents
 import PTPIP
 import RelayCore
+import RunEvents
 
 /// Where `--camera auto` connects, at the lowest cost to the cameras around: the address the
 /// last tethered camera was at (a plain TCP connect checks it listens), then the cameras that

@@ -1,6 +1,6 @@
 import Foundation
-import RunEvents
 import RelayCore
+import RunEvents
 import Spool
 
 /// What both camera sources (PTP/IP and libgphoto2) do between connections: serve one until it

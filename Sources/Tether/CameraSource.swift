@@ -1,7 +1,7 @@
 import Foundation
-import RunEvents
 import PTPIP
 import RelayCore
+import RunEvents
 import Spool
 
 /// Takes photos from a PTP/IP camera into the spool: connects (or finds the camera, for `auto`),

@@ -1,6 +1,6 @@
 import Foundation
-import RunEvents
 import RelayCore
+import RunEvents
 import Spool
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
 import Foundation
-import RunEvents
 import PTPIP
 import PTPWire
 import RelayCore
+import RunEvents
 import Spool
 
 /// The download pipeline of a tether session: a photo is downloaded in chunks into the spool's

@@ -1,8 +1,8 @@
 import Foundation
-import RunEvents
 import PTPIP
 import PTPWire
 import RelayCore
+import RunEvents
 import Spool
 
 /// Serves one connected camera until relay stops or the connection fails: learns of new files

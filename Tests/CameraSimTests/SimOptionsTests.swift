@@ -63,6 +63,23 @@ final class SimOptionsTests: XCTestCase {
         }
     }
 
+    /// camera-sim reads durations and sizes as every relay command does (RelayCore's grammar).
+    func testDurationsAndSizesUseRelaysOneGrammar() throws {
+        let options = try SimOptions.parse(["--profile", "generic", "--photo-size", "256KiB", "--raw-size", "1.5M",
+                                            "--idle-timeout", "1h", "--shoot-every", "1500ms", "--event-timeout", "0.5m"])
+        XCTAssertEqual(options.photoSize, 262_144)
+        XCTAssertEqual(options.rawSize, 1_500_000)
+        XCTAssertEqual(options.idleTimeout, 3600)
+        XCTAssertEqual(options.shootEvery, 1.5)
+        XCTAssertEqual(options.faults.eventChannelTimeout, 30)
+        for bad in [["--shoot-every", "1.5.2s"], ["--idle-timeout", "-1s"], ["--photo-size", "1e6"], ["--rate-limit", "nan"],
+                    ["--idle-timeout", "2d"], ["--photo-size", "1G"]] {
+            XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic"] + bad), "\(bad)") { error in
+                XCTAssertTrue("\(error)".hasPrefix("\(bad[0]) '\(bad[1])': expected "), "\(error)")
+            }
+        }
+    }
+
     func testBadFlagExitsWithUsageCodeAndNamesTheFlag() throws {
         let result = try Subprocess.run(TestPaths.relayExecutable, ["camera-sim", "--profile", "generic", "--burst", "zero"],
                                         timeout: 30)

@@ -3,15 +3,15 @@ import Foundation
 import XCTest
 
 final class CaptureTimingTests: XCTestCase {
-    func testDurations() {
-        XCTAssertEqual(CaptureTiming.seconds("30s"), 30)
-        XCTAssertEqual(CaptureTiming.seconds("5m"), 300)
-        XCTAssertEqual(CaptureTiming.seconds("1.5h"), 5400)
-        XCTAssertEqual(CaptureTiming.seconds("1d"), 86_400)
-        XCTAssertEqual(CaptureTiming.seconds("12"), 12)
-        XCTAssertEqual(CaptureTiming.seconds("2S"), 2)
-        for bad in ["", "s", "5x", "abc", "1w", "5 m", "nan", "1e400", "--3s"] {
-            XCTAssertNil(CaptureTiming.seconds(bad), bad)
+    func testIntervalsAndRunLengthsReadRelaysDurationGrammar() throws {
+        let cases: [(String, Double)] = [("30s", 30), ("5m", 300), ("1.5h", 5400), ("1d", 86_400), ("12", 12), ("2S", 2), ("1500ms", 1.5)]
+        for (text, seconds) in cases {
+            XCTAssertEqual(try CaptureTiming.interval(text).seconds, seconds, text)
+            XCTAssertEqual(try CaptureTiming.runLength(text), seconds, text)
+        }
+        for bad in ["", "s", "5x", "abc", "1w", "5 m", "nan", "1e400", "--3s", "-nan", "1.5.2s"] {
+            XCTAssertThrowsError(try CaptureTiming.interval(bad), bad)
+            XCTAssertThrowsError(try CaptureTiming.runLength(bad), bad)
         }
     }
 
@@ -27,8 +27,8 @@ final class CaptureTimingTests: XCTestCase {
 
     func testABadDurationNamesTheAcceptedForms() {
         XCTAssertThrowsError(try CaptureTiming.interval("every minute")) { error in
-            XCTAssertEqual("\(error)", "--every 'every minute' is not a duration: give a number with a unit s, m, h or d "
-                + "(e.g. 10s, 5m, 1.5h, 1d; a bare number is seconds)")
+            XCTAssertEqual("\(error)", "--every 'every minute' is not a duration: give a number with a unit ms, s, m, h or d "
+                + "(e.g. 500ms, 30s, 5m, 1.5h, 1d; a bare number is seconds)")
         }
         XCTAssertThrowsError(try CaptureTiming.runLength("0s"))
         XCTAssertThrowsError(try CaptureTiming.runLength("-1m"))

@@ -152,7 +152,7 @@ final class CaptureRunTests: XCTestCase {
     func testBadTimingIsRefusedNamingTheAcceptedForms() throws {
         let harness = try RelayHarness()
         let cases: [([String], String)] = [
-            (["--every", "soon", "--count", "3"], "--every 'soon' is not a duration: give a number with a unit s, m, h or d"),
+            (["--every", "soon", "--count", "3"], "--every 'soon' is not a duration: give a number with a unit ms, s, m, h or d"),
             (["--every", "5x"], "--every '5x' is not a duration"),
             (["--count", "3"], "--every is required"),
             (["--every", "1s", "--count", "3", "--for", "1m"], "give one of --count, --until and --for"),

@@ -73,11 +73,17 @@ final class CommandLineErrorTests: XCTestCase {
 
     func testHelpAfterACommandPrintsTheUsage() throws {
         let harness = try RelayHarness()
-        for command in ["run", "discover", "config", "history"] {
+        let sections = ["run": "RUN OPTIONS", "capture": "CAPTURE OPTIONS", "discover": "DISCOVER OPTIONS",
+                        "config": "CONFIG ADD OPTIONS", "history": "HISTORY OPTIONS", "ftp-setup": "FTP-SETUP OPTIONS"]
+        for (command, section) in sections {
             let result = try harness.relay(command, "--help")
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
-            XCTAssertTrue(result.stdout.contains("RUN OPTIONS"), result.stdout)
+            XCTAssertTrue(result.stdout.hasPrefix("usage: relay \(command) "), result.stdout)
+            XCTAssertTrue(result.stdout.contains(section), result.stdout)
+            XCTAssertFalse(result.stdout.contains("EXIT CODES"), "\(command) --help is that command's help: \(result.stdout)")
         }
+        let overview = try harness.relay("--help")
+        XCTAssertTrue(overview.stdout.contains("EXIT CODES") && overview.stdout.contains("RUN OPTIONS"), overview.stdout)
     }
 
     func testInvalidConfigInputIsRefusedNamingTheFieldAndTheFix() throws {

@@ -10,7 +10,7 @@ final class SecretsTests: XCTestCase {
 
     func testSecretsStayOutOfEveryOutputAndFile() throws {
         let gallery = try GalleryProcess(arguments: ["--reject-name", "REJECT", "--fail-first", "1"])
-        var harness = try RelayHarness()
+        let harness = try RelayHarness()
         harness.environment["GALLERY_TOKEN"] = token
         harness.environment["GALLERY_KEY"] = apiKey
         var outputs: [String] = []

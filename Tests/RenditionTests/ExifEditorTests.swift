@@ -65,6 +65,28 @@ import Testing
         #expect(!Self.contains(edited, builder.u32(8192)))
     }
 
+    @Test(arguments: [false, true])
+    func theCamerasPreviewIsFoundThroughIFD1(bigEndian: Bool) throws {
+        var b = TIFFBuilder(bigEndian: bigEndian)
+        let preview: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 1, 2, 3, 0xFF, 0xD9]
+        let ifd0 = b.directory([b.short(0x0112, 1)])
+        let ifd1 = b.directory([b.long(0x0201, 0), b.long(0x0202, UInt32(preview.count))])
+        let start = b.bytes.count
+        var bytes = b.bytes + preview
+        bytes.replaceSubrange((ifd0 + 14)..<(ifd0 + 18), with: b.u32(UInt32(ifd1)))
+        bytes.replaceSubrange((ifd1 + 10)..<(ifd1 + 14), with: b.u32(UInt32(start)))
+        #expect(try ExifEditor(tiff: bytes).thumbnailJPEG == preview)
+        // Past the end, or not a JPEG: none.
+        var long = bytes
+        long.replaceSubrange((ifd1 + 22)..<(ifd1 + 26), with: b.u32(UInt32(preview.count + 1)))
+        #expect(try ExifEditor(tiff: long).thumbnailJPEG == nil)
+        var notJPEG = bytes
+        notJPEG[start] = 0
+        #expect(try ExifEditor(tiff: notJPEG).thumbnailJPEG == nil)
+        // Without IFD1 (the camera fixture's IFD1 has a zero length): none.
+        #expect(try ExifEditor(tiff: Self.camera(bigEndian: bigEndian).tiff).thumbnailJPEG == nil)
+    }
+
     @Test func withoutGPSNothingChanges() throws {
         var b = TIFFBuilder(bigEndian: true)
         _ = b.directory([b.ascii(0x010F, "Nikon"), b.short(0x0112, 1)])

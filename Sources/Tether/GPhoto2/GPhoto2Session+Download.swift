@@ -1,7 +1,7 @@
 import Foundation
-import RunEvents
 import GPhoto2
 import RelayCore
+import RunEvents
 import Spool
 
 /// The download of one photo: read in pieces with `gp_camera_file_read` straight into the

@@ -1,8 +1,8 @@
 import Foundation
-import RunEvents
 import GPhoto2
 import PTPWire
 import RelayCore
+import RunEvents
 import Spool
 
 /// Serves one opened libgphoto2 camera until relay stops or the camera fails: lists the card

@@ -1,7 +1,7 @@
 import Foundation
-import RunEvents
 import GPhoto2
 import RelayCore
+import RunEvents
 import Spool
 
 /// Takes photos from a camera libgphoto2 opens (USB, or any libgphoto2 port) into the spool:

@@ -1,0 +1,30 @@
+#ifndef RELAY_CMICROHTTPD_SHIM_H
+#define RELAY_CMICROHTTPD_SHIM_H
+
+/*
+ * libmicrohttpd (Debian libmicrohttpd-dev), which serves the status page. MHD_start_daemon is
+ * variadic, which Swift cannot call: this wrapper passes the options the status server uses.
+ */
+
+#include <stdint.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/*
+ * Starts a daemon with its own polling thread on a socket the caller has bound and listens on
+ * (so the caller reports a port in use itself, with its errno). Connections beyond
+ * `connection_limit` are refused; one idle for `timeout_seconds` is closed. No error log: the
+ * daemon's messages (a phone that went away mid-response) would garble the run's console.
+ */
+static inline struct MHD_Daemon *relay_mhd_start(int listen_fd, unsigned int connection_limit,
+                                                 unsigned int timeout_seconds,
+                                                 MHD_AccessHandlerCallback handler, void *handler_context) {
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
+                            handler, handler_context,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_END);
+}
+
+#endif

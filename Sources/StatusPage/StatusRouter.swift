@@ -1,0 +1,127 @@
+import Foundation
+import RunEvents
+
+/// One HTTP request as the router sees it: what MHD parsed, nothing more.
+public struct StatusRequest: Sendable, Equatable {
+    public var method: String
+    /// The path without the query (`/status.json`).
+    public var path: String
+    /// The `token` query parameter, decoded.
+    public var tokenParameter: String?
+    /// The `Authorization` header.
+    public var authorization: String?
+
+    public init(method: String, path: String, tokenParameter: String? = nil, authorization: String? = nil) {
+        self.method = method
+        self.path = path
+        self.tokenParameter = tokenParameter
+        self.authorization = authorization
+    }
+}
+
+/// What the server sends back.
+public struct StatusResponse: Sendable, Equatable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+    /// Headers beyond Content-Type and Cache-Control.
+    public var headers: [String: String]
+
+    public init(status: Int, contentType: String, body: [UInt8], headers: [String: String] = [:]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    static func text(_ status: Int, _ text: String, headers: [String: String] = [:]) -> StatusResponse {
+        StatusResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8), headers: headers)
+    }
+}
+
+/// What a response is made from: the run's state at one moment and the thumbnails made so far.
+public struct StatusSnapshot: Sendable {
+    public var state: RunState
+    public var now: Date
+    /// Small JPEGs by photo id.
+    public var thumbnails: [String: [UInt8]]
+
+    public init(state: RunState, now: Date, thumbnails: [String: [UInt8]] = [:]) {
+        self.state = state
+        self.now = now
+        self.thumbnails = thumbnails
+    }
+}
+
+/// Maps a request to its response (pure): the page, its data, the metrics, the health check and
+/// the thumbnails; read-only, so only GET and HEAD; with a token, everything but `/healthz`
+/// needs it (a supervisor's health probe has no secret to send).
+public struct StatusRouter: Sendable {
+    /// The access token (`RELAY_STATUS_TOKEN`), if one is required.
+    public let token: String?
+
+    public init(token: String?) {
+        self.token = token
+    }
+
+    public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    public func respond(to request: StatusRequest, snapshot: () -> StatusSnapshot) -> StatusResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text(405, "the status page is read-only: use GET", headers: ["Allow": "GET, HEAD"])
+        }
+        if request.path == "/healthz" {
+            let health = RunHealth(snapshot().state)
+            return .text(health.isHealthy ? 200 : 503, health.text)
+        }
+        guard isAuthorized(request) else {
+            return .text(401, "this relay's status page needs its token: open it with ?token=… (the value of RELAY_STATUS_TOKEN)",
+                         headers: ["WWW-Authenticate": "Bearer realm=\"relay\""])
+        }
+        switch request.path {
+        case "/", "/index.html":
+            return StatusResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(StatusPageHTML.document.utf8))
+        case "/status.json":
+            let snapshot = snapshot()
+            return StatusResponse(status: 200, contentType: "application/json",
+                                  body: StatusJSON.encode(snapshot.state, now: snapshot.now, thumbnails: Set(snapshot.thumbnails.keys)))
+        case "/metrics":
+            let snapshot = snapshot()
+            return StatusResponse(status: 200, contentType: Self.metricsContentType,
+                                  body: Array(MetricsText.format(snapshot.state, now: snapshot.now).utf8))
+        default:
+            if let id = Self.thumbnailID(request.path), let jpeg = snapshot().thumbnails[id] {
+                return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg)
+            }
+            return .text(404, "nothing here: the status page is at /, its data at /status.json, metrics at /metrics")
+        }
+    }
+
+    /// The photo id in `/thumb/<id>.jpg`.
+    static func thumbnailID(_ path: String) -> String? {
+        let prefix = "/thumb/", suffix = ".jpg"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
+        return String(path.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
+    private func isAuthorized(_ request: StatusRequest) -> Bool {
+        guard let token else { return true }
+        if let given = request.tokenParameter, Self.sameSecret(given, token) { return true }
+        if let header = request.authorization, header.hasPrefix("Bearer "),
+           Self.sameSecret(String(header.dropFirst("Bearer ".count)), token) {
+            return true
+        }
+        return false
+    }
+
+    /// Compares in time that depends on the lengths only, never on where the first difference is.
+    static func sameSecret(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        if a.count != b.count { difference |= 1 }
+        for index in 0..<b.count {
+            difference |= (index < a.count ? a[index] : 0) ^ b[index]
+        }
+        return difference == 0
+    }
+}

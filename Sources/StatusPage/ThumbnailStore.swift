@@ -1,0 +1,137 @@
+import Foundation
+import RelayCore
+import Rendition
+import RunEvents
+
+/// Small JPEGs of the latest photos for the page, made on a thread of their own: the bus calls
+/// observers on a camera's download thread, which must not wait for a decode. Each is the
+/// camera's own EXIF preview when the photo has one, else a rendition at `maxEdge` px (TurboJPEG
+/// decodes a camera's photo at 1/8 scale for that). The
+/// spool file is opened when the photo is spooled, so that a photo delivered and removed before
+/// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
+/// shows a placeholder. At most `limit` are kept, the oldest dropped first.
+final class ThumbnailStore: @unchecked Sendable {
+    static let maxEdge = 160
+    static let limit = 24
+    /// A photo this small that RenditionMaker leaves as it is serves as its own thumbnail.
+    static let smallOriginalBytes = 64 * 1024
+
+    private let condition = NSCondition()
+    /// Photos waiting for a thumbnail, each with its spool file held open.
+    private var pending: [(id: String, file: Int32)] = []
+    private var made: [(id: String, jpeg: [UInt8])] = []
+    private var busy = false
+    private var stopped = false
+    private var finished = false
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-thumbs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let thread = Thread { [self] in work() }
+        thread.name = "relay status thumbnails"
+        thread.start()
+    }
+
+    /// Queues a thumbnail for a spooled photo; returns at once.
+    func observe(_ timed: TimedEvent) {
+        guard case .source(_, .spooled(let photo)) = timed.event else { return }
+        let file = open(photo.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
+        condition.withLock {
+            guard !stopped else {
+                close(file)
+                return
+            }
+            pending.append((photo.photo.id, file))
+            if pending.count > Self.limit {
+                pending.prefix(pending.count - Self.limit).forEach { close($0.file) }
+                pending.removeFirst(pending.count - Self.limit)
+            }
+            condition.signal()
+        }
+    }
+
+    /// The thumbnails made so far, by photo id.
+    var snapshot: [String: [UInt8]] {
+        condition.withLock { Dictionary(made.map { ($0.id, $0.jpeg) }, uniquingKeysWith: { _, last in last }) }
+    }
+
+    /// Waits until the queue is empty (tests; the run never needs to).
+    func drain() {
+        condition.withLock {
+            while (!pending.isEmpty || busy) && !finished { condition.wait() }
+        }
+    }
+
+    /// Stops the thread after the thumbnail in hand and removes the scratch folder.
+    func stop() {
+        condition.withLock {
+            stopped = true
+            pending.forEach { close($0.file) }
+            pending = []
+            condition.broadcast()
+            while !finished { condition.wait() }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func work() {
+        let maker = try? RenditionMaker(spec: RenditionSpec(maxEdge: Self.maxEdge, quality: 70, keepMetadata: false))
+        while true {
+            condition.lock()
+            while pending.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let next = pending.removeFirst()
+            busy = true
+            condition.unlock()
+            // The descriptor names the file even after the spool has removed it.
+            let jpeg = maker.flatMap { thumbnail(of: "/dev/fd/\(next.file)", with: $0) }
+            close(next.file)
+            condition.withLock {
+                if let jpeg {
+                    made.removeAll { $0.id == next.id }
+                    made.append((next.id, jpeg))
+                    if made.count > Self.limit { made.removeFirst(made.count - Self.limit) }
+                }
+                busy = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func thumbnail(of path: String, with maker: RenditionMaker) -> [UInt8]? {
+        let source = URL(fileURLWithPath: path)
+        if let data = try? Data(contentsOf: source, options: .alwaysMapped), let preview = Self.cameraPreview(data) {
+            return preview
+        }
+        let output = folder.appendingPathComponent("thumb.jpg")
+        defer { try? FileManager.default.removeItem(at: output) }
+        switch try? maker.make(source: source, destination: output) {
+        case .made?:
+            return (try? Data(contentsOf: output)).map { Array($0) }
+        case .original?:
+            // Already small (or not a JPEG relay can shrink): a small file shows as it is.
+            guard let data = try? Data(contentsOf: source), data.count <= Self.smallOriginalBytes,
+                  data.starts(with: [0xFF, 0xD8]) else { return nil }
+            return Array(data)
+        case nil:
+            return nil
+        }
+    }
+
+    /// The preview the camera stored in the EXIF, when the photo is upright: a sideways one would
+    /// show sideways, so a turned photo is decoded instead.
+    static func cameraPreview(_ data: Data) -> [UInt8]? {
+        guard let segments = try? JPEGSegments(data),
+              let exif = segments.segments.first(where: { $0.kind == .exif }),
+              let editor = try? ExifEditor(tiff: Array(data[exif.body.dropFirst(JPEGSegments.exifSignatureLength)])),
+              editor.orientation == .up else { return nil }
+        return editor.thumbnailJPEG
+    }
+}

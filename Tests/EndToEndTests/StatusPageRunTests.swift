@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `relay run --status` end to end: the camera simulator and the gallery over real sockets, the
+/// real relay executable serving its status page, read by plain HTTP and by headless Chromium.
+final class StatusPageRunTests: XCTestCase {
+    func testThePageMetricsAndHealthOfASimulatedRun() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "status e2e").status, 0)
+        harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--photo-size", "200k"])
+        defer { sim.stop() }
+        let port = try XCTUnwrap(ClosedPort.make())
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--status", "\(port)"])
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        let announced = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("status page at http://127.0.0.1:\(port)/") || !relay.isRunning }
+        XCTAssertTrue(announced, "relay did not announce its status page:\n\(relay.stderr.suffix(3000))")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected") || !relay.isRunning }, relay.stderr)
+
+        sim.shootByStdin(3)
+        let arrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count >= 3 || !relay.isRunning }
+        XCTAssertTrue(arrived, "photos did not arrive:\n\(relay.stderr.suffix(3000))")
+        // The delivery is settled in relay just after the gallery has it: wait for the count.
+        let counted = try Subprocess.waitUntil(timeout: 30) {
+            try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json?token=e2e-secret").body.range(of: Data(#""delivered":3"#.utf8)) != nil
+        }
+        XCTAssertTrue(counted)
+
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/metrics").status, 401)
+        let metrics = try RawHTTP.send(host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
+                                       headers: ["Authorization": "Bearer e2e-secret"], body: Data())
+        XCTAssertEqual(metrics.status, 200)
+        let lines = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_photos_delivered_total{destination=") && $0.hasSuffix("} 3") },
+                      String(decoding: metrics.body, as: UTF8.self))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_camera_connected{model=\"Canon EOS R50 (relay camera-sim)\"") && $0.hasSuffix("} 1") })
+        XCTAssertTrue(lines.contains("relay_upload_seconds_count 3"))
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz").status, 200)
+
+        let page = try HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/?token=e2e-secret")
+        XCTAssertEqual(page.status, 0, page.stderr)
+        XCTAssertTrue(page.stdout.contains("Canon EOS R50 (relay camera-sim)"), page.stdout)
+        XCTAssertTrue(page.stdout.contains(#"<span class="ok">connected</span>"#), page.stdout)
+        XCTAssertTrue(page.stdout.contains(#"<b id="taken">3</b>"#), page.stdout)
+        XCTAssertTrue(page.stdout.contains(#"<b id="delivered">3</b>"#), page.stdout)
+        XCTAssertTrue(page.stdout.contains("last shot IMG_"), page.stdout)
+
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertThrowsError(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz"), "the page outlived the run")
+    }
+
+    func testAPortInUseIsAUsageErrorNamingThePort() throws {
+        let harness = try RelayHarness()
+        let busy = try GalleryProcess()
+        let run = try Subprocess.run(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "\(busy.port)"],
+                                     environment: harness.environment, timeout: 60)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("port \(busy.port) is already in use"), run.stderr)
+        let bad = try Subprocess.run(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "[::1:80"],
+                                     environment: harness.environment, timeout: 60)
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("brackets"), bad.stderr)
+    }
+}
