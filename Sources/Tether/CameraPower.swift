@@ -29,7 +29,9 @@ enum PowerChange: Hashable, Sendable {
 ///   channel, or in Nikon's GetEvent list);
 /// - Canon EOS: BatteryPower 0xD111 in Canon's steps and AvailableShots 0xD11B, both only in the
 ///   GetEvent 0x9116 stream (the dialect passes them on through `CameraPowerSignals`);
-/// - Sony: BatteryLevel 0xD218 (INT8), listed in the SDIO extended DeviceInfo;
+/// - Sony: BatteryLevel 0xD218 (INT8), listed in the SDIO extended DeviceInfo and asked with
+///   GetDevicePropDesc (a body that hands its properties out only in the 0x9209 blob refuses,
+///   and gives no reading);
 /// - the card: GetStorageIDs 0x1004 and GetStorageInfo 0x1005 (FreeSpaceInBytes,
 ///   FreeSpaceInImages), summed over the storages; StorageInfoChanged 0x400C and StoreFull 0x400A
 ///   ask for a new reading.
@@ -72,7 +74,7 @@ struct CameraPower {
         return .none
     }
 
-    /// A photo came off the card: its free space is read again soon.
+    /// The camera announced a new photo: the card's free space is read again soon.
     mutating func photoTaken() {
         photoSinceCardRead = true
     }

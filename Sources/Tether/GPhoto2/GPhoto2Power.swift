@@ -15,7 +15,7 @@ struct GPhoto2Power {
     private(set) var battery: Int?
     private(set) var card: PowerChange?
 
-    /// A photo came off the card: its free space is read again soon.
+    /// The camera announced a new photo: the card's free space is read again soon.
     mutating func photoTaken() {
         photoSinceCardRead = true
     }
