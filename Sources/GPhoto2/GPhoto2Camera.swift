@@ -2,6 +2,8 @@ import CGPhoto2
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One camera opened through libgphoto2. Every libgphoto2 call for it runs on its own owner
@@ -267,6 +269,23 @@ final class Handles: @unchecked Sendable {
         isOpen = false
         _ = gp_camera_exit(camera, context.pointer)
         gp_camera_unref(camera)
+        Self.reoccupyStandardInput()
+    }
+
+    /// libgphoto2's PTP/IP disconnect closes descriptor 0 for every body but a Fujifilm (its
+    /// `jpgfd` is never opened and stays 0; libgphoto2 pull request #1287, open in 2026). Left
+    /// free, the next file or socket relay opens gets 0, and the next disconnect closes it under
+    /// relay's feet (the tests saw a child's output file closed this way). So a freed 0 is filled
+    /// with /dev/null at once; if another thread took it in between, it is left alone.
+    private static func reoccupyStandardInput() {
+        guard fcntl(0, F_GETFD) == -1 && errno == EBADF else { return }
+        #if canImport(Glibc)
+        let descriptor = Glibc.open("/dev/null", O_RDWR)
+        if descriptor > 0 { Glibc.close(descriptor) }
+        #else
+        let descriptor = Darwin.open("/dev/null", O_RDWR)
+        if descriptor > 0 { Darwin.close(descriptor) }
+        #endif
     }
 }
 

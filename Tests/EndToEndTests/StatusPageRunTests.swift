@@ -10,7 +10,9 @@ final class StatusPageRunTests: XCTestCase {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "status e2e").status, 0)
         harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--photo-size", "200k"])
+        // A battery at 75 % (a step Canon bodies report as is) and a card with room for 900 shots.
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--photo-size", "200k", "--battery", "75",
+                                                                       "--card-shots", "900"])
         defer { sim.stop() }
         let port = try XCTUnwrap(ClosedPort.make())
         let relay = try harness.startCameraRun(sim.cameraURL, ["--status", "\(port)"])
@@ -37,6 +39,8 @@ final class StatusPageRunTests: XCTestCase {
                       String(decoding: metrics.body, as: UTF8.self))
         XCTAssertTrue(lines.contains { $0.hasPrefix("relay_camera_connected{model=\"Canon EOS R50 (relay camera-sim)\"") && $0.hasSuffix("} 1") })
         XCTAssertTrue(lines.contains("relay_upload_seconds_count 3"))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_camera_battery_percent{") && $0.hasSuffix("} 75") },
+                      String(decoding: metrics.body, as: UTF8.self))
         XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz").status, 200)
 
         let page = try HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/?token=e2e-secret")
@@ -46,6 +50,8 @@ final class StatusPageRunTests: XCTestCase {
         XCTAssertTrue(page.stdout.contains(#"<b id="taken">3</b>"#), page.stdout)
         XCTAssertTrue(page.stdout.contains(#"<b id="delivered">3</b>"#), page.stdout)
         XCTAssertTrue(page.stdout.contains("last shot IMG_"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("battery 75 %"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("card 89"), "the card's shots (900 less the photos taken):\n\(page.stdout)")
 
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertThrowsError(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz"), "the page outlived the run")

@@ -26,10 +26,25 @@ public final class Subprocess: @unchecked Sendable {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        outputs = [try FileHandle(forWritingTo: stdoutURL), try FileHandle(forWritingTo: stderrURL)]
+        process.standardOutput = outputs[0]
+        process.standardError = outputs[1]
         process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+    }
+
+    /// This process's handles on the child's output files, closed once the child has exited: a
+    /// test run of some hundred children would otherwise hold a thousand descriptors (and
+    /// libgphoto2's select() aborts on one past FD_SETSIZE in the tests that run it in-process).
+    private var outputs: [FileHandle] = []
+    private let outputsLock = NSLock()
+
+    private func closeOutputs() {
+        let handles = outputsLock.withLock {
+            defer { outputs = [] }
+            return outputs
+        }
+        for handle in handles { try? handle.close() }
     }
 
     /// Looks an executable up on PATH, as a shell would.
@@ -55,6 +70,7 @@ public final class Subprocess: @unchecked Sendable {
             if Date() > deadline { return nil }
             usleep(20_000)
         }
+        closeOutputs()
         return process.terminationStatus
     }
 
@@ -65,6 +81,7 @@ public final class Subprocess: @unchecked Sendable {
         if let status = wait(timeout: timeout) { return status }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        closeOutputs()
         return process.terminationStatus
     }
 
