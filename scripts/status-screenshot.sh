@@ -33,7 +33,7 @@ python3 -u "$root/scripts/gallery.py" --dir "$work/gallery" --host 127.0.0.1 --p
 pids+=($!)
 gallery=$(after_line "$work/gallery.out" "gallery listening on http://")
 
-"$relay" camera-sim --profile canon-eos --host 127.0.0.1 --port 0 --photo-size 2M >"$work/sim.out" 2>"$work/sim.err" &
+"$relay" camera-sim --profile canon-eos --host 127.0.0.1 --port 0 --photo-size 2M --battery 75 --card-shots 850 >"$work/sim.out" 2>"$work/sim.err" &
 sim_pid=$!
 pids+=($sim_pid)
 sim=$(after_line "$work/sim.out" "camera-sim listening on ")
