@@ -63,7 +63,7 @@ enum CaptureCommand {
         }
 
         let finishedByItself = StopFlag()
-        try RunCommand.execute(options, home: home, environment: environment, bus: bus) { stop in
+        try RunCommand.execute(options, home: home, environment: environment, outputs: outputs) { stop in
             Thread.detachNewThread {
                 repeat {
                     controller.tick()

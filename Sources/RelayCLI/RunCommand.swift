@@ -20,7 +20,7 @@ enum RunCommand {
         defer { outputs.finish() }
         let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
         defer { status?.stop() }
-        try execute(options, home: home, environment: environment, bus: outputs.bus) { _ in }
+        try execute(options, home: home, environment: environment, outputs: outputs) { _ in }
     }
 
     /// The pipeline's options from the flags.
@@ -42,12 +42,12 @@ enum RunCommand {
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period
     /// short) or until `started`'s caller sets the stop flag it is handed.
-    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], bus: RunEventBus,
+    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
                         started: (StopFlag) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
         let relayRun: RelayRun
         do {
-            relayRun = try RelayRun(home: home, options: options, environment: environment, bus: bus)
+            relayRun = try RelayRun(home: home, options: options, environment: environment, bus: outputs.bus)
         } catch {
             throw failure(error)
         }
@@ -68,8 +68,8 @@ enum RunCommand {
         // line from its main loop.
         var heartbeat: () -> Void = {}
         if let notifier = SystemdNotifier(environment: environment) {
-            let state = LiveRunState(following: bus)
-            bus.subscribe { event in
+            let state = outputs.state
+            outputs.bus.subscribe { event in
                 switch event.event {
                 case .run(.started): notifier.send("READY=1")
                 case .run(.stopping): notifier.send("STOPPING=1")
