@@ -51,7 +51,7 @@ enum RunCommand {
         } catch {
             throw failure(error)
         }
-        let stop = StopFlag()
+        let stop = outputs.stop
         let abort = StopFlag()
         var signalSources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
@@ -84,6 +84,10 @@ enum RunCommand {
             throw failure(error)
         }
         withExtendedLifetime(signalSources) {}
+        if outputs.readerGone.isStopped {
+            throw CommandFailure(.failure, "stopped because stdout was closed while relay wrote --json events; "
+                + "photos not yet delivered are in the spool and go with the next run")
+        }
     }
 
     /// The photo sources named by `--folder` and `--camera` (each may be given several times),

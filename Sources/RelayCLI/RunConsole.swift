@@ -54,13 +54,16 @@ final class RunConsole: @unchecked Sendable {
         return String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
-    static func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text`; false when the descriptor refused it (a closed pipe).
+    @discardableResult
+    static func write(_ fd: Int32, _ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
+            if written <= 0 { if errno == EINTR { continue } else { return false } }
             offset += written
         }
+        return true
     }
 }

@@ -9,10 +9,16 @@ import Darwin
 
 /// Where a run's events go: the console (a line per event on stderr, and the progress line when
 /// stdout is a terminal), and with `--json` the events as JSON lines on stdout instead of the
-/// progress line. One bus per run; the status page subscribes to the same bus.
-final class RunOutputs: @unchecked Sendable {
+/// progress line. One bus per run; the status page subscribes to the same bus. Each output is an
+/// observer with a bounded queue: a reader that stops reading loses events, never the uploads.
+final class RunOutputs: Sendable {
     let bus = RunEventBus()
     let state: LiveRunState
+    /// Stops the run: set by SIGINT/SIGTERM, by a capture run that is complete, and when the
+    /// `--json` reader closed stdout.
+    let stop = StopFlag()
+    /// Set when stdout was closed under `--json`: the run stops and says so.
+    let readerGone = StopFlag()
     private let console: RunConsole
     private let ticker = StopFlag()
 
@@ -25,7 +31,12 @@ final class RunOutputs: @unchecked Sendable {
             if let line = sentences.line(for: event.event) { console.log(line) }
         }
         if json {
-            bus.subscribe { event in RunConsole.write(STDOUT_FILENO, event.jsonLine + "\n") }
+            bus.subscribe { [console, stop, readerGone] event in
+                guard !readerGone.isStopped, !RunConsole.write(STDOUT_FILENO, event.jsonLine + "\n") else { return }
+                readerGone.stop()
+                console.log("stdout was closed (the --json reader went away): stopping; photos not yet delivered stay in the spool")
+                stop.stop()
+            }
         }
         bus.subscribe { [console, ticker] event in
             if case .run(.stopped) = event.event {

@@ -53,6 +53,8 @@ public struct EventSentence: Sendable {
             return "stopped: \(totals.delivered) uploaded, \(totals.failed) failed this run; "
                 + "\(totals.left) left in the spool (sent on the next run)"
                 + (totals.failedInSpool > 0 ? ", \(totals.failedInSpool) in spool/failed (relay status)" : "")
+        case .dropped(let count):
+            return "\(count) events not shown: the log fell behind (its reader is slow); uploads went on"
         }
     }
 

@@ -30,6 +30,7 @@ extension RunEvent {
             case .notice: "run.notice"
             case .stopping: "run.stopping"
             case .stopped: "run.stopped"
+            case .dropped: "dropped"
             }
         case .source(_, let event):
             switch event {
@@ -105,6 +106,8 @@ extension RunPhaseEvent {
         case .stopped(let totals):
             ["delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)), "left": .int(Int64(totals.left)),
              "failedInSpool": .int(Int64(totals.failedInSpool))]
+        case .dropped(let count):
+            ["count": .int(Int64(count))]
         }
     }
 }

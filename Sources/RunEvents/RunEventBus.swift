@@ -1,28 +1,38 @@
+import Dispatch
 import Foundation
+import RelayCore
 
-/// Hands every published event to every observer, in one order, one event at a time.
+/// Hands every published event to every observer, in one order, one event at a time, without
+/// ever making a publisher wait for an observer.
 ///
 /// Publishers are many threads (sources, upload workers, the rendition stage, the capture
-/// controller); observers see events serially and never concurrently, so they need no locks of
-/// their own for what they keep. An observer may publish (its event is delivered after the
-/// current one). A thread that publishes while another is delivering returns at once and its
-/// event is delivered by that thread, in order: no publisher waits for another's observers
-/// beyond the delivery already under way.
-public final class RunEventBus: @unchecked Sendable {
+/// controller). Each observer has its own bounded queue and is called from its own serial
+/// dispatch queue: it sees events one at a time, in the order they were published, and needs no
+/// lock of its own for what it keeps. A publisher only appends to those queues, so an observer
+/// that blocks (a `--json` reader that stopped reading) holds up nothing but itself: once its
+/// queue is full it loses its oldest events and is then handed `.run(.dropped(count:))` before the
+/// next one. An observer may publish.
+public final class RunEventBus: Sendable {
     /// Sees each event once, after the bus's own rules (the low battery and card warnings).
     public typealias Observer = @Sendable (TimedEvent) -> Void
 
-    private let condition = NSCondition()
-    private var observers: [Observer] = []
-    private var pending: [TimedEvent] = []
-    private var delivering = false
-    private var watch = LowResourceWatch()
+    /// How many events an observer may fall behind before it loses the oldest.
+    public static let defaultCapacity = 4096
+
+    private struct Routing {
+        var queues: [ObserverQueue] = []
+        var watch = LowResourceWatch()
+    }
+
+    private let routing = LockedBox(Routing())
 
     public init() {}
 
-    /// Adds an observer for every event published from now on.
-    public func subscribe(_ observer: @escaping Observer) {
-        condition.withLock { observers.append(observer) }
+    /// Adds an observer for every event published from now on; it may fall `capacity` events
+    /// behind before it loses the oldest.
+    public func subscribe(capacity: Int = RunEventBus.defaultCapacity, _ observer: @escaping Observer) {
+        let queue = ObserverQueue(observer: observer, capacity: capacity)
+        routing.withLockedValue { $0.queues.append(queue) }
     }
 
     /// Publishes `event`, stamped now.
@@ -31,42 +41,79 @@ public final class RunEventBus: @unchecked Sendable {
     }
 
     public func publish(_ event: TimedEvent) {
-        condition.lock()
-        pending.append(event)
-        guard !delivering else {
-            condition.unlock()
-            return
-        }
-        delivering = true
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            let current = observers
-            condition.unlock()
-            var derived: [TimedEvent] = []
-            for event in batch {
-                for observer in current { observer(event) }
-                derived += watch.derive(from: event)
+        // Under the routing lock, so that every observer gets the events of all publishers in
+        // one order; appending to a queue never waits for its observer.
+        routing.withLockedValue { routing in
+            let events = [event] + routing.watch.derive(from: event)
+            for queue in routing.queues {
+                for event in events { queue.push(event) }
             }
-            condition.lock()
-            pending.insert(contentsOf: derived, at: 0)
         }
-        delivering = false
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Waits until every event published so far has reached every observer (before a final
-    /// summary is read from an observer's state).
-    public func flush() {
-        condition.withLock {
-            while delivering || !pending.isEmpty { condition.wait() }
-        }
+    /// summary is read from an observer's state), or until `deadline`: an observer that is stuck
+    /// (its reader stopped reading) cannot hold up the end of a run. Returns false when the
+    /// deadline passed first. Not to be called from an observer.
+    @discardableResult
+    public func flush(until deadline: Date = Date().addingTimeInterval(5)) -> Bool {
+        let queues = routing.withLockedValue { $0.queues }
+        return queues.allSatisfy { $0.waitUntilIdle(deadline: deadline) }
     }
 
     /// A publisher bound to one source's label, for the source's own code.
     public func reporter(for source: String) -> SourceReporter {
         SourceReporter(source: source, bus: self)
+    }
+}
+
+/// One observer's bounded queue and the serial dispatch queue that calls it.
+///
+/// `@unchecked Sendable`: `pending` and `busy` are only touched with `condition` held.
+private final class ObserverQueue: @unchecked Sendable {
+    private let observer: RunEventBus.Observer
+    private let dispatch = DispatchQueue(label: "relay.run-events.observer")
+    private let condition = NSCondition()
+    private var pending: BoundedQueue<TimedEvent>
+    /// A drain is scheduled or running.
+    private var busy = false
+
+    init(observer: @escaping RunEventBus.Observer, capacity: Int) {
+        self.observer = observer
+        pending = BoundedQueue(capacity: capacity)
+    }
+
+    func push(_ event: TimedEvent) {
+        let schedule = condition.withLock { () -> Bool in
+            pending.push(event)
+            if busy { return false }
+            busy = true
+            return true
+        }
+        if schedule { dispatch.async { self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let batch = condition.withLock { () -> (items: [TimedEvent], dropped: Int)? in
+                if pending.isEmpty {
+                    busy = false
+                    condition.broadcast()
+                    return nil
+                }
+                return pending.takeAll()
+            }
+            guard let batch else { return }
+            if batch.dropped > 0 { observer(TimedEvent(at: Date(), .run(.dropped(count: batch.dropped)))) }
+            for event in batch.items { observer(event) }
+        }
+    }
+
+    func waitUntilIdle(deadline: Date) -> Bool {
+        condition.withLock {
+            while busy { if !condition.wait(until: deadline) { return !busy } }
+            return true
+        }
     }
 }
 

@@ -11,6 +11,9 @@ public enum RunPhaseEvent: Sendable, Equatable {
     case stopping(graceSeconds: Double)
     /// The run is over.
     case stopped(RunTotals)
+    /// This observer fell behind and lost its `count` oldest events (only the observer that lost
+    /// them is handed this).
+    case dropped(count: Int)
 }
 
 /// What a run is made of, as it starts.

@@ -63,7 +63,7 @@ public struct RunState: Sendable, Equatable {
                     destinations[index].lowPriority = destination.lowPriority
                 }
             case .stopping: stopping = true
-            case .notice, .stopped: break
+            case .notice, .stopped, .dropped: break
             }
         case .source(let label, let event):
             apply(event, to: sourceIndex(label), at: now)

@@ -52,6 +52,51 @@ final class RunEventBusTests: XCTestCase {
         }
     }
 
+    func testAnObserverThatBlocksHoldsUpNeitherPublishersNorOtherObserversAndLearnsWhatItLost() {
+        let bus = RunEventBus()
+        let release = DispatchSemaphore(value: 0)
+        let blockedOnFirst = DispatchSemaphore(value: 0)
+        let slow = Collector()
+        let fast = Collector()
+        bus.subscribe(capacity: 10) { event in
+            if slow.events.isEmpty {
+                blockedOnFirst.signal()
+                release.wait()
+            }
+            slow.add(event)
+        }
+        bus.subscribe(fast.add)
+        bus.publish(.run(.notice("first", .info)))
+        XCTAssertEqual(blockedOnFirst.wait(timeout: .now() + 10), .success, "the slow observer got the first event")
+        // The slow observer is stuck inside its first event: 100 more go past it.
+        for index in 0..<100 { bus.publish(.capture(.fired(shot: index, of: 100, busyRetries: 0))) }
+        XCTAssertTrue(bus.flush(until: Date().addingTimeInterval(0.2)) == false, "flush gives up on a stuck observer")
+        XCTAssertEqual(fast.events.count, 101, "the other observer got everything while the slow one was stuck")
+        release.signal()
+        XCTAssertTrue(bus.flush(until: Date().addingTimeInterval(10)))
+        let events = slow.events
+        XCTAssertEqual(events.first, .run(.notice("first", .info)))
+        XCTAssertEqual(events.dropFirst().first, .run(.dropped(count: 90)), "told how many it lost, before the rest")
+        let shots = events.compactMap { event -> Int? in
+            if case .capture(.fired(let shot, _, _)) = event { return shot }
+            return nil
+        }
+        XCTAssertEqual(shots, Array(90..<100), "it kept the newest events, in order")
+        XCTAssertEqual(RunEvent.run(.dropped(count: 90)).jsonType, "dropped")
+    }
+
+    func testBoundedQueueDropsTheOldestAndCountsThem() {
+        var queue = BoundedQueue<Int>(capacity: 3)
+        for item in 1...10 { queue.push(item) }
+        XCTAssertEqual(queue.count, 3)
+        let taken = queue.takeAll()
+        XCTAssertEqual(taken.items, [8, 9, 10])
+        XCTAssertEqual(taken.dropped, 7)
+        XCTAssertTrue(queue.isEmpty)
+        queue.push(11)
+        XCTAssertEqual(queue.takeAll().dropped, 0, "the count starts again after a take")
+    }
+
     func testBatteryDrainingTo15PercentWarnsExactlyOnce() {
         let bus = RunEventBus()
         let seen = Collector()
