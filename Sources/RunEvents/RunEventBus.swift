@@ -25,13 +25,14 @@ public final class RunEventBus: Sendable {
     }
 
     private let routing = LockedBox(Routing())
+    private let outstanding = Outstanding()
 
     public init() {}
 
     /// Adds an observer for every event published from now on; it may fall `capacity` events
     /// behind before it loses the oldest.
     public func subscribe(capacity: Int = RunEventBus.defaultCapacity, _ observer: @escaping Observer) {
-        let queue = ObserverQueue(observer: observer, capacity: capacity)
+        let queue = ObserverQueue(observer: observer, capacity: capacity, outstanding: outstanding)
         routing.withLockedValue { $0.queues.append(queue) }
     }
 
@@ -57,8 +58,7 @@ public final class RunEventBus: Sendable {
     /// deadline passed first. Not to be called from an observer.
     @discardableResult
     public func flush(until deadline: Date = Date().addingTimeInterval(5)) -> Bool {
-        let queues = routing.withLockedValue { $0.queues }
-        return queues.allSatisfy { $0.waitUntilIdle(deadline: deadline) }
+        outstanding.waitForNone(until: deadline)
     }
 
     /// A publisher bound to one source's label, for the source's own code.
@@ -67,52 +67,75 @@ public final class RunEventBus: Sendable {
     }
 }
 
+/// How many events are queued for, or being handed to, any observer of one bus. An observer that
+/// publishes adds its event before its own is counted done, so zero means all quiet.
+///
+/// `@unchecked Sendable`: `count` is only touched with `condition` held.
+private final class Outstanding: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+
+    func add(_ delta: Int) {
+        condition.withLock {
+            count += delta
+            if count == 0 { condition.broadcast() }
+        }
+    }
+
+    func waitForNone(until deadline: Date) -> Bool {
+        condition.withLock {
+            while count > 0 { if !condition.wait(until: deadline) { return count == 0 } }
+            return true
+        }
+    }
+}
+
 /// One observer's bounded queue and the serial dispatch queue that calls it.
 ///
-/// `@unchecked Sendable`: `pending` and `busy` are only touched with `condition` held.
+/// `@unchecked Sendable`: `pending` and `busy` are only touched with `lock` held.
 private final class ObserverQueue: @unchecked Sendable {
     private let observer: RunEventBus.Observer
+    private let outstanding: Outstanding
     private let dispatch = DispatchQueue(label: "relay.run-events.observer")
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var pending: BoundedQueue<TimedEvent>
     /// A drain is scheduled or running.
     private var busy = false
 
-    init(observer: @escaping RunEventBus.Observer, capacity: Int) {
+    init(observer: @escaping RunEventBus.Observer, capacity: Int, outstanding: Outstanding) {
         self.observer = observer
+        self.outstanding = outstanding
         pending = BoundedQueue(capacity: capacity)
     }
 
     func push(_ event: TimedEvent) {
-        let schedule = condition.withLock { () -> Bool in
+        let (schedule, dropped) = lock.withLock { () -> (Bool, Bool) in
+            let full = pending.count == pending.capacity
             pending.push(event)
-            if busy { return false }
+            if busy { return (false, full) }
             busy = true
-            return true
+            return (true, full)
         }
+        // A dropped event is done with; the one pushed is outstanding.
+        if !dropped { outstanding.add(1) }
         if schedule { dispatch.async { self.drain() } }
     }
 
     private func drain() {
         while true {
-            let batch = condition.withLock { () -> (items: [TimedEvent], dropped: Int)? in
+            let batch = lock.withLock { () -> (items: [TimedEvent], dropped: Int)? in
                 if pending.isEmpty {
                     busy = false
-                    condition.broadcast()
                     return nil
                 }
                 return pending.takeAll()
             }
             guard let batch else { return }
             if batch.dropped > 0 { observer(TimedEvent(at: Date(), .run(.dropped(count: batch.dropped)))) }
-            for event in batch.items { observer(event) }
-        }
-    }
-
-    func waitUntilIdle(deadline: Date) -> Bool {
-        condition.withLock {
-            while busy { if !condition.wait(until: deadline) { return !busy } }
-            return true
+            for event in batch.items {
+                observer(event)
+                outstanding.add(-1)
+            }
         }
     }
 }
