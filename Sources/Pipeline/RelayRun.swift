@@ -72,6 +72,9 @@ public final class RelayRun {
     private let environment: [String: String]
     private let sourceFailure = SourceFailure()
     private let session: SessionLedger?
+    /// The ids of every config the user has, to tell a destination this run does not deliver to
+    /// from one that no longer exists.
+    private let knownConfigIDs: Set<String>
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
@@ -126,7 +129,9 @@ public final class RelayRun {
         } else {
             session = nil
         }
-        let destinations = otherConfigs.isEmpty ? nil : SpoolDestinations(
+        // Every photo records the destinations it is taken for, so that a later run that
+        // names fewer never drops the others' deliveries.
+        let destinations = SpoolDestinations(
             primary: .init(id: config.id.uuidString, label: config.label, lowPriority: config.priority == .low),
             others: otherConfigs.map { .init(id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low) })
         do {
@@ -135,6 +140,7 @@ public final class RelayRun {
         } catch {
             throw .spool(error)
         }
+        knownConfigIDs = Set(((try? ConfigStore(home: home).load().configs) ?? []).map(\.id.uuidString))
         sourceLabels = options.sources.map(Self.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
@@ -184,6 +190,10 @@ public final class RelayRun {
             sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
             resumed: resumed.queued, rendition: config.renditionSpec?.summary))))
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
+        for notice in SpoolNotices.atStart(adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
+                                           waiting: spool.waitingElsewhere(), knownConfigIDs: knownConfigIDs) {
+            bus.publish(.run(.notice(notice, .warning)))
+        }
         let context = UploadWorker.Context(
             spool: spool, config: config, environment: environment, history: history, policy: options.policy, bus: bus,
             cancellation: cancellation,

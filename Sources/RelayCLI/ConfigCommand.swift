@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import Spool
 
 /// `relay config add|list|show|use|remove|import`.
 enum ConfigCommand {
@@ -33,6 +34,12 @@ enum ConfigCommand {
     /// What `relay config list` and `relay config show` take.
     static let listOptions: [OptionSpec] = [.flag("--json", "list, show: the configs as JSON (secrets redacted)")]
 
+    /// What `relay config remove` takes.
+    static let removeOptions: [OptionSpec] = [
+        .flag("--release", "remove it even though spooled photos wait for it: they are no longer sent there (asks first)"),
+        .flag("--yes", "with --release: do not ask"),
+    ]
+
     static let spec = CommandSpec(
         name: "config",
         usage: ["config add --url URL [options]", "config list|show [ID|NOTE]|use ID|NOTE|remove ID|NOTE|import FILE [--json]"],
@@ -40,6 +47,7 @@ enum ConfigCommand {
         sections: [
             .init(title: "CONFIG ADD OPTIONS", options: addOptions),
             .init(title: "CONFIG LIST AND SHOW OPTIONS", options: listOptions),
+            .init(title: "CONFIG REMOVE OPTIONS", options: removeOptions),
         ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
@@ -53,7 +61,7 @@ enum ConfigCommand {
         case "list": try list(rest, store: store)
         case "show": try show(rest, store: store)
         case "use": try use(rest, store: store)
-        case "remove": try remove(rest, store: store)
+        case "remove": try remove(rest, home: home, store: store)
         case "import": try importFile(rest, home: home, store: store)
         default: throw CommandFailure(.usage, "unknown config action '\(action)': use add, list, show, use, remove or import")
         }
@@ -160,8 +168,22 @@ enum ConfigCommand {
         print("selected config \(describe(chosen))")
     }
 
-    private static func remove(_ arguments: [String], store: ConfigStore) throws {
-        let removed = try changeOne(arguments, action: "remove", store: store) { list, id throws(ConfigError) in try list.remove(id) }
+    /// Removes a config, unless spooled photos still wait for it: those are named, and only
+    /// `--release` (after a yes) lets them go without being sent there.
+    private static func remove(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
+        let args = try Arguments(arguments, removeOptions, command: spec.name)
+        guard let query = args.positionals.first else { throw CommandFailure(.usage, "relay config remove ID|NOTE (see relay config list)") }
+        let config = try store.load().find(query)
+        let id = config.id.uuidString
+        if let waiting = Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) {
+            guard args.has("--release") else {
+                throw CommandFailure(.usage, DropCommand.describe(waiting) + ". Deliver them first (relay run --config "
+                    + "\(id.prefix(8).lowercased()) with your other configs), or remove it anyway: relay config remove \(query) --release")
+            }
+            try DropCommand.release(id, home: home, confirmed: args.has("--yes"), action: "relay config remove \(query) --release --yes")
+            guard Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) == nil else { return }
+        }
+        let removed = try changeOne([id], action: "remove", store: store) { list, id throws(ConfigError) in try list.remove(id) }
         print("removed config \(describe(removed))")
     }
 

@@ -62,6 +62,8 @@ public enum RelayCommandLine {
             try StatusCommand.run(rest, home: home)
         case "retry":
             try RetryCommand.run(rest, home: home)
+        case "drop":
+            try DropCommand.run(rest, home: home)
         case "rendition":
             try RenditionCommand.run(rest, home: home)
         case "ftp-setup":
@@ -77,7 +79,7 @@ public enum RelayCommandLine {
     /// Every command's declaration, in the order the overview lists them.
     static let commands: [CommandSpec] = [
         RunCommand.spec, FTPArguments.setupSpec, CaptureCommand.spec, DiscoverCommand.spec, PairCommand.spec, ConfigCommand.spec,
-        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, RenditionCommand.spec,
+        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, RenditionCommand.spec,
     ]
 
     /// `relay --help`: every command, the options of run, capture and discover, and what holds

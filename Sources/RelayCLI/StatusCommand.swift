@@ -14,6 +14,8 @@ enum StatusCommand {
         let snapshot = Spool.inspect(directory: home.spoolDirectory)
         if args.has("--json") { return try JSONOutput.print(snapshot) }
         print("spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed")
+        if !snapshot.waiting.isEmpty { print("\nwaiting, per destination (relay run --config ID sends them; relay drop --destination ID forgets them):") }
+        for destination in snapshot.waiting { print("  " + DropCommand.describe(destination)) }
         section("in flight", snapshot.inFlight)
         section("queued", snapshot.queued)
         section("failed (relay retry ID to send again)", snapshot.failed)

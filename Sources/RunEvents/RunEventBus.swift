@@ -20,6 +20,7 @@ public final class RunEventBus: Sendable {
     public static let defaultCapacity = 4096
 
     private struct Routing {
+        var inline: [Observer] = []
         var queues: [ObserverQueue] = []
         var watch = LowResourceWatch()
     }
@@ -36,6 +37,15 @@ public final class RunEventBus: Sendable {
         routing.withLockedValue { $0.queues.append(queue) }
     }
 
+    /// Adds an observer that is called on the publishing thread, in the one order, before the
+    /// publisher goes on: for one that must act on an event before anything can follow it (the
+    /// status page opens a spooled photo before it can be delivered and removed) or whose state
+    /// a reader expects current (the run's totals). It must be quick, never block and never
+    /// publish.
+    public func subscribeInline(_ observer: @escaping Observer) {
+        routing.withLockedValue { $0.inline.append(observer) }
+    }
+
     /// Publishes `event`, stamped now.
     public func publish(_ event: RunEvent) {
         publish(TimedEvent(at: Date(), event))
@@ -46,6 +56,9 @@ public final class RunEventBus: Sendable {
         // one order; appending to a queue never waits for its observer.
         routing.withLockedValue { routing in
             let events = [event] + routing.watch.derive(from: event)
+            for event in events {
+                for observer in routing.inline { observer(event) }
+            }
             for queue in routing.queues {
                 for event in events { queue.push(event) }
             }

@@ -103,9 +103,21 @@ extension Spool {
         // The others send the original: the rendition was the primary's.
         unlink(renditionURL(entry.id).path)
         var failure: SpoolError?
-        do { try saveSidecar(waiting) } catch { failure = Self.describe(error, at: photoURL(entry.id)) }
+        // A photo that no other destination waits for is finished at once, and that writes its
+        // sidecar: one write on the way from shutter to gallery, not two.
+        if !isSettled(entry.id) {
+            do { try saveSidecar(waiting) } catch { failure = Self.describe(error, at: photoURL(entry.id)) }
+        }
         try finishIfSettled(entry.id)
         if let failure { throw failure }
+    }
+
+    /// Whether no destination has the photo queued or in flight any more.
+    private func isSettled(_ id: String) -> Bool {
+        condition.withLock {
+            progress[id].map { PhotoDestinations.settlement($0) != .waiting } ?? false
+                && !othersInFlight.contains(where: { $0.hasPrefix(id + "|") })
+        }
     }
 
     /// Removes the photo (every destination has it) or moves it to failed/ (one refused it) once
@@ -113,7 +125,7 @@ extension Spool {
     func finishIfSettled(_ id: String) throws(SpoolError) {
         let ready = condition.withLock { () -> (SpoolEntry, [String: DestinationProgress])? in
             guard !finalizing.contains(id), let entry = lingering[id], let map = progress[id],
-                  !map.values.contains(where: { $0.state == .queued }),
+                  PhotoDestinations.settlement(map) != .waiting,
                   !othersInFlight.contains(where: { $0.hasPrefix(id + "|") }) else { return nil }
             finalizing.insert(id)
             return (entry, map)
@@ -129,12 +141,22 @@ extension Spool {
                 condition.broadcast()
             }
         }
-        let refused = map.values.filter { $0.state == .failed }.sorted { $0.label < $1.label }
-        if refused.isEmpty {
-            try removeDelivered(entry)
-        } else {
-            let reason = refused.map { "\($0.label): \($0.lastError ?? "refused")" }.joined(separator: "; ")
-            try storeFailed(entry, error: reason, statusCode: refused.first?.lastStatusCode)
+        switch PhotoDestinations.settlement(map) {
+        case .waiting: break
+        case .delivered: try removeDelivered(entry)
+        case .refused(let reason, let statusCode): try storeFailed(entry, error: reason, statusCode: statusCode)
+        }
+    }
+
+    /// The destinations this run does not deliver to that photos in the spool still wait for
+    /// (said once at start, so that nobody forgets them).
+    public func waitingElsewhere() -> [WaitingDestination] {
+        condition.withLock {
+            let delivering = Set(destinations?.all.map(\.id) ?? [])
+            let photos = (queued + inFlight.values + lingering.values).compactMap { entry in
+                progress[entry.id].map { (name: entry.uploadName, map: $0) }
+            }
+            return PhotoDestinations.waiting(photos, outside: delivering)
         }
     }
 
@@ -166,5 +188,47 @@ extension Spool {
             if othersInFlight.contains(where: { $0.hasSuffix("|" + other.id) }) { return true }
         }
         return false
+    }
+}
+
+extension Spool {
+    /// Forgets what photos still owe the destination `query` names (its config id, an id
+    /// prefix, or its label): they are no longer sent there. A photo no other destination waits
+    /// for then leaves the spool (or moves to failed/, when one refused it). For `relay drop` and
+    /// `relay config remove --release`, on a spool no run holds. Returns the photos released.
+    public func release(destination query: String) throws(SpoolError) -> [SpoolEntry] {
+        var released: [SpoolEntry] = []
+        for var entry in condition.withLock({ queued }) {
+            guard let map = entry.destinations, let kept = PhotoDestinations.release(map, matching: query) else { continue }
+            entry.destinations = kept
+            condition.withLock { if progress[entry.id] != nil { progress[entry.id] = kept } }
+            switch PhotoDestinations.settlement(kept) {
+            case .waiting:
+                do { try saveSidecar(entry) } catch { throw Self.describe(error, at: sidecarURL(entry.id)) }
+            case .delivered:
+                try removeDelivered(entry)
+            case .refused(let reason, let statusCode):
+                try storeFailed(entry, error: reason, statusCode: statusCode)
+            }
+            let settled = PhotoDestinations.settlement(kept) != .waiting
+            let updated = entry
+            condition.withLock {
+                if settled {
+                    queued.removeAll { $0.id == updated.id }
+                } else if let index = queued.firstIndex(where: { $0.id == updated.id }) {
+                    queued[index] = updated
+                }
+            }
+            released.append(entry)
+        }
+        return released
+    }
+}
+
+extension SpoolSnapshot {
+    /// Every destination that queued or in-flight photos still wait for, most photos first.
+    public var waiting: [WaitingDestination] {
+        PhotoDestinations.waiting((queued + inFlight).compactMap { entry in entry.destinations.map { (entry.uploadName, $0) } },
+                                  outside: [])
     }
 }

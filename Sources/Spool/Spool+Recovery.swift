@@ -44,13 +44,13 @@ extension Spool {
             entry.inFlightSince = nil
             entry.uploaderPID = nil
             if let destinations {
-                var map = entry.destinations ?? [:]
-                for destination in destinations.all where map[destination.id] == nil {
-                    map[destination.id] = DestinationProgress(label: destination.label)
-                }
-                entry.destinations = map
-                progress[entry.id] = map
-                if map[destinations.primary.id]?.state != .queued {
+                let resumed = PhotoDestinations.resume(entry.destinations, run: destinations)
+                if resumed.adopted { adoptedAtStart += 1 }
+                entry.destinations = resumed.map
+                progress[entry.id] = resumed.map
+                if !resumed.forPrimary {
+                    // The primary has it, or it was never taken for the primary: it waits
+                    // for the others (this run's, or those of a run to come).
                     lingering[entry.id] = entry
                     continue
                 }

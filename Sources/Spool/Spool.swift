@@ -76,8 +76,12 @@ public final class Spool: @unchecked Sendable {
     /// Several destinations only: false while the primary destination cannot be reached, when
     /// its queued photos do not hold back a low-priority destination (nothing uses the uplink).
     var primaryReachable = true
-    /// Serializes sidecar writes of runs with several destinations.
-    let sidecarWrite = NSLock()
+    /// Serializes the sidecar writes of one photo (a photo's id picks its lock), so that a
+    /// writer holding an older copy of the entry cannot put back an older progress.
+    let sidecarWrites = (0..<16).map { _ in NSLock() }
+    /// Photos found at start whose sidecar (from an older relay) recorded no destinations: they
+    /// took this run's.
+    public internal(set) var adoptedAtStart = 0
 
     /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
     /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
@@ -580,8 +584,9 @@ public final class Spool: @unchecked Sendable {
 
     func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
         guard destinations != nil else { return try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry) }
-        sidecarWrite.lock()
-        defer { sidecarWrite.unlock() }
+        let lock = sidecarWrites[Int(entry.id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
+        lock.lock()
+        defer { lock.unlock() }
         var merged = entry
         if let map = condition.withLock({ progress[entry.id] }) { merged.destinations = map }
         try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(merged)

@@ -30,7 +30,7 @@ public final class StatusServer: @unchecked Sendable {
         }
         let server = StatusServer(address: socket.address, router: StatusRouter(token: options.token),
                                   live: LiveRunState(following: bus), thumbnails: thumbnails)
-        bus.subscribe { [thumbnails] event in thumbnails.observe(event) }
+        bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
         let context = Unmanaged.passUnretained(server).toOpaque()
         guard let daemon = relay_mhd_start(socket.descriptor, connectionLimit, connectionTimeout, StatusServer.handle, context) else {
             close(socket.descriptor)

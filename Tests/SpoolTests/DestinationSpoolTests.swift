@@ -110,4 +110,68 @@ final class DestinationSpoolTests: XCTestCase {
         spool.setPrimaryReachable(false)
         XCTAssertNotNil(spool.takeDuePhoto(for: "BACKUP"), "the gallery cannot be reached: nothing uses the uplink")
     }
+
+    /// Issue 26's loss: A+B (B down), then a run to A alone, then A+B again. A gets each photo
+    /// once; B ends with every photo; the run to A alone says what waits for B.
+    func testARunToFewerDestinationsNeverDropsTheOthersDeliveries() throws {
+        let onlyGallery = SpoolDestinations(primary: destinations.primary, others: [])
+        var spool: Spool? = try Spool(directory: folder, destinations: destinations)
+        let first = try (1...5).map { try add(spool!, "A\($0).JPG") }
+        for _ in first { try spool!.markDelivered(try XCTUnwrap(spool!.claimNext())) }
+        for _ in first {
+            let forBackup = try XCTUnwrap(spool!.takeDuePhoto(for: "BACKUP"))
+            try spool!.settlePhoto(forBackup, for: "BACKUP", .retry(after: 3600, error: "connection refused", statusCode: nil))
+        }
+        spool!.close()
+        spool = nil
+
+        var galleryOnly: Spool? = try Spool(directory: folder, destinations: onlyGallery)
+        XCTAssertEqual(galleryOnly!.waitingElsewhere().map(\.id), ["BACKUP"])
+        XCTAssertEqual(galleryOnly!.waitingElsewhere().first?.photos.count, 5)
+        let second = try (1...3).map { try add(galleryOnly!, "B\($0).JPG") }
+        var sentToGallery: [String] = []
+        for _ in second {
+            let entry = try XCTUnwrap(galleryOnly!.claimNext())
+            sentToGallery.append(entry.id)
+            try galleryOnly!.markDelivered(entry)
+        }
+        galleryOnly!.close()
+        XCTAssertNil(galleryOnly!.claimNext(), "the first five are not sent to the gallery a second time")
+        XCTAssertEqual(Set(sentToGallery), Set(second.map(\.id)))
+        for photo in first { XCTAssertTrue(FileManager.default.fileExists(atPath: galleryOnly!.photoURL(for: photo).path)) }
+        for photo in second {
+            XCTAssertEqual(try sidecar(photo)?.destinations?.keys.sorted(), nil, "taken for the gallery alone: delivered and gone")
+        }
+        galleryOnly = nil
+
+        let again = try Spool(directory: folder, destinations: destinations)
+        again.close()
+        XCTAssertNil(again.claimNext(), "nothing for the gallery")
+        var sentToBackup: [String] = []
+        while let entry = again.takeDuePhoto(for: "BACKUP", at: Date().addingTimeInterval(7200)) {
+            sentToBackup.append(entry.id)
+            try again.settlePhoto(entry, for: "BACKUP", .delivered)
+        }
+        XCTAssertEqual(sentToBackup, first.map(\.id), "the backup gets every photo taken for it, once")
+        XCTAssertEqual(again.counts().queued, 0)
+        XCTAssertEqual(again.waitingElsewhere(), [])
+    }
+
+    /// `relay drop --destination`: a photo that only the released destination waited for leaves
+    /// the spool; one another destination waits for stays.
+    func testReleasingADestination() throws {
+        var spool: Spool? = try Spool(directory: folder, destinations: destinations)
+        let delivered = try add(spool!, "A.JPG")
+        let waitsForBoth = try add(spool!, "B.JPG")
+        try spool!.markDelivered(try XCTUnwrap(spool!.claimNext()))
+        spool!.close()
+        spool = nil
+
+        let plain = try Spool(directory: folder)
+        let released = try plain.release(destination: "backup")
+        XCTAssertEqual(released.map(\.id).sorted(), [delivered.id, waitsForBoth.id].sorted())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: plain.photoURL(for: delivered).path), "the gallery had it: it goes")
+        XCTAssertEqual(try sidecar(waitsForBoth)?.destinations?.keys.sorted(), ["GALLERY"], "still waits for the gallery")
+        XCTAssertEqual(try plain.release(destination: "backup"), [], "nothing waits for it any more")
+    }
 }
