@@ -185,10 +185,9 @@ public final class RelayRun {
     /// `heartbeat` is called at every turn of the run's main loop (about twice a second), while it
     /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
     public func run(stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}) throws(RunError) {
-        let resumed = spool.counts()
         bus.publish(.run(.started(RunDescription(
             sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
-            resumed: resumed.queued, rendition: config.renditionSpec?.summary))))
+            resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary))))
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
         for notice in SpoolNotices.atStart(adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
                                            waiting: spool.waitingElsewhere(), knownConfigIDs: knownConfigIDs) {
@@ -256,7 +255,8 @@ public final class RelayRun {
         }
         _ = sourceDone.wait(timeout: .now() + 15)
         queues.publishChanges(on: bus)
-        bus.flush()
+        // A stuck observer (a --json reader that stopped reading) may not hold up the end.
+        bus.flush(until: Date().addingTimeInterval(1))
         let counts = spool.counts()
         let s = state.snapshot
         bus.publish(.run(.stopped(RunTotals(delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
@@ -271,7 +271,7 @@ public final class RelayRun {
                     + "sent by the run with --session \(session.name) that delivers them", .info)))
             }
         }
-        bus.flush()
+        bus.flush(until: Date().addingTimeInterval(1))
     }
 
     private static func describe(_ config: RequestConfig) -> DestinationDescription {

@@ -55,7 +55,7 @@ final class RunOutputs: Sendable {
     /// Stops the progress line (the run is over, or never started).
     func finish() {
         ticker.stop()
-        bus.flush()
+        bus.flush(until: Date().addingTimeInterval(1))
         console.finishProgress()
     }
 }

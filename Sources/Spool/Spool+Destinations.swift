@@ -148,12 +148,23 @@ extension Spool {
         }
     }
 
+    /// The photos in the spool that one of this run's destinations still has to take.
+    public func pendingForRun() -> Int {
+        condition.withLock {
+            guard let destinations else { return queued.count + inFlight.count }
+            let ids = Set(destinations.all.map(\.id))
+            return (queued + inFlight.values + lingering.values).filter { entry in
+                progress[entry.id]?.contains { ids.contains($0.key) && $0.value.state == .queued } ?? true
+            }.count
+        }
+    }
+
     /// The destinations this run does not deliver to that photos in the spool still wait for
     /// (said once at start, so that nobody forgets them).
     public func waitingElsewhere() -> [WaitingDestination] {
         condition.withLock {
             let delivering = Set(destinations?.all.map(\.id) ?? [])
-            let photos = (queued + inFlight.values + lingering.values).compactMap { entry in
+            let photos = (queued + inFlight.values + lingering.values).sorted { $0.sequence < $1.sequence }.compactMap { entry in
                 progress[entry.id].map { (name: entry.uploadName, map: $0) }
             }
             return PhotoDestinations.waiting(photos, outside: delivering)
