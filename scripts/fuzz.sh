@@ -10,7 +10,11 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 # install-deps.sh installs its own arguments too: the target names are not packages.
 set --
+# Sourced without this script's arguments (install-deps.sh takes extra packages from its own).
+args=("$@")
+set --
 source scripts/install-deps.sh
+set -- "${args[@]}"
 seconds=${SECONDS_PER_TARGET:-600}
 [ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo ssdp description ftp)
 (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address >&2)

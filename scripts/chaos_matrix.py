@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""relay's chaos matrix: every photo source against every destination kind, and all four kinds
+at once, each cell under repeated SIGKILLs of relay and the destination's own faults. Prints a
+Markdown table for RELIABILITY.md. Run through `scripts/chaos.sh matrix [--quick] [CELL ...]`,
+which builds relay first; a cell is SOURCE:DESTINATION, e.g. ptpip:s3, folder:all.
+
+Sources: ptpip (the camera simulator over PTP/IP), gphoto2 (the same simulator through
+libgphoto2), ftp (relay's FTP receiver, fed by a camera-like client that sends a photo again
+until it gets 226), folder (a hot folder written the way FTP servers write).
+Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and dropped
+connections), s3 (SeaweedFS, restarted mid-run: it cannot be made to answer 503 SlowDown), ftp
+(vsftpd, killed with its sessions mid-run and started again), sftp (OpenSSH's sshd, killed with
+its sessions and started again), all (the four at once, each with its faults).
+
+Counted per destination, from what the source made (SHA-256 of each photo) and what the
+destination stored: delivered, lost, duplicates by content (one photo under two names) and by
+key (an Idempotency-Key stored twice, HTTP only), strays (anything the source never made) and
+partial objects visible under a final name. A cell passes with every photo delivered to every
+destination, and 0 of everything else.
+"""
+
+import argparse
+import ftplib
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
+from peers import wait_for  # noqa: E402
+
+SOURCES = ["ptpip", "gphoto2", "ftp", "folder"]
+DESTINATIONS = ["http", "s3", "ftp", "sftp", "all"]
+KINDS = ["http", "s3", "ftp", "sftp"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port):
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def files_under(root):
+    """{relative path: sha256} of every regular file under root."""
+    found = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, root)] = sha256(f.read())
+    return found
+
+
+def kill_tree(pid):
+    """SIGKILL to a server and everything under it (a session process outlives its listener)."""
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    for child in children:
+        kill_tree(int(child))
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+# --- destinations ----------------------------------------------------------------------------
+
+
+class HTTPDestination:
+    kind = "http"
+    fault = "500s, 429s, drops"
+
+    def __init__(self, work):
+        os.makedirs(os.path.join(work, "http"))
+        self.gallery = Gallery(os.path.join(work, "http"), faults=[
+            "--fail-rate", "0.2", "--drop-rate", "0.1", "--throttle-rate", "0.1", "--retry-after", "1"])
+
+    def config(self):
+        return ["--url", self.gallery.url + "/upload", "--note", "http"], {}
+
+    def disturb(self):
+        pass
+
+    def stored(self):
+        """[(name, sha256, key)] of what the destination shows."""
+        return [(p["name"], p["sha256"], p.get("idempotencyKey")) for p in self.gallery.photos()]
+
+    def stop(self):
+        self.gallery.stop()
+
+
+class S3Destination:
+    kind = "s3"
+    fault = "SeaweedFS restarted"
+    access, secret = "CHAOSKEY", "chaos-secret"
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "s3")
+        os.makedirs(os.path.join(self.dir, "data"))
+        identities = {"identities": [{"name": "relay", "credentials": [{"accessKey": self.access, "secretKey": self.secret}],
+                                      "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+        with open(os.path.join(self.dir, "s3.json"), "w") as f:
+            json.dump(identities, f)
+        self.ports = [free_port() for _ in range(10)]
+        self.start()
+        self.client().create_bucket(Bucket="chaos")
+
+    def start(self):
+        p = self.ports
+        self.proc = subprocess.Popen([
+            shutil.which("weed"), "server", "-dir=" + os.path.join(self.dir, "data"), "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            "-master.telemetry=false", "-master.port=%d" % p[0], "-master.port.grpc=%d" % p[1], "-volume.port=%d" % p[2],
+            "-volume.port.grpc=%d" % p[3], "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer",
+            "-filer.port=%d" % p[4], "-filer.port.grpc=%d" % p[5], "-s3", "-s3.port=%d" % p[6], "-s3.port.grpc=%d" % p[7],
+            "-s3.port.iceberg=%d" % p[8], "-s3.port.lance=%d" % p[9], "-s3.config=" + os.path.join(self.dir, "s3.json"),
+        ], cwd=self.dir, stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "weed.log"), "a"))
+        if not wait_for(lambda: self.answers(), 60, 0.3):
+            raise Failure("SeaweedFS did not start")
+
+    def answers(self):
+        try:
+            self.client().list_buckets()
+            return True
+        except Exception:  # noqa: BLE001 - not up yet
+            return False
+
+    def client(self):
+        import boto3
+        from botocore.config import Config
+        return boto3.client("s3", endpoint_url="http://127.0.0.1:%d" % self.ports[6], aws_access_key_id=self.access,
+                            aws_secret_access_key=self.secret, region_name="us-east-1",
+                            config=Config(retries={"max_attempts": 1}, connect_timeout=5, read_timeout=30))
+
+    def config(self):
+        return (["--url", "s3://chaos/photos", "--endpoint", "http://127.0.0.1:%d" % self.ports[6], "--note", "s3"],
+                {"AWS_ACCESS_KEY_ID": self.access, "AWS_SECRET_ACCESS_KEY": self.secret})
+
+    def disturb(self):
+        kill_tree(self.proc.pid)
+        self.proc.wait()
+        time.sleep(1)
+        self.start()
+
+    def stored(self):
+        client = self.client()
+        found = []
+        for page in client.get_paginator("list_objects_v2").paginate(Bucket="chaos"):
+            for item in page.get("Contents", []):
+                body = client.get_object(Bucket="chaos", Key=item["Key"])["Body"].read()
+                found.append((item["Key"], sha256(body), None))
+        return found
+
+    def stop(self):
+        kill_tree(self.proc.pid)
+
+
+class FTPDestination:
+    kind = "ftp"
+    fault = "vsftpd killed and restarted"
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "vsftpd")
+        self.root = os.path.join(self.dir, "root")
+        os.makedirs(os.path.join(self.root, "upload"))
+        os.chmod(os.path.join(self.root, "upload"), 0o777)
+        self.port, low = free_port(), free_port()
+        lines = ["listen=YES", "listen_ipv6=NO", "listen_address=127.0.0.1", "listen_port=%d" % self.port, "background=NO",
+                 "anonymous_enable=YES", "no_anon_password=YES", "anon_root=" + self.root, "write_enable=YES",
+                 "anon_upload_enable=YES", "anon_mkdir_write_enable=YES", "anon_other_write_enable=YES", "anon_umask=022",
+                 "allow_writeable_chroot=YES", "local_enable=NO", "pasv_enable=YES", "pasv_address=127.0.0.1",
+                 "pasv_min_port=%d" % low, "pasv_max_port=%d" % (low + 20), "seccomp_sandbox=NO", "xferlog_enable=NO"]
+        self.conf = os.path.join(self.dir, "vsftpd.conf")
+        with open(self.conf, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(["/usr/sbin/vsftpd", self.conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for(lambda: listening(self.port), 20, 0.1):
+            raise Failure("vsftpd did not start")
+
+    def config(self):
+        return ["--url", "ftp://127.0.0.1:%d/upload/photos" % self.port, "--note", "ftp"], {}
+
+    def disturb(self):
+        kill_tree(self.proc.pid)
+        self.proc.wait()
+        self.start()
+
+    def stored(self):
+        return [(path, digest, None) for path, digest in files_under(os.path.join(self.root, "upload")).items()]
+
+    def stop(self):
+        kill_tree(self.proc.pid)
+
+
+class SFTPDestination:
+    kind = "sftp"
+    fault = "sshd killed and restarted"
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "sshd")
+        self.uploads = os.path.join(self.dir, "uploads")
+        os.makedirs(self.uploads)
+        host_key, self.user_key = os.path.join(self.dir, "host_key"), os.path.join(self.dir, "user_key")
+        for key in (host_key, self.user_key):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key], check=True)
+        shutil.copy(self.user_key + ".pub", os.path.join(self.dir, "authorized_keys"))
+        self.port = free_port()
+        with open(host_key + ".pub") as f:
+            public = " ".join(f.read().split()[:2])
+        self.known_hosts = os.path.join(self.dir, "known_hosts")
+        with open(self.known_hosts, "w") as f:
+            f.write("[127.0.0.1]:%d %s\n" % (self.port, public))
+        os.makedirs("/run/sshd", exist_ok=True)
+        self.conf = os.path.join(self.dir, "sshd_config")
+        with open(self.conf, "w") as f:
+            f.write("\n".join([
+                "Port %d" % self.port, "ListenAddress 127.0.0.1", "HostKey " + host_key,
+                "PidFile " + os.path.join(self.dir, "sshd.pid"), "AuthorizedKeysFile " + os.path.join(self.dir, "authorized_keys"),
+                "PermitRootLogin prohibit-password", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+                "UsePAM no", "StrictModes no", "Subsystem sftp internal-sftp", ""]))
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", self.conf],
+                                     stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.dir, "sshd.log"), "a"))
+        if not wait_for(lambda: listening(self.port), 20, 0.1):
+            raise Failure("sshd did not start")
+
+    def config(self):
+        user = os.environ.get("USER") or "root"
+        return ["--url", "sftp://%s@127.0.0.1:%d%s/photos" % (user, self.port, self.uploads), "--ssh-key", self.user_key,
+                "--known-hosts", self.known_hosts, "--note", "sftp"], {}
+
+    def disturb(self):
+        kill_tree(self.proc.pid)
+        self.proc.wait()
+        self.start()
+
+    def stored(self):
+        return [(path, digest, None) for path, digest in files_under(self.uploads).items()]
+
+    def stop(self):
+        kill_tree(self.proc.pid)
+
+
+DESTINATION_TYPES = {"http": HTTPDestination, "s3": S3Destination, "ftp": FTPDestination, "sftp": SFTPDestination}
+
+
+# --- sources ---------------------------------------------------------------------------------
+
+
+def camera_photo(path, seed, size):
+    """A JPEG-shaped file of about `size` bytes, different for every seed."""
+    rng = random.Random(seed)
+    body = rng.randbytes(size)
+    data = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + body.replace(b"\xff", b"\xfe") + b"\xff\xd9"
+    with open(path, "wb") as f:
+        f.write(data)
+    return data
+
+
+class CameraSource:
+    """The simulator; relay takes it over PTP/IP or through libgphoto2."""
+
+    def __init__(self, work, via):
+        self.camera = Camera(work, "generic", ["--photo-size", "150k"])
+        host, port = self.camera.address.rsplit(":", 1)
+        self.argument = ["--camera", self.camera.url if via == "ptpip" else "gphoto2:ptpip:%s:%s:%s" % (host, port, port)]
+        self.ready = r"connected to"
+
+    def shoot(self, index):
+        self.camera.shoot()
+
+    def made(self):
+        return self.camera.made()
+
+    def finish(self):
+        pass
+
+    def stop(self):
+        self.camera.stop()
+
+
+class FolderSource:
+    def __init__(self, work):
+        self.folder = os.path.join(work, "drop")
+        os.makedirs(self.folder)
+        self.argument = ["--folder", self.folder, "--settle", "0.3"]
+        self.ready = r"relay: folder"
+        self.photos = {}
+
+    def shoot(self, index):
+        name = "IMG_%04d.JPG" % index
+        temporary = os.path.join(self.folder, "." + name + ".part")
+        self.photos[name] = sha256(camera_photo(temporary, index, 150_000))
+        os.rename(temporary, os.path.join(self.folder, name))
+
+    def made(self):
+        return dict(self.photos)
+
+    def finish(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+class FTPSource:
+    """A camera's FTP client: each photo is sent until relay answers 226 (a camera whose upload
+    was cut sends it again, as bodies do after a dropped link)."""
+
+    def __init__(self, work):
+        self.port = free_port()
+        self.files = os.path.join(work, "card")
+        os.makedirs(self.files)
+        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
+        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+        self.ready = r"ftp: listening"
+        self.photos = {}
+        self.pending = []
+
+    def shoot(self, index):
+        name = "DSC_%04d.JPG" % index
+        self.photos[name] = sha256(camera_photo(os.path.join(self.files, name), index, 150_000))
+        self.pending.append(name)
+        self.send_pending(deadline=time.time() + 2)
+
+    def send_pending(self, deadline):
+        while self.pending and time.time() < deadline:
+            name = self.pending[0]
+            try:
+                ftp = ftplib.FTP()
+                ftp.connect("127.0.0.1", self.port, timeout=10)
+                ftp.login("camera", "chaos-secret")
+                with open(os.path.join(self.files, name), "rb") as f:
+                    answer = ftp.storbinary("STOR " + name, f)
+                if answer.startswith("226"):
+                    self.pending.pop(0)
+                try:
+                    ftp.quit()
+                except (OSError, ftplib.Error):
+                    pass
+            except (OSError, ftplib.Error, EOFError):
+                time.sleep(0.2)
+
+    def made(self):
+        return dict(self.photos)
+
+    def finish(self):
+        self.send_pending(deadline=time.time() + 120)
+
+    def stop(self):
+        pass
+
+
+def make_source(name, work):
+    if name in ("ptpip", "gphoto2"):
+        return CameraSource(work, name)
+    return FolderSource(work) if name == "folder" else FTPSource(work)
+
+
+# --- one cell --------------------------------------------------------------------------------
+
+
+class Relay:
+    def __init__(self, work, env):
+        self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"), **env)
+        self.log_path = os.path.join(work, "relay.log")
+        self.proc = None
+
+    def command(self, *args):
+        result = subprocess.run([RELAY] + list(args), env=self.env, capture_output=True, text=True, timeout=60)
+        if result.returncode != 0:
+            raise Failure("relay %s: %s" % (" ".join(args), result.stderr.strip()))
+
+    def start(self, arguments, configs):
+        flags = [flag for config in configs for flag in ("--config", config)]
+        self.proc = subprocess.Popen([RELAY, "run", "--retry-base", "0.1", "--retry-cap", "2"] + arguments + flags,
+                                     env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.log_path, "a"))
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=60)
+
+    def log(self):
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def spool_empty(self):
+        result = subprocess.run([RELAY, "status", "--json"], env=self.env, capture_output=True, text=True, timeout=60)
+        try:
+            status = json.loads(result.stdout)
+        except ValueError:
+            return False
+        return not status["queued"] and not status["inFlight"]
+
+
+def account(made, stored, kind):
+    """Per destination: delivered, lost, duplicates (content / key), strays, partials."""
+    by_sha = {}
+    for name, digest, _ in stored:
+        by_sha.setdefault(digest, []).append(name)
+    keys = [key for _, _, key in stored if key]
+    made_shas = set(made.values())
+    partial = [name for name, digest, _ in stored
+               if digest not in made_shas and (os.path.basename(name).startswith(".") or name.endswith(".part"))]
+    delivered = sum(1 for digest in made.values() if digest in by_sha)
+    return {
+        "delivered": delivered,
+        "lost": len(made) - delivered,
+        "dup_content": sum(len(names) - 1 for digest, names in by_sha.items() if digest in made_shas),
+        "dup_key": len(keys) - len(set(keys)) if kind == "http" else 0,
+        "strays": sum(1 for _, digest, _ in stored if digest not in made_shas) - len(partial),
+        "partials": len(partial),
+    }
+
+
+def run_cell(source_name, destination_name, quick, seed):
+    photos, kills = (8, 3) if quick else (24, 8)
+    work = tempfile.mkdtemp(prefix="relay-matrix-%s-%s-" % (source_name, destination_name))
+    rng = random.Random(seed)
+    kinds = KINDS if destination_name == "all" else [destination_name]
+    destinations = []
+    source = None
+    relay = None
+    started = time.time()
+    try:
+        destinations = [DESTINATION_TYPES[kind](work) for kind in kinds]
+        source = make_source(source_name, work)
+        env = dict(getattr(source, "env", {}))
+        for destination in destinations:
+            env.update(destination.config()[1])
+        relay = Relay(work, env)
+        for destination in destinations:
+            relay.command("config", "add", *destination.config()[0])
+        arguments = source.argument
+        relay.start(arguments, [d.kind for d in destinations])
+        if not wait_for(lambda: source.ready in relay.log() or "connected" in relay.log(), 60, 0.2):
+            raise Failure("relay did not start: " + relay.log()[-500:])
+        # Kill moments over the shooting, and one fault of each destination half way.
+        span = photos * 0.4
+        moments = sorted(rng.uniform(0.2, span) for _ in range(kills))
+        disturbed = False
+        shot = killed = 0
+        clock = time.time()
+        while shot < photos or killed < kills:
+            now = time.time() - clock
+            if killed < kills and now >= moments[killed]:
+                relay.kill()
+                killed += 1
+                relay.start(arguments, [d.kind for d in destinations])
+            elif not disturbed and now >= span / 2:
+                for destination in destinations:
+                    destination.disturb()
+                disturbed = True
+            elif shot < photos and now >= shot * 0.4:
+                shot += 1
+                source.shoot(shot)
+            else:
+                time.sleep(0.02)
+        source.finish()
+
+        def stored(destination):
+            """What the destination holds; a server still coming back is asked again."""
+            for _ in range(30):
+                try:
+                    return destination.stored()
+                except Exception:  # noqa: BLE001 - a restarted server answers errors for a moment
+                    time.sleep(1)
+            raise Failure("%s could not be listed" % destination.kind)
+
+        def everything_delivered():
+            made = source.made()
+            if len(made) < photos:
+                return False
+            return all(account(made, stored(d), d.kind)["lost"] == 0 for d in destinations) and relay.spool_empty()
+        settled = wait_for(everything_delivered, 240 if quick else 600, 1.0)
+        relay.kill(signal.SIGINT)
+        made = source.made()
+        figures = {d.kind: account(made, stored(d), d.kind) for d in destinations}
+        ok = settled and len(made) == photos and all(
+            f["lost"] == 0 and f["dup_content"] == 0 and f["dup_key"] == 0 and f["strays"] == 0 and f["partials"] == 0
+            for f in figures.values())
+        faults = "%d SIGKILLs; %s" % (killed, "; ".join(d.fault for d in destinations))
+        return {"made": len(made), "per": figures, "faults": faults, "result": "pass" if ok else "FAIL",
+                "seconds": time.time() - started, "work": work}
+    except Failure as error:
+        return {"made": "-", "per": {}, "faults": "", "result": "FAIL: %s" % error, "seconds": time.time() - started, "work": work}
+    finally:
+        if relay:
+            relay.kill()
+        if source:
+            source.stop()
+        for destination in destinations:
+            destination.stop()
+
+
+def cell_text(figures):
+    return "%d / %d / %d·%d / %d / %d" % (figures["delivered"], figures["lost"], figures["dup_content"], figures["dup_key"],
+                                         figures["strays"], figures["partials"])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="8 photos and 3 kills a cell instead of 24 and 8")
+    parser.add_argument("cells", nargs="*", help="SOURCE:DESTINATION (default: every cell)")
+    args = parser.parse_args()
+    cells = [tuple(cell.split(":", 1)) for cell in args.cells] or [(s, d) for s in SOURCES for d in DESTINATIONS]
+    for source, destination in cells:
+        if source not in SOURCES or destination not in DESTINATIONS:
+            parser.error("unknown cell %s:%s (sources: %s; destinations: %s)" % (source, destination, ", ".join(SOURCES),
+                                                                                 ", ".join(DESTINATIONS)))
+    print("Each destination: delivered / lost / duplicates by content·key / strays / partial objects.")
+    print()
+    print("| source | destinations | photos made | http | s3 | ftp | sftp | faults | result |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    failed = False
+    for index, (source, destination) in enumerate(cells):
+        figures = run_cell(source, destination, args.quick, seed=2026 + index)
+        columns = [cell_text(figures["per"][kind]) if kind in figures["per"] else "" for kind in KINDS]
+        print("| %s | %s | %s | %s | %s | %s (%.0f s) |" % (source, destination, figures["made"], " | ".join(columns),
+                                                          figures["faults"], figures["result"], figures["seconds"]), flush=True)
+        if figures["result"] != "pass":
+            failed = True
+            sys.stderr.write("%s:%s: work folder kept at %s\n" % (source, destination, figures["work"]))
+        else:
+            shutil.rmtree(figures["work"], ignore_errors=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
