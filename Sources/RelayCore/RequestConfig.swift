@@ -31,7 +31,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     /// What kind of destination a config's URL names.
     public enum Kind: Sendable, Equatable {
-        case http, s3, ftp, ftps, sftp
+        case http, s3, ftp, ftps, sftp, webdav
     }
 
     public static let defaultFileField = "file"
@@ -106,10 +106,12 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.caCertificate = caCertificate
     }
 
-    /// HTTP unless the URL is `s3://`, `ftp://`, `ftps://` or `sftp://` (its scheme is checked by `validate`).
+    /// HTTP unless the URL is `s3://`, `ftp://`, `ftps://`, `sftp://`, `dav://` or `davs://` (its
+    /// scheme is checked by `validate`).
     public var kind: Kind {
         let lower = url.trimmingCharacters(in: .whitespaces).lowercased()
-        for (prefix, kind) in [("s3://", Kind.s3), ("ftp://", .ftp), ("ftps://", .ftps), ("sftp://", .sftp)] where lower.hasPrefix(prefix) {
+        let prefixes = [("s3://", Kind.s3), ("ftp://", .ftp), ("ftps://", .ftps), ("sftp://", .sftp), ("dav://", .webdav), ("davs://", .webdav)]
+        for (prefix, kind) in prefixes where lower.hasPrefix(prefix) {
             return kind
         }
         return .http
@@ -215,8 +217,8 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         guard let parsed = URLComponents(string: template.render(PathTemplate.sample)), let scheme = parsed.scheme?.lowercased() else {
             throw .invalidURL(url, reason: "it is not a URL")
         }
-        guard ["http", "https", "s3", "ftp", "ftps", "sftp"].contains(scheme) else {
-            throw .invalidURL(url, reason: "only http, https, s3, ftp, ftps and sftp are supported, not '\(scheme)'")
+        guard ["http", "https", "s3", "ftp", "ftps", "sftp", "dav", "davs"].contains(scheme) else {
+            throw .invalidURL(url, reason: "only http, https, s3, ftp, ftps, sftp, dav and davs (WebDAV) are supported, not '\(scheme)'")
         }
         guard let host = parsed.host, !host.isEmpty else {
             throw .invalidURL(url, reason: "it has no host name")
@@ -228,8 +230,11 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         }
         if ["ftp", "ftps", "sftp"].contains(scheme) {
             try validateFileTransfer(parsed, scheme: scheme, url: url)
+        } else if ["dav", "davs"].contains(scheme) {
+            try validateWebDAV(parsed, url: url)
         } else if password != nil || sshKey != nil || knownHosts != nil || caCertificate != nil {
-            throw .invalidSetting("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps:// and sftp:// URLs")
+            throw .invalidSetting("password", reason: "password, sshKey, knownHosts and caCertificate are for ftp://, ftps://, sftp:// "
+                + "and dav(s):// URLs")
         }
         for name in headers.keys where !HeaderSyntax.isValidName(name) {
             throw .invalidHeader(name, reason: "a header name is letters, digits and - only")
@@ -282,6 +287,28 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         if !fields.isEmpty || fileField != nil || body != nil {
             throw .invalidSetting(fields.keys.sorted().first ?? fileField ?? "body",
                                 reason: "fields, fileField and body describe an HTTP form; an FTP upload stores the file itself")
+        }
+    }
+
+    /// WebDAV: a password only as `${NAME}` and only with a user in the URL; a form's fields refused.
+    private func validateWebDAV(_ parsed: URLComponents, url: String) throws(ConfigError) {
+        if parsed.password != nil {
+            throw .invalidURL(url, reason: "a password in the URL would be stored in the file; give \"password\": \"${DAV_PASSWORD}\" instead")
+        }
+        if let password {
+            guard password.contains("${") else {
+                throw .invalidSetting("password", reason: "give it as a ${NAME} reference to the environment (e.g. ${DAV_PASSWORD}), never the password itself")
+            }
+            guard !(parsed.user ?? "").isEmpty else {
+                throw .invalidURL(url, reason: "a password needs a user: dav://USER@HOST/PATH")
+            }
+        }
+        if sshKey != nil || knownHosts != nil || caCertificate != nil {
+            throw .invalidSetting("sshKey", reason: "sshKey, knownHosts and caCertificate are for sftp:// and ftps:// URLs")
+        }
+        if !fields.isEmpty || fileField != nil || body != nil {
+            throw .invalidSetting(fields.keys.sorted().first ?? fileField ?? "body",
+                                reason: "fields, fileField and body describe an HTTP form; a WebDAV upload stores the file itself")
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import RelayCore
 
-/// Makes the destination a request config names: HTTP(S), an S3-compatible bucket, or an FTP,
-/// FTPS or SFTP server.
+/// Makes the destination a request config names: HTTP(S), an S3-compatible bucket, an FTP, FTPS
+/// or SFTP server, or a WebDAV server.
 public enum Destinations {
     /// One destination for one upload worker (each owns its own connection).
     public static func make(
@@ -19,6 +19,8 @@ public enum Destinations {
             return try S3Destination(config: config, environment: environment, policy: policy, cancellation: cancellation)
         case .ftp, .ftps, .sftp:
             return try FileTransferDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
+        case .webdav:
+            return try WebDAVDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
         }
     }
 

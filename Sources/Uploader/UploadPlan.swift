@@ -14,7 +14,8 @@ public struct UploadPlan: Sendable, Equatable {
         case raw
     }
 
-    public static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    /// Camera2URL's methods, and WebDAV's MKCOL and MOVE (sent without a body).
+    public static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "MKCOL", "MOVE"]
 
     public var method: String
     public var url: String

@@ -65,7 +65,7 @@ final class ConfigListTests: XCTestCase {
             }
         }
         XCTAssertTrue(message(RequestConfig(url: "", note: "gallery")).contains("config 'gallery' has no URL: relay config add --url"))
-        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps and sftp"))
+        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav and davs"))
         XCTAssertTrue(message(RequestConfig(url: "not a url")).contains("url 'not a url'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", headers: ["Bad Name": "x"])).contains("header 'Bad Name'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", timeoutSeconds: -1)).contains("timeoutSeconds"))

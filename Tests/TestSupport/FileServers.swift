@@ -226,3 +226,95 @@ public final class SSHDProcess {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+/// Apache httpd (Debian's apache2-bin) with mod_dav on a loopback port of its own, started here
+/// (never as a service): a WebDAV share at `/` that needs basic auth as `user` / `password`.
+public final class ApacheDAVProcess {
+    public let process: Subprocess
+    public let directory: URL
+    /// What the share serves; files written there belong to `nobody` (Apache will not serve as root).
+    public let root: URL
+    public let port: Int
+    public let user = "photo"
+    public let password = "dav-secret-\(UUID().uuidString.prefix(6))"
+
+    public init() throws {
+        let apache = URL(fileURLWithPath: "/usr/sbin/apache2")
+        let modules = "/usr/lib/apache2/modules"
+        guard FileManager.default.isExecutableFile(atPath: apache.path),
+              FileManager.default.fileExists(atPath: "\(modules)/mod_dav_fs.so") else {
+            throw FileServerError.missing("Apache httpd with mod_dav (apache2-bin)")
+        }
+        guard let openssl = Subprocess.which("openssl") else { throw FileServerError.missing("openssl") }
+        directory = try TestPaths.makeTemporaryDirectory("apache-dav")
+        root = directory.appendingPathComponent("root")
+        let locks = directory.appendingPathComponent("locks")
+        for folder in [root, locks] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            chmod(folder.path, 0o777)
+        }
+        chmod(directory.path, 0o755)
+        let hashed = try Subprocess.run(openssl, ["passwd", "-apr1", password])
+        guard hashed.status == 0 else { throw FileServerError.didNotStart("openssl passwd: \(hashed.stderr)") }
+        try "\(user):\(hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+            .write(to: directory.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
+        guard let port = ClosedPort.make() else { throw FileServerError.didNotStart("no free port") }
+        self.port = port
+        let runAs = getuid() == 0 ? ("nobody", "nogroup") : (NSUserName(), String(cString: getgrgid(getgid()).pointee.gr_name))
+        let d = directory.path
+        let config = directory.appendingPathComponent("httpd.conf")
+        try """
+        ServerRoot \(d)
+        ServerName 127.0.0.1
+        Listen 127.0.0.1:\(port)
+        PidFile \(d)/httpd.pid
+        DefaultRuntimeDir \(d)
+        ErrorLog \(d)/error.log
+        LoadModule mpm_event_module \(modules)/mod_mpm_event.so
+        LoadModule authz_core_module \(modules)/mod_authz_core.so
+        LoadModule authn_core_module \(modules)/mod_authn_core.so
+        LoadModule authn_file_module \(modules)/mod_authn_file.so
+        LoadModule auth_basic_module \(modules)/mod_auth_basic.so
+        LoadModule authz_user_module \(modules)/mod_authz_user.so
+        LoadModule dav_module \(modules)/mod_dav.so
+        LoadModule dav_fs_module \(modules)/mod_dav_fs.so
+        User \(runAs.0)
+        Group \(runAs.1)
+        DAVLockDB \(locks.path)/davlock
+        DocumentRoot \(root.path)
+        <Directory \(root.path)>
+          Dav On
+          AuthType Basic
+          AuthName "relay test"
+          AuthUserFile \(d)/htpasswd
+          Require valid-user
+        </Directory>
+
+        """.write(to: config, atomically: true, encoding: .utf8)
+        process = try Subprocess(apache, ["-X", "-f", config.path])
+        guard waitForListener(port: port, process: process, timeout: 20) else {
+            process.stop(signal: SIGKILL, timeout: 5)
+            let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            throw FileServerError.didNotStart("apache2: \(process.stderr) \(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        killTree(process.pid)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Every file under the share's root, relative to it, hidden ones included.
+    public func files() -> [String] {
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var found: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
+            }
+        }
+        return found.sorted()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import RelayCore
+import TestSupport
+import Uploader
+import XCTest
+
+/// The WebDAV destination against Apache httpd with mod_dav, started here on loopback.
+final class WebDAVDestinationTests: GalleryTestCase {
+    private var server: ApacheDAVProcess?
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    private func item(_ path: String, name: String) -> DeliveryItem {
+        DeliveryItem(filePath: path, name: name, key: "key-\(name)", contentType: ContentType.of(fileName: name),
+                     template: PathTemplate.Values(name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
+                                                   camera: "0123", serial: "0123", sequence: 42, run: "gala"))
+    }
+
+    private func start() throws -> ApacheDAVProcess {
+        let started = try ApacheDAVProcess()
+        server = started
+        return started
+    }
+
+    private func destination(_ url: String, password: String? = "${DAV_PASSWORD}", secret: String) throws -> WebDAVDestination {
+        let config = RequestConfig(url: url, password: password)
+        try config.validate()
+        return try WebDAVDestination(config: config, environment: ["DAV_PASSWORD": secret], policy: DeliveryPolicy(),
+                                     cancellation: UploadCancellation())
+    }
+
+    /// Issue 26: a folder that does not exist is made (with its parents); the photo shows only
+    /// under its final name, whole; a second attempt leaves one file; the next photo in the same
+    /// folder goes straight in.
+    func testMissingFoldersAreMadeAndThePhotoIsMovedIntoPlaceWhole() throws {
+        let dav = try start()
+        let first = try makePhoto("IMG_0042.JPG", size: 300_000, seed: 1)
+        let second = try makePhoto("IMG 0043 ü.JPG", size: 100_000, seed: 2)
+        let destination = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/studio/wedding/{run}/{date}/{name}", secret: dav.password)
+        for attempt in 0..<2 {
+            let report = destination.deliver(item(first.path, name: "IMG_0042.JPG"), growing: nil, attempt: attempt)
+            XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        }
+        let report = destination.deliver(item(second.path, name: "IMG 0043 ü.JPG"), growing: nil, attempt: 0)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        let day = PathTemplate.day(Date(timeIntervalSince1970: 1_779_540_245))
+        let folder = "studio/wedding/gala/\(day)"
+        // Path templates make names safe: "IMG 0043 ü.JPG" is stored as IMG_0043__.JPG.
+        XCTAssertEqual(dav.files(), ["\(folder)/IMG_0042.JPG", "\(folder)/IMG_0043__.JPG"], "no .part left, one file per photo")
+        XCTAssertEqual(SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("\(folder)/IMG_0042.JPG"))), SHA256.hex(first.data))
+        XCTAssertEqual(SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("\(folder)/IMG_0043__.JPG"))), SHA256.hex(second.data))
+        XCTAssertEqual(report.answer, "stored as dav://photo@127.0.0.1:\(dav.port)/\(folder)/IMG_0043__.JPG")
+    }
+
+    /// A wrong password is the photographer's to fix: permanent, with Apache's page summarised.
+    func testAWrongPasswordIsPermanentAndItsPageIsSummarised() throws {
+        let dav = try start()
+        let photo = try makePhoto("IMG_0001.JPG", size: 10_000, seed: 3)
+        let report = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/in", secret: "wrong")
+            .deliver(item(photo.path, name: "IMG_0001.JPG"), growing: nil, attempt: 0)
+        guard case .permanent(let reason) = report.decision else { return XCTFail("\(report.decision)") }
+        XCTAssertEqual(report.statusCode, 401)
+        XCTAssertTrue(reason.contains("401 Unauthorized"), reason)
+        XCTAssertFalse(reason.contains("<"), "no markup: \(reason)")
+        XCTAssertEqual(dav.files(), [])
+    }
+
+    /// A server that is not there is retried, like any gallery.
+    func testAServerThatIsDownIsRetried() throws {
+        let port = try XCTUnwrap(ClosedPort.make())
+        let photo = try makePhoto("IMG_0001.JPG", size: 10_000, seed: 4)
+        let report = try destination("dav://photo@127.0.0.1:\(port)/in", secret: "x")
+            .deliver(item(photo.path, name: "IMG_0001.JPG"), growing: nil, attempt: 0)
+        guard case .retry = report.decision else { return XCTFail("\(report.decision)") }
+    }
+
+    func testLocationsAndConfigRules() throws {
+        let plain = try WebDAVLocation(config: RequestConfig(url: "davs://nas.local/remote.php/dav/files/anna/Weddings/"))
+        let target = plain.target(for: PathTemplate.sample)
+        XCTAssertEqual(target.finalPath, "remote.php/dav/files/anna/Weddings/IMG_0001.JPG")
+        XCTAssertEqual(plain.url(target.partPath), "https://nas.local/remote.php/dav/files/anna/Weddings/.IMG_0001.JPG.part")
+        XCTAssertEqual(try WebDAVLocation(config: RequestConfig(url: "dav://[::1]:8080")).url("a b/c.jpg"), "http://[::1]:8080/a%20b/c.jpg")
+        XCTAssertEqual(RequestConfig(url: "DAVS://x/y").kind, .webdav)
+        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", password: "secret").validate(), "a password only as ${NAME}")
+        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", password: "${P}").validate(), "a password needs a user")
+        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", fields: ["a": "b"]).validate(), "no form fields")
+        XCTAssertNoThrow(try RequestConfig(url: "davs://nas/in", headers: ["Authorization": "Bearer ${TOKEN}"]).validate())
+    }
+}
