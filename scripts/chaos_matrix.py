@@ -10,7 +10,8 @@ until it gets 226), folder (a hot folder written the way FTP servers write).
 Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and dropped
 connections), s3 (SeaweedFS, restarted mid-run: it cannot be made to answer 503 SlowDown), ftp
 (vsftpd, killed with its sessions mid-run and started again), sftp (OpenSSH's sshd, killed with
-its sessions and started again), all (the four at once, each with its faults).
+its sessions and started again), dav (Apache httpd with mod_dav, killed and started again), all
+(the five at once, each with its faults).
 
 Counted per destination, from what the source made (SHA-256 of each photo) and what the
 destination stored: delivered, lost, duplicates by content (one photo under two names) and by
@@ -38,8 +39,8 @@ from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
 from peers import wait_for  # noqa: E402
 
 SOURCES = ["ptpip", "gphoto2", "ftp", "folder"]
-DESTINATIONS = ["http", "s3", "ftp", "sftp", "all"]
-KINDS = ["http", "s3", "ftp", "sftp"]
+DESTINATIONS = ["http", "s3", "ftp", "sftp", "dav", "all"]
+KINDS = ["http", "s3", "ftp", "sftp", "dav"]
 
 
 def free_port():
@@ -262,7 +263,62 @@ class SFTPDestination:
         kill_tree(self.proc.pid)
 
 
-DESTINATION_TYPES = {"http": HTTPDestination, "s3": S3Destination, "ftp": FTPDestination, "sftp": SFTPDestination}
+class DAVDestination:
+    kind = "dav"
+    fault = "Apache killed and restarted"
+
+    def __init__(self, work):
+        # Apache serves as nobody (never as root): it must be able to walk down to the share.
+        os.chmod(work, 0o755)
+        self.dir = os.path.join(work, "dav")
+        self.root = os.path.join(self.dir, "root")
+        locks = os.path.join(self.dir, "locks")
+        for folder in (self.root, locks):
+            os.makedirs(folder)
+            os.chmod(folder, 0o777)
+        self.password = "chaos-dav-secret"
+        hashed = subprocess.run(["openssl", "passwd", "-apr1", self.password], capture_output=True, text=True, check=True)
+        with open(os.path.join(self.dir, "htpasswd"), "w") as f:
+            f.write("photo:%s\n" % hashed.stdout.strip())
+        self.port = free_port()
+        modules = "/usr/lib/apache2/modules"
+        user, group = ("nobody", "nogroup") if os.getuid() == 0 else (os.environ.get("USER", "nobody"), "nogroup")
+        self.conf = os.path.join(self.dir, "httpd.conf")
+        with open(self.conf, "w") as f:
+            f.write("\n".join([
+                "ServerRoot " + self.dir, "ServerName 127.0.0.1", "Listen 127.0.0.1:%d" % self.port,
+                "PidFile %s/httpd.pid" % self.dir, "DefaultRuntimeDir " + self.dir, "ErrorLog %s/error.log" % self.dir]
+                + ["LoadModule %s_module %s/mod_%s.so" % (name, modules, name) for name in (
+                    "mpm_event", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs")]
+                + ["User " + user, "Group " + group, "DAVLockDB %s/davlock" % locks, "DocumentRoot " + self.root,
+                   "<Directory %s>" % self.root, "Dav On", "AllowOverride None", "AuthType Basic", 'AuthName "chaos"',
+                   "AuthUserFile %s/htpasswd" % self.dir, "Require valid-user", "</Directory>", ""]))
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(["/usr/sbin/apache2", "-X", "-f", self.conf], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        if not wait_for(lambda: listening(self.port), 20, 0.1):
+            raise Failure("apache2 did not start")
+
+    def config(self):
+        return (["--url", "dav://photo@127.0.0.1:%d/archive/{date}/{name}" % self.port, "--password", "${CHAOS_DAV_PASSWORD}",
+                 "--note", "dav"], {"CHAOS_DAV_PASSWORD": self.password})
+
+    def disturb(self):
+        kill_tree(self.proc.pid)
+        self.proc.wait()
+        self.start()
+
+    def stored(self):
+        return [(path, digest, None) for path, digest in files_under(self.root).items()]
+
+    def stop(self):
+        kill_tree(self.proc.pid)
+
+
+DESTINATION_TYPES = {"http": HTTPDestination, "s3": S3Destination, "ftp": FTPDestination, "sftp": SFTPDestination,
+                     "dav": DAVDestination}
 
 
 # --- sources ---------------------------------------------------------------------------------
@@ -532,8 +588,8 @@ def main():
                                                                                  ", ".join(DESTINATIONS)))
     print("Each destination: delivered / lost / duplicates by content·key / strays / partial objects.")
     print()
-    print("| source | destinations | photos made | http | s3 | ftp | sftp | faults | result |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| source | destinations | photos made | http | s3 | ftp | sftp | dav | faults | result |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     failed = False
     for index, (source, destination) in enumerate(cells):
         figures = run_cell(source, destination, args.quick, seed=2026 + index)

@@ -284,6 +284,7 @@ public final class ApacheDAVProcess {
         DocumentRoot \(root.path)
         <Directory \(root.path)>
           Dav On
+          AllowOverride None
           AuthType Basic
           AuthName "relay test"
           AuthUserFile \(d)/htpasswd
