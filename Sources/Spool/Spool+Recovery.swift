@@ -16,7 +16,8 @@ extension Spool {
         let failed = Self.readEntries(in: failedDirectory)
         failedIDs = Set(failed.entries.map(\.id))
         let found = Self.readEntries(in: directory)
-        problems = found.problems + failed.problems
+        let unreadable = Self.readSidecars(in: directory).unreadable
+        problems = failed.problems
         let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         persistedSequence = stored
@@ -25,6 +26,10 @@ extension Spool {
         // A sidecar dropped below may be the last record of the highest number: `.sequence`
         // takes it first (if it cannot, the sidecars stay for the next start).
         let numbersKept = highest <= stored || persistSequence(atLeast: highest)
+        for (sidecar, error) in unreadable {
+            problems.append(setAside(sidecar, error, sequence: nextSequence))
+            nextSequence += 1
+        }
         for var entry in found.entries {
             let photo = photoURL(entry.id).path
             let hasPhoto = FileManager.default.fileExists(atPath: photo)
@@ -80,19 +85,57 @@ extension Spool {
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {
+        let read = readSidecars(in: folder)
+        return (read.entries, read.unreadable.map(\.error.description))
+    }
+
+    /// The sidecars of `folder`, in arrival order, and those that could not be read.
+    static func readSidecars(in folder: URL) -> (entries: [SpoolEntry], unreadable: [(url: URL, error: StateFileError)]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return ([], []) }
         var entries: [SpoolEntry] = []
-        var problems: [String] = []
-        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        var unreadable: [(url: URL, error: StateFileError)] = []
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
             do {
-                if let entry = try JSONStateFile<SpoolEntry>(url: folder.appendingPathComponent(name)).load() {
-                    entries.append(entry)
-                }
+                if let entry = try JSONStateFile<SpoolEntry>(url: url).load() { entries.append(entry) }
             } catch {
-                problems.append(error.description)
+                unreadable.append((url, error))
             }
         }
-        return (entries.sorted { $0.sequence < $1.sequence }, problems)
+        return (entries.sorted { $0.sequence < $1.sequence }, unreadable)
+    }
+
+    /// A sidecar that cannot be read is moved aside (`ID.json.corrupt`, as it was), and its photo
+    /// to failed/ with a sidecar of its own: nothing is lost, nothing is sent without the user
+    /// (the gallery may have it already), and `relay retry ID` sends it. Returns what to report.
+    func setAside(_ sidecar: URL, _ error: StateFileError, sequence: Int) -> String {
+        let id = String(sidecar.lastPathComponent.dropLast(".json".count))
+        let aside = sidecar.appendingPathExtension("corrupt")
+        guard !FileManager.default.fileExists(atPath: aside.path), rename(sidecar.path, aside.path) == 0 else {
+            return "\(error.description); left as it is (it could not be moved aside)"
+        }
+        let photo = photoURL(id)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: photo.path) else {
+            return "\(error.description); moved aside to \(aside.lastPathComponent) (it had no photo beside it)"
+        }
+        var entry = SpoolEntry(
+            id: id, sequence: sequence, source: "spool", cameraFileName: "\(id).jpg", uploadName: "\(id).jpg",
+            bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0, capturedAt: attributes[.modificationDate] as? Date ?? Date(),
+            spooledAt: Date(), idempotencyKey: id)
+        entry.state = .failed
+        entry.lastError = "its sidecar could not be read (moved aside to \(aside.lastPathComponent)): look at the photo, then "
+            + "relay retry \(id.prefix(8)) sends it"
+        do {
+            try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).save(entry)
+            guard rename(photo.path, failedDirectory.appendingPathComponent("\(id).jpg").path) == 0 else { throw Errno.current("rename") }
+            AtomicFile.syncDirectory(failedDirectory.path)
+            AtomicFile.syncDirectory(directory.path)
+        } catch {
+            return "\(error); its sidecar was moved aside to \(aside.lastPathComponent), its photo stays as \(photo.lastPathComponent)"
+        }
+        failedIDs.insert(id)
+        return "\(error.description); moved aside to \(aside.lastPathComponent), and its photo to failed/ (relay retry "
+            + "\(id.prefix(8)) sends it)"
     }
 
     /// What a spool folder holds, read without taking it over (another relay may be running).

@@ -213,7 +213,9 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: reopened.photoURL(for: claimed)).count, 100)
     }
 
-    func testAnUnreadableSidecarIsReportedAndLeftAloneWithItsPhoto() throws {
+    /// Issue 26: a corrupt sidecar is moved aside as it was, with a message; its photo goes to
+    /// failed/ (never sent on its own: the gallery may have it already) and relay retry sends it.
+    func testAnUnreadableSidecarIsMovedAsideAndItsPhotoKeptInFailed() throws {
         let id: String
         do {
             let spool = try Spool(directory: folder)
@@ -223,13 +225,23 @@ final class SpoolTests: XCTestCase {
         let sidecar = folder.appendingPathComponent("\(id).json")
         let garbage = Data("{ not json".utf8)
         try garbage.write(to: sidecar)
-        let reopened = try Spool(directory: folder)
-        XCTAssertEqual(reopened.snapshot().queued.map(\.cameraFileName), ["B.JPG"])
-        XCTAssertEqual(reopened.problems.count, 1)
-        XCTAssertTrue(reopened.problems[0].contains(sidecar.path), reopened.problems[0])
-        XCTAssertEqual(try Data(contentsOf: sidecar), garbage)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).jpg").path))
-        XCTAssertEqual(Spool.inspect(directory: folder).problems.count, 1, "relay status shows it too")
+        var reopened: Spool? = try Spool(directory: folder)
+        XCTAssertEqual(reopened!.snapshot().queued.map(\.cameraFileName), ["B.JPG"])
+        XCTAssertEqual(reopened!.problems.count, 1)
+        XCTAssertTrue(reopened!.problems[0].contains(sidecar.path), reopened!.problems[0])
+        XCTAssertTrue(reopened!.problems[0].contains("relay retry \(id.prefix(8))"), reopened!.problems[0])
+        XCTAssertEqual(try Data(contentsOf: sidecar.appendingPathExtension("corrupt")), garbage, "moved aside as it was")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sidecar.path))
+        let failed = try XCTUnwrap(reopened!.snapshot().failed.first)
+        XCTAssertEqual(failed.id, id)
+        XCTAssertEqual(failed.bytes, 100)
+        XCTAssertEqual(try Data(contentsOf: reopened!.failedDirectory.appendingPathComponent("\(id).jpg")).count, 100, "the photo is kept")
+        reopened = nil
+
+        XCTAssertEqual(try Spool(directory: folder).retryFailed(ids: [String(id.prefix(8))]).map(\.id), [id])
+        let again = try Spool(directory: folder)
+        XCTAssertEqual(again.snapshot().queued.map(\.id).sorted(), [id, try XCTUnwrap(again.snapshot().queued.first { $0.cameraFileName == "B.JPG" }).id].sorted())
+        XCTAssertEqual(again.problems, [], "reported once")
     }
 
     func testRequeueWaitsForItsDelayWithoutBlockingOthers() throws {
