@@ -235,11 +235,3 @@ extension Spool {
         return released
     }
 }
-
-extension SpoolSnapshot {
-    /// Every destination that queued or in-flight photos still wait for, most photos first.
-    public var waiting: [WaitingDestination] {
-        PhotoDestinations.waiting((queued + inFlight).compactMap { entry in entry.destinations.map { (entry.uploadName, $0) } },
-                                  outside: [])
-    }
-}

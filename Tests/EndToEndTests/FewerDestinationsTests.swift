@@ -38,6 +38,8 @@ final class FewerDestinationsTests: XCTestCase {
 
         let status = try harness.relay("status")
         XCTAssertTrue(status.stdout.contains("5 photos wait for 'backup'"), status.stdout)
+        XCTAssertEqual(try harness.status().waiting.map(\.label), ["backup"], "and in relay status --json")
+        XCTAssertEqual(try harness.status().waiting.first?.photos.sorted(), first.keys.sorted())
         let remove = try harness.relay("config", "remove", "backup")
         XCTAssertEqual(remove.status, 2, "refused while photos wait for it")
         XCTAssertTrue(remove.stderr.contains("5 photos wait for 'backup'") && remove.stderr.contains("--release"), remove.stderr)

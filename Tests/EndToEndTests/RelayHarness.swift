@@ -114,7 +114,15 @@ struct StatusReport: Decodable {
         var attempts: Int
     }
 
+    struct Waiting: Decodable {
+        var id: String
+        var label: String
+        var photos: [String]
+    }
+
     var queued: [Entry]
     var inFlight: [Entry]
     var failed: [Entry]
+    /// Per destination, the photos that still wait for it.
+    var waiting: [Waiting]
 }
