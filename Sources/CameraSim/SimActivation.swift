@@ -5,6 +5,8 @@ import Foundation
 /// (libgphoto2 issue 1218); a line "activate" on stdin stands for the photographer pressing
 /// the button again. Only sessions that completed the PTP/IP handshake count, so a bare TCP
 /// connect (a discovery probe) costs nothing.
+///
+/// `@unchecked Sendable`: `served` and `shutDown` are read and written under `lock`; `perActivation` is immutable after init.
 final class SimActivation: @unchecked Sendable {
     private let lock = NSLock()
     /// nil: no limit.

@@ -9,6 +9,9 @@ import Tether
 /// Every change is saved to `capture.json` before anyone acts on it; every shot's outcome and
 /// the run's position are published on the run's bus, and the uploads of the shots' photos are
 /// learnt from it.
+///
+/// `@unchecked Sendable`: `ledger`, `outbox`, `lastProgress`, `primary`, `connected`, `sessionStartedAt`, `pausedSince`,
+/// `saveProblem` and `refused` are read and written under `lock`; the rest is `let`.
 public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Seconds a fired shot may take to show its photo, beyond the exposure time the camera
     /// reports (Canon; other bodies report none, and this covers exposures of a few seconds).
@@ -29,7 +32,8 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     private var pausedSince: Date?
     private var saveProblem: String?
     /// Why the camera cannot be fired, once it said so; the run ends.
-    public private(set) var refusal: String?
+    public var refusal: String? { lock.withLock { refused } }
+    private var refused: String?
 
     /// The ledger is saved at its first change (the first shot), so a run refused before it
     /// starts (a bad config) leaves the last run's file as it was.
@@ -68,7 +72,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     public func cameraReady(name: String, triggerProblem: String?) {
         lock.withLock {
             if let triggerProblem {
-                refusal = triggerProblem
+                refused = triggerProblem
                 return
             }
             connected = true
@@ -137,7 +141,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Ends the run: marks it ended when it is complete (or `force`), and returns its summary.
     public func finish(stopped: Bool) -> String {
         change { ledger in
-            if ledger.isComplete || refusal != nil { ledger.ended = true }
+            if ledger.isComplete || refused != nil { ledger.ended = true }
             return ledger.summary(stopped: stopped)
         }
     }

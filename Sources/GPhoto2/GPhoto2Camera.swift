@@ -117,6 +117,8 @@ public final class GPhoto2Camera: @unchecked Sendable {
 }
 
 /// The libgphoto2 handles of one camera; used only on its owner thread.
+///
+/// `@unchecked Sendable`: `camera` and `isOpen` are touched only by jobs on the owner thread; the other fields are `let`.
 final class Handles: @unchecked Sendable {
     let camera: UnsafeMutablePointer<Camera>
     let context: ContextWithMessages
@@ -300,6 +302,8 @@ extension GPhoto2FilePath {
 
 /// A GPContext that keeps the last error message libgphoto2 reported through it, so that a
 /// failed call's error carries the library's own words.
+///
+/// `@unchecked Sendable`: `lastMessage` is set by libgphoto2's error callback and read in `check`, both on the owner thread.
 final class ContextWithMessages: @unchecked Sendable {
     let pointer: OpaquePointer?
     var lastMessage: String?

@@ -76,11 +76,15 @@ final class GPhoto2OwnerThread: @unchecked Sendable {
 
 /// A job's closure carried to the owner thread; the caller waits until it has run, so nothing
 /// it captured is used by two threads at once.
+///
+/// `@unchecked Sendable`: `run` is immutable and called once, on the owner thread, while `perform`'s caller waits for it.
 private struct UncheckedJob<T>: @unchecked Sendable {
     let run: () throws(GPhoto2Error) -> T
 }
 
 /// A job's outcome, written on the owner thread and read by the waiting caller under `done`.
+///
+/// `@unchecked Sendable`: `outcome` is set once under `done`; the caller reads it only after seeing it set under `done`.
 private final class OutcomeBox<T>: @unchecked Sendable {
     var outcome: Result<T, GPhoto2Error>?
 }

@@ -148,6 +148,8 @@ public enum CameraDiscovery {
 }
 
 /// The shared state of one scan's worker threads.
+///
+/// `@unchecked Sendable`: `next` and `found` are read and written under `lock`; `count` is immutable after init.
 private final class ProbeResults: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0

@@ -9,6 +9,8 @@ import Uploader
 /// photo the spool has due for its destination, sends the original, records the attempt, and
 /// tells the spool how it ended. It never touches the primary's queue, so a failing server here
 /// does not hold up the gallery.
+///
+/// `@unchecked Sendable`: the non-Sendable `destination` is used only by `run()` on the worker's own thread; the rest is `let`.
 final class DestinationWorker: Runnable, @unchecked Sendable {
     /// The same as the primary's workers get.
     typealias Context = UploadWorker.Context

@@ -9,6 +9,8 @@ import Tether
 /// photo's rendition as soon as the photo is committed to the spool, stores it beside the photo,
 /// and only then lets the uploader have the photo. One thread: a rendition takes a fraction of a
 /// second and a 2-core box needs the other core for downloads and uploads.
+///
+/// `@unchecked Sendable`: `spool`, `spec` and `bus` are immutable after init; the `RenditionMaker` is local to `run()`'s thread.
 final class RenditionStage: @unchecked Sendable {
     private let spool: Spool
     private let spec: RenditionSpec

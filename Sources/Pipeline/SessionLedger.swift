@@ -4,6 +4,8 @@ import RelayCore
 /// The named session's record on disk (`RELAY_HOME/sessions/NAME.json`), written atomically as
 /// each photo reaches each destination, so a run that crashes leaves the next run with the same
 /// `--session` everything its manifest needs. Shared by a run's workers.
+///
+/// `@unchecked Sendable`: `record` is read and written under `lock`, which also serializes saves of `file`; `name` is immutable.
 final class SessionLedger: @unchecked Sendable {
     let name: String
     private let file: JSONStateFile<SessionRecord>

@@ -1,14 +1,14 @@
 import Foundation
+import RelayCore
 
-/// The first source of a run that reported itself unusable (`TetherEvent.unusable`): the run
+/// The first source of a run that reported itself unusable (`SourceEvent.unusable`): the run
 /// stops and `relay run` exits with its message, instead of waiting on a source that cannot work.
-final class SourceFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: String?
+final class SourceFailure: Sendable {
+    private let first = LockedBox<String?>(nil)
 
     func record(_ message: String) {
-        lock.withLock { if first == nil { first = message } }
+        first.withLockedValue { if $0 == nil { $0 = message } }
     }
 
-    var message: String? { lock.withLock { first } }
+    var message: String? { first.current }
 }

@@ -9,6 +9,8 @@ import Uploader
 /// takes photos from the spool, delivers them, records each attempt and settles the photo by
 /// the destination's answer: delivered removes it, retry puts it back with backoff, permanent
 /// fails it.
+///
+/// `@unchecked Sendable`: `probing` and the non-Sendable `destination` are used only by `run()` on the worker's own thread.
 final class UploadWorker: Runnable, @unchecked Sendable {
     struct Context: Sendable {
         let spool: Spool

@@ -7,6 +7,8 @@ import Darwin
 
 /// Where a run talks to the photographer: one line per event on stderr and, when stdout is a
 /// terminal, a live progress line kept at the bottom of the screen.
+///
+/// `@unchecked Sendable`: `lastProgress` and `progressEnded` are read and written under `lock`; `showsProgress` is immutable.
 final class RunConsole: @unchecked Sendable {
     private let lock = NSLock()
     private let showsProgress: Bool

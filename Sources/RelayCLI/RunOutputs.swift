@@ -60,8 +60,9 @@ final class RunOutputs: Sendable {
     }
 }
 
-/// The console's `EventSentence`, learning the run's shape from its start. Used only from the
-/// bus's observers, which never run concurrently.
+/// The console's `EventSentence`, learning the run's shape from its start.
+///
+/// `@unchecked Sendable`: `sentence` is used only by the one console observer, which the bus calls on its own serial queue.
 private final class SentenceBook: @unchecked Sendable {
     private var sentence = EventSentence()
 

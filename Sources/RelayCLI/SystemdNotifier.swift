@@ -9,6 +9,8 @@ import Darwin
 /// sent to the socket named by `$NOTIFY_SOCKET` (see sd_notify(3); the protocol is a plain
 /// `KEY=VALUE` datagram, which is why relay sends it itself instead of linking libsystemd).
 /// Without `$NOTIFY_SOCKET` (not run by systemd) there is no notifier.
+///
+/// `@unchecked Sendable`: `lastPing` and `lastStatus` are read and written under `lock`; the socket fields are immutable.
 final class SystemdNotifier: @unchecked Sendable {
     private let address: sockaddr_un
     private let addressLength: socklen_t

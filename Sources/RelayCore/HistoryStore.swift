@@ -5,6 +5,8 @@ import Foundation
 /// Workers are threads blocked in libcurl, so the store is a lock-protected class rather than an
 /// actor: each `append` holds the lock across load-free insert and atomic save, so records from
 /// concurrent workers never overwrite each other.
+///
+/// `@unchecked Sendable`: `log` is read and written under `lock`, which also serializes saves of `file` (immutable).
 public final class HistoryStore: @unchecked Sendable {
     private let file: JSONStateFile<HistoryLog>
     private let lock = NSLock()

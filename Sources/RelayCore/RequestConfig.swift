@@ -83,7 +83,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         body: BodyMode? = nil, timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil,
         rendition: RenditionSetting? = nil, endpoint: String? = nil, region: String? = nil, addressing: S3Addressing? = nil,
         priority: Priority? = nil, password: String? = nil, sshKey: String? = nil, knownHosts: String? = nil,
-        caCertificate: String? = nil
+        caCertificate: String? = nil, manifestUrl: String? = nil
     ) {
         self.id = id
         self.verb = verb
@@ -104,6 +104,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.sshKey = sshKey
         self.knownHosts = knownHosts
         self.caCertificate = caCertificate
+        self.manifestUrl = manifestUrl
     }
 
     /// HTTP unless the URL is `s3://`, `ftp://`, `ftps://`, `sftp://`, `dav://` or `davs://` (its

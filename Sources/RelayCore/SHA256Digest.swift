@@ -5,6 +5,8 @@ import Foundation
 /// without holding it in memory. relay needs it for the S3 checksum header (a corrupted body is
 /// refused by the store), FTP's temporary-name checks and the manifest; libcrypto uses the CPU's
 /// SHA instructions where it has them.
+///
+/// `@unchecked Sendable`: `context` is copy-on-write: `update` mutates it only when uniquely referenced, `finish` only copies it.
 public struct SHA256Digest: @unchecked Sendable {
     /// The running EVP context; copied before a write when the value was copied.
     private final class Context {

@@ -2,6 +2,8 @@ import Foundation
 
 /// A one-way "stop now" shared by the threads of a run: set once by the signal handler, checked
 /// by loops, and able to cut short their sleeps so that shutdown does not wait for a poll interval.
+///
+/// `@unchecked Sendable`: `stopped` and `stoppedAtUptime` are read and written under `condition`, on which `sleep` waits.
 public final class StopFlag: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false

@@ -3,6 +3,8 @@ import Foundation
 /// A socket descriptor released exactly once: the connection, listener and UDP socket each own
 /// one. Its open state is guarded by a lock so that `close()` is safe to call twice and a call
 /// after it fails with `SocketError.closed` instead of using a number the system may have reused.
+///
+/// `@unchecked Sendable`: `isOpen` is read and written under `lock`; `fd` is immutable after init.
 final class SocketDescriptor: @unchecked Sendable {
     private let fd: Int32
     private let lock = NSLock()

@@ -8,6 +8,8 @@ import Darwin
 /// One IPv4 UDP socket with a deadline on every receive, for SSDP: relay's searches and their
 /// answers, and the simulator's answers. Same ownership rule as `TCPConnection`: one owner
 /// thread, which alone closes it.
+///
+/// `@unchecked Sendable`: `port` and `descriptor` are immutable after init; `descriptor` guards its open state with its own lock.
 public final class UDPSocket: @unchecked Sendable {
     /// The port actually bound.
     public let port: UInt16

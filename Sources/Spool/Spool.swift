@@ -25,6 +25,9 @@ public struct SpoolLimits: Sendable, Equatable {
 /// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
 /// a time (an flock on `.lock`); all in-memory state is guarded by one condition lock, on which the
 /// tether waits for room and the workers wait for work.
+///
+/// `@unchecked Sendable`: the queues, maps and flags (`queued`, `inFlight`, `progress`, `closed`...) are touched only under
+/// `condition`; `problems` and `adoptedAtStart` are written only during init; the rest is `let`.
 public final class Spool: @unchecked Sendable {
     public let directory: URL
     public let limits: SpoolLimits

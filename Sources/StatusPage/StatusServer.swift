@@ -5,6 +5,8 @@ import RunEvents
 /// Serves the status page, `/status.json`, `/metrics`, `/healthz` and thumbnails over HTTP with
 /// libmicrohttpd, from the run's events: it follows the bus and never reads the spool or the
 /// pipeline. Answers come from `StatusRouter`; this class only moves bytes.
+///
+/// `@unchecked Sendable`: `daemon` is set in `start` before the server is handed out, then taken under `lock` by `stop()`.
 public final class StatusServer: @unchecked Sendable {
     /// Where it listens, with the port actually bound.
     public let address: StatusAddress

@@ -10,6 +10,8 @@ import RunEvents
 /// spool file is opened when the photo is spooled, so that a photo delivered and removed before
 /// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
 /// shows a placeholder. At most `limit` are kept, the oldest dropped first.
+///
+/// `@unchecked Sendable`: `pending`, `made`, `busy`, `stopped` and `finished` are touched only under `condition`.
 final class ThumbnailStore: @unchecked Sendable {
     static let maxEdge = 160
     static let limit = 24

@@ -10,6 +10,8 @@ import RelayCore
 /// that were on its card at the first connection have been recorded as not to be taken.
 /// Per address (`host:port`, what the photographer types before relay knows the body) it keeps
 /// the id and name `relay pair` set for a body paired with them, e.g. with the vendor's software.
+///
+/// `@unchecked Sendable`: `contents` is read and written under `lock`, which also serializes `change`'s load and save of `file`.
 public final class CameraRegistry: @unchecked Sendable {
     public struct KnownCamera: Codable, Sendable, Equatable {
         public var manufacturer: String

@@ -12,6 +12,8 @@ import Darwin
 /// costs one small write however long the event runs. A last line cut short by a crash was never
 /// committed and is ignored (the photo is taken again and the spool's stable id de-duplicates it);
 /// any other unreadable line makes the file an error, left untouched.
+///
+/// `@unchecked Sendable`: `keys` is read and written under `lock`, which also serializes appends to `fd` (set once in init).
 public final class SeenLog: @unchecked Sendable {
     private struct Line: Codable {
         var key: String
