@@ -74,7 +74,7 @@ extension Spool {
             return queued.first { $0.id == id } ?? inFlight[id] ?? lingering[id]
         }
         guard let current else { return }
-        do { try saveSidecar(current) } catch { throw Self.describe(error, at: photoURL(id)) }
+        do { try saveSidecar(current, onlyWhilePending: true) } catch { throw Self.describe(error, at: photoURL(id)) }
         try finishIfSettled(id)
     }
 
@@ -106,7 +106,7 @@ extension Spool {
         // A photo that no other destination waits for is finished at once, and that writes its
         // sidecar: one write on the way from shutter to gallery, not two.
         if !isSettled(entry.id) {
-            do { try saveSidecar(waiting) } catch { failure = Self.describe(error, at: photoURL(entry.id)) }
+            do { try saveSidecar(waiting, onlyWhilePending: true) } catch { failure = Self.describe(error, at: photoURL(entry.id)) }
         }
         try finishIfSettled(entry.id)
         if let failure { throw failure }

@@ -585,14 +585,23 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    func saveSidecar(_ entry: SpoolEntry) throws(StateFileError) {
+    /// Writes the sidecar of `entry`, with the photo's progress per destination as it is now.
+    /// `onlyWhilePending`: for a write that may race with another destination finishing the photo
+    /// (its settlement): skipped once the photo is being removed or is gone, so that a late write
+    /// cannot bring back a sidecar of a photo that left the spool.
+    func saveSidecar(_ entry: SpoolEntry, onlyWhilePending: Bool = false) throws(StateFileError) {
         guard destinations != nil else { return try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry) }
         let lock = sidecarWrites[Int(entry.id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
         lock.lock()
         defer { lock.unlock() }
+        let id = entry.id
+        let (map, pending) = condition.withLock {
+            (progress[id], !finalizing.contains(id) && (lingering[id] != nil || inFlight[id] != nil || queued.contains { $0.id == id }))
+        }
+        if onlyWhilePending && !pending { return }
         var merged = entry
-        if let map = condition.withLock({ progress[entry.id] }) { merged.destinations = map }
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(merged)
+        if let map { merged.destinations = map }
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(merged)
     }
 
     /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last

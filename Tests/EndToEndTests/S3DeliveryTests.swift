@@ -68,7 +68,8 @@ final class SeveralDestinationsTests: XCTestCase {
             ((try? store.objects(in: "backup").count) ?? 0) >= 5 && ((try? gallery.photos().count) ?? 0) >= 5 || !relay.isRunning
         }
         XCTAssertTrue(done, relay.stderr)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 1) == 0 }, "the spool empties")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 1) == 0 },
+                      "the spool empties: \((try? harness.relay("status").stdout) ?? "")\n\(relay.stderr)")
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
 
         XCTAssertEqual(try gallery.photos().map(\.name).sorted(), photos.keys.sorted())

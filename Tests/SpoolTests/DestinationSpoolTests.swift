@@ -174,4 +174,19 @@ final class DestinationSpoolTests: XCTestCase {
         XCTAssertEqual(try sidecar(waitsForBoth)?.destinations?.keys.sorted(), ["GALLERY"], "still waits for the gallery")
         XCTAssertEqual(try plain.release(destination: "backup"), [], "nothing waits for it any more")
     }
+
+    /// A destination's settlement can write the sidecar a moment after another destination's
+    /// finished the photo (both delivered at once, seen in SeveralDestinationsTests): that late
+    /// write must not bring back a "queued" sidecar of a photo that left the spool.
+    func testALateWriteDoesNotBringBackTheSidecarOfAPhotoThatLeft() throws {
+        let spool = try Spool(directory: folder, destinations: destinations)
+        let photo = try add(spool, "A.JPG")
+        let forBackup = try XCTUnwrap(spool.takeDuePhoto(for: "BACKUP"))
+        try spool.settlePhoto(forBackup, for: "BACKUP", .delivered)
+        try spool.markDelivered(try XCTUnwrap(spool.claimNext()))
+        XCTAssertNil(try sidecar(photo), "both have it: it left")
+        try spool.saveSidecar(forBackup, onlyWhilePending: true)
+        XCTAssertNil(try sidecar(photo), "the late write is dropped")
+        XCTAssertEqual(Spool.inspect(directory: folder).queued.count, 0)
+    }
 }
