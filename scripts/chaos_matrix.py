@@ -35,6 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chaos  # noqa: E402
 from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
 from peers import wait_for  # noqa: E402
 
@@ -437,30 +438,34 @@ def make_source(name, work):
 # --- one cell --------------------------------------------------------------------------------
 
 
-class Relay:
+class Relay(chaos.Relay):
+    """chaos.py's relay, with the environment its destinations need and its configs named."""
+
     def __init__(self, work, env):
-        self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"), **env)
-        self.log_path = os.path.join(work, "relay.log")
-        self.proc = None
+        super().__init__(work)
+        self.env.update(env)
 
-    def command(self, *args):
-        result = subprocess.run([RELAY] + list(args), env=self.env, capture_output=True, text=True, timeout=60)
-        if result.returncode != 0:
-            raise Failure("relay %s: %s" % (" ".join(args), result.stderr.strip()))
+    def start_with(self, arguments, configs):
+        return self.start(*(arguments + [flag for config in configs for flag in ("--config", config)]))
 
-    def start(self, arguments, configs):
-        flags = [flag for config in configs for flag in ("--config", config)]
-        self.proc = subprocess.Popen([RELAY, "run", "--retry-base", "0.1", "--retry-cap", "2"] + arguments + flags,
-                                     env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.log_path, "a"))
-
-    def kill(self, sig=signal.SIGKILL):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            self.proc.wait(timeout=60)
-
-    def log(self):
-        with open(self.log_path, encoding="utf-8", errors="replace") as f:
-            return f.read()
+    def interrupt(self, work, grace=60):
+        """SIGINT, as Ctrl-C; False when relay is still running `grace` seconds later (its threads'
+        stacks are then saved to WORK/relay-stacks.txt, and it is killed)."""
+        if not self.proc or self.proc.poll() is not None:
+            return True
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=grace)
+            return True
+        except subprocess.TimeoutExpired:
+            with open(os.path.join(work, "relay-stacks.txt"), "w") as out:
+                if shutil.which("gdb"):
+                    subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt"],
+                                   stdout=out, stderr=subprocess.STDOUT, timeout=120)
+                else:
+                    out.write("gdb is not installed: no stacks\n")
+            self.kill()
+            return False
 
     def spool_empty(self):
         result = subprocess.run([RELAY, "status", "--json"], env=self.env, capture_output=True, text=True, timeout=60)
@@ -508,9 +513,9 @@ def run_cell(source_name, destination_name, quick, seed):
             env.update(destination.config()[1])
         relay = Relay(work, env)
         for destination in destinations:
-            relay.command("config", "add", *destination.config()[0])
+            relay.run("config", "add", *destination.config()[0])
         arguments = source.argument
-        relay.start(arguments, [d.kind for d in destinations])
+        relay.start_with(arguments, [d.kind for d in destinations])
         if not wait_for(lambda: source.ready in relay.log() or "connected" in relay.log(), 60, 0.2):
             raise Failure("relay did not start: " + relay.log()[-500:])
         # Kill moments over the shooting, and one fault of each destination half way.
@@ -524,7 +529,7 @@ def run_cell(source_name, destination_name, quick, seed):
             if killed < kills and now >= moments[killed]:
                 relay.kill()
                 killed += 1
-                relay.start(arguments, [d.kind for d in destinations])
+                relay.start_with(arguments, [d.kind for d in destinations])
             elif not disturbed and now >= span / 2:
                 for destination in destinations:
                     destination.disturb()
@@ -551,13 +556,15 @@ def run_cell(source_name, destination_name, quick, seed):
                 return False
             return all(account(made, stored(d), d.kind)["lost"] == 0 for d in destinations) and relay.spool_empty()
         settled = wait_for(everything_delivered, 240 if quick else 600, 1.0)
-        relay.kill(signal.SIGINT)
+        ended = relay.interrupt(work)
         made = source.made()
         figures = {d.kind: account(made, stored(d), d.kind) for d in destinations}
-        ok = settled and len(made) == photos and all(
+        ok = settled and ended and len(made) == photos and all(
             f["lost"] == 0 and f["dup_content"] == 0 and f["dup_key"] == 0 and f["strays"] == 0 and f["partials"] == 0
             for f in figures.values())
         faults = "%d SIGKILLs; %s" % (killed, "; ".join(d.fault for d in destinations))
+        if not ended:
+            faults += "; relay did not end within 60 s of SIGINT (stacks in relay-stacks.txt)"
         return {"made": len(made), "per": figures, "faults": faults, "result": "pass" if ok else "FAIL",
                 "seconds": time.time() - started, "work": work}
     except Failure as error:

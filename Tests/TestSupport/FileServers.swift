@@ -45,6 +45,18 @@ func killTree(_ pid: Int32) {
     for child in children { kill(child, SIGKILL) }
 }
 
+/// Every regular file below `root`, relative to it, hidden ones included, sorted.
+func regularFiles(under root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var found: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
+            }
+        }
+        return found.sorted()
+}
+
 /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
 func waitForListener(port: Int, process: Subprocess, timeout: TimeInterval) -> Bool {
     Subprocess.waitUntil(timeout: timeout) {
@@ -143,14 +155,7 @@ public final class VsftpdProcess {
 
     /// Every file under `upload/`, relative to the root, hidden ones included.
     public func files() -> [String] {
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        var found: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
-            }
-        }
-        return found.sorted()
+        regularFiles(under: root)
     }
 }
 
@@ -309,13 +314,6 @@ public final class ApacheDAVProcess {
 
     /// Every file under the share's root, relative to it, hidden ones included.
     public func files() -> [String] {
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        var found: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
-            }
-        }
-        return found.sorted()
+        regularFiles(under: root)
     }
 }
