@@ -79,19 +79,27 @@ final class DiscoveryTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let announcing = try CameraSimProcess(profile: "canon-eos", arguments: ["--ssdp", "0", "--sessions-per-activation", "1", "--initial-photos", "0"],
+        let announcing = try CameraSimProcess(profile: "canon-eos", arguments: ["--ssdp", "0", "--sessions-per-activation", "1", "--initial-photos", "0",
+                                                                               "--verbose"],
                                               host: "127.0.0.35", port: 15740)
         defer { announcing.stop() }
-        let silent = try CameraSimProcess(profile: "nikon", arguments: ["--sessions-per-activation", "1", "--initial-photos", "0"],
+        let silent = try CameraSimProcess(profile: "nikon", arguments: ["--sessions-per-activation", "1", "--initial-photos", "0", "--verbose"],
                                           host: "127.0.0.36", port: 15740)
         defer { silent.stop() }
         let found = try discover(harness, "--range", "127.0.0.35-127.0.0.36", "--ssdp-target", try XCTUnwrap(announcing.ssdpTarget))
         XCTAssertEqual(found.map(\.foundBy), ["announced", "listening"])
 
         let relay = try harness.startCameraRun("ptpip://127.0.0.35", ["--camera", "ptpip://127.0.0.36"])
+        // A shot before relay has looked at what is on the card would count as already there:
+        // shoot once each camera has been polled after its first listing and card reading.
+        func pastFirstListing(_ log: String) -> Bool {
+            guard let storage = log.range(of: "GetStorageInfo") else { return false }
+            return log[storage.upperBound...].contains("GetEvent")
+        }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            announcing.log.contains("session 1 with") && silent.log.contains("session 1 with") || !relay.isRunning
-        }, "relay did not get the one session of each camera:\n\(relay.stderr)\n\(announcing.log)\n\(silent.log)")
+            announcing.log.contains("session 1 with") && silent.log.contains("session 1 with")
+                && pastFirstListing(announcing.log) && pastFirstListing(silent.log) || !relay.isRunning
+        }, "relay did not get the one session of each camera:\n\(relay.stderr)\n\(announcing.log.suffix(3000))\n\(silent.log.suffix(3000))")
         announcing.shootByStdin(1)
         silent.shootByStdin(1)
         let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 || !relay.isRunning }
