@@ -15,7 +15,7 @@ enum SpoolNotices {
         }
         for destination in waiting {
             let count = destination.photos.count
-            let names = destination.photos.prefix(5).joined(separator: ", ") + (count > 5 ? ", …" : "")
+            let names = destination.someNames
             let short = String(destination.id.prefix(8)).lowercased()
             let photos = "\(count) photo\(count == 1 ? "" : "s") (\(names)) wait\(count == 1 ? "s" : "") for '\(destination.label)'"
             if knownConfigIDs.contains(destination.id) {

@@ -72,8 +72,7 @@ enum DropCommand {
     /// "3 photos wait for 'backup' (config 1a2b3c4d): A.JPG, B.JPG, C.JPG".
     static func describe(_ destination: WaitingDestination) -> String {
         let count = destination.photos.count
-        let names = destination.photos.prefix(5).joined(separator: ", ") + (count > 5 ? ", …" : "")
         return "\(count) photo\(count == 1 ? "" : "s") wait\(count == 1 ? "s" : "") for '\(destination.label)' "
-            + "(config \(destination.id.prefix(8).lowercased())): \(names)"
+            + "(config \(destination.id.prefix(8).lowercased())): \(destination.someNames)"
     }
 }

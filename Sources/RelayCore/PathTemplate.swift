@@ -87,6 +87,12 @@ public struct PathTemplate: Sendable, Equatable {
         return String(head[..<slash])
     }
 
+    /// Where a named session's manifest and marker go: `fixedFolder/session`.
+    public func sessionFolder(_ session: String) -> String {
+        let fixed = fixedFolder
+        return fixed.isEmpty ? session : fixed + "/" + session
+    }
+
     /// The path for one photo. Dates and times are written in `timeZone` (the machine's own by
     /// default: a photographer thinks in the venue's clock).
     public func render(_ values: Values, timeZone: TimeZone = .current) -> String {

@@ -83,4 +83,9 @@ public struct WaitingDestination: Codable, Sendable, Equatable {
         self.label = label
         self.photos = photos
     }
+
+    /// The first five names, and "…" when there are more, for a line of the log.
+    public var someNames: String {
+        photos.prefix(5).joined(separator: ", ") + (photos.count > 5 ? ", …" : "")
+    }
 }

@@ -213,7 +213,8 @@ extension Spool {
             guard let map = entry.destinations, let kept = PhotoDestinations.release(map, matching: query) else { continue }
             entry.destinations = kept
             condition.withLock { if progress[entry.id] != nil { progress[entry.id] = kept } }
-            switch PhotoDestinations.settlement(kept) {
+            let settlement = PhotoDestinations.settlement(kept)
+            switch settlement {
             case .waiting:
                 do { try saveSidecar(entry) } catch { throw Self.describe(error, at: sidecarURL(entry.id)) }
             case .delivered:
@@ -221,7 +222,7 @@ extension Spool {
             case .refused(let reason, let statusCode):
                 try storeFailed(entry, error: reason, statusCode: statusCode)
             }
-            let settled = PhotoDestinations.settlement(kept) != .waiting
+            let settled = settlement != .waiting
             let updated = entry
             condition.withLock {
                 if settled {

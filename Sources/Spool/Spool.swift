@@ -46,12 +46,12 @@ public final class Spool: @unchecked Sendable {
     var failedIDs: Set<String> = []
     var notBefore: [String: Date] = [:]
     /// Photos still downloading that an idle worker may start uploading, oldest first.
-    private var offered: [GrowingPhoto] = []
+    var offered: [GrowingPhoto] = []
     /// Offered photos a worker is uploading, by id.
     var cutThrough: [String: GrowingPhoto] = [:]
     /// Upload names of offered photos not yet committed or discarded (a withdrawn offer keeps
     /// its name for the resumed download), by id.
-    private var reservedNames: [String: String] = [:]
+    var reservedNames: [String: String] = [:]
     /// Queued photos whose rendition is still to be made, by id, and those being made now.
     var awaitingRendition: Set<String> = []
     var rendering: Set<String> = []
@@ -175,51 +175,6 @@ public final class Spool: @unchecked Sendable {
         }
         incoming.closeFile()
         unlink(incoming.url.path)
-    }
-
-    /// Lets an idle upload worker start sending `incoming` while it is still being written
-    /// (cut-through), so that its upload runs alongside its download instead of after it. The
-    /// spool rules still hold: the upload reads only what was written, its last byte only once the
-    /// photo is committed, and a retry reads the committed file. Offered again after a withdrawal
-    /// (a resumed download), it keeps its upload name and sequence. A run that sends renditions
-    /// offers nothing: the rendition is made from the whole photo.
-    public func offer(_ incoming: IncomingPhoto) {
-        guard renditionKey == nil, incoming.growth == nil, incoming.identity.bytes > 0 else { return }
-        let identity = incoming.identity
-        let reservation = incoming.reservation ?? condition.withLock {
-            let sequence = takeSequence()
-            let name = uniqueUploadName(for: identity.fileName, sequence: sequence, id: identity.stableID)
-            reservedNames[identity.stableID] = name
-            return (sequence, name)
-        }
-        incoming.reservation = reservation
-        var provisional = makeEntry(identity, sequence: reservation.sequence, uploadName: reservation.uploadName)
-        provisional.attempts = 1  // an offer is claimed at most once: its upload is one attempt
-        guard let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount) else { return }
-        incoming.growth = growth
-        condition.withLock {
-            offered.append(growth)
-            condition.broadcast()
-        }
-    }
-
-    /// Takes back the offer of `incoming` (its download failed or stopped): a worker sending it
-    /// gives up, and the photo is uploaded from the spool once a later download commits it.
-    public func withdraw(_ incoming: IncomingPhoto) {
-        guard let growth = incoming.growth else { return }
-        incoming.growth = nil
-        condition.withLock {
-            offered.removeAll { $0 === growth }
-            if cutThrough[growth.entry.id] === growth { cutThrough[growth.entry.id] = nil }
-            growth.end(.abandoned)
-        }
-    }
-
-    /// Whether a worker is uploading `incoming` while it downloads: then its upload waits for
-    /// the commit to send the last byte, and the commit should not be put off.
-    public func isBeingUploaded(_ incoming: IncomingPhoto) -> Bool {
-        guard let growth = incoming.growth else { return false }
-        return condition.withLock { cutThrough[growth.entry.id] === growth }
     }
 
     /// Makes a fully written photo part of the queue: the file is fsynced, its sidecar written,
@@ -359,26 +314,6 @@ public final class Spool: @unchecked Sendable {
         condition.unlock()
         try? saveSidecar(entry)
         return .spooled(entry)
-    }
-
-    /// Ends a cut-through upload that did not deliver the photo: if the download was committed
-    /// meanwhile, the photo is in flight for the caller, to be settled by the usual rules (a
-    /// retry then reads the committed file). Otherwise the claim is dropped and the photo is
-    /// queued when its download commits, not before `retryDelay` seconds from now.
-    public func settleCutThrough(_ photo: GrowingPhoto, retryDelay: TimeInterval) -> GrowingPhoto.Outcome {
-        let outcome = condition.withLock { () -> GrowingPhoto.Outcome in
-            let id = photo.entry.id
-            if cutThrough[id] === photo {
-                cutThrough[id] = nil
-                if retryDelay > 0 { notBefore[id] = Date().addingTimeInterval(retryDelay) }
-                return .abandoned
-            }
-            if let entry = inFlight[id], case .committed = photo.ended { return .committed(entry) }
-            return .abandoned
-        }
-        // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.
-        if outcome == .abandoned { persistSequence(atLeast: photo.entry.sequence) }
-        return outcome
     }
 
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
@@ -546,7 +481,7 @@ public final class Spool: @unchecked Sendable {
     func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
     /// The next sequence number; call with `condition` held.
-    private func takeSequence() -> Int {
+    func takeSequence() -> Int {
         let sequence = nextSequence
         nextSequence = nextSequence &+ 1
         return sequence
@@ -555,14 +490,14 @@ public final class Spool: @unchecked Sendable {
     /// The photo's safe file name, made unique among those queued, in flight or reserved by an
     /// offered photo still downloading; call with `condition` held.
     /// A name the same photo reserved earlier (a download begun again after a drop) is its own.
-    private func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
+    func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
         let name = SafeFileName.make(fileName)
         let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
             || reservedNames.contains { $0.key != id && $0.value == name } || lingering.values.contains { $0.uploadName == name }
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 
-    private func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
+    func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
         SpoolEntry(
             id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
@@ -650,25 +585,5 @@ public final class Spool: @unchecked Sendable {
         }
         if let spool = error as? SpoolError { return spool }
         return .io(path: url.path, reason: "\(error)")
-    }
-}
-
-/// What the spool holds at one moment, for `relay status` and the progress line.
-public struct SpoolSnapshot: Codable, Sendable, Equatable {
-    public var queued: [SpoolEntry]
-    public var inFlight: [SpoolEntry]
-    public var failed: [SpoolEntry]
-    /// Sidecars that could not be read.
-    public var problems: [String]
-    /// Every destination that queued or in-flight photos still wait for, most photos first.
-    public var waiting: [WaitingDestination]
-
-    init(queued: [SpoolEntry], inFlight: [SpoolEntry], failed: [SpoolEntry], problems: [String]) {
-        self.queued = queued
-        self.inFlight = inFlight
-        self.failed = failed
-        self.problems = problems
-        waiting = PhotoDestinations.waiting((queued + inFlight).compactMap { entry in entry.destinations.map { (entry.uploadName, $0) } },
-                                            outside: [])
     }
 }

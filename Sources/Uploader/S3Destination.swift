@@ -59,9 +59,9 @@ public final class S3Destination: Destination {
     /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, PREFIX being the key
     /// template's fixed folder.
     public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
-        let folder = location.keyTemplate.fixedFolder
+        let folder = location.keyTemplate.sessionFolder(session)
         return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
-            put(file, key: (folder.isEmpty ? "" : folder + "/") + session + "/" + name, contentType: ContentType.of(fileName: name),
+            put(file, key: folder + "/" + name, contentType: ContentType.of(fileName: name),
                 relayKey: nil, attempt: 0)
         }
     }

@@ -52,8 +52,7 @@ public final class WebDAVDestination: Destination {
 
     /// `PREFIX/SESSION/manifest.json` then `PREFIX/SESSION/_DONE`, each moved into place like a photo.
     public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
-        let fixed = location.pathTemplate.fixedFolder
-        let folder = fixed.isEmpty ? session : fixed + "/" + session
+        let folder = location.pathTemplate.sessionFolder(session)
         return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
             upload(file, to: FileTransferLocation.Target(folder: folder, name: name),
                    contentType: name.hasSuffix(".json") ? "application/json" : "application/octet-stream",
