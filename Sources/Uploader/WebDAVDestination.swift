@@ -70,8 +70,11 @@ public final class WebDAVDestination: Destination {
         let put = request("PUT", location.url(target.partPath), filePath: filePath, key: key, contentType: contentType)
         var sent = client.perform(put, progress: progress)
         if case .success(let answer) = sent, answer.statusCode == 409, !target.folder.isEmpty, !knownFolders.contains(target.folder) {
-            if let failure = makeFolder(target.folder, key: key, attempt: attempt) { return failure }
+            let failure = makeFolder(target.folder, key: key, attempt: attempt)
             sent = client.perform(put, progress: progress)
+            // Another worker making the same folder at the same moment can make Apache refuse
+            // this MKCOL (403): the PUT decides, and the refusal stands only if the PUT fails too.
+            if let failure, case .success(let answer) = sent, !(200...299).contains(answer.statusCode) { return failure }
         }
         guard case .success(let stored) = sent, (200...299).contains(stored.statusCode) else {
             return DeliveryReport(sent, decision: policy.decide(sent, attempt: attempt))
