@@ -21,6 +21,11 @@ public final class CameraRegistry: @unchecked Sendable {
         public var lastConnected: Date
         /// The photos on the card at the first connection are in the seen log as "existing".
         public var existingPhotosRecorded: Bool
+        /// What was on the card at relay's first listing of it (PTP/IP object handles in hex,
+        /// libgphoto2 paths), kept until those photos are recorded: a connection that drops, or
+        /// a relay that is killed, before then must not count what was shot meanwhile as already
+        /// on the card. Absent in files written before it existed.
+        public var firstListing: [String]?
     }
 
     /// How relay introduces itself to the camera at one address, set by `relay pair`.
@@ -122,14 +127,26 @@ public final class CameraRegistry: @unchecked Sendable {
             contents.cameras[serial] = KnownCamera(
                 manufacturer: manufacturer, model: model, lastAddress: address,
                 firstConnected: known?.firstConnected ?? date, lastConnected: date,
-                existingPhotosRecorded: known?.existingPhotosRecorded ?? false)
+                existingPhotosRecorded: known?.existingPhotosRecorded ?? false, firstListing: known?.firstListing)
             return known != nil
+        }
+    }
+
+    /// Keeps what was on the camera's card at relay's first listing of it, until
+    /// ``noteExistingPhotosRecorded(serial:)``.
+    public func noteFirstListing(serial: String, _ objects: [String]) throws(StateFileError) {
+        try change { contents in
+            guard contents.cameras[serial]?.existingPhotosRecorded == false else { return }
+            contents.cameras[serial]?.firstListing = objects
         }
     }
 
     /// Marks the photos on the camera's card at its first connection as recorded.
     public func noteExistingPhotosRecorded(serial: String) throws(StateFileError) {
-        try change { contents in contents.cameras[serial]?.existingPhotosRecorded = true }
+        try change { contents in
+            contents.cameras[serial]?.existingPhotosRecorded = true
+            contents.cameras[serial]?.firstListing = nil
+        }
     }
 
     /// Applies `body` to what the file holds now (another relay, `relay pair`, may have changed

@@ -5,7 +5,9 @@ import Foundation
 /// been looked at (`--include-existing` turns this off).
 ///
 /// A photo the camera announces after the start-up was shot in this session, so it is new even
-/// when the first listing already held it (a shot right after connecting).
+/// when the first listing already held it (a shot right after connecting). The first listing is
+/// kept (`CameraRegistry.KnownCamera.firstListing`) until the rule is done, so that a later
+/// connection, after a drop or a killed relay, takes what was shot meanwhile.
 struct FirstConnectionRule {
     /// Handles on the card before the first connection; nil when the rule does not apply.
     private(set) var existing: Set<UInt32>?
@@ -18,9 +20,18 @@ struct FirstConnectionRule {
         isPending = firstConnection
     }
 
-    /// The first listing: on a first connection (without `includeExisting`) its handles exist.
-    mutating func listed(_ handles: [UInt32], includeExisting: Bool) {
-        if isPending && !includeExisting { existing = Set(handles) }
+    /// A listing of the card: on a first connection (without `includeExisting`) its handles
+    /// exist, or of them those in the `remembered` first listing of an earlier connection.
+    mutating func listed(_ handles: [UInt32], includeExisting: Bool, remembered: [String]?) {
+        guard isPending && !includeExisting else { return }
+        let listed = Set(handles)
+        existing = remembered.map { listed.intersection($0.compactMap { UInt32($0, radix: 16) }) } ?? listed
+    }
+
+    /// The handles to keep as the first listing while the rule is pending.
+    var toRemember: [String]? {
+        guard isPending, let existing else { return nil }
+        return existing.sorted().map { String($0, radix: 16) }
     }
 
     func isExisting(_ handle: UInt32) -> Bool { existing?.contains(handle) ?? false }

@@ -106,7 +106,9 @@ final class TetherSession {
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
-        firstConnection.listed(listing, includeExisting: context.options.includeExisting)
+        firstConnection.listed(listing, includeExisting: context.options.includeExisting,
+                               remembered: context.registry.camera(serial: memory.serial)?.firstListing)
+        rememberFirstListing()
         if session.busyAnswers > 0 {
             context.report(.info("\(session.name) answered DeviceBusy \(session.busyAnswers) time(s) while starting; relay waited it out"))
         }
@@ -145,9 +147,11 @@ final class TetherSession {
     /// when the first connection's listing already held them (a shot right after connecting).
     private func announce(_ announcements: [ObjectAnnouncement]) {
         if !announcements.isEmpty { power.photoTaken() }
+        let existingBefore = firstConnection.existing?.count
         for announcement in announcements where firstConnection.announced(announcement.handle) {
             known[announcement.handle] = nil
         }
+        if firstConnection.existing?.count != existingBefore { rememberFirstListing() }
         queue(announcements)
     }
 
@@ -321,6 +325,18 @@ final class TetherSession {
             memory.heldInCamera[object.handle] = nil
         } catch .operationFailed(_, _, let response) {
             context.report(.warning("\(session.name) did not take the release of \(object.info.filename): it answered \(response)"))
+        }
+    }
+
+    /// Keeps the first listing while the first connection's rule is pending (see
+    /// ``FirstConnectionRule``); a failed write is retried at the next change.
+    private func rememberFirstListing() {
+        guard let handles = firstConnection.toRemember else { return }
+        do {
+            try context.registry.noteFirstListing(serial: memory.serial, handles)
+        } catch {
+            context.report(.warning("could not keep the list of photos already on the card (\(error)); "
+                + "if relay stops before it has looked at them all, photos shot meanwhile may stay on the card"))
         }
     }
 

@@ -30,7 +30,11 @@ final class CameraRegistryTests: XCTestCase {
         XCTAssertTrue(try registry.noteConnected(serial: "A1", manufacturer: "Canon", model: "R5", address: "10.0.0.3",
                                                  at: early.addingTimeInterval(60)))
         try registry.noteConnected(serial: "B2", manufacturer: "Nikon", model: "Z6", address: "10.0.0.4", at: early.addingTimeInterval(30))
+        try registry.noteFirstListing(serial: "A1", ["1", "2"])
+        try registry.noteFirstListing(serial: "B2", ["9"])
+        try registry.noteConnected(serial: "B2", manufacturer: "Nikon", model: "Z6", address: "10.0.0.4", at: early.addingTimeInterval(30))
         try registry.noteExistingPhotosRecorded(serial: "A1")
+        try registry.noteFirstListing(serial: "A1", ["3"])
 
         let reopened = try CameraRegistry(home: home)
         XCTAssertEqual(reopened.knownSerials, ["A1", "B2"], "most recently connected first")
@@ -38,6 +42,8 @@ final class CameraRegistryTests: XCTestCase {
         XCTAssertEqual(camera.lastAddress, "10.0.0.3")
         XCTAssertEqual(camera.firstConnected, early)
         XCTAssertTrue(camera.existingPhotosRecorded)
+        XCTAssertNil(camera.firstListing, "recorded: the first listing is no longer kept, nor taken again")
+        XCTAssertEqual(reopened.camera(serial: "B2")?.firstListing, ["9"], "kept across a reconnect and a restart")
         XCTAssertFalse(try XCTUnwrap(reopened.camera(serial: "B2")).existingPhotosRecorded)
     }
 

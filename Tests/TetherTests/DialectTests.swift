@@ -108,22 +108,32 @@ final class DialectTests: XCTestCase {
 
     func testFirstConnectionRule() {
         var rule = FirstConnectionRule(firstConnection: true)
-        rule.listed([1, 2, 3], includeExisting: false)
+        rule.listed([1, 2, 3], includeExisting: false, remembered: nil)
+        XCTAssertEqual(rule.toRemember, ["1", "2", "3"])
         XCTAssertTrue(rule.isExisting(2))
         rule.noteExisting(1, key: "k1", file: "A.JPG")
         rule.noteExisting(2, key: "k2", file: "B.JPG")
         XCTAssertTrue(rule.announced(2), "shot right after connecting: its 'existing' decision is dropped")
         XCTAssertFalse(rule.isExisting(2))
+        XCTAssertEqual(rule.toRemember, ["1", "3"], "the photo shot now is not remembered as on the card")
         XCTAssertFalse(rule.announced(9))
         XCTAssertEqual(rule.linesToRecord.map(\.file), ["A.JPG"])
         XCTAssertEqual(rule.finished(), 1)
         XCTAssertFalse(rule.isPending)
+        XCTAssertNil(rule.toRemember)
+
+        var again = FirstConnectionRule(firstConnection: true)
+        again.listed([1, 3, 0x1a, 0x1b], includeExisting: false, remembered: ["1", "3", "7"])
+        XCTAssertTrue(again.isExisting(1) && again.isExisting(3))
+        XCTAssertFalse(again.isExisting(0x1a), "shot after a first connection that dropped before it was done: new")
+        XCTAssertFalse(again.isExisting(7))
+        XCTAssertEqual(again.toRemember, ["1", "3"])
 
         var later = FirstConnectionRule(firstConnection: false)
-        later.listed([1], includeExisting: false)
+        later.listed([1], includeExisting: false, remembered: nil)
         XCTAssertFalse(later.isExisting(1), "only the first connection treats the card as existing")
         var including = FirstConnectionRule(firstConnection: true)
-        including.listed([1], includeExisting: true)
+        including.listed([1], includeExisting: true, remembered: nil)
         XCTAssertFalse(including.isExisting(1))
     }
 }

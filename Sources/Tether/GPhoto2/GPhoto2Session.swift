@@ -61,11 +61,13 @@ final class GPhoto2Session {
     func run() throws {
         let listing = try camera.listFiles()
         onCardAtConnect = Set(listing)
+        var toLookAt = listing
         if firstConnection && !context.options.includeExisting {
-            try recordExisting(listing)
-        } else {
-            queue = listing.map { Candidate(path: $0, detectedAt: Date()) }
+            let existing = try existingFiles(listing)
+            try recordExisting(listing.filter { existing.contains($0) })
+            toLookAt = listing.filter { !existing.contains($0) }
         }
+        queue = toLookAt.map { Candidate(path: $0, detectedAt: Date()) }
         firstConnection = false
         context.report(.connected(CameraDescription(model: camera.summary.model ?? camera.driverModel, name: camera.name,
                                                     serial: camera.summary.serial, address: camera.port, via: "through libgphoto2")))
@@ -85,6 +87,18 @@ final class GPhoto2Session {
             let wait = worked ? 0 : min(Self.idleWaitMilliseconds, untilShot ?? Self.idleWaitMilliseconds)
             try take(camera.waitForEvent(milliseconds: wait))
         }
+    }
+
+    /// The files of `listing` that were on the card at relay's first listing of it: kept in the
+    /// registry until recorded, so that a relay killed before then takes, next time, what was
+    /// shot meanwhile.
+    private func existingFiles(_ listing: [GPhoto2FilePath]) throws -> Set<GPhoto2FilePath> {
+        let registry = context.registry
+        guard let remembered = registry.camera(serial: memory.serial)?.firstListing.map(Set.init) else {
+            try registry.noteFirstListing(serial: memory.serial, listing.map(\.description))
+            return Set(listing)
+        }
+        return Set(listing.filter { remembered.contains($0.description) })
     }
 
     /// The first time relay meets the camera, what is on the card stays there: recorded as
