@@ -193,22 +193,17 @@ public final class RelayRun {
                                            waiting: spool.waitingElsewhere(), knownConfigIDs: knownConfigIDs) {
             bus.publish(.run(.notice(notice, .warning)))
         }
-        let context = UploadWorker.Context(
-            spool: spool, config: config, environment: environment, history: history, policy: options.policy, bus: bus,
-            cancellation: cancellation,
-            gate: GalleryGate(backoff: options.policy.backoff, bus: bus, label: config.label) { [spool] in spool.setPrimaryReachable($0) },
-            session: session)
         var workers: [any Runnable] = []
-        for _ in 0..<max(1, options.workers) {
-            do { workers.append(try UploadWorker(context: context)) } catch { throw .uploader(error) }
-        }
-        for other in otherConfigs {
-            let otherContext = DestinationWorker.Context(
-                spool: spool, config: other, environment: environment, history: history, policy: options.policy, bus: bus,
-                cancellation: cancellation, gate: GalleryGate(backoff: options.policy.backoff, bus: bus, label: other.label),
-                session: session)
+        for destination in [config] + otherConfigs {
+            let id = destination.id.uuidString
+            let gate = GalleryGate(backoff: options.policy.backoff, bus: bus, label: destination.label) { [spool] reachable in
+                spool.setReachable(reachable, destination: id)
+            }
+            let context = DeliveryWorker.Context(
+                spool: spool, config: destination, environment: environment, history: history, policy: options.policy, bus: bus,
+                cancellation: cancellation, gate: gate, session: session)
             for _ in 0..<max(1, options.workers) {
-                do { workers.append(try DestinationWorker(context: otherContext)) } catch { throw .uploader(error) }
+                do { workers.append(try DeliveryWorker(context: context)) } catch { throw .uploader(error) }
             }
         }
         if let spec = config.renditionSpec {

@@ -55,7 +55,7 @@ public struct SpoolDestinations: Sendable, Equatable {
     }
 }
 
-/// How one delivery of a photo to a destination other than the primary ended.
+/// How one delivery of a photo to one of its destinations ended.
 public enum DestinationResult: Sendable, Equatable {
     case delivered
     case retry(after: TimeInterval, error: String?, statusCode: Int?)

@@ -17,7 +17,7 @@ extension Spool {
     /// Blocks until a committed photo is due for `destination` (not the primary), marks it in
     /// flight there and counts the attempt; nil once the spool is closed. A low-priority
     /// destination waits while anything of normal priority is due or being sent.
-    public func claimPhoto(for destination: String) -> SpoolEntry? {
+    func claimPhoto(for destination: String) -> SpoolEntry? {
         guard let me = destinations?.others.first(where: { $0.id == destination }) else { return nil }
         condition.lock()
         defer { condition.unlock() }
@@ -51,7 +51,7 @@ extension Spool {
 
     /// Records how a delivery to `destination` (not the primary) ended, and finishes the photo
     /// once every destination has settled.
-    public func settlePhoto(_ entry: SpoolEntry, for destination: String, _ result: DestinationResult) throws(SpoolError) {
+    func settlePhoto(_ entry: SpoolEntry, for destination: String, _ result: DestinationResult) throws(SpoolError) {
         let id = entry.id
         let current = condition.withLock { () -> SpoolEntry? in
             defer { condition.broadcast() }
@@ -173,7 +173,7 @@ extension Spool {
 
     /// Whether the primary destination can be reached (its upload workers say so when it is lost
     /// and found): while it cannot, its queue does not hold back a low-priority destination.
-    public func setPrimaryReachable(_ reachable: Bool) {
+    func setPrimaryReachable(_ reachable: Bool) {
         condition.withLock {
             primaryReachable = reachable
             condition.broadcast()

@@ -53,6 +53,36 @@ final class DestinationSpoolTests: XCTestCase {
         XCTAssertEqual(spool.counts().queued, 0)
     }
 
+    /// Every destination's workers make the same calls (claimWork, uploadURL, settle): the
+    /// rendition goes to the destination the queue feeds, every other one is sent the original
+    /// under the original's key, and a refusal anywhere sends the photo to failed/ once all settled.
+    func testEveryDestinationIsServedThroughTheSameCalls() throws {
+        let spool = try Spool(directory: folder, renditionKey: "w800", destinations: destinations)
+        XCTAssertTrue(spool.isQueueFed("GALLERY"))
+        XCTAssertFalse(spool.isQueueFed("BACKUP"))
+        let photo = try add(spool, "A.JPG")
+        let rendering = try XCTUnwrap(spool.claimRendition())
+        XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: rendering).path, contents: Data([1, 2, 3])))
+        try spool.finishRendition(rendering, .made(spec: "w800", photoKey: photo.idempotencyKey, bytes: 3, width: 2, height: 1))
+
+        guard case .spooled(let forBackup)? = spool.claimWork(for: "BACKUP", cutThrough: true) else { return XCTFail("nothing for the backup") }
+        XCTAssertEqual(forBackup.attempts, 1)
+        XCTAssertNil(forBackup.rendition, "the rendition is the gallery's")
+        XCTAssertEqual(spool.uploadURL(for: forBackup), spool.photoURL(for: photo))
+        XCTAssertEqual(forBackup.deliveryKey, photo.idempotencyKey)
+        guard case .spooled(let forGallery)? = spool.claimWork(for: "GALLERY", cutThrough: true) else { return XCTFail("nothing for the gallery") }
+        XCTAssertEqual(spool.uploadURL(for: forGallery).lastPathComponent, "\(photo.id).rendition.jpg")
+        XCTAssertEqual(forGallery.deliveryKey, "\(photo.idempotencyKey)-w800")
+
+        try spool.settle(forBackup, for: "BACKUP", .failed(error: "550 permission denied", statusCode: nil))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: spool.photoURL(for: photo).path), "the gallery's upload is still in flight")
+        try spool.settle(forGallery, for: "GALLERY", .delivered)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spool.photoURL(for: photo).path))
+        let failed = try XCTUnwrap(spool.snapshot().failed.first { $0.id == photo.id }, "refused by the backup: kept in failed/")
+        XCTAssertEqual(failed.destinations?["GALLERY"]?.state, .delivered)
+        XCTAssertEqual(failed.destinations?["BACKUP"]?.lastError, "550 permission denied")
+    }
+
     /// After a restart each destination goes on where it was: the gallery, which has the photo,
     /// does not get it again; the backup does.
     func testProgressSurvivesARestart() throws {

@@ -5,13 +5,15 @@ import Spool
 import Tether
 import Uploader
 
-/// One upload worker: a thread that owns one destination (and so one connection, kept alive),
-/// takes photos from the spool, delivers them, records each attempt and settles the photo by
-/// the destination's answer: delivered removes it, retry puts it back with backoff, permanent
-/// fails it.
+/// One delivery worker: a thread that owns one connection to one destination, takes the photos
+/// the spool has due there, delivers them, records each attempt and settles it by the
+/// destination's answer (delivered, retry with backoff, refused for good). Every destination of
+/// a run, whatever its kind, is served by workers of this one kind; what differs between them
+/// (renditions, uploads while a photo downloads, priority) is the spool's and the
+/// destination's, not a code path of its own.
 ///
-/// `@unchecked Sendable`: `probing` and the non-Sendable `destination` are used only by `run()` on the worker's own thread.
-final class UploadWorker: Runnable, @unchecked Sendable {
+/// `@unchecked Sendable`: `probing` and the non-Sendable `destination` are used only by `run()` on the worker's own thread; the rest is `let`.
+final class DeliveryWorker: Runnable, @unchecked Sendable {
     struct Context: Sendable {
         let spool: Spool
         let config: RequestConfig
@@ -27,26 +29,30 @@ final class UploadWorker: Runnable, @unchecked Sendable {
 
     private let context: Context
     private let destination: any Destination
-    /// Whether the current attempt is the gate's probe of an unreachable gallery.
+    /// The destination's config id, by which the spool keeps its deliveries.
+    private let id: String
+    /// Whether the current attempt is the gate's probe of an unreachable destination.
     private var probing = false
 
     init(context: Context) throws(DestinationError) {
         self.context = context
+        id = context.config.id.uuidString
         destination = try Destinations.make(context.config, environment: context.environment, policy: context.policy,
                                             cancellation: context.cancellation)
     }
 
-    /// Runs until the spool is closed and hands out no more work. A worker with nothing spooled
-    /// to send takes a photo that is still downloading (cut-through).
+    /// Runs until the spool is closed and hands out no more work. A worker of a destination
+    /// that takes growing files, with nothing spooled to send, takes a photo that is still
+    /// downloading (cut-through).
     func run() {
-        let cutThrough = destination.acceptsGrowingFiles
         let spool = context.spool
+        let cutThrough = destination.acceptsGrowingFiles
         while true {
             probing = context.gate.awaitTurn { spool.isClosed }
-            guard let work = spool.claimNextWork(cutThrough: cutThrough) else { return }
+            guard let work = spool.claimWork(for: id, cutThrough: cutThrough) else { return }
             switch work {
             case .spooled(let entry):
-                let attempt = send(entry, filePath: context.spool.uploadURL(for: entry).path, growing: nil)
+                let attempt = send(entry, filePath: spool.uploadURL(for: entry).path, growing: nil)
                 settle(entry, attempt, decision: attempt.report.decision)
             case .growing(let photo):
                 deliverWhileDownloading(photo)
@@ -68,12 +74,11 @@ final class UploadWorker: Runnable, @unchecked Sendable {
     /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
     private func send(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Attempt {
         let c = context
-        c.bus.publish(.upload(.started(entry.photoRef, destination: c.config.label, attempt: entry.attempts,
-                                       duringDownload: growing != nil)))
+        let label = c.config.label
+        c.bus.publish(.upload(.started(entry.photoRef, destination: label, attempt: entry.attempts, duringDownload: growing != nil)))
         let started = Date()
         let item = Self.item(entry, filePath: filePath, session: c.session?.name)
         let photo = entry.photoRef
-        let label = c.config.label
         let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
             c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))
         }
@@ -99,7 +104,7 @@ final class UploadWorker: Runnable, @unchecked Sendable {
     /// committed to the spool, so a 2xx finds it committed and in flight for this worker. Any
     /// other outcome is settled by the usual rules if the photo was committed meanwhile, and
     /// otherwise leaves it to be sent from the spool once it is; a failure on relay's side of the
-    /// upload (not an answer from the gallery) is never final, since the spool's copy is sent next.
+    /// upload (not an answer from the destination) is never final, since the spool's copy is sent next.
     private func deliverWhileDownloading(_ photo: GrowingPhoto) {
         let c = context
         let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
@@ -113,7 +118,7 @@ final class UploadWorker: Runnable, @unchecked Sendable {
             notice(photo.entry, "\(name): the upload during its download failed (\(error)); it is sent from the spool")
         }
         if decision == .delivered {
-            // The gallery answered before the whole photo was sent: it is sent again, whole.
+            // The destination answered before the whole photo was sent: it is sent again, whole.
             decision = .retry(after: 0)
             notice(photo.entry, "\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
         }
@@ -152,54 +157,61 @@ final class UploadWorker: Runnable, @unchecked Sendable {
         }
     }
 
-    /// Settles a spooled photo in flight by the delivery rules, and records the attempt.
+    /// Settles a photo in flight by the delivery rules, then records the attempt. The spool is
+    /// settled before the history is written: the fewer steps between a 2xx and "delivered" on
+    /// disk, the smaller the window in which a crash could send it again.
     private func settle(_ entry: SpoolEntry, _ attempt: Attempt, decision: DeliveryDecision) {
         let c = context
+        let label = c.config.label
         let status = attempt.report.statusCode
         let errorText = Self.problem(attempt.report, decision)
-        let outcome: UploadOutcome
-        // The spool is settled before the history is written: the fewer steps between a 2xx and
-        // "delivered" on disk, the smaller the window in which a crash could send it again.
+        let stopping = c.cancellation.isCancelled
+        let result: DestinationResult
+        var outcome: UploadOutcome
         switch decision {
         case .delivered:
-            Self.recordInSession(c, entry, destinationID: c.config.id.uuidString, location: attempt.location,
-                                 filePath: c.spool.uploadURL(for: entry).path)
-            do {
-                try c.spool.markDelivered(entry)
-            } catch {
-                notice(entry, "\(entry.uploadName) was delivered; marking it so in the spool failed (\(error)), its file was removed anyway")
-            }
+            recordInSession(entry, location: attempt.location)
+            result = .delivered
             outcome = .delivered(Delivery(
                 answer: status.map { "HTTP \($0)" } ?? "delivered", bytesSent: attempt.report.bytesSent, seconds: attempt.duration,
                 shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload))
         case .retry(let delay):
-            let stopping = c.cancellation.isCancelled
-            c.spool.requeue(entry, after: stopping ? 0 : delay, error: errorText, statusCode: status)
+            result = .retry(after: stopping ? 0 : delay, error: errorText, statusCode: status)
             outcome = stopping ? .interrupted : .retrying(attempt: entry.attempts, reason: errorText ?? "?", retryIn: delay)
         case .permanent(let reason):
-            do {
-                try c.spool.moveToFailed(entry, error: reason, statusCode: status)
-                outcome = .failed(reason: reason, keptIn: c.spool.failedDirectory.path)
-            } catch {
-                c.spool.requeue(entry, after: 60, error: reason, statusCode: status)
-                notice(entry, "\(entry.uploadName) could not be moved to failed/ (\(error)); it stays queued")
+            result = .failed(error: reason, statusCode: status)
+            // The destination the queue feeds shows where the photo is kept once every other
+            // destination has settled; another destination's refusal leaves it to them.
+            outcome = .failed(reason: reason, keptIn: c.spool.isQueueFed(id) ? c.spool.failedDirectory.path : nil)
+        }
+        do {
+            try c.spool.settle(entry, for: id, result)
+        } catch {
+            switch result {
+            case .delivered:
+                notice(entry, "\(entry.uploadName) → \(label) was delivered; the spool could not record it (\(error))")
+            case .failed(let reason, _):
+                notice(entry, "\(entry.uploadName) → \(label) could not be set aside as failed (\(error)); it stays queued")
                 outcome = .failed(reason: reason, keptIn: nil)
+            case .retry:
+                notice(entry, "\(entry.uploadName) → \(label): its state could not be saved (\(error))")
             }
         }
-        c.bus.publish(.upload(.settled(entry.photoRef, destination: c.config.label, outcome: outcome)))
+        c.bus.publish(.upload(.settled(entry.photoRef, destination: label, outcome: outcome)))
         record(entry, success: decision == .delivered, error: errorText, attempt: attempt)
     }
 
     /// Tells the session's record (if the run has one) where the photo went, before the spool
     /// lets go of the file its size and SHA-256 are read from.
-    static func recordInSession(_ c: Context, _ entry: SpoolEntry, destinationID: String, location: String, filePath: String) {
+    private func recordInSession(_ entry: SpoolEntry, location: String) {
+        let c = context
         guard let session = c.session else { return }
         do {
             try session.recordDelivered(key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
-                                        destinationID: destinationID, location: location, filePath: filePath)
+                                        destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path)
         } catch {
-            c.bus.publish(.upload(.notice(entry.photoRef, "\(entry.uploadName): delivered, but session \(session.name)'s record "
-                + "could not be written (\(error)); its manifest will miss it", .warning)))
+            notice(entry, "\(entry.uploadName): delivered, but session \(session.name)'s record could not be written (\(error)); "
+                + "its manifest will miss it")
         }
     }
 
