@@ -185,12 +185,14 @@ public final class RelayRun {
     /// `heartbeat` is called at every turn of the run's main loop (about twice a second), while it
     /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
     public func run(stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}) throws(RunError) {
+        let waiting = spool.waitingElsewhere()
         bus.publish(.run(.started(RunDescription(
             sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
-            resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary))))
+            resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary,
+            waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
         for notice in SpoolNotices.atStart(adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
-                                           waiting: spool.waitingElsewhere(), knownConfigIDs: knownConfigIDs) {
+                                           waiting: waiting, knownConfigIDs: knownConfigIDs) {
             bus.publish(.run(.notice(notice, .warning)))
         }
         var workers: [any Runnable] = []

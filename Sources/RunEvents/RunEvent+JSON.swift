@@ -98,7 +98,10 @@ extension RunPhaseEvent {
              "destinations": .array(run.destinations.map {
                  .object(["label": .string($0.label), "target": .string($0.target), "lowPriority": .bool($0.lowPriority)])
              }),
-             "workers": .int(Int64(run.workers)), "resumed": .int(Int64(run.resumed)), "rendition": JSONValue(run.rendition)]
+             "workers": .int(Int64(run.workers)), "resumed": .int(Int64(run.resumed)), "rendition": JSONValue(run.rendition),
+             "waitingElsewhere": .array(run.waitingElsewhere.map {
+                 .object(["label": .string($0.label), "photos": .int(Int64($0.photos))])
+             })]
         case .notice(let message, let severity):
             ["message": .string(message), "severity": .string(severity.rawValue)]
         case .stopping(let grace):

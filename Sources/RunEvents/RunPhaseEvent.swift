@@ -27,13 +27,29 @@ public struct RunDescription: Sendable, Equatable {
     public var resumed: Int
     /// The rendition sent instead of the original (e.g. "2048 px, quality 85"), if any.
     public var rendition: String?
+    /// Destinations this run does not deliver to that photos in the spool still wait for
+    /// (an earlier run took them for those too).
+    public var waitingElsewhere: [WaitingElsewhere]
 
-    public init(sources: [String], destinations: [DestinationDescription], workers: Int, resumed: Int, rendition: String? = nil) {
+    public init(sources: [String], destinations: [DestinationDescription], workers: Int, resumed: Int, rendition: String? = nil,
+                waitingElsewhere: [WaitingElsewhere] = []) {
         self.sources = sources
         self.destinations = destinations
         self.workers = workers
         self.resumed = resumed
         self.rendition = rendition
+        self.waitingElsewhere = waitingElsewhere
+    }
+}
+
+/// A destination outside the run that photos in the spool wait for, and how many.
+public struct WaitingElsewhere: Sendable, Equatable {
+    public var label: String
+    public var photos: Int
+
+    public init(label: String, photos: Int) {
+        self.label = label
+        self.photos = photos
     }
 }
 

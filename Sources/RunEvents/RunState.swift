@@ -62,6 +62,12 @@ public struct RunState: Sendable, Equatable {
                     destinations[index].target = destination.target
                     destinations[index].lowPriority = destination.lowPriority
                 }
+                let delivering = Set(run.destinations.map(\.label))
+                for waiting in run.waitingElsewhere where !delivering.contains(waiting.label) {
+                    let index = destinationIndex(waiting.label)
+                    destinations[index].inRun = false
+                    destinations[index].queue.queued = waiting.photos
+                }
             case .stopping: stopping = true
             case .notice, .stopped, .dropped: break
             }
@@ -201,6 +207,9 @@ public struct DestinationState: Sendable, Equatable {
     public var label: String
     public var target = ""
     public var lowPriority = false
+    /// Whether this run delivers to it. Photos in the spool can wait for a destination it does
+    /// not (an earlier run took them for it); their count is its `queue.queued`.
+    public var inRun = true
     public var reachable = true
     /// Why it is unreachable.
     public var problem: String?

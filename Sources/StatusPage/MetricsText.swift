@@ -34,7 +34,11 @@ public enum MetricsText {
             }
         }
         out.family("relay_destination_reachable", .gauge, "1 while a destination answers, 0 while relay waits for it.") {
-            state.destinations.map { (["destination": $0.label], $0.reachable ? 1 : 0) }
+            state.destinations.filter(\.inRun).map { (["destination": $0.label], $0.reachable ? 1 : 0) }
+        }
+        out.family("relay_destination_in_run", .gauge,
+                   "1 for a destination this run delivers to, 0 for one that photos in the spool wait for but this run does not.") {
+            state.destinations.map { (["destination": $0.label], $0.inRun ? 1 : 0) }
         }
         out.family("relay_upload_bytes_per_second", .gauge, "Bytes delivered per second over the last \(Int(RunState.rateWindow)) seconds.") {
             [([:], state.bytesPerSecond(at: now))]

@@ -32,7 +32,7 @@ public enum StatusJSON {
                       taken: source.spooled, spoolFull: source.spoolFull)
             },
             destinations: state.destinations.map { destination in
-                .init(label: destination.label, target: destination.target, reachable: destination.reachable,
+                .init(label: destination.label, target: destination.target, inRun: destination.inRun, reachable: destination.reachable,
                       problem: destination.problem, queued: destination.queue.queued, inFlight: destination.queue.inFlight,
                       failed: destination.queue.failed, oldestQueuedAt: destination.queue.oldestQueuedAt,
                       oldestWaitSeconds: age(destination.queue.oldestQueuedAt), delivered: destination.delivered,
@@ -97,6 +97,8 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
 
     public struct Destination: Encodable, Sendable, Equatable {
         public var label, target: String
+        /// False for a destination this run does not deliver to, that spooled photos wait for.
+        public var inRun: Bool
         public var reachable: Bool
         public var problem: String?
         public var queued, inFlight, failed: Int

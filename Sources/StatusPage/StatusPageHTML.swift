@@ -117,6 +117,14 @@ function renderCamera(camera) {
 }
 
 function renderDestination(destination) {
+  if (!destination.inRun) {
+    return el("div", "item destination", null, [
+      el("div", "title", null, [el("span", "", destination.label), el("span", "warn", "not in this run")]),
+      el("div", "facts", null, [el("span", "warn", destination.queued + " waiting")]),
+      el("div", "note", "relay run --config " + destination.label + " sends them; relay drop --destination "
+        + destination.label + " gives them up"),
+    ]);
+  }
   const facts = [
     el("span", "", destination.queued + " waiting"),
     el("span", "", destination.inFlight + " in flight"),

@@ -23,11 +23,19 @@ final class FewerDestinationsTests: XCTestCase {
         }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
 
-        // Day two: the gallery alone (the selected config).
-        relay = try harness.startRun(["--config", "gallery"])
+        // Day two: the gallery alone (the selected config), with its status page.
+        harness.environment["RELAY_STATUS_TOKEN"] = "fewer"
+        let port = try XCTUnwrap(ClosedPort.make())
+        relay = try harness.startRun(["--config", "gallery", "--status", "\(port)"])
         let second = try harness.dropPhotos(3, startingAt: 6)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) == 8 || !relay.isRunning }, relay.stderr)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 0) == 5 }, "the backup's five stay")
+        let metrics = try RawHTTP.send(host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
+                                       headers: ["Authorization": "Bearer fewer"], body: Data())
+        let samples = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertTrue(samples.contains(#"relay_queue_depth{destination="backup",state="queued"} 5"#), "/metrics shows them:\n\(samples)")
+        XCTAssertTrue(samples.contains(#"relay_destination_in_run{destination="backup"} 0"#))
+        XCTAssertTrue(samples.contains(#"relay_destination_in_run{destination="gallery"} 1"#))
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         let notice = relay.stderr.split(separator: "\n").first { $0.contains("wait for 'backup'") } ?? ""
         XCTAssertTrue(notice.contains("5 photos ("), relay.stderr)

@@ -39,10 +39,22 @@ final class RunStateTests: XCTestCase {
         XCTAssertEqual(state.destinations[1].delivered, 0)
         XCTAssertEqual(state.destinations[1].retries, 1)
         XCTAssertTrue(state.destinations[1].lowPriority)
+        XCTAssertTrue(state.destinations.allSatisfy(\.inRun))
         XCTAssertEqual(state.recent.map(\.photo.name), ["IMG_0001.JPG"])
         XCTAssertEqual(state.lastShutterToGallery, 2.2)
         XCTAssertEqual(state.uploadSeconds.count, 1)
         XCTAssertEqual(state.uploadSeconds.cumulativeCounts, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1])
+    }
+
+    func testDestinationsOutsideTheRunThatPhotosWaitForAreShownWithTheirCount() {
+        let state = fold([(0, .run(.started(RunDescription(
+            sources: ["folder /in"], destinations: [DestinationDescription(label: "gallery", target: "POST http://g/upload")],
+            workers: 1, resumed: 3,
+            waitingElsewhere: [WaitingElsewhere(label: "backup", photos: 5), WaitingElsewhere(label: "gallery", photos: 1)]))))])
+        XCTAssertEqual(state.destinations.map(\.label), ["gallery", "backup"], "a label the run delivers to is not listed twice")
+        XCTAssertEqual(state.destinations.map(\.inRun), [true, false])
+        XCTAssertEqual(state.destinations[1].queue.queued, 5)
+        XCTAssertEqual(state.queued, 0, "the progress line counts the run's own queue")
     }
 
     func testUploadRateCoversTheLastTenSeconds() {

@@ -30,7 +30,7 @@ struct SampleRun {
             TimedEvent(at: start, .run(.started(RunDescription(
                 sources: [Self.camera], destinations: [DestinationDescription(label: "gallery", target: "POST http://127.0.0.1:8000/upload"),
                                                   DestinationDescription(label: "backup \"b\"", target: "s3://bucket/x", lowPriority: true)],
-                workers: 2, resumed: 0)))),
+                workers: 2, resumed: 0, waitingElsewhere: [WaitingElsewhere(label: "archive", photos: 4)])))),
             TimedEvent(at: start + 1, .source(Self.camera, .connected(CameraDescription(
                 model: Self.model, name: "\(Self.model) #123", serial: "123", address: "127.0.0.1:15740", via: "PTP/IP")))),
             TimedEvent(at: start + 1, .source(Self.camera, .battery(percent: 80))),

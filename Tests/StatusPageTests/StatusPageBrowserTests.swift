@@ -41,6 +41,9 @@ import TestSupport
         #expect(dom.contains("unreachable"))
         #expect(dom.contains("2 waiting"))
         #expect(dom.contains("connection refused"))
+        #expect(dom.contains("not in this run"))
+        #expect(dom.contains("4 waiting"))
+        #expect(dom.contains("relay run --config archive sends them"))
         // The page polled with its token (else 401 and the lost-connection banner) and shows
         // the thumbnails it has, with the token too, and a placeholder for the missing one.
         #expect(!dom.contains(#"<body class="lost""#))
