@@ -74,14 +74,18 @@ let package = Package(
         .target(name: "Rendition", dependencies: ["CTurboJPEG", "RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
-        // Photo sources: the hot folder, PTP/IP cameras and libgphoto2 cameras (event sources, downloads, discovery).
-        .target(name: "Tether", dependencies: ["RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
+        // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.
+        .target(name: "Intake", dependencies: ["RelayCore", "RunEvents", "Spool"]),
+        // `relay run --folder`: photos dropped into a folder.
+        .target(name: "HotFolder", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool"]),
+        // Cameras: PTP/IP and libgphoto2 (event sources, downloads, discovery, pairing).
+        .target(name: "Tether", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
-        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Tether", "COpenSSL"]),
+        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Tether", "Rendition", "FTPReceiver"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "HotFolder", "Tether", "Rendition", "FTPReceiver"]),
         // Command-line parsing and the commands themselves.
         .target(name: "RelayCLI", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
@@ -99,6 +103,7 @@ let package = Package(
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
+        .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),

@@ -1,7 +1,7 @@
+import Intake
 import RelayCore
 import RunEvents
 import Spool
-import Tether
 
 /// What every session of one receiver shares.
 struct FTPReceiverContext: Sendable {

@@ -1,9 +1,9 @@
 import Foundation
 import FTPWire
+import Intake
 import RelayCore
 import RunEvents
 import SocketIO
-import Tether
 
 /// One control connection, served on its own thread from the greeting to QUIT (or to the
 /// client's silence for `idleSeconds`, `loginIdleSeconds` before login, or relay's stop).

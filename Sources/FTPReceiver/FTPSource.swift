@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import FTPWire
+import Intake
 import RelayCore
 import RunEvents
 import SocketIO
 import Spool
-import Tether
 
 /// `relay run --ftp`: an FTP server cameras upload to with their own FTP client, each photo going
 /// straight into the spool (see ``FTPUploadStore``). One thread accepts; each control connection

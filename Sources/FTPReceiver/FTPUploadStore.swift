@@ -1,8 +1,8 @@
 import Foundation
 import FTPWire
+import Intake
 import RelayCore
 import Spool
-import Tether
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,8 +1,8 @@
 import Foundation
+import Intake
 import RelayCore
 import RunEvents
 import Spool
-import Tether
 import Uploader
 
 /// One delivery worker: a thread that owns one connection to one destination, takes the photos

@@ -1,5 +1,7 @@
 import Foundation
 import FTPReceiver
+import HotFolder
+import Intake
 import RelayCore
 import RunEvents
 import Spool

@@ -1,9 +1,9 @@
 import Foundation
+import Intake
 import RelayCore
 import Rendition
 import RunEvents
 import Spool
-import Tether
 
 /// The rendition thread of a run whose config sends gallery-sized copies: it makes each
 /// photo's rendition as soon as the photo is committed to the spool, stores it beside the photo,

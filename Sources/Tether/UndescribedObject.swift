@@ -1,4 +1,5 @@
 import Foundation
+import Intake
 import PTPWire
 
 /// Telling a photo's kind from its first bytes, for bodies that describe no object (a Nikon Z

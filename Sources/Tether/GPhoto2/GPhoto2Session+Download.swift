@@ -1,5 +1,6 @@
 import Foundation
 import GPhoto2
+import Intake
 import RelayCore
 import RunEvents
 import Spool

@@ -1,6 +1,6 @@
 import Foundation
+import Intake
 import RelayCore
-import Tether
 import XCTest
 
 final class SeenLogTests: XCTestCase {

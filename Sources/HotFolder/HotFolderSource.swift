@@ -1,4 +1,5 @@
 import Foundation
+import Intake
 import RelayCore
 import RunEvents
 import Spool
