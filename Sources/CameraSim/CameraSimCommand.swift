@@ -33,21 +33,13 @@ public enum CameraSimCommand {
             return 1
         }
         let stop = StopFlag()
-        let signalQueue = DispatchQueue(label: "camera-sim.signals")
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGUSR1] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler {
-                if number == SIGUSR1 {
-                    let made = card.shoot(frames: options.burst)
-                    log.info("shot \(made.map(\.name).joined(separator: ", ")) (SIGUSR1)")
-                } else {
-                    stop.stop()
-                }
+        SignalWatch.watch([SIGINT, SIGTERM, SIGUSR1]) { number in
+            if number == SIGUSR1 {
+                let made = card.shoot(frames: options.burst)
+                log.info("shot \(made.map(\.name).joined(separator: ", ")) (SIGUSR1)")
+            } else {
+                stop.stop()
             }
-            source.resume()
-            sources.append(source)
         }
         let power = SimPower()
         let activation = SimActivation(sessionsPerActivation: options.quirks.sessionsPerActivation
@@ -73,7 +65,6 @@ public enum CameraSimCommand {
                                log: log, stop: stop)
         server.run()
         server.listener.close()
-        sources.forEach { $0.cancel() }
         log.info("stopped")
         return 0
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PTPIP
 import PTPWire
@@ -57,14 +56,7 @@ enum PairCommand {
         print("relay keeps trying for \(Int(pairing.waitSeconds)) s while the camera shows its pairing prompt (Ctrl-C stops).")
 
         let stop = StopFlag()
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.stop() }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        SignalWatch.watch([SIGINT, SIGTERM]) { _ in stop.stop() }
         do {
             let paired = try pairing.run(home: home, stop: stop) { line in
                 FileHandle.standardError.write(Data("relay: \(line)\n".utf8))

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GPhoto2
 import Pipeline
@@ -53,15 +52,8 @@ enum RunCommand {
         }
         let stop = outputs.stop
         let abort = StopFlag()
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if stop.isStopped { abort.stop() } else { stop.stop() }
-            }
-            source.resume()
-            signalSources.append(source)
+        SignalWatch.watch([SIGINT, SIGTERM]) { _ in
+            if stop.isStopped { abort.stop() } else { stop.stop() }
         }
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
@@ -83,7 +75,6 @@ enum RunCommand {
         } catch {
             throw failure(error)
         }
-        withExtendedLifetime(signalSources) {}
         if outputs.readerGone.isStopped {
             throw CommandFailure(.failure, "stopped because stdout was closed while relay wrote --json events; "
                 + "photos not yet delivered are in the spool and go with the next run")
