@@ -138,7 +138,7 @@ final class GPhoto2Session {
         }
         let key = Self.identityKey(candidate.path, info)
         known.insert(candidate.path)
-        if memory.wasSeen(key) { return true }
+        if Self.identityKeys(candidate.path, info).contains(where: memory.wasSeen) { return true }
         let kind = Self.kind(of: candidate.path.name, mimeType: info.mimeType)
         let wasOnCard = onCardAtConnect.contains(candidate.path)
         guard kind == .jpeg || (kind == .raw && context.options.includeRAW) else {
@@ -170,6 +170,18 @@ final class GPhoto2Session {
     /// the camera's time for it (file names repeat after a card is formatted).
     static func identityKey(_ path: GPhoto2FilePath, _ info: GPhoto2FileInfo) -> String {
         "\(path)|\(info.size.map(String.init) ?? "?")|\(info.modified.map(String.init) ?? "?")"
+    }
+
+    /// The keys the same file may have been seen under: libgphoto2 can give a file's time one
+    /// second apart in two sessions (seen in the chaos matrix: a photo taken twice after a
+    /// restart), so the seen-log is asked for the time ±2 s too (FAT keeps times in 2 s steps).
+    static func identityKeys(_ path: GPhoto2FilePath, _ info: GPhoto2FileInfo) -> [String] {
+        guard let modified = info.modified else { return [identityKey(path, info)] }
+        return [0, -1, 1, -2, 2].map { offset in
+            var shifted = info
+            shifted.modified = modified + offset
+            return identityKey(path, shifted)
+        }
     }
 
     /// JPEG, RAW or other, by the driver's MIME type where it is JPEG, else by the extension.
