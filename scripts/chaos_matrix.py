@@ -22,6 +22,7 @@ destination, and 0 of everything else.
 
 import argparse
 import ftplib
+import glob
 import hashlib
 import json
 import os
@@ -459,6 +460,15 @@ class Relay(chaos.Relay):
             return True
         except subprocess.TimeoutExpired:
             with open(os.path.join(work, "relay-stacks.txt"), "w") as out:
+                # Each thread's signal masks: a SIGINT blocked everywhere, or caught by nobody, shows here.
+                for task in sorted(glob.glob("/proc/%d/task/*/status" % self.proc.pid)):
+                    try:
+                        with open(task) as status:
+                            lines = [line for line in status if line.split(":")[0] in ("Name", "Pid", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")]
+                        out.write("".join(lines) + "\n")
+                    except OSError:
+                        pass
+                out.flush()
                 if shutil.which("gdb"):
                     subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt"],
                                    stdout=out, stderr=subprocess.STDOUT, timeout=120)
