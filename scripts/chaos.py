@@ -25,6 +25,12 @@ import tempfile
 import time
 import urllib.request
 
+# A shell runs a background job (`scripts/chaos.sh … &`) with SIGINT ignored, and relay would
+# inherit that: a SIGINT sent before relay has installed its handler was then lost, and relay
+# did not stop (the matrix's "did not end within 60 s of SIGINT"). Python's own handler instead
+# leaves every child the default action.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 from peers import ready_line, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -44,16 +44,17 @@ enum RunCommand {
     static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
                         started: (StopFlag) -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
+        // First, so that a stop asked for while the spool is opened ends the run at once.
+        let stop = outputs.stop
+        let abort = StopFlag()
+        SignalWatch.watch([SIGINT, SIGTERM]) { _ in
+            if stop.isStopped { abort.stop() } else { stop.stop() }
+        }
         let relayRun: RelayRun
         do {
             relayRun = try RelayRun(home: home, options: options, environment: environment, bus: outputs.bus)
         } catch {
             throw failure(error)
-        }
-        let stop = outputs.stop
-        let abort = StopFlag()
-        SignalWatch.watch([SIGINT, SIGTERM]) { _ in
-            if stop.isStopped { abort.stop() } else { stop.stop() }
         }
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
