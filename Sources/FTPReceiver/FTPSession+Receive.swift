@@ -115,8 +115,8 @@ extension FTPSession {
             log("\(path.name) received again (same size and content): not delivered twice")
             return FTPReply(226, "\(path.name) was received before; not sent twice")
         case .incomplete:
-            log("\(path.name) ended before its JPEG end marker at \(bytes) bytes: kept for a resume, not spooled")
-            return FTPReply(451, "\(path.name) is incomplete (no JPEG end marker): resume with REST \(bytes) or send it again")
+            log("\(path.name) ended before its JPEG image did, at \(bytes) bytes: kept for a resume, not spooled")
+            return FTPReply(451, "\(path.name) is incomplete (its JPEG image is cut short): resume with REST \(bytes) or send it again")
         case .spoolFull:
             log("spool full: \(path.name) kept; the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")

@@ -112,7 +112,7 @@ final class FTPStream: @unchecked Sendable {
                 }
             case SSL_ERROR_ZERO_RETURN:
                 // close_notify, or the end of the stream without it (SSL_OP_IGNORE_UNEXPECTED_EOF:
-                // a client may skip it; a JPEG cut short is still caught by its missing end marker).
+                // a client may skip it; a JPEG cut short is still caught by its structure, see JPEGStructure).
                 throw EndOfStream()
             case SSL_ERROR_SYSCALL:
                 throw SocketError.system(operation: "TLS \(operation) with", peer: peer, errno: errno)

@@ -26,7 +26,7 @@ final class FTPUploadStore: @unchecked Sendable {
         case spooled(SpoolEntry)
         /// The same photo (user, path, size, content) was received before.
         case duplicate
-        /// A JPEG that does not end with its end marker: kept as a partial upload.
+        /// A JPEG whose image is cut short: kept as a partial upload.
         case incomplete
         /// The spool is at its limits; the complete upload is kept, the camera asked to retry.
         case spoolFull
@@ -208,7 +208,8 @@ final class FTPUploadStore: @unchecked Sendable {
     // MARK: - Into the spool
 
     /// Spools the complete upload of `path` under `fileName` (the name the gallery gets).
-    /// `checkJPEGEnd`: a JPEG must end with its end marker, or it is kept as a partial upload.
+    /// `checkJPEGEnd`: a JPEG must be whole (``ContentDigest/Content/isWholeJPEG``: its primary
+    /// image ends, whatever follows), or it is kept as a partial upload.
     func finish(user: String, path: FTPVirtualPath, fileName: String, checkJPEGEnd: Bool) -> Outcome {
         let url = partialURL(user: user, path: path)
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -217,7 +218,7 @@ final class FTPUploadStore: @unchecked Sendable {
         guard let content = ContentDigest.sha256(of: fd) else {
             return .failed(.io(path: url.path, reason: Errno.current("read").description))
         }
-        if checkJPEGEnd && !JPEGEnd.isComplete(tail: content.tail) { return .incomplete }
+        if checkJPEGEnd && !content.isWholeJPEG { return .incomplete }
         let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
         let identity = PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: content.bytes, capturedAt: Date(), uniqueKey: key)
         if seen.contains(key) || spool.contains(id: identity.stableID) {

@@ -31,6 +31,30 @@ final class FTPFaultTests: XCTestCase {
         XCTAssertEqual(photos.first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
     }
 
+    /// Issue 27: a JPEG with data after its image's end (20 kB of random bytes, a Samsung-style
+    /// SEFH…SEFT block, 4 kB of zeros) was answered 451 for ever; it is whole, delivered as sent.
+    func testJPEGsWithDataAfterTheirImageArriveAsSent() throws {
+        let ftp = try FTPRun()
+        var generator = SystemRandomNumberGenerator()
+        let trailers: [(String, Data)] = [
+            ("IMG_0001.JPG", Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) })),
+            ("IMG_0002.JPG", Data("SEFH".utf8) + Data([1, 0, 0, 0, 0xFF, 0xD8]) + Data(repeating: 0x41, count: 300) + Data("SEFT".utf8)),
+            ("IMG_0003.JPG", Data(repeating: 0, count: 4096)),
+        ]
+        var sent: [String: Data] = [:]
+        for (index, (name, trailer)) in trailers.enumerated() {
+            let data = JPEGFixture.bytes(count: 150_000, seed: UInt64(40 + index)) + trailer
+            try data.write(to: ftp.files.appendingPathComponent(name))
+            sent[name] = data
+            let result = try ftp.camera([ftp.path(name)])
+            XCTAssertTrue(result.stdout.hasPrefix("\(name) 226"), result.stdout + result.stderr)
+        }
+        try ftp.waitForPhotos(3)
+        let photos = try ftp.gallery.photos()
+        XCTAssertEqual(photos.map(\.name).sorted(), sent.keys.sorted())
+        for photo in photos { XCTAssertEqual(photo.sha256, sent[photo.name].map(SHA256.hex), "\(photo.name) as sent, trailer and all") }
+    }
+
     /// A camera that lost the 226 sends the photo again: answered 226, not delivered twice; the
     /// same name with other content is another photo.
     func testThePhotoSentTwiceIsDeliveredOnce() throws {
