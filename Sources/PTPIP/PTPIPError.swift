@@ -57,7 +57,8 @@ public enum PTPIPError: Error, Sendable, CustomStringConvertible {
         case let .unsupportedCamera(peer, brand, model):
             let body = [brand, model].compactMap { $0 }.joined(separator: " ")
             return "the camera at \(peer) is a \(body), which relay does not support over Wi-Fi: let the camera upload "
-                + "by FTP into a folder and run relay run --folder DIR on that folder"
+                + "to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME says what to "
+                + "type into the camera)"
         }
     }
 

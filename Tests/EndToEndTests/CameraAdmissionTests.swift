@@ -59,7 +59,8 @@ final class CameraAdmissionTests: XCTestCase {
         XCTAssertEqual(status, 5, run.stderr)
         let last = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
         XCTAssertEqual(last, "relay: the camera at 127.0.0.1:\(fuji.port) is a Fujifilm, which relay does not support over Wi-Fi: "
-            + "let the camera upload by FTP into a folder and run relay run --folder DIR on that folder", run.stderr)
+            + "let the camera upload to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME "
+            + "says what to type into the camera)", run.stderr)
         XCTAssertFalse(run.stderr.contains("InitEventAck"), "no wait for an event channel Fuji never opens:\n\(run.stderr)")
         XCTAssertTrue(fuji.process.stderr.contains("packet type 1"), "relay's init request reached the listener: \(fuji.process.stderr)")
     }

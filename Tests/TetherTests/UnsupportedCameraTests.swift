@@ -24,6 +24,6 @@ final class UnsupportedCameraTests: XCTestCase {
         XCTAssertFalse(error.isRetryable)
         XCTAssertFalse("\(error)".contains("\n"), "one line")
         XCTAssertTrue("\(error)".contains("Fujifilm X-T4, which relay does not support over Wi-Fi"), "\(error)")
-        XCTAssertTrue("\(error)".contains("relay run --folder"), "\(error)")
+        XCTAssertTrue("\(error)".contains("relay run --ftp") && "\(error)".contains("relay ftp-setup"), "the camera FTP road: \(error)")
     }
 }
