@@ -98,7 +98,7 @@ final class FTPUploadStore: @unchecked Sendable {
             close(fd)
             throw .io(failure.description)
         }
-        try? Data(path.description.utf8).write(to: url.deletingPathExtension().appendingPathExtension("path"))
+        Self.writePathFile(path.description, for: url)
         return (fd, start)
     }
 
@@ -194,7 +194,7 @@ final class FTPUploadStore: @unchecked Sendable {
             let target = partialURL(user: user, path: to)
             guard Foundation.rename(source.path, target.path) == 0 else { return false }
             unlink(source.deletingPathExtension().appendingPathExtension("path").path)
-            try? Data(to.description.utf8).write(to: target.deletingPathExtension().appendingPathExtension("path"))
+            Self.writePathFile(to.description, for: target)
             return true
         }
         return lock.withLock {
@@ -246,6 +246,18 @@ final class FTPUploadStore: @unchecked Sendable {
     }
 
     // MARK: - Internals
+
+    /// Writes the virtual path a partial file belongs to beside it (`….path`), readable by relay's
+    /// user alone like every file relay writes: a path names the camera's folders and files.
+    /// Best effort: without it a restart cannot offer the partial for a resume, nothing more.
+    private static func writePathFile(_ path: String, for partial: URL) {
+        let url = partial.deletingPathExtension().appendingPathExtension("path")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        try? AtomicFile.writeAll(fd, Data(path.utf8))
+    }
 
     private static func key(_ user: String, _ path: FTPVirtualPath) -> String { key(user, path.description) }
 

@@ -16,6 +16,13 @@ final class FTPFaultTests: XCTestCase {
                       ftp.relay.stderr)
         XCTAssertEqual(try ftp.gallery.photos().count, 0, "half a photo is never spooled, so never uploaded")
         XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["213 300000"], "the part received is kept for the resume")
+        let partials = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: partials.path)
+        XCTAssertEqual(Set(kept.map { ($0 as NSString).pathExtension }), ["part", "path"], "\(kept)")
+        for name in kept {
+            let mode = try FileManager.default.attributesOfItem(atPath: partials.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600, "\(name) is relay's user's alone, as the README says")
+        }
 
         let curl = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-C", "-", "-T", ftp.path("IMG_0001.JPG"),
                                            "ftp://127.0.0.1:\(ftp.port)/"])
