@@ -13,12 +13,7 @@ extension Spool {
     public func offer(_ incoming: IncomingPhoto) {
         guard renditionKey == nil, incoming.growth == nil, incoming.identity.bytes > 0 else { return }
         let identity = incoming.identity
-        let reservation = incoming.reservation ?? condition.withLock {
-            let sequence = takeSequence()
-            let name = uniqueUploadName(for: identity.fileName, sequence: sequence, id: identity.stableID)
-            reservedNames[identity.stableID] = name
-            return (sequence, name)
-        }
+        let reservation = incoming.reservation ?? condition.withLock { ledger.reserve(for: identity.fileName, id: identity.stableID) }
         incoming.reservation = reservation
         var provisional = makeEntry(identity, sequence: reservation.sequence, uploadName: reservation.uploadName)
         provisional.attempts = 1  // an offer is claimed at most once: its upload is one attempt
@@ -58,10 +53,10 @@ extension Spool {
             let id = photo.entry.id
             if cutThrough[id] === photo {
                 cutThrough[id] = nil
-                if retryDelay > 0 { notBefore[id] = Date().addingTimeInterval(retryDelay) }
+                if retryDelay > 0 { ledger.delay(id, until: Date().addingTimeInterval(retryDelay)) }
                 return .abandoned
             }
-            if let entry = inFlight[id], case .committed = photo.ended { return .committed(entry) }
+            if let entry = ledger.inFlight[id], case .committed = photo.ended { return .committed(entry) }
             return .abandoned
         }
         // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.

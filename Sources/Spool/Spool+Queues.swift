@@ -13,32 +13,6 @@ public struct SpoolQueue: Sendable, Equatable {
 extension Spool {
     /// The primary destination's queue, and each other destination's by its id.
     public func queues() -> (primary: SpoolQueue, others: [String: SpoolQueue]) {
-        condition.withLock {
-            var primary = SpoolQueue()
-            primary.queued = queued.count
-            primary.inFlight = inFlight.count
-            primary.failed = failedIDs.count
-            primary.oldestQueuedAt = queued.map(\.spooledAt).min()
-            var others: [String: SpoolQueue] = [:]
-            let entries = queued + inFlight.values + lingering.values
-            for destination in destinations?.others ?? [] {
-                var queue = SpoolQueue()
-                for entry in entries {
-                    switch progress[entry.id]?[destination.id]?.state {
-                    case .queued?:
-                        if othersInFlight.contains(Self.key(entry.id, destination.id)) {
-                            queue.inFlight += 1
-                        } else {
-                            queue.queued += 1
-                            queue.oldestQueuedAt = min(queue.oldestQueuedAt ?? entry.spooledAt, entry.spooledAt)
-                        }
-                    case .failed?: queue.failed += 1
-                    case .delivered?, nil: break
-                    }
-                }
-                others[destination.id] = queue
-            }
-            return (primary, others)
-        }
+        condition.withLock { ledger.queues }
     }
 }

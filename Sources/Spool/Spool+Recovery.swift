@@ -14,23 +14,21 @@ extension Spool {
             for name in names { unlink(incomingDirectory.appendingPathComponent(name).path) }
         }
         let failed = Self.readEntries(in: failedDirectory)
-        failedIDs = Set(failed.entries.map(\.id))
+        ledger.startFailed(Set(failed.entries.map(\.id)))
         let found = Self.readEntries(in: directory)
         let unreadable = Self.readSidecars(in: directory).unreadable
         problems = failed.problems
         let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        persistedSequence = stored
         let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
-        nextSequence = highest == Int.max ? highest : highest + 1
+        ledger.startNumbering(persisted: stored, highestFound: highest)
         // A sidecar dropped below may be the last record of the highest number: `.sequence`
         // takes it first (if it cannot, the sidecars stay for the next start).
         let numbersKept = highest <= stored || persistSequence(atLeast: highest)
         for (sidecar, error) in unreadable {
-            problems.append(setAside(sidecar, error, sequence: nextSequence))
-            nextSequence += 1
+            problems.append(setAside(sidecar, error, sequence: ledger.takeSequence()))
         }
-        for var entry in found.entries {
+        for entry in found.entries {
             let photo = photoURL(entry.id).path
             let hasPhoto = FileManager.default.fileExists(atPath: photo)
             if entry.state == .delivered || !hasPhoto {
@@ -40,45 +38,33 @@ extension Spool {
                 if numbersKept { unlink(sidecarURL(entry.id).path) }
                 continue
             }
-            if failedIDs.contains(entry.id) {
+            if ledger.failedIDs.contains(entry.id) {
                 // A move to or from failed/ was cut short: where the photo is decides. It is
                 // here, so it stays queued (a permanent answer would fail it again).
                 unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
-                failedIDs.remove(entry.id)
             }
-            entry.inFlightSince = nil
-            entry.uploaderPID = nil
-            if let destinations {
-                let resumed = PhotoDestinations.resume(entry.destinations, run: destinations)
-                if resumed.adopted { adoptedAtStart += 1 }
-                entry.destinations = resumed.map
-                progress[entry.id] = resumed.map
-                if !resumed.forPrimary {
-                    // The primary has it, or it was never taken for the primary: it waits
-                    // for the others (this run's, or those of a run to come).
-                    lingering[entry.id] = entry
-                    continue
-                }
-            }
-            if entry.rendition != nil && entry.rendition?.spec != renditionKey {
+            var (resumed, adopted, queueFed) = ledger.resume(entry)
+            if adopted { adoptedAtStart += 1 }
+            // The primary has it, or it was never taken for the primary: it waits for the
+            // others (this run's, or those of a run to come).
+            guard queueFed else { continue }
+            if resumed.rendition != nil && resumed.rendition?.spec != renditionKey {
                 // Made for another config: this run sends what its own config asks for.
-                entry.rendition = nil
+                resumed.rendition = nil
                 unlink(renditionURL(entry.id).path)
             }
-            if needsRendition(entry) { awaitingRendition.insert(entry.id) }
-            queued.append(entry)
+            ledger.resumeQueued(resumed, needsRendition: needsRendition(resumed))
         }
-        queued.sort { $0.sequence < $1.sequence }
         removeOrphanRenditions()
         // Every destination settled before a crash: finished now.
-        for id in lingering.keys { try finishIfSettled(id) }
+        for id in ledger.lingering.keys { try finishIfSettled(id) }
     }
 
     /// Renditions whose photo has gone (a crash between removing the two files).
     private func removeOrphanRenditions() {
         let suffix = ".rendition.jpg"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        let kept = Set(queued.map(\.id))
+        let kept = Set(ledger.queued.map(\.id))
         for name in names where name.hasSuffix(suffix) && !kept.contains(String(name.dropLast(suffix.count))) {
             unlink(directory.appendingPathComponent(name).path)
         }
@@ -133,7 +119,7 @@ extension Spool {
         } catch {
             return "\(error); its sidecar was moved aside to \(aside.lastPathComponent), its photo stays as \(photo.lastPathComponent)"
         }
-        failedIDs.insert(id)
+        ledger.markFailed(id)
         return "\(error.description); moved aside to \(aside.lastPathComponent), and its photo to failed/ (relay retry "
             + "\(id.prefix(8)) sends it)"
     }

@@ -15,10 +15,7 @@ extension Spool {
         condition.lock()
         defer { condition.unlock() }
         while !closed {
-            if let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) {
-                rendering.insert(entry.id)
-                return entry
-            }
+            if let entry = ledger.claimRendition() { return entry }
             condition.wait()
         }
         return nil
@@ -53,9 +50,7 @@ extension Spool {
         }
         let settled = updated
         condition.withLock {
-            if let index = queued.firstIndex(where: { $0.id == entry.id }) { queued[index].rendition = settled.rendition }
-            awaitingRendition.remove(entry.id)
-            rendering.remove(entry.id)
+            ledger.renditionDone(entry.id, settled.rendition)
             condition.broadcast()
         }
         if let failure { throw failure }

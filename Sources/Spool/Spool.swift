@@ -23,10 +23,11 @@ public struct SpoolLimits: Sendable, Equatable {
 /// copy, when the run makes one), `failed/` (permanent failures), `.incoming/` (partial writes,
 /// discarded on start). A photo becomes part of the spool only when
 /// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
-/// a time (an flock on `.lock`); all in-memory state is guarded by one condition lock, on which the
-/// tether waits for room and the workers wait for work.
+/// a time (an flock on `.lock`). What happens to each photo is decided by its ``PhotoLedger``, a
+/// plain value; the spool is the shell around it: files, fsync, sidecars, recovery, and one
+/// condition lock, on which the tether waits for room and the workers wait for work.
 ///
-/// `@unchecked Sendable`: the queues, maps and flags (`queued`, `inFlight`, `progress`, `closed`...) are touched only under
+/// `@unchecked Sendable`: `ledger`, the cut-through offers and `closed` are touched only under
 /// `condition`; `problems` and `adoptedAtStart` are written only during init; the rest is `let`.
 public final class Spool: @unchecked Sendable {
     public let directory: URL
@@ -41,44 +42,18 @@ public final class Spool: @unchecked Sendable {
     var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
 
     let condition = NSCondition()
-    var queued: [SpoolEntry] = []
-    var inFlight: [String: SpoolEntry] = [:]
-    var failedIDs: Set<String> = []
-    var notBefore: [String: Date] = [:]
+    /// Where every photo stands; under `condition`.
+    var ledger: PhotoLedger
     /// Photos still downloading that an idle worker may start uploading, oldest first.
     var offered: [GrowingPhoto] = []
     /// Offered photos a worker is uploading, by id.
     var cutThrough: [String: GrowingPhoto] = [:]
-    /// Upload names of offered photos not yet committed or discarded (a withdrawn offer keeps
-    /// its name for the resumed download), by id.
-    var reservedNames: [String: String] = [:]
-    /// Queued photos whose rendition is still to be made, by id, and those being made now.
-    var awaitingRendition: Set<String> = []
-    var rendering: Set<String> = []
-    var nextSequence = 1
-    /// The number `.sequence` holds; it is written only when a sidecar with a higher one goes.
-    var persistedSequence = 0
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     private let sequenceWrite = NSLock()
     var closed = false
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
     public internal(set) var problems: [String] = []
-    /// Several destinations only: each photo's progress per destination, from which every
-    /// sidecar write takes its `destinations` (so a writer holding an older copy of the entry
-    /// cannot put back an older progress).
-    var progress: [String: [String: DestinationProgress]] = [:]
-    /// Several destinations only: photos the primary destination is done with that another
-    /// destination still needs (their files stay).
-    var lingering: [String: SpoolEntry] = [:]
-    /// Several destinations only: `id|destination` pairs being sent, and their retry times.
-    var othersInFlight: Set<String> = []
-    var othersNotBefore: [String: Date] = [:]
-    /// Photos being removed or moved to failed/ once every destination settled.
-    var finalizing: Set<String> = []
-    /// Several destinations only: false while the primary destination cannot be reached, when
-    /// its queued photos do not hold back a low-priority destination (nothing uses the uplink).
-    var primaryReachable = true
     /// Serializes the sidecar writes of one photo (a photo's id picks its lock), so that a
     /// writer holding an older copy of the entry cannot put back an older progress.
     let sidecarWrites = (0..<16).map { _ in NSLock() }
@@ -96,6 +71,7 @@ public final class Spool: @unchecked Sendable {
         self.limits = limits
         self.renditionKey = renditionKey
         self.destinations = destinations
+        ledger = PhotoLedger(destinations: destinations, makesRenditions: renditionKey != nil)
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }
         }
@@ -112,7 +88,7 @@ public final class Spool: @unchecked Sendable {
 
     /// Whether a photo with this id is already queued, uploading or failed (not delivered).
     public func contains(id: String) -> Bool {
-        condition.withLock { queued.contains { $0.id == id } || inFlight[id] != nil || failedIDs.contains(id) || lingering[id] != nil }
+        condition.withLock { ledger.contains(id) }
     }
 
     /// Blocks until a photo of `bytes` fits within the limits; false when the spool was closed.
@@ -120,7 +96,7 @@ public final class Spool: @unchecked Sendable {
     public func waitForRoom(bytes: Int64) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed && !hasRoom(for: bytes) { condition.wait() }
+        while !closed && !ledger.hasRoom(forBytes: bytes, limits: limits) { condition.wait() }
         return !closed
     }
 
@@ -129,13 +105,13 @@ public final class Spool: @unchecked Sendable {
 
     /// Whether the spool is at its limits right now (for the progress line).
     public var isFull: Bool {
-        condition.withLock { !hasRoom(for: 1) }
+        condition.withLock { !ledger.hasRoom(forBytes: 1, limits: limits) }
     }
 
     /// Whether a photo of `bytes` fits within the limits right now (a source that must keep
     /// serving its camera asks instead of waiting).
     public func hasRoom(forBytes bytes: Int64) -> Bool {
-        condition.withLock { hasRoom(for: bytes) }
+        condition.withLock { ledger.hasRoom(forBytes: bytes, limits: limits) }
     }
 
     /// Spools one photo in one go: `write` fills the new file (given its descriptor), then
@@ -169,10 +145,7 @@ public final class Spool: @unchecked Sendable {
     public func discard(_ incoming: IncomingPhoto) {
         withdraw(incoming)
         let id = incoming.identity.stableID
-        condition.withLock {
-            reservedNames[id] = nil
-            if !queued.contains(where: { $0.id == id }) && inFlight[id] == nil { notBefore[id] = nil }
-        }
+        condition.withLock { ledger.forgetIncoming(id) }
         incoming.closeFile()
         unlink(incoming.url.path)
     }
@@ -198,8 +171,8 @@ public final class Spool: @unchecked Sendable {
             // A rewound or otherwise abandoned upload does not get the photo in flight.
             let claimed = growth.flatMap { cutThrough[id] === $0 && $0.ended == nil ? $0 : nil }
             if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
-            let sequence = takeSequence()
-            return (sequence, uniqueUploadName(for: identity.fileName, sequence: sequence, id: id), claimed)
+            let sequence = ledger.takeSequence()
+            return (sequence, ledger.uniqueUploadName(for: identity.fileName, sequence: sequence, id: id), claimed)
         }
         let final = photoURL(id)
         var entry = makeEntry(identity, sequence: sequence, uploadName: uploadName)
@@ -225,22 +198,19 @@ public final class Spool: @unchecked Sendable {
             throw Self.describe(error, at: final)
         }
         incoming.closeFile()
-        if let map = entry.destinations { condition.withLock { progress[id] = map } }
         committed(entry)
         let handedToWorker = condition.withLock { () -> Bool in
-            reservedNames[id] = nil
             let stillClaimed = claimed.map { cutThrough[id] === $0 && $0.ended == nil && entry.bytes == $0.finalSize } ?? false
             if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
             if stillClaimed, let claimed {
-                inFlight[id] = entry
+                ledger.admit(entry, inFlight: true)
                 claimed.end(.committed(entry))
             } else {
                 growth?.end(.abandoned)
                 entry.attempts = 0
                 entry.inFlightSince = nil
                 entry.uploaderPID = nil
-                queued.append(entry)
-                if renditionKey != nil { awaitingRendition.insert(id) }
+                ledger.admit(entry, inFlight: false)
             }
             condition.broadcast()
             return stillClaimed
@@ -254,10 +224,9 @@ public final class Spool: @unchecked Sendable {
 
     /// The queued, in-flight or failed entry with this id, if any.
     private func existingEntry(id: String) -> SpoolEntry? {
-        condition.lock()
-        defer { condition.unlock() }
-        if let existing = queued.first(where: { $0.id == id }) ?? inFlight[id] ?? lingering[id] { return existing }
-        guard failedIDs.contains(id) else { return nil }
+        let (existing, failed) = condition.withLock { (ledger.entry(id), ledger.failedIDs.contains(id)) }
+        if let existing { return existing }
+        guard failed else { return nil }
         return try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load()
     }
 
@@ -286,13 +255,12 @@ public final class Spool: @unchecked Sendable {
         var claimed: SpoolEntry?
         var growing: GrowingPhoto?
         while claimed == nil && growing == nil && !closed {
-            let now = Date()
             offered.removeAll { $0.isAbandoned }
-            if let index = queued.firstIndex(where: { (notBefore[$0.id] ?? .distantPast) <= now && !awaitingRendition.contains($0.id) }) {
-                claimed = queued.remove(at: index)
+            if let entry = ledger.claimQueued(at: Date(), pid: getpid()) {
+                claimed = entry
             } else if acceptGrowing, !offered.isEmpty {
                 growing = offered.removeFirst()
-            } else if let earliest = queued.compactMap({ notBefore[$0.id] }).min() {
+            } else if let earliest = ledger.nextQueuedRetry {
                 _ = condition.wait(until: earliest)
             } else {
                 condition.wait()
@@ -303,17 +271,10 @@ public final class Spool: @unchecked Sendable {
             condition.unlock()
             return .growing(growing)
         }
-        guard var entry = claimed else {
-            condition.unlock()
-            return nil
-        }
-        entry.attempts = entry.attempts &+ 1
-        entry.inFlightSince = Date()
-        entry.uploaderPID = getpid()
-        inFlight[entry.id] = entry
         condition.unlock()
-        try? saveSidecar(entry)
-        return .spooled(entry)
+        guard let claimed else { return nil }
+        try? saveSidecar(claimed)
+        return .spooled(claimed)
     }
 
     /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
@@ -344,24 +305,12 @@ public final class Spool: @unchecked Sendable {
 
     /// A retryable failure: back in the queue, not before `delay` seconds from now.
     public func requeue(_ entry: SpoolEntry, after delay: TimeInterval, error: String?, statusCode: Int?) {
-        var again = entry
-        again.inFlightSince = nil
-        again.uploaderPID = nil
-        again.lastError = error
-        again.lastStatusCode = statusCode
-        if let primary = destinations?.primary.id {
-            condition.withLock {
-                progress[entry.id]?[primary]?.attempts = entry.attempts
-                progress[entry.id]?[primary]?.lastError = error
-                progress[entry.id]?[primary]?.lastStatusCode = statusCode
-            }
-        }
+        // The sidecar is written before the photo is back in the queue, so that a worker that
+        // claims it next cannot have its own write put back by this one.
+        let again = condition.withLock { ledger.recordRetry(entry, error: error, statusCode: statusCode) }
         try? saveSidecar(again)
         condition.withLock {
-            inFlight[entry.id] = nil
-            notBefore[entry.id] = Date().addingTimeInterval(max(0, delay))
-            let position = queued.firstIndex { $0.sequence > again.sequence } ?? queued.endIndex
-            queued.insert(again, at: position)
+            ledger.requeue(again, notBefore: Date().addingTimeInterval(max(0, delay)))
             condition.broadcast()
         }
     }
@@ -395,7 +344,7 @@ public final class Spool: @unchecked Sendable {
         } catch {
             throw Self.describe(error, at: failedPhoto)
         }
-        _ = condition.withLock { failedIDs.insert(entry.id) }
+        condition.withLock { ledger.markFailed(entry.id) }
         finish(entry.id)
     }
 
@@ -432,10 +381,7 @@ public final class Spool: @unchecked Sendable {
             let requeued = entry
             let waits = needsRendition(requeued)
             condition.withLock {
-                failedIDs.remove(requeued.id)
-                queued.append(requeued)
-                if waits { awaitingRendition.insert(requeued.id) }
-                queued.sort { $0.sequence < $1.sequence }
+                ledger.readmit(requeued, needsRendition: waits)
                 condition.broadcast()
             }
             moved.append(entry)
@@ -453,11 +399,8 @@ public final class Spool: @unchecked Sendable {
 
     /// Queued, in-flight and failed photos right now.
     public func snapshot() -> SpoolSnapshot {
-        condition.withLock {
-            SpoolSnapshot(
-                queued: (queued + lingering.values).sorted { $0.sequence < $1.sequence }, inFlight: inFlight.values.sorted { $0.sequence < $1.sequence },
-                failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
-        }
+        let held = condition.withLock { ledger.held }
+        return SpoolSnapshot(queued: held.queued, inFlight: held.inFlight, failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
     }
 
     /// Where the photo of a queued or in-flight entry is.
@@ -470,7 +413,7 @@ public final class Spool: @unchecked Sendable {
 
     /// Counts for the progress line, without reading any file.
     public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
-        condition.withLock { (queued.count + lingering.count, inFlight.count, failedIDs.count) }
+        condition.withLock { ledger.counts }
     }
 
     // MARK: - Internals
@@ -480,23 +423,6 @@ public final class Spool: @unchecked Sendable {
     func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
     func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
-    /// The next sequence number; call with `condition` held.
-    func takeSequence() -> Int {
-        let sequence = nextSequence
-        nextSequence = nextSequence &+ 1
-        return sequence
-    }
-
-    /// The photo's safe file name, made unique among those queued, in flight or reserved by an
-    /// offered photo still downloading; call with `condition` held.
-    /// A name the same photo reserved earlier (a download begun again after a drop) is its own.
-    func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
-        let name = SafeFileName.make(fileName)
-        let taken = queued.contains { $0.uploadName == name } || inFlight.values.contains { $0.uploadName == name }
-            || reservedNames.contains { $0.key != id && $0.value == name } || lingering.values.contains { $0.uploadName == name }
-        return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
-    }
-
     func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
         SpoolEntry(
             id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
@@ -504,18 +430,9 @@ public final class Spool: @unchecked Sendable {
             idempotencyKey: identity.stableID, timerShot: identity.timerShot)
     }
 
-    private func hasRoom(for bytes: Int64) -> Bool {
-        let count = queued.count + inFlight.count + lingering.count
-        if count == 0 { return true }
-        let held = queued.reduce(Int64(0)) { $0 + $1.bytes } + inFlight.values.reduce(Int64(0)) { $0 + $1.bytes }
-            + lingering.values.reduce(Int64(0)) { $0 + $1.bytes }
-        return count < limits.maxPhotos && held + bytes <= limits.maxBytes
-    }
-
     func finish(_ id: String) {
         condition.withLock {
-            inFlight[id] = nil
-            notBefore[id] = nil
+            ledger.finish(id)
             condition.broadcast()
         }
     }
@@ -530,9 +447,7 @@ public final class Spool: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let id = entry.id
-        let (map, pending) = condition.withLock {
-            (progress[id], !finalizing.contains(id) && (lingering[id] != nil || inFlight[id] != nil || queued.contains { $0.id == id }))
-        }
+        let (map, pending) = condition.withLock { (ledger.progress[id], ledger.isPending(id)) }
         if onlyWhilePending && !pending { return }
         var merged = entry
         if let map { merged.destinations = map }
@@ -548,14 +463,9 @@ public final class Spool: @unchecked Sendable {
     func persistSequence(atLeast sequence: Int) -> Bool {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
-        let highest = condition.withLock { () -> Int? in
-            guard sequence > persistedSequence else { return nil }
-            let carriedByAnother = queued.contains { $0.sequence > sequence } || inFlight.values.contains { $0.sequence > sequence }
-            return carriedByAnother ? nil : max(sequence, nextSequence - 1)
-        }
-        guard let highest else { return true }
+        guard let highest = condition.withLock({ ledger.sequenceToPersist(atLeast: sequence) }) else { return true }
         guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
-        condition.withLock { persistedSequence = max(persistedSequence, highest) }
+        condition.withLock { ledger.persisted(highest) }
         return true
     }
 
