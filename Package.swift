@@ -104,6 +104,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunEvents", "Spool", "Uploader"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),

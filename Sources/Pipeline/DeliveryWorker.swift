@@ -102,42 +102,31 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
 
     /// Uploads a photo while it downloads. Its last byte is sent only once the photo is
     /// committed to the spool, so a 2xx finds it committed and in flight for this worker. Any
-    /// other outcome is settled by the usual rules if the photo was committed meanwhile, and
-    /// otherwise leaves it to be sent from the spool once it is; a failure on relay's side of the
-    /// upload (not an answer from the destination) is never final, since the spool's copy is sent next.
+    /// other outcome (``CutThroughVerdict``) is settled by the usual rules if the photo was
+    /// committed meanwhile, and otherwise leaves it to be sent from the spool once it is.
     private func deliverWhileDownloading(_ photo: GrowingPhoto) {
         let c = context
         let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
-        var decision = attempt.report.decision
         let name = photo.entry.uploadName
-        if decision == .delivered, case .committed(let entry)? = photo.ended {
-            return settle(entry, attempt, decision: decision)
+        if attempt.report.decision == .delivered, case .committed(let entry)? = photo.ended {
+            return settle(entry, attempt, decision: .delivered)
         }
-        if let error = attempt.report.transportError, case .permanent = decision {
-            decision = .retry(after: 0)
-            notice(photo.entry, "\(name): the upload during its download failed (\(error)); it is sent from the spool")
-        }
-        if decision == .delivered {
-            // The destination answered before the whole photo was sent: it is sent again, whole.
-            decision = .retry(after: 0)
-            notice(photo.entry, "\(name): the gallery answered before the whole photo was sent; it is sent again from the spool")
-        }
-        let incomplete = attempt.report.transportError?.category == .sourceIncomplete
-        let delay: TimeInterval = if case .retry(let after) = decision, !incomplete { after } else { 0 }
-        switch c.spool.settleCutThrough(photo, retryDelay: delay) {
+        let verdict = CutThroughVerdict(attempt.report, name: name)
+        if let message = verdict.notice { notice(photo.entry, message) }
+        switch c.spool.settleCutThrough(photo, retryDelay: verdict.retryDelay) {
         case .committed(let entry):
-            settle(entry, attempt, decision: decision)
+            settle(entry, attempt, decision: verdict.decision)
         case .abandoned:
             // Not settled in the spool: it is sent from there once downloaded.
             c.bus.publish(.upload(.settled(photo.entry.photoRef, destination: c.config.label,
                                            outcome: .retrying(attempt: photo.entry.attempts, reason: "sent from the spool once downloaded",
                                                               retryIn: 0))))
-            if incomplete, let error = attempt.report.transportError {
+            if verdict.downloadGaveUp, let error = attempt.report.transportError {
                 notice(photo.entry, "\(name): the upload started during its download was given up (\(error.message)); "
                     + "it is sent from the spool once downloaded", .info)
                 return
             }
-            let errorText = Self.problem(attempt.report, decision)
+            let errorText = AttemptVerdict.problem(attempt.report, verdict.decision)
             record(photo.entry, success: false, error: errorText, attempt: attempt)
             notice(photo.entry, "\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
         }
@@ -147,43 +136,25 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         context.bus.publish(.upload(.notice(entry.photoRef, message, severity)))
     }
 
-    /// The error text an attempt is recorded with, under the decision it was settled by (which
-    /// for an upload during a download may differ from the destination's).
-    private static func problem(_ report: DeliveryReport, _ decision: DeliveryDecision) -> String? {
-        switch decision {
-        case .delivered: nil
-        case .permanent(let reason): reason
-        case .retry: report.problem ?? report.answer
-        }
-    }
-
     /// Settles a photo in flight by the delivery rules, then records the attempt. The spool is
     /// settled before the history is written: the fewer steps between a 2xx and "delivered" on
     /// disk, the smaller the window in which a crash could send it again.
     private func settle(_ entry: SpoolEntry, _ attempt: Attempt, decision: DeliveryDecision) {
         let c = context
         let label = c.config.label
-        let status = attempt.report.statusCode
-        let errorText = Self.problem(attempt.report, decision)
-        let stopping = c.cancellation.isCancelled
-        let result: DestinationResult
-        var outcome: UploadOutcome
-        switch decision {
-        case .delivered:
-            recordInSession(entry, location: attempt.location)
-            result = .delivered
-            outcome = .delivered(Delivery(
-                answer: status.map { "HTTP \($0)" } ?? "delivered", bytesSent: attempt.report.bytesSent, seconds: attempt.duration,
-                shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload))
-        case .retry(let delay):
-            result = .retry(after: stopping ? 0 : delay, error: errorText, statusCode: status)
-            outcome = stopping ? .interrupted : .retrying(attempt: entry.attempts, reason: errorText ?? "?", retryIn: delay)
-        case .permanent(let reason):
-            result = .failed(error: reason, statusCode: status)
-            // The destination the queue feeds shows where the photo is kept once every other
-            // destination has settled; another destination's refusal leaves it to them.
-            outcome = .failed(reason: reason, keptIn: c.spool.isQueueFed(id) ? c.spool.failedDirectory.path : nil)
+        let report = attempt.report
+        if decision == .delivered { recordInSession(entry, location: attempt.location) }
+        // The destination the queue feeds shows where a refused photo is kept once every other
+        // destination has settled; another destination's refusal leaves it to them.
+        let verdict = AttemptVerdict.settling(
+            decision, report: report, attempts: entry.attempts, stopping: c.cancellation.isCancelled,
+            keptIn: c.spool.isQueueFed(id) ? c.spool.failedDirectory.path : nil
+        ) {
+            Delivery(answer: report.statusCode.map { "HTTP \($0)" } ?? "delivered", bytesSent: report.bytesSent, seconds: attempt.duration,
+                     shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload)
         }
+        let result = verdict.result
+        var outcome = verdict.outcome
         do {
             try c.spool.settle(entry, for: id, result)
         } catch {
@@ -198,7 +169,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             }
         }
         c.bus.publish(.upload(.settled(entry.photoRef, destination: label, outcome: outcome)))
-        record(entry, success: decision == .delivered, error: errorText, attempt: attempt)
+        record(entry, success: decision == .delivered, error: AttemptVerdict.problem(report, decision), attempt: attempt)
     }
 
     /// Tells the session's record (if the run has one) where the photo went, before the spool
