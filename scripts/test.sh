@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Runs every relay test on a fresh Debian machine: installs what the tests need (apt), builds,
 # and runs `swift test` (unit tests, the local gallery, the camera simulator, gphoto2 interop).
+#
+# With no arguments, the tests run several at a time (they mostly wait on processes and sockets,
+# not on the CPU). Two suites put simulated cameras at fixed loopback addresses on PTP/IP's port
+# 15740 and scan ranges of them; they run one test at a time beside the rest, so that no scan
+# finds another test's camera. With arguments (e.g. --filter X), `swift test` gets them as given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Sourced without this script's arguments (install-deps.sh takes extra packages from its own).
@@ -9,4 +14,29 @@ set --
 source scripts/install-deps.sh
 set -- "${args[@]}"
 swift build --build-tests
-swift test --skip-build "$@"
+if [ $# -gt 0 ]; then
+    exec swift test --skip-build "$@"
+fi
+
+one_at_a_time=(EndToEndTests.DiscoveryTests EndToEndTests.CameraTetherTests)
+bundle="$(swift build --show-bin-path)/relayPackageTests.xctest"
+if [ ! -x "$bundle" ]; then
+    # Not a runnable bundle (macOS): every test one at a time.
+    exec swift test --skip-build
+fi
+serial_log="$(mktemp)"
+trap 'rm -f "$serial_log"' EXIT
+"$bundle" "$(IFS=,; echo "${one_at_a_time[*]}")" >"$serial_log" 2>&1 &
+serial_pid=$!
+skip="$(IFS='|'; echo "${one_at_a_time[*]##*.}")"
+status=0
+swift test --skip-build --parallel --num-workers 4 --skip "$skip" || status=$?
+serial_status=0
+wait "$serial_pid" || serial_status=$?
+if [ "$serial_status" -ne 0 ]; then
+    grep -E "error:|failed|Executed" "$serial_log" || tail -40 "$serial_log"
+    status=$serial_status
+else
+    grep -E "^\s+Executed [0-9]+ tests" "$serial_log" | tail -1
+fi
+exit "$status"
