@@ -96,3 +96,11 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
         _ = done.wait(timeout: .now() + 10)
     }
 }
+
+extension FTPReceiverOptions: SourceSetting {
+    public var label: String { "ftp \(host):\(port)" }
+
+    public func makeSource(spool: Spool, home: RelayHome, report: SourceReporter) throws -> any PhotoSource {
+        try FTPSource(options: self, spool: spool, home: home, report: report)
+    }
+}

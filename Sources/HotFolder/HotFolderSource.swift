@@ -225,3 +225,13 @@ public enum HotFolderError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension HotFolderSource.Options: SourceSetting {
+    public var label: String { "folder \(folder.path)" }
+
+    public func problem(home: RelayHome) -> String? { HotFolderSource.validate(folder, home: home) }
+
+    public func makeSource(spool: Spool, home: RelayHome, report: SourceReporter) throws -> any PhotoSource {
+        try HotFolderSource(options: self, spool: spool, home: home, report: report)
+    }
+}

@@ -1,11 +1,8 @@
 import Foundation
-import FTPReceiver
-import HotFolder
 import Intake
 import RelayCore
 import RunEvents
 import Spool
-import Tether
 import Uploader
 
 /// `relay run`: photo sources (hot folders, cameras) feeding the spool, N upload workers draining
@@ -18,20 +15,10 @@ import Uploader
 /// stops handing out work, in-flight uploads get `graceSeconds` to finish and are then aborted;
 /// whatever is left stays in the spool for the next run.
 public final class RelayRun {
-    /// Where photos come from.
-    public enum SourceSpec: Sendable {
-        /// A hot folder, a file taken once its size has not changed for `settleSeconds`.
-        case folder(URL, settleSeconds: TimeInterval)
-        /// A PTP/IP camera.
-        case camera(CameraSource.Options)
-        /// A camera libgphoto2 opens (USB, or any libgphoto2 port).
-        case gphoto2(GPhoto2Source.Options)
-        /// The built-in FTP receiver cameras upload to.
-        case ftp(FTPReceiverOptions)
-    }
 
     public struct Options: Sendable {
-        public var sources: [SourceSpec]
+        /// Where photos come from: hot folders, cameras, the FTP receiver.
+        public var sources: [any SourceSetting]
         public var configQuery: String?
         /// Further configs: each photo goes to every one of them too (`--config A --config B`).
         public var moreConfigQueries: [String] = []
@@ -44,7 +31,7 @@ public final class RelayRun {
         public var session: String?
 
         public init(
-            sources: [SourceSpec], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
+            sources: [any SourceSetting], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
             graceSeconds: TimeInterval = 15, policy: DeliveryPolicy = DeliveryPolicy(), moreConfigQueries: [String] = []
         ) {
             self.sources = sources
@@ -88,8 +75,8 @@ public final class RelayRun {
         bus.subscribe { [sourceFailure] event in
             if case .source(_, .unusable(let message)) = event.event { sourceFailure.record(message) }
         }
-        for case .folder(let folder, _) in options.sources {
-            if let problem = HotFolderSource.validate(folder, home: home) { throw .source(problem) }
+        for source in options.sources {
+            if let problem = source.problem(home: home) { throw .source(problem) }
         }
         do {
             try home.createIfNeeded()
@@ -143,7 +130,7 @@ public final class RelayRun {
             throw .spool(error)
         }
         knownConfigIDs = Set(((try? ConfigStore(home: home).load().configs) ?? []).map(\.id.uuidString))
-        sourceLabels = options.sources.map(Self.label)
+        sourceLabels = options.sources.map(\.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
         } catch let error as StateFileError {
@@ -153,31 +140,10 @@ public final class RelayRun {
         }
     }
 
-    /// How events and the log name a source.
-    private static func label(_ spec: SourceSpec) -> String {
-        switch spec {
-        case .folder(let folder, _): "folder \(folder.path)"
-        case .camera(let camera): "camera \(camera.address)"
-        case .gphoto2(let camera): "camera \(camera.port)"
-        case .ftp(let ftp): "ftp \(ftp.host):\(ftp.port)"
-        }
-    }
-
-    private static func makeSources(_ specs: [SourceSpec], labels: [String], spool: Spool, home: RelayHome,
+    private static func makeSources(_ settings: [any SourceSetting], labels: [String], spool: Spool, home: RelayHome,
                                     bus: RunEventBus) throws -> [any PhotoSource] {
-        try zip(specs, labels).map { spec, label -> any PhotoSource in
-            let report = bus.reporter(for: label)
-            switch spec {
-            case .folder(let folder, let settle):
-                return try HotFolderSource(options: .init(folder: folder, settleSeconds: settle), spool: spool, home: home,
-                                           report: report)
-            case .camera(let camera):
-                return try CameraSource(options: camera, spool: spool, home: home, report: report)
-            case .gphoto2(let camera):
-                return try GPhoto2Source(options: camera, spool: spool, home: home, report: report)
-            case .ftp(let ftp):
-                return try FTPSource(options: ftp, spool: spool, home: home, report: report)
-            }
+        try zip(settings, labels).map { setting, label in
+            try setting.makeSource(spool: spool, home: home, report: bus.reporter(for: label))
         }
     }
 

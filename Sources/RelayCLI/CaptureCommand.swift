@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Intake
 import Pipeline
 import RelayCore
 import RunEvents
@@ -43,17 +44,10 @@ enum CaptureCommand {
             ledger.session = args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
         let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
-        var sources = try RunCommand.sourceSpecs(args)
-        for index in sources.indices {
-            switch sources[index] {
-            case .camera(var camera):
-                camera.capture = controller
-                sources[index] = .camera(camera)
-            case .gphoto2(var camera):
-                camera.capture = controller
-                sources[index] = .gphoto2(camera)
-            case .folder, .ftp: break
-            }
+        let sources = try RunCommand.sourceSpecs(args).map { setting -> any SourceSetting in
+            guard var camera = setting as? any CaptureSetting else { return setting }
+            camera.capture = controller
+            return camera
         }
         var options = try RunCommand.runOptions(args, sources: sources)
         // A capture run is a session of its own, named when it starts (the ledger keeps it for --resume).

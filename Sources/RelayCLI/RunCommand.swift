@@ -1,5 +1,7 @@
 import Foundation
 import GPhoto2
+import HotFolder
+import Intake
 import Pipeline
 import PTPIP
 import RelayCore
@@ -14,7 +16,7 @@ enum RunCommand {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let ftp = try FTPArguments.spec(args, environment: environment)
-        let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [.ftp($0)] } ?? []))
+        let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [$0] } ?? []))
         let outputs = RunOutputs(json: args.has("--json"))
         defer { outputs.finish() }
         let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
@@ -23,7 +25,7 @@ enum RunCommand {
     }
 
     /// The pipeline's options from the flags.
-    static func runOptions(_ args: Arguments, sources: [RelayRun.SourceSpec]) throws(CommandFailure) -> RelayRun.Options {
+    static func runOptions(_ args: Arguments, sources: [any SourceSetting]) throws(CommandFailure) -> RelayRun.Options {
         var limits = SpoolLimits()
         if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
         if let bytes = try args.bytes("--spool-max-bytes", in: 1...Int64.max) { limits.maxBytes = bytes }
@@ -84,7 +86,7 @@ enum RunCommand {
 
     /// The photo sources named by `--folder` and `--camera` (each may be given several times),
     /// after those in `also` (the FTP receiver).
-    static func sourceSpecs(_ args: Arguments, also: [RelayRun.SourceSpec] = []) throws(CommandFailure) -> [RelayRun.SourceSpec] {
+    static func sourceSpecs(_ args: Arguments, also: [any SourceSetting] = []) throws(CommandFailure) -> [any SourceSetting] {
         let folders = args.all("--folder")
         let cameras = args.all("--camera")
         guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
@@ -92,8 +94,8 @@ enum RunCommand {
                 + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
         }
         let settle = try args.seconds("--settle", in: 0...3600)
-        var specs: [RelayRun.SourceSpec] = also + folders.map {
-            .folder(URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
+        var specs: [any SourceSetting] = also + folders.map {
+            HotFolderSource.Options(folder: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
         }
         let chunkSize = try args.bytes("--chunk-size", in: 4_000...64_000_000).map { Int($0) }
         let listEvery = try args.seconds("--list-every", in: 1...3600)
@@ -109,7 +111,7 @@ enum RunCommand {
                 camera.includeRAW = args.has("--include-raw")
                 camera.includeExisting = args.has("--include-existing")
                 if let chunkSize { camera.chunkSize = chunkSize }
-                specs.append(.gphoto2(camera))
+                specs.append(camera)
                 continue
             }
             var camera: CameraSource.Options
@@ -121,7 +123,7 @@ enum RunCommand {
             if let chunkSize { camera.chunkSize = chunkSize }
             if let listEvery { camera.crossCheckInterval = listEvery }
             camera.discoveryAddresses = range
-            specs.append(.camera(camera))
+            specs.append(camera)
         }
         if cameras.isEmpty {
             for flag in ["--include-raw", "--include-existing"] where args.has(flag) && (also.isEmpty || flag == "--include-existing") {
@@ -130,7 +132,7 @@ enum RunCommand {
             for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
             }
-        } else if !specs.contains(where: { if case .camera = $0 { return true } else { return false } }) {
+        } else if !specs.contains(where: { $0 is CameraSource.Options }) {
             for option in ["--range", "--list-every"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option)")
             }

@@ -185,3 +185,11 @@ public enum CameraSourceError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension CameraSource.Options: CaptureSetting {
+    public var label: String { "camera \(address)" }
+
+    public func makeSource(spool: Spool, home: RelayHome, report: SourceReporter) throws -> any PhotoSource {
+        try CameraSource(options: self, spool: spool, home: home, report: report)
+    }
+}

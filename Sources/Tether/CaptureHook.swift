@@ -1,4 +1,5 @@
 import Foundation
+import Intake
 
 /// What a timed capture (`relay capture`) asks of the camera source and learns from it. The
 /// camera's thread is the one owner of its connection, so triggers are fired from there: the
@@ -23,4 +24,10 @@ public protocol CaptureHook: AnyObject, Sendable {
     /// it was there when this session started, so only a shot fired before can have made it.
     /// `willUpload`: relay takes it (not a RAW file left on the card).
     func photoAppeared(fileName: String, wasOnCardAtConnect: Bool, willUpload: Bool) -> Int?
+}
+
+/// The settings of a camera source a timed capture (`relay capture`) can fire.
+public protocol CaptureSetting: SourceSetting {
+    /// The capture that fires the camera, nil for a run that only takes what is shot.
+    var capture: (any CaptureHook)? { get set }
 }

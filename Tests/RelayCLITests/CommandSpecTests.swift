@@ -1,5 +1,6 @@
 @testable import RelayCLI
 import RelayCore
+import Tether
 import XCTest
 
 /// Each command's options are declared once; these tests hold the parser, the help and the
@@ -85,7 +86,7 @@ final class CommandSpecTests: XCTestCase {
         XCTAssertEqual(options.limits.maxBytes, 4_000_000_000, "4G, counted as the log counts")
         XCTAssertEqual(options.policy.backoff.base, 0.5)
         XCTAssertEqual(options.policy.backoff.cap, 60)
-        guard case .camera(let camera)? = options.sources.first else { return XCTFail("\(options.sources)") }
+        guard let camera = options.sources.first as? CameraSource.Options else { return XCTFail("\(options.sources)") }
         XCTAssertEqual(camera.chunkSize, 1_000_000)
         XCTAssertEqual(camera.crossCheckInterval, 10)
     }

@@ -122,3 +122,11 @@ extension GPhoto2Camera {
         return summary.serial.map { "\(model) (serial \($0))" } ?? model
     }
 }
+
+extension GPhoto2Source.Options: CaptureSetting {
+    public var label: String { "camera \(port)" }
+
+    public func makeSource(spool: Spool, home: RelayHome, report: SourceReporter) throws -> any PhotoSource {
+        try GPhoto2Source(options: self, spool: spool, home: home, report: report)
+    }
+}
