@@ -23,6 +23,8 @@ extension FTPSession {
         /// More than ``maxHeldLines`` commands came during the transfer.
         case flooded
         case writeFailed(Errno)
+        /// A newer upload of the same file (the camera's retry) cut this one.
+        case cutForRetry
     }
 
     func receive(_ path: FTPVirtualPath, append: Bool) -> FTPReply {
@@ -44,10 +46,13 @@ extension FTPSession {
             log("spool full: asked the camera to send \(path.name) again later")
             return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")
         }
-        guard context.store.claim(user: user, path: path) else {
+        guard let claim = context.store.claimUpload(user: user, path: path, cut: { [self] in cutForRetry() }) else {
             return FTPReply(450, "\(path.name) is being uploaded on another connection")
         }
         defer { context.store.release(user: user, path: path) }
+        if case .tookOver = claim {
+            log("\(path.name) was being received on a connection that went silent: that upload was cut off; the camera's retry takes over")
+        }
         guard let data = openDataConnection() else { return FTPReply(425, "cannot open the data connection") }
         setOpenData(data)
         defer {
@@ -78,6 +83,10 @@ extension FTPSession {
         let (end, total) = pump(from: data, into: opened.fd, start: opened.start)
         close(opened.fd)
         switch end {
+        case .cutForRetry:
+            log("\(path.name) was cut off at \(total) bytes; the camera's retry takes over")
+            quitting = true
+            return FTPReply(426, "a newer upload of \(path.name) took over")
         case .complete:
             return spool(path, bytes: total, kind: kind)
         case .clientGone:
@@ -132,6 +141,10 @@ extension FTPSession {
         guard reply(FTPReply(150, "receiving \(path.name)")), secure(data) else { return FTPReply(426, "no data connection") }
         let (end, total) = pump(from: data, into: nil, start: 0)
         if case .flooded = end { return floodedReply(path, at: total) }
+        if case .cutForRetry = end {
+            quitting = true
+            return FTPReply(426, "a newer upload of \(path.name) took over")
+        }
         guard case .complete = end else { return FTPReply(426, "the upload was cut off") }
         context.store.remember(user: userName, path: path, bytes: total)
         context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
@@ -143,6 +156,13 @@ extension FTPSession {
     /// disk, so it applies only to bytes written: a skipped video of any size is drained and
     /// answered 226, or the camera would send it again and again.
     private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
+        let (end, total) = transfer(from: data, into: fd, start: start)
+        // Cut for a retry, the connections end as if the client had closed them: the end must
+        // not pass for a complete file.
+        return (wasCutForRetry ? .cutForRetry : end, total)
+    }
+
+    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
         var total = start
         let idle = context.options.idleSeconds
         // Once the control connection has ended, the client is gone, but what it sent before

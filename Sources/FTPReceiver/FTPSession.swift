@@ -9,7 +9,8 @@ import SocketIO
 /// client's silence for `idleSeconds`, `loginIdleSeconds` before login, or relay's stop).
 ///
 /// `@unchecked Sendable`: all its state belongs to the one thread running ``serve()``; other
-/// threads only call ``interrupt()``, which shuts the sockets down (safe from any thread).
+/// threads only call ``interrupt()`` and ``cutForRetry()``, which shut the sockets down (safe from
+/// any thread) and set `cutByRetry` under `dataLock`.
 final class FTPSession: @unchecked Sendable {
     let control: FTPStream
     let context: FTPReceiverContext
@@ -33,6 +34,7 @@ final class FTPSession: @unchecked Sendable {
     var protectData = false
     private let dataLock = NSLock()
     private var openData: FTPStream?
+    private var cutByRetry = false
 
     init(control: TCPConnection, context: FTPReceiverContext) {
         control.receiveUrgentDataInline()
@@ -116,6 +118,16 @@ final class FTPSession: @unchecked Sendable {
     func setOpenData(_ connection: FTPStream?) {
         dataLock.withLock { openData = connection }
     }
+
+    /// Ends this session's upload for a newer one of the same file (the camera's retry on a new
+    /// connection): it is dead, or the camera would not have sent the file again.
+    func cutForRetry() {
+        dataLock.withLock { cutByRetry = true }
+        interrupt()
+    }
+
+    /// Whether a newer upload of the same file cut this session's.
+    var wasCutForRetry: Bool { dataLock.withLock { cutByRetry } }
 
     /// The logged-in user's name (commands that need it run only after login).
     var userName: String { account?.name ?? "" }

@@ -43,8 +43,11 @@ final class FTPUploadStore: @unchecked Sendable {
     let folder: URL
     private let spool: Spool
     private let seen: SeenLog
-    private let lock = NSLock()
+    /// Guards the maps; claims wait on it for a stale upload to let go.
+    private let lock = NSCondition()
     private var claimed: Set<String> = []
+    /// How to cut each upload in progress, by claimed key (a rename's claim has none).
+    private var cutters: [String: @Sendable () -> Void] = [:]
     /// Files received completely this run, per user, by path (for LIST, SIZE, MDTM).
     private var received: [String: [FTPVirtualPath: FileInfo]] = [:]
 
@@ -61,12 +64,53 @@ final class FTPUploadStore: @unchecked Sendable {
 
     // MARK: - Claims (one writer per path)
 
+    /// How an upload got its path.
+    enum UploadClaim {
+        case free
+        /// Another connection's upload of the path was cut for this one.
+        case tookOver
+    }
+
+    /// Claims `path` for an upload. Another connection's upload of the same path (same account)
+    /// is stale: a camera sends a file again only once it gave up on its first try, typically
+    /// after its Wi-Fi froze, which leaves that connection dead without a word. That upload is cut
+    /// (its `cut`), and the claim waits up to `wait` seconds for it to let go; what it received
+    /// stays for a REST resume. `cut` is how a later upload cuts this one. Nil when the path stays
+    /// held: a rename in progress, or an upload that did not let go in time.
+    func claimUpload(user: String, path: FTPVirtualPath, wait: TimeInterval = 10,
+                     cut: @escaping @Sendable () -> Void) -> UploadClaim? {
+        let key = Self.key(user, path)
+        let deadline = Date().addingTimeInterval(wait)
+        var tookOver = false
+        lock.lock()
+        defer { lock.unlock() }
+        while claimed.contains(key) {
+            if let stale = cutters.removeValue(forKey: key) {
+                tookOver = true
+                stale()
+            } else if !tookOver {
+                return nil
+            }
+            guard lock.wait(until: deadline) else { return nil }
+        }
+        claimed.insert(key)
+        cutters[key] = cut
+        return tookOver ? .tookOver : .free
+    }
+
+    /// Claims `path` for a short step (a skipped file's record, a rename) that nothing cuts;
+    /// false when it is held.
     func claim(user: String, path: FTPVirtualPath) -> Bool {
         lock.withLock { claimed.insert(Self.key(user, path)).inserted }
     }
 
     func release(user: String, path: FTPVirtualPath) {
-        _ = lock.withLock { claimed.remove(Self.key(user, path)) }
+        lock.withLock {
+            let key = Self.key(user, path)
+            claimed.remove(key)
+            cutters[key] = nil
+            lock.broadcast()
+        }
     }
 
     // MARK: - Partial files
@@ -184,7 +228,12 @@ final class FTPUploadStore: @unchecked Sendable {
             return true
         }
         guard claimedBoth else { return .busy }
-        defer { lock.withLock { claimed.subtract(keys) } }
+        defer {
+            lock.withLock {
+                claimed.subtract(keys)
+                lock.broadcast()
+            }
+        }
         return moveClaimed(user: user, from: from, to: to) ? .renamed : .failed
     }
 

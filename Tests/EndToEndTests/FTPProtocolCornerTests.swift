@@ -105,14 +105,14 @@ final class FTPProtocolCornerTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("more than 32 commands during the upload of IMG_0001.JPG") }, ftp.relay.stderr)
     }
 
-    /// A STOR refused with 450 (the same file is being uploaded on another connection) closes
-    /// the passive port it was prepared with: nothing listens there once the answer is out.
+    /// A refused STOR (here a name that is not a photo's) closes the passive port it was
+    /// prepared with: nothing listens there once the answer is out.
     func testARefusedUploadClosesItsPassivePort() throws {
         let lines = try whileUploading(try FTPRun(), """
             host, data_port = second.makepasv()
             try:
-                second.sendcmd("STOR IMG_0001.JPG")
-            except ftplib.error_temp as error:
+                second.sendcmd("STOR notes.txt")
+            except ftplib.error_perm as error:
                 print(str(error)[:3])
             try:
                 socket.create_connection((host, data_port), timeout=20).close()
@@ -120,7 +120,44 @@ final class FTPProtocolCornerTests: XCTestCase {
             except ConnectionRefusedError:
                 print("closed")
             """)
-        XCTAssertEqual(lines, ["450", "closed"])
+        XCTAssertEqual(lines, ["553", "closed"])
+    }
+
+    /// A camera whose Wi-Fi froze mid-upload sends the file again on a new connection while the
+    /// old one is still open (no FIN ever came). The retry takes over at once: the stale upload is
+    /// cut, the retry gets 226, and the photo reaches the gallery once, whole, long before
+    /// `--ftp-idle` (5 minutes) would have ended the dead connection.
+    func testACamerasRetryTakesOverAnUploadThatWentSilent() throws {
+        let ftp = try FTPRun()
+        let photo = try ftp.photo("IMG_0001.JPG", bytes: 300_000, seed: 27)
+        let lines = try whileUploading(ftp, """
+            import time
+            started = time.monotonic()
+            with open(sys.argv[2], "rb") as whole:
+                print(second.storbinary("STOR IMG_0001.JPG", whole)[:3])
+            print("within 10 s" if time.monotonic() - started < 10 else "after %.1f s" % (time.monotonic() - started))
+            """, arguments: [ftp.path("IMG_0001.JPG")])
+        XCTAssertEqual(lines, ["226", "within 10 s"], ftp.relay.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)], "the retry's bytes, whole")
+        XCTAssertTrue(ftp.relay.stderr.contains("the camera's retry takes over"), ftp.relay.stderr)
+    }
+
+    /// The same, for a camera that resumes: SIZE, then REST from there and STOR of the rest. The
+    /// stale upload's bytes are kept for it, and the photo arrives whole.
+    func testACamerasResumeTakesOverAnUploadThatWentSilent() throws {
+        let ftp = try FTPRun()
+        let photo = try ftp.photo("IMG_0001.JPG", bytes: 300_000, seed: 28)
+        let lines = try whileUploading(ftp, """
+            size = second.size("IMG_0001.JPG")
+            with open(sys.argv[2], "rb") as whole:
+                whole.seek(size)
+                print(second.storbinary("STOR IMG_0001.JPG", whole, rest=size)[:3])
+            print("resumed" if size > 0 else "from the start")
+            """, arguments: [ftp.path("IMG_0001.JPG")], firstBytes: photo.prefix(1002))
+        XCTAssertEqual(lines, ["226", "resumed"], ftp.relay.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)], "the stale upload's bytes and the resume's, whole")
     }
 
     /// A second session of the same user cannot rename a partial that is being uploaded: the
@@ -138,7 +175,8 @@ final class FTPProtocolCornerTests: XCTestCase {
 
     /// Runs `body` (Python) with `second`, a logged-in ftplib session, while `first`, another
     /// session of the same user, has an upload of IMG_0001.JPG under way; returns what it printed.
-    private func whileUploading(_ ftp: FTPRun, _ body: String) throws -> [String] {
+    private func whileUploading(_ ftp: FTPRun, _ body: String, arguments: [String] = [], firstBytes: Data? = nil) throws -> [String] {
+        let sent = firstBytes.map { "bytes.fromhex(\"\($0.map { String(format: "%02x", $0) }.joined())\")" } ?? "b\"\\xff\\xd8\" + b\"\\0\" * 1000"
         let script = """
             import ftplib, socket, sys
             def session():
@@ -148,11 +186,11 @@ final class FTPProtocolCornerTests: XCTestCase {
                 return f
             first = session()
             upload = first.transfercmd("STOR IMG_0001.JPG")
-            upload.sendall(b"\\xff\\xd8" + b"\\0" * 1000)
+            upload.sendall(\(sent))
             second = session()
 
             """ + body
-        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"] + arguments)
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.split(separator: "\n").map(String.init)
     }
