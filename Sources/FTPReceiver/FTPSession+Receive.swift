@@ -2,6 +2,7 @@ import Foundation
 import FTPWire
 import RelayCore
 import SocketIO
+import Spool
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +26,12 @@ extension FTPSession {
         case writeFailed(Errno)
         /// A newer upload of the same file (the camera's retry) cut this one.
         case cutForRetry
+        /// The spool's photos and the uploads kept for a resume leave no room for this one.
+        case noRoom
     }
+
+    /// Bytes written between two checks that an upload still fits (``FTPUploadStore/makeRoom``).
+    static let roomCheckBytes: Int64 = 1 << 20
 
     func receive(_ path: FTPVirtualPath, append: Bool) -> FTPReply {
         // A refused upload consumes the prepared data connection too: no listener stays open.
@@ -80,13 +86,25 @@ extension FTPSession {
             close(opened.fd)
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
         }
-        let (end, total) = pump(from: data, into: opened.fd, start: opened.start)
+        let (end, total) = pump(from: data, into: opened.fd, start: opened.start) { [self] bytes in
+            let room = context.store.makeRoom(user: user, path: path, bytes: bytes)
+            for dropped in room.dropped {
+                log("dropped the cut-off upload of \(Self.printable(dropped)) to make room for \(path.name) (--spool-max-bytes)")
+            }
+            return room.fits
+        }
         close(opened.fd)
         switch end {
         case .cutForRetry:
             log("\(path.name) was cut off at \(total) bytes; the camera's retry takes over")
             quitting = true
             return FTPReply(426, "a newer upload of \(path.name) took over")
+        case .noRoom:
+            context.store.discardPartial(user: user, path: path)
+            let limit = ByteCountText.format(context.spool.limits.maxBytes)
+            log("\(path.name) refused at \(total) bytes: with the spool's photos and the uploads kept for a resume it does not fit in "
+                + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
+            return FTPReply(452, "relay's spool is full (\(limit)) while the gallery catches up: send \(path.name) again in a minute")
         case .complete:
             return spool(path, bytes: total, kind: kind)
         case .clientGone:
@@ -155,15 +173,17 @@ extension FTPSession {
     /// control connection for ABOR and for the client going away. The size limit guards the
     /// disk, so it applies only to bytes written: a skipped video of any size is drained and
     /// answered 226, or the camera would send it again and again.
-    private func pump(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
-        let (end, total) = transfer(from: data, into: fd, start: start)
+    /// `fits` is asked, every ``roomCheckBytes`` written, whether the upload still fits.
+    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, fits: (Int64) -> Bool = { _ in true }) -> (TransferEnd, Int64) {
+        let (end, total) = transfer(from: data, into: fd, start: start, fits: fits)
         // Cut for a retry, the connections end as if the client had closed them: the end must
         // not pass for a complete file.
         return (wasCutForRetry ? .cutForRetry : end, total)
     }
 
-    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64) -> (TransferEnd, Int64) {
+    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, fits: (Int64) -> Bool) -> (TransferEnd, Int64) {
         var total = start
+        var nextRoomCheck = start
         let idle = context.options.idleSeconds
         // Once the control connection has ended, the client is gone, but what it sent before
         // dying is still read to the data connection's end: all of it counts for a resume.
@@ -190,6 +210,10 @@ extension FTPSession {
             }
             if let fd {
                 if total + Int64(chunk.count) > context.options.maxFileBytes { return (.tooBig, total) }
+                if total + Int64(chunk.count) >= nextRoomCheck {
+                    guard fits(total + Int64(chunk.count)) else { return (.noRoom, total) }
+                    nextRoomCheck = total + Int64(chunk.count) + Self.roomCheckBytes
+                }
                 do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
             }
             total += Int64(chunk.count)

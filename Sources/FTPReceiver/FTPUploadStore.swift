@@ -185,6 +185,52 @@ final class FTPUploadStore: @unchecked Sendable {
         return removed
     }
 
+    /// Makes room for the upload of `path`, `bytes` long so far: the spool's photos, every
+    /// partial upload and this one stay within the spool's byte limit (`--spool-max-bytes`).
+    /// Partials no connection is writing are dropped to make it, the one untouched longest first;
+    /// their paths are returned, for the log. `fits` is false when it still does not fit (the
+    /// upload is then refused whole). An upload with nothing else held always fits, as a photo
+    /// larger than the limit does in an empty spool.
+    func makeRoom(user: String, path: FTPVirtualPath, bytes: Int64) -> (fits: Bool, dropped: [String]) {
+        let limit = spool.limits.maxBytes
+        let mine = partialURL(user: user, path: path).path
+        let others = allPartials().filter { $0.url.path != mine }
+        var held = spool.heldBytes + others.reduce(Int64(0)) { $0 + $1.bytes }
+        var dropped: [String] = []
+        if held + bytes <= limit { return (true, dropped) }
+        for partial in others.sorted(by: { $0.modified < $1.modified }) {
+            // Checked and unlinked under the lock, as in discardPartials: a session claims before
+            // it opens its partial, so none resumes into a partial while it is dropped.
+            let gone = lock.withLock { () -> Bool in
+                guard !claimed.contains(Self.key(partial.user, partial.virtual)) else { return false }
+                unlink(partial.url.path)
+                unlink(partial.url.deletingPathExtension().appendingPathExtension("path").path)
+                return true
+            }
+            guard gone else { continue }
+            dropped.append(partial.virtual)
+            held -= partial.bytes
+            if held + bytes <= limit { return (true, dropped) }
+        }
+        return (held == 0, dropped)
+    }
+
+    /// Every partial upload on disk, of every user.
+    private func allPartials() -> [(user: String, virtual: String, url: URL, bytes: Int64, modified: Date)] {
+        var found: [(user: String, virtual: String, url: URL, bytes: Int64, modified: Date)] = []
+        for user in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let userURL = folder.appendingPathComponent(user)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".part") {
+                let url = userURL.appendingPathComponent(name)
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { continue }
+                let virtual = (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("path"), encoding: .utf8)) ?? name
+                found.append((user, virtual, url, (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                              attributes[.modificationDate] as? Date ?? .distantPast))
+            }
+        }
+        return found
+    }
+
     // MARK: - What a client sees
 
     /// A received or partial file at `path`.

@@ -75,9 +75,14 @@ public struct PhotoLedger: Sendable {
     /// Whether a photo of `bytes` fits within `limits`. An empty spool always has room, so that
     /// one photo larger than `maxBytes` can still pass.
     public func hasRoom(forBytes bytes: Int64, limits: SpoolLimits) -> Bool {
-        let held = queued + inFlight.values + lingering.values
-        if held.isEmpty { return true }
-        return held.count < limits.maxPhotos && held.reduce(Int64(0)) { $0 + $1.bytes } + bytes <= limits.maxBytes
+        let count = queued.count + inFlight.count + lingering.count
+        if count == 0 { return true }
+        return count < limits.maxPhotos && heldBytes + bytes <= limits.maxBytes
+    }
+
+    /// The bytes of every photo held (queued, in flight, waiting for another destination).
+    public var heldBytes: Int64 {
+        (queued + inFlight.values + lingering.values).reduce(Int64(0)) { $0 + $1.bytes }
     }
 
     public mutating func takeSequence() -> Int {

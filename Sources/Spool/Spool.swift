@@ -108,6 +108,12 @@ public final class Spool: @unchecked Sendable {
         condition.withLock { !ledger.hasRoom(forBytes: 1, limits: limits) }
     }
 
+    /// The bytes of every photo the spool holds (a source that keeps files of its own outside
+    /// the spool, such as the FTP receiver's cut-off uploads, counts them against the same limit).
+    public var heldBytes: Int64 {
+        condition.withLock { ledger.heldBytes }
+    }
+
     /// Whether a photo of `bytes` fits within the limits right now (a source that must keep
     /// serving its camera asks instead of waiting).
     public func hasRoom(forBytes bytes: Int64) -> Bool {

@@ -221,4 +221,46 @@ final class FTPLimitTests: XCTestCase {
                       ftp.relay.stderr)
         XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["550 no such file"])
     }
+
+    /// Issue 27: cut uploads kept for a resume count against --spool-max-bytes. Four 3 MB uploads
+    /// cut after 1.2 MB against a 2 MB spool leave at most the limit plus one upload on disk
+    /// (the older ones dropped, each logged), and a new photo still gets in.
+    func testCutUploadsStayWithinTheSpoolLimitAndANewPhotoGetsIn() throws {
+        let ftp = try FTPRun(extra: ["--spool-max-bytes", "2000000"])
+        for number in 1...4 {
+            let name = "IMG_000\(number).JPG"
+            try ftp.photo(name, bytes: 3_000_000, seed: UInt64(70 + number))
+            XCTAssertEqual(try ftp.camera(["--die-after", "1200000", ftp.path(name)]).status, 3, "the camera died mid-upload")
+            XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("\(name) cut off at") }, ftp.relay.stderr)
+        }
+        let partials = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: partials.path).filter { $0.hasSuffix(".part") }
+        let bytes = try kept.reduce(0) { total, name in
+            total + (try FileManager.default.attributesOfItem(atPath: partials.appendingPathComponent(name).path)[.size] as? Int ?? 0)
+        }
+        XCTAssertLessThanOrEqual(bytes, 2_000_000 + 1_200_000, "the limit plus one upload: \(kept.count) partials, \(bytes) bytes")
+        XCTAssertGreaterThan(kept.count, 0, "the newest cut upload is kept for its resume")
+        XCTAssertTrue(ftp.relay.stderr.contains("dropped the cut-off upload of /IMG_0001.JPG to make room"), ftp.relay.stderr)
+
+        let photo = try ftp.photo("IMG_0005.JPG", bytes: 1_500_000, seed: 75)
+        let sent = try ftp.camera([ftp.path("IMG_0005.JPG")])
+        XCTAssertTrue(sent.stdout.hasPrefix("IMG_0005.JPG 226"), sent.stdout + sent.stderr + ftp.relay.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+    }
+
+    /// An upload that does not fit beside the photos the spool holds (the gallery is refusing
+    /// them) is answered 452 and nothing of it is kept: the camera keeps the photo and sends it
+    /// again later.
+    func testAnUploadThatDoesNotFitIsRefusedWhole() throws {
+        let gallery = try GalleryProcess(arguments: ["--fail-rate", "1", "--fail-status", "503"])
+        let ftp = try FTPRun(extra: ["--spool-max-bytes", "2000000"], gallery: gallery)
+        try ftp.photo("IMG_0001.JPG", bytes: 1_500_000, seed: 81)
+        try ftp.photo("IMG_0002.JPG", bytes: 1_500_000, seed: 82)
+        XCTAssertTrue(try ftp.camera([ftp.path("IMG_0001.JPG")]).stdout.hasPrefix("IMG_0001.JPG 226"))
+        let refused = try ftp.camera([ftp.path("IMG_0002.JPG")])
+        XCTAssertTrue(refused.stdout.hasPrefix("IMG_0002.JPG 452"), refused.stdout + refused.stderr + ftp.relay.stderr)
+        XCTAssertTrue(ftp.relay.stderr.contains("IMG_0002.JPG refused at"), ftp.relay.stderr)
+        XCTAssertEqual(try ftp.commands(["SIZE IMG_0002.JPG"]), ["550 no such file"], "nothing of it is kept")
+    }
 }
