@@ -650,6 +650,7 @@ class Handler(BaseHTTPRequestHandler):
         content_type = self.headers.get("Content-Type", "")
         kind, _ = parse_header_params(content_type) if content_type else ("", {})
         fields, parts = {}, []
+        raw_taken = False
         if kind == "multipart/form-data":
             file_part = None
             for part in parse_multipart(body, content_type):
@@ -668,7 +669,8 @@ class Handler(BaseHTTPRequestHandler):
             if not file_part["filename"]:
                 raise BadRequest("file part with an empty filename")
             part_type = (file_part["contentType"] or "").split(";")[0].strip().lower()
-            if part_type != "image/jpeg":
+            raw_taken = faults.get("acceptRaw") and part_type.startswith("image/x-")
+            if part_type != "image/jpeg" and not raw_taken:
                 raise BadRequest("file part Content-Type must be image/jpeg, got %r" % file_part["contentType"])
             name, data = file_part["filename"], file_part["data"]
         elif kind == "image/jpeg":
@@ -677,7 +679,7 @@ class Handler(BaseHTTPRequestHandler):
             data = body
         else:
             raise BadRequest("Content-Type must be multipart/form-data or image/jpeg, got %r" % content_type, 415)
-        if not is_whole_jpeg(data):
+        if not raw_taken and not is_whole_jpeg(data):
             raise BadRequest("the file is not a whole JPEG (must start FF D8 and its image end with FF D9)")
         reject = faults.get("rejectName")
         if reject and reject in name:
@@ -763,6 +765,8 @@ def main():
     parser.add_argument("--throttle-rate", type=float, default=0.0, help="fraction of uploads answered 429 with Retry-After")
     parser.add_argument("--reject-name", default=None, help="reject files whose name contains this")
     parser.add_argument("--reject-status", type=int, default=400)
+    parser.add_argument("--accept-raw", action="store_true",
+                        help="take RAW files too (a file part of type image/x-…), stored as sent")
     args = parser.parse_args()
 
     faults = {
@@ -770,7 +774,7 @@ def main():
         "dropFirst": args.drop_first, "dropRate": args.drop_rate, "retryAfter": args.retry_after,
         "delay": args.delay, "rejectName": args.reject_name, "rejectStatus": args.reject_status,
         "loseFirst": args.lose_first, "stallRate": args.stall_rate, "stallSeconds": args.stall_seconds,
-        "throttleRate": args.throttle_rate,
+        "throttleRate": args.throttle_rate, "acceptRaw": args.accept_raw,
     }
     server = Server((args.host, args.port), Handler)
     server.gallery = Gallery(args.dir, faults, args.seed, args.rate_limit)

@@ -106,6 +106,14 @@ extension FTPSession {
                 + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full (\(limit)) while the gallery catches up: send \(path.name) again in a minute")
         case .complete:
+            if kind == .raw, context.store.rawVerdict(user: user, path: path) == .unreadable, let aborted = abortedRightAfterData() {
+                // A RAW relay cannot check is taken only on a clean end: a client that closed its
+                // data connection and then aborted (or left) did not send it whole.
+                log("\(path.name) ended at \(total) bytes and was then \(aborted ? "aborted" : "dropped"): kept for a resume")
+                guard aborted else { return FTPReply(426, "the upload was cut off at \(total) bytes") }
+                reply(FTPReply(426, "upload aborted at \(total) bytes"))
+                return FTPReply(226, "abort done")
+            }
             return spool(path, bytes: total, kind: kind)
         case .clientGone:
             log("\(path.name) cut off at \(total) bytes: kept for a resume (REST or APPE)")
@@ -134,16 +142,16 @@ extension FTPSession {
     private func spool(_ path: FTPVirtualPath, bytes: Int64, kind: FTPFileKind) -> FTPReply {
         let user = userName
         let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
-        switch context.store.finish(user: user, path: path, fileName: fileName, checkJPEGEnd: kind == .jpeg) {
+        switch context.store.finish(user: user, path: path, fileName: fileName, kind: kind) {
         case .spooled(let entry):
             context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
         case .duplicate:
             log("\(path.name) received again (same size and content): not delivered twice")
             return FTPReply(226, "\(path.name) was received before; not sent twice")
-        case .incomplete:
-            log("\(path.name) ended before its JPEG image did, at \(bytes) bytes: kept for a resume, not spooled")
-            return FTPReply(451, "\(path.name) is incomplete (its JPEG image is cut short): resume with REST \(bytes) or send it again")
+        case .incomplete(let what):
+            log("\(path.name) is cut short at \(bytes) bytes (\(what)): kept for a resume, not spooled")
+            return FTPReply(451, "\(path.name) is incomplete (\(what)): resume with REST \(bytes) or send it again")
         case .spoolFull:
             log("spool full: \(path.name) kept; the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full while the gallery catches up: send \(path.name) again in a minute")
@@ -217,6 +225,21 @@ extension FTPSession {
                 do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
             }
             total += Int64(chunk.count)
+        }
+    }
+
+    /// How long a clean end of a RAW that relay cannot check waits for an ABOR that follows it.
+    static let abortGrace: TimeInterval = 0.5
+
+    /// Whether an ABOR (true) or the client leaving (false) follows the data connection's clean
+    /// end within ``abortGrace``; nil when the control connection stays quiet or the client moves
+    /// on to another command.
+    private func abortedRightAfterData() -> Bool? {
+        guard (try? FTPStream.waitReadable([control], timeout: Self.abortGrace))?.first == true else { return nil }
+        switch readControlDuringTransfer() {
+        case .aborted?: return true
+        case .clientGone?: return false
+        default: return nil
         }
     }
 

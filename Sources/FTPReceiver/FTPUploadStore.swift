@@ -26,8 +26,9 @@ final class FTPUploadStore: @unchecked Sendable {
         case spooled(SpoolEntry)
         /// The same photo (user, path, size, content) was received before.
         case duplicate
-        /// A JPEG whose image is cut short: kept as a partial upload.
-        case incomplete
+        /// A JPEG whose image, or a RAW whose data, is cut short (what is cut): kept as a partial
+        /// upload.
+        case incomplete(String)
         /// The spool is at its limits; the complete upload is kept, the camera asked to retry.
         case spoolFull
         case failed(SpoolError)
@@ -303,9 +304,10 @@ final class FTPUploadStore: @unchecked Sendable {
     // MARK: - Into the spool
 
     /// Spools the complete upload of `path` under `fileName` (the name the gallery gets).
-    /// `checkJPEGEnd`: a JPEG must be whole (``ContentDigest/Content/isWholeJPEG``: its primary
-    /// image ends, whatever follows), or it is kept as a partial upload.
-    func finish(user: String, path: FTPVirtualPath, fileName: String, checkJPEGEnd: Bool) -> Outcome {
+    /// A JPEG must be whole (``ContentDigest/Content/isWholeJPEG``: its primary image ends,
+    /// whatever follows), and a RAW must not be cut by its structure (``RAWStructure``), or it is
+    /// kept as a partial upload.
+    func finish(user: String, path: FTPVirtualPath, fileName: String, kind: FTPFileKind) -> Outcome {
         let url = partialURL(user: user, path: path)
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed(.io(path: url.path, reason: Errno.current("open").description)) }
@@ -313,7 +315,10 @@ final class FTPUploadStore: @unchecked Sendable {
         guard let content = ContentDigest.sha256(of: fd) else {
             return .failed(.io(path: url.path, reason: Errno.current("read").description))
         }
-        if checkJPEGEnd && !content.isWholeJPEG { return .incomplete }
+        if kind == .jpeg && !content.isWholeJPEG { return .incomplete("its JPEG image is cut short") }
+        if kind == .raw && Self.rawVerdict(fd, bytes: content.bytes) == .incomplete {
+            return .incomplete("its RAW data is cut short: the file points past its end")
+        }
         let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
         let identity = PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: content.bytes, capturedAt: Date(), uniqueKey: key)
         if seen.contains(key) || spool.contains(id: identity.stableID) {
@@ -333,6 +338,25 @@ final class FTPUploadStore: @unchecked Sendable {
         discardPartial(user: user, path: path)
         remember(user: user, path: path, bytes: content.bytes)
         return .spooled(entry)
+    }
+
+    /// What the structure of the RAW upload of `path` says, as it is on disk now.
+    func rawVerdict(user: String, path: FTPVirtualPath) -> RAWStructure.Verdict {
+        let url = partialURL(user: user, path: path)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .unreadable }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .unreadable }
+        return Self.rawVerdict(fd, bytes: Int64(info.st_size))
+    }
+
+    private static func rawVerdict(_ fd: Int32, bytes: Int64) -> RAWStructure.Verdict {
+        RAWStructure.verdict(size: bytes) { offset, count in
+            var buffer = [UInt8](repeating: 0, count: count)
+            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return got < 0 ? nil : Array(buffer.prefix(got))
+        }
     }
 
     /// Records a RAW or video file that was received and skipped, so SIZE answers for it.

@@ -264,3 +264,65 @@ final class FTPLimitTests: XCTestCase {
         XCTAssertEqual(try ftp.commands(["SIZE IMG_0002.JPG"]), ["550 no such file"], "nothing of it is kept")
     }
 }
+
+/// Issue 27: a RAW cut short is never delivered, however its upload ended.
+final class FTPRawTests: XCTestCase {
+    /// A TIFF-structured RAW (as NEF, ARW, DNG are): IFD0 with one strip of `body` bytes at its end.
+    private func tiffRAW(body: Int, seed: UInt8) -> Data {
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) } }
+        var file: [UInt8] = [0x49, 0x49] + u16(42) + u32(8) + u16(2)
+        file += u16(0x0111) + u16(4) + u32(1) + u32(38)
+        file += u16(0x0117) + u16(4) + u32(1) + u32(body)
+        file += u32(0)
+        return Data(file + (0..<body).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
+    }
+
+    /// Sends the first 60 % of `file` as `name`, closes the data connection, then sends ABOR
+    /// 0.2 s later: an upload that looks finished to relay until the ABOR comes.
+    private func closeThenAbort(_ ftp: FTPRun, _ file: String, as name: String) throws {
+        let script = """
+            import ftplib, sys, time
+            f = ftplib.FTP()
+            f.connect("127.0.0.1", int(sys.argv[1]), timeout=20)
+            f.login("alice", "alice-secret")
+            data = open(sys.argv[2], "rb").read()
+            conn = f.transfercmd("STOR " + sys.argv[3])
+            conn.sendall(data[:len(data) * 6 // 10])
+            conn.close()
+            time.sleep(0.2)
+            f.sock.sendall(b"ABOR\\r\\n")
+            print(f.getline()[:3])
+            print(f.getline()[:3])
+            """
+        let result = try ftp.client("python3", ["-c", script, "\(ftp.port)", file, name])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stdout.hasPrefix("226\n150"), result.stdout)
+    }
+
+    func testARawCutShortIsNeverDeliveredAndItsWholeRetryIs() throws {
+        let ftp = try FTPRun(extra: ["--include-raw"], gallery: try GalleryProcess(arguments: ["--accept-raw"]))
+        let tiff = tiffRAW(body: 400_000, seed: 3)
+        try tiff.write(to: ftp.files.appendingPathComponent("DSC_0001.NEF"))
+        let unknown = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
+        try unknown.write(to: ftp.files.appendingPathComponent("DSC_0002.NEF"))
+
+        try closeThenAbort(ftp, ftp.path("DSC_0001.NEF"), as: "DSC_0001.NEF")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("DSC_0001.NEF is cut short") }, ftp.relay.stderr)
+        try closeThenAbort(ftp, ftp.path("DSC_0002.NEF"), as: "DSC_0002.NEF")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("DSC_0002.NEF ended at 180000 bytes and was then aborted") },
+                      ftp.relay.stderr)
+        let aborted = try ftp.camera(["--die-after", "100000", ftp.path("DSC_0001.NEF")])
+        XCTAssertEqual(aborted.status, 3)
+
+        for name in ["DSC_0001.NEF", "DSC_0002.NEF"] {
+            let whole = try ftp.camera([ftp.path(name)])
+            XCTAssertTrue(whole.stdout.hasPrefix("\(name) 226"), whole.stdout + whole.stderr + ftp.relay.stderr)
+        }
+        try ftp.waitForPhotos(2)
+        let photos = try ftp.gallery.photos()
+        XCTAssertEqual(photos.first { $0.name == "DSC_0001.NEF" }?.sha256, SHA256.hex(tiff), "the structured RAW arrives whole, once")
+        XCTAssertEqual(photos.first { $0.name == "DSC_0002.NEF" }?.sha256, SHA256.hex(unknown), "so does the one relay cannot read")
+        XCTAssertEqual(photos.count, 2, "no cut copy was ever delivered: \(photos.map(\.name))")
+    }
+}
