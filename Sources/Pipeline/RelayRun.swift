@@ -200,8 +200,14 @@ public final class RelayRun {
 
         var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
         queues.publishChanges(on: bus)
+        var wasFull = false
         while !stop.sleep(0.5) && sourceFailure.message == nil {
             queues.publishChanges(on: bus)
+            let full = spool.isFull
+            if full && !wasFull, let notice = SpoolNotices.whenFull(waiting: spool.waitingElsewhere()) {
+                bus.publish(.run(.notice(notice, .warning)))
+            }
+            wasFull = full
             heartbeat()
         }
 

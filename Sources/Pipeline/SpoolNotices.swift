@@ -28,4 +28,18 @@ enum SpoolNotices {
         }
         return notices
     }
+
+    /// What a run says when its spool fills up while photos in it wait for destinations this
+    /// run does not deliver to: they hold room this run cannot free, so new photos wait at the
+    /// camera until the photographer sends or releases them. Nil when no photo waits elsewhere
+    /// (the spool empties as this run delivers).
+    static func whenFull(waiting: [WaitingDestination]) -> String? {
+        guard !waiting.isEmpty else { return nil }
+        let held = waiting.map { "\($0.photos.count) for '\($0.label)'" }.joined(separator: ", ")
+        let short = waiting.map { String($0.id.prefix(8)).lowercased() }
+        return "the spool is full, and photos in it wait for destinations this run does not deliver to (\(held)): "
+            + "new photos wait on the camera until there is room. To send them, run relay with "
+            + short.map { "--config \($0)" }.joined(separator: " ") + " among its configs; to give up on them there, "
+            + short.map { "relay drop --destination \($0)" }.joined(separator: "; ") + "; or raise --spool-max-photos / --spool-max-bytes"
+    }
 }

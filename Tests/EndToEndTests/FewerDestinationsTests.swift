@@ -7,6 +7,31 @@ import XCTest
 /// neither sends the gallery anything twice nor drops the backup's photos; the next run to both
 /// delivers every one of them to the backup.
 final class FewerDestinationsTests: XCTestCase {
+    /// A spool full of photos that wait for a destination the run does not deliver to cannot
+    /// empty: the run says so, and how to free it, instead of leaving new photos at the camera
+    /// without a word.
+    func testASpoolFullOfAnotherDestinationsPhotosIsSaidWithHowToFreeIt() throws {
+        let gallery = try GalleryProcess()
+        let backup = try GalleryProcess()
+        try backup.setFaults(GalleryFaults(failRate: 1, failStatus: 503))
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        XCTAssertEqual(try harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        var relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
+        _ = try harness.dropPhotos(2)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
+            ((try? gallery.photos().count) ?? 0) == 2 && ((try? backup.uploadRequests().count) ?? 0) >= 2 || !relay.isRunning
+        }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        relay = try harness.startRun(["--config", "gallery", "--spool-max-photos", "2"])
+        _ = try harness.dropPhotos(1, startingAt: 3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { relay.stderr.contains("the spool is full") || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("(2 for 'backup')") && relay.stderr.contains("relay drop --destination"), relay.stderr)
+        XCTAssertEqual(try gallery.photos().count, 2, "the new photo waits for room")
+    }
+
     func testTheBackupGetsEveryPhotoAfterARunToTheGalleryAlone() throws {
         let gallery = try GalleryProcess()
         let backup = try GalleryProcess()
