@@ -21,14 +21,31 @@ final class RunOutputs: Sendable {
     let readerGone = StopFlag()
     private let console: RunConsole
     private let ticker = StopFlag()
+    private let banner = HeldBanner()
 
     /// `json`: events go to stdout as JSON lines (and no progress line is drawn there).
     init(json: Bool) {
         state = LiveRunState(following: bus)
         console = RunConsole(showsProgress: !json && isatty(STDOUT_FILENO) == 1)
         let sentences = SentenceBook()
-        bus.subscribe { [console] event in
-            if let line = sentences.line(for: event.event) { console.log(line) }
+        bus.subscribe { [console, banner] event in
+            guard let line = sentences.line(for: event.event) else {
+                if case .source(_, .unusable) = event.event { banner.refuse() }
+                return
+            }
+            switch event.event {
+            case .run(.started):
+                banner.hold(line)
+                return
+            case .run(.stopping), .run(.stopped):
+                // A source refused before anything was said (a camera relay cannot use): its
+                // refusal, which follows, is the run's one line.
+                if banner.refusedWhileHeld { return }
+            default:
+                break
+            }
+            if let held = banner.release() { console.log(held) }
+            console.log(line)
         }
         if json {
             bus.subscribe { [console, stop, readerGone] event in
@@ -44,8 +61,9 @@ final class RunOutputs: Sendable {
                 console.finishProgress()
             }
         }
-        Thread.detachNewThread { [console, state, ticker] in
+        Thread.detachNewThread { [console, state, ticker, banner] in
             while !ticker.sleep(0.5) {
+                if let held = banner.release(heldFor: HeldBanner.holdSeconds) { console.log(held) }
                 let snapshot = state.snapshot
                 if snapshot.startedAt != nil { console.progress(ProgressLine.format(snapshot, at: Date())) }
             }
@@ -57,6 +75,45 @@ final class RunOutputs: Sendable {
         ticker.stop()
         bus.flush(until: Date().addingTimeInterval(1))
         console.finishProgress()
+    }
+}
+
+/// The run's first line ("relay: camera … → POST …"), held for a moment: a source refused at once
+/// (a camera relay does not support) makes its refusal the run's one line; otherwise the banner
+/// comes before the next line, or after ``holdSeconds``, whichever is first.
+///
+/// `@unchecked Sendable`: its fields are read and written under `lock`.
+private final class HeldBanner: @unchecked Sendable {
+    static let holdSeconds: TimeInterval = 1
+    private let lock = NSLock()
+    private var line: String?
+    private var heldSince = Date()
+    private var refused = false
+
+    func hold(_ banner: String) {
+        lock.withLock {
+            line = banner
+            heldSince = Date()
+        }
+    }
+
+    /// A source is unusable.
+    func refuse() {
+        lock.withLock { refused = true }
+    }
+
+    /// Whether a source was refused while the banner was still held (nothing else was said).
+    var refusedWhileHeld: Bool {
+        lock.withLock { refused && line != nil }
+    }
+
+    /// The banner if it is still held (and has been for `heldFor` seconds), now let go.
+    func release(heldFor: TimeInterval = 0) -> String? {
+        lock.withLock {
+            guard let held = line, !refused, Date().timeIntervalSince(heldSince) >= heldFor else { return nil }
+            line = nil
+            return held
+        }
     }
 }
 

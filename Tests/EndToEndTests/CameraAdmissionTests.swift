@@ -57,7 +57,9 @@ final class CameraAdmissionTests: XCTestCase {
         let status = run.wait(timeout: 60)
         if status == nil { run.stop(signal: SIGKILL) }
         XCTAssertEqual(status, 5, run.stderr)
-        let last = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 1, "the refusal is the run's one line, without the banner and the stop lines:\n\(run.stderr)")
+        let last = lines.last ?? ""
         XCTAssertEqual(last, "relay: the camera at 127.0.0.1:\(fuji.port) is a Fujifilm, which relay does not support over Wi-Fi: "
             + "let the camera upload to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME "
             + "says what to type into the camera)", run.stderr)

@@ -231,7 +231,11 @@ final class FTPLimitTests: XCTestCase {
             let name = "IMG_000\(number).JPG"
             try ftp.photo(name, bytes: 3_000_000, seed: UInt64(70 + number))
             XCTAssertEqual(try ftp.camera(["--die-after", "1200000", ftp.path(name)]).status, 3, "the camera died mid-upload")
-            XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("\(name) cut off at") }, ftp.relay.stderr)
+            // Seen as the connection dropped, or as a clean end of a JPEG cut short (which of
+            // the two sockets relay sees close first varies): kept for a resume either way.
+            XCTAssertTrue(Subprocess.waitUntil(timeout: 30) {
+                ftp.relay.stderr.contains("\(name) cut off at") || ftp.relay.stderr.contains("\(name) is cut short at")
+            }, ftp.relay.stderr)
         }
         let partials = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
         let kept = try FileManager.default.contentsOfDirectory(atPath: partials.path).filter { $0.hasSuffix(".part") }
