@@ -75,8 +75,7 @@ final class CameraTetherTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.3)
         }
         try waitForPhotos(gallery, count: 30, relay: relay, sim: sim)
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        try stopWithNothingLeft(relay, harness)
 
         let photos = try gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
@@ -245,8 +244,7 @@ final class CameraTetherTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         relay = try harness.startCameraRun(sim.cameraURL)
         try waitForPhotos(gallery, count: 7, relay: relay, sim: sim)
-        Thread.sleep(forTimeInterval: 2)
-        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        try stopWithNothingLeft(relay, harness)
 
         let photos = try gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
@@ -275,8 +273,7 @@ final class CameraTetherTests: XCTestCase {
             relay = try harness.startCameraRun(sim.cameraURL)
         }
         try waitForPhotos(gallery, count: 12, relay: relay, sim: sim)
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+        try stopWithNothingLeft(relay, harness)
         let photos = try gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), (1...12).map { jpegName("canon-eos", $0) })
         XCTAssertEqual(Set(photos.map(\.sha256)).count, 12)
@@ -340,6 +337,16 @@ final class CameraTetherTests: XCTestCase {
     }
 
     // MARK: - Finding, refusing, dropping, stopping
+
+    /// Ends a run whose photos all arrived, in a way that proves no more can: relay has exited
+    /// (it sends nothing after that) and its spool is empty (nothing was waiting to be sent), so
+    /// the gallery's counts that follow are final. A pause instead would prove nothing.
+    private func stopWithNothingLeft(_ relay: Subprocess, _ harness: RelayHarness, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
+        let status = try harness.status()
+        XCTAssertEqual(status.queued.count + status.inFlight.count, 0, "nothing left to send: \(status.queued.map(\.uploadName))",
+                       file: file, line: line)
+    }
 
     func testDiscoverFindsExactlyTheTwoSimulatorsInARangeOfTwenty() throws {
         let harness = try RelayHarness()
