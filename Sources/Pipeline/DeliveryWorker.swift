@@ -88,10 +88,13 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
                        location: destination.location(of: item))
     }
 
-    /// The photo as a destination sees it.
+    /// The photo as a destination sees it. `{camera}` is the camera's serial, the FTP account a
+    /// camera logs in with (one folder per body), or the hot folder's name.
     static func item(_ entry: SpoolEntry, filePath: String, session: String?) -> DeliveryItem {
         let serial = entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""
-        let camera = serial.isEmpty ? (entry.source.split(separator: "/").last.map(String.init) ?? entry.source) : serial
+        let account = entry.source.hasPrefix("ftp:") ? String(entry.source.dropFirst("ftp:".count)) : ""
+        let camera = !serial.isEmpty ? serial : !account.isEmpty ? account
+            : (entry.source.split(separator: "/").last.map(String.init) ?? entry.source)
         // A run without --session belongs to the day the photo was spooled: stable across restarts.
         let run = session ?? PathTemplate.day(entry.spooledAt)
         return DeliveryItem(
