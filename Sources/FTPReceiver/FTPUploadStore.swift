@@ -327,9 +327,20 @@ final class FTPUploadStore: @unchecked Sendable {
             return .duplicate
         }
         guard spool.hasRoom(forBytes: content.bytes) else { return .spoolFull }
+        // Another photo came under this name before (a camera whose numbering started again, a
+        // second card): it is sent under a name of its own, made from its content (the same for
+        // every retry), so that the destination does not replace the earlier one.
+        let namePrefix = "\(user)|\(path)|"
+        let clash = seen.contains { key in
+            guard key.hasPrefix(namePrefix) else { return false }
+            let rest = key.dropFirst(namePrefix.count).split(separator: "|")
+            return rest.count == 2 && rest[0].allSatisfy(\.isNumber)
+        }
+        var named = identity
+        if clash { named.fileName = SafeFileName.withSuffix(fileName, String(content.hex.prefix(8))) }
         let entry: SpoolEntry
         do {
-            entry = try spool.ingest(identity, write: { target in try Self.copy(fd, to: target) }, committed: { _ in
+            entry = try spool.ingest(named, write: { target in try Self.copy(fd, to: target) }, committed: { _ in
                 try? seen.record(key, file: "\(user)\(path)")
             })
         } catch {

@@ -50,6 +50,12 @@ public final class SeenLog: @unchecked Sendable {
         lock.withLock { keys.contains(key) }
     }
 
+    /// Whether a key `matching` says yes to was recorded (a scan of every key: for a question
+    /// asked once per photo, not per byte).
+    public func contains(where matching: (String) -> Bool) -> Bool {
+        lock.withLock { keys.contains(where: matching) }
+    }
+
     /// Remembers `key` durably before returning.
     public func record(_ key: String, file: String) throws(StateFileError) {
         try record([(key, file)])

@@ -38,6 +38,31 @@ final class FTPFaultTests: XCTestCase {
         XCTAssertEqual(photos.first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
     }
 
+    /// Issue 27: a camera whose numbering started again (or a second card) sends another photo
+    /// under a name it sent before. The gallery keeps both: the second goes under a name of its
+    /// own, made from its content, and its repeat is still recognised as the same photo.
+    func testTwoPhotosUnderOneNameAreKeptAsTwo() throws {
+        let ftp = try FTPRun()
+        let first = try ftp.photo("DSC_0001.JPG", bytes: 120_000, seed: 91)
+        XCTAssertTrue(try ftp.camera([ftp.path("DSC_0001.JPG")]).stdout.hasPrefix("DSC_0001.JPG 226"))
+        try ftp.waitForPhotos(1)
+        let second = try ftp.photo("DSC_0001.JPG", bytes: 130_000, seed: 92)
+        XCTAssertTrue(try ftp.camera([ftp.path("DSC_0001.JPG")]).stdout.hasPrefix("DSC_0001.JPG 226"))
+        try ftp.waitForPhotos(2)
+        let again = try ftp.camera([ftp.path("DSC_0001.JPG")])
+        XCTAssertTrue(again.stdout.hasPrefix("DSC_0001.JPG 226"), again.stdout)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("received again") }, ftp.relay.stderr)
+        let photos = try ftp.gallery.photos()
+        XCTAssertEqual(photos.count, 2, "\(photos.map(\.name))")
+        XCTAssertEqual(photos.first { $0.name == "DSC_0001.JPG" }?.sha256, SHA256.hex(first), "the first keeps its name and bytes")
+        // Sent under relay's name for it (not renamed by this gallery, which keeps clashing
+        // names apart itself; an S3 key or an FTP name would have been replaced).
+        let renamed = try XCTUnwrap(photos.first { $0.name != "DSC_0001.JPG" })
+        XCTAssertEqual(renamed.name, "DSC_0001-\(SHA256.hex(second).prefix(8)).JPG")
+        XCTAssertEqual(renamed.sha256, SHA256.hex(second))
+        XCTAssertEqual(try ftp.gallery.uploadRequests().count, 2, "the repeat was not sent")
+    }
+
     /// Issue 27: a JPEG with data after its image's end (20 kB of random bytes, a Samsung-style
     /// SEFH…SEFT block, 4 kB of zeros) was answered 451 for ever; it is whole, delivered as sent.
     func testJPEGsWithDataAfterTheirImageArriveAsSent() throws {
