@@ -11,20 +11,8 @@ final class FewerDestinationsTests: XCTestCase {
     /// empty: the run says so, and how to free it, instead of leaving new photos at the camera
     /// without a word.
     func testASpoolFullOfAnotherDestinationsPhotosIsSaidWithHowToFreeIt() throws {
-        let gallery = try GalleryProcess()
-        let backup = try GalleryProcess()
-        try backup.setFaults(GalleryFaults(failRate: 1, failStatus: 503))
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
-        XCTAssertEqual(try harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
-        var relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
-        _ = try harness.dropPhotos(2)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? gallery.photos().count) ?? 0) == 2 && ((try? backup.uploadRequests().count) ?? 0) >= 2 || !relay.isRunning
-        }, relay.stderr)
-        XCTAssertEqual(relay.stop(), 0, relay.stderr)
-
-        relay = try harness.startRun(["--config", "gallery", "--spool-max-photos", "2"])
+        let (gallery, _, harness, _) = try dayOne(photos: 2)
+        let relay = try harness.startRun(["--config", "gallery", "--spool-max-photos", "2"])
         _ = try harness.dropPhotos(1, startingAt: 3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { relay.stderr.contains("the spool is full") || !relay.isRunning }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
@@ -32,21 +20,28 @@ final class FewerDestinationsTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().count, 2, "the new photo waits for room")
     }
 
-    func testTheBackupGetsEveryPhotoAfterARunToTheGalleryAlone() throws {
+    /// Day one: a run to the gallery and the backup while the backup answers 503 to everything:
+    /// `photos` photos reach the gallery and wait for the backup.
+    private func dayOne(photos count: Int) throws -> (gallery: GalleryProcess, backup: GalleryProcess, harness: RelayHarness,
+                                                      photos: [String: Data]) {
         let gallery = try GalleryProcess()
         let backup = try GalleryProcess()
         try backup.setFaults(GalleryFaults(failRate: 1, failStatus: 503))
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
         XCTAssertEqual(try harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
-
-        // Day one: gallery and backup; the backup answers 503 to everything.
-        var relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
-        let first = try harness.dropPhotos(5)
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
+        let photos = try harness.dropPhotos(count)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? gallery.photos().count) ?? 0) == 5 && ((try? backup.uploadRequests().count) ?? 0) >= 5 || !relay.isRunning
+            ((try? gallery.photos().count) ?? 0) == count && ((try? backup.uploadRequests().count) ?? 0) >= count || !relay.isRunning
         }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        return (gallery, backup, harness, photos)
+    }
+
+    func testTheBackupGetsEveryPhotoAfterARunToTheGalleryAlone() throws {
+        let (gallery, backup, harness, first) = try dayOne(photos: 5)
+        var relay: Subprocess
 
         // Day two: the gallery alone (the selected config), with its status page.
         harness.environment["RELAY_STATUS_TOKEN"] = "fewer"
