@@ -113,3 +113,20 @@ write("ftp", "camera-session", b"USER alice\r\nPASS pw\r\nTYPE I\r\nCWD /DCIM\r\
 write("ftp", "active-and-resume", b"PORT 192,168,1,20,4,1\r\nEPRT |1|10.0.0.5|6275|\r\nEPRT |2|::1|7|\r\nREST 1048576\r\nAPPE x.jpg\r\n")
 write("ftp", "extensions", b"FEAT\r\nOPTS UTF8 ON\r\nEPSV ALL\r\nSIZE a.jpg\r\nMDTM a.jpg\r\nAUTH TLS\r\nPBSZ 0\r\nPROT P\r\n")
 write("ftp", "hostile", b"\xff\xf4\xff\xf2ABOR\r\nSTOR ../../x.jpg\r\nCWD ~root\r\nSTOR C:\\x.jpg\r\nRNFR a\nRNTO /../b\n")
+# Whole files for the structure walkers: a small baseline JPEG (SOI, DQT, SOF0, SOS, scan, EOI),
+# a TIFF RAW with one strip, a CR3-like box sequence and a RAF header with its regions.
+import struct
+jpeg = (b"\xff\xd8" + b"\xff\xdb\x00\x43\x00" + bytes(range(64))
+        + b"\xff\xc0\x00\x0b\x08\x00\x08\x00\x08\x01\x01\x11\x00"
+        + b"\xff\xda\x00\x08\x01\x01\x00\x00\x3f\x00" + bytes([0x12, 0xff, 0x00, 0x34]) * 8 + b"\xff\xd9")
+os.makedirs(os.path.join(here, "corpus", "jpeg"), exist_ok=True)
+write("jpeg", "baseline", jpeg)
+write("jpeg", "trailer", jpeg + b"SEFH" + b"\x00" * 40 + b"SEFT")
+tiff = b"II*\x00" + struct.pack("<IH", 8, 2) + struct.pack("<HHII", 0x111, 4, 1, 38) + struct.pack("<HHII", 0x117, 4, 1, 64) \
+    + struct.pack("<I", 0) + bytes(64)
+os.makedirs(os.path.join(here, "corpus", "raw"), exist_ok=True)
+write("raw", "tiff", tiff)
+write("raw", "cr3", struct.pack(">I", 24) + b"ftypcrx " + b"\x00\x00\x00\x01crx isom" + struct.pack(">I", 16) + b"mdat" + bytes(8))
+raf = b"FUJIFILMCCD-RAW " + bytes(68) + struct.pack(">6I", 108, 16, 124, 8, 132, 32)
+write("raw", "raf", raf + bytes(164 - len(raf)))
+

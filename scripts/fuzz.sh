@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes relay's camera-facing decoders with libFuzzer (ASan on): the PTP/IP packet and stream
 # readers, the Canon EOS and Nikon event-list parsers, DeviceInfo and ObjectInfo, SSDP messages
-# and UPnP device descriptions, and the FTP receiver's command parser.
+# and UPnP device descriptions, the FTP receiver's command parser, and the JPEG and RAW structure
+# walkers that decide whether an upload is whole.
 #   scripts/fuzz.sh                 each target for 600 s
 #   SECONDS_PER_TARGET=60 scripts/fuzz.sh packets events
 # Prints one line per target: executions, crashes (a crashing input is kept in Fuzz/.build/crashes).
@@ -16,7 +17,7 @@ set --
 source scripts/install-deps.sh
 set -- "${args[@]}"
 seconds=${SECONDS_PER_TARGET:-600}
-[ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo ssdp description ftp)
+[ ${#targets[@]} -gt 0 ] || targets=(packets events deviceinfo objectinfo ssdp description ftp jpeg raw)
 (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address >&2)
 fuzzer=Fuzz/.build/release/PTPFuzz
 mkdir -p Fuzz/.build/crashes

@@ -7,7 +7,8 @@ import SSDPWire
 /// readers), events (Canon EOS event lists, 0xC1B6/0xC1B8 records among them, read strictly and
 /// as far as they are well formed; Nikon event lists; Sony's extended DeviceInfo), deviceinfo, objectinfo, ssdp (SSDP
 /// answers and announcements from anything on the network), description (UPnP device
-/// descriptions), ftp (the FTP receiver's control lines: command parser, line reader, paths).
+/// descriptions), ftp (the FTP receiver's control lines: command parser, line reader, paths),
+/// jpeg and raw (the structure walkers that decide whether an upload is whole).
 private let target: String = {
     guard let raw = getenv("FUZZ_TARGET") else { return "packets" }
     return String(cString: raw)
@@ -42,6 +43,19 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         }
     case "ftp":
         fuzzFTP(bytes)
+    case "jpeg":
+        // Fed in two pieces, split where the first byte says, the verdict is the whole file's.
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) % max(1, bytes.count)
+        var walker = JPEGStructure()
+        bytes[..<split].withUnsafeBytes { walker.feed($0) }
+        bytes[split...].withUnsafeBytes { walker.feed($0) }
+        precondition(walker.verdict == JPEGStructure.verdict(of: bytes))
+    case "raw":
+        // Any bytes (what a stranger on the venue network may upload as a RAW) give a verdict.
+        _ = RAWStructure.verdict(size: Int64(bytes.count)) { offset, count in
+            let start = Int(offset)
+            return start > bytes.count ? [] : Array(bytes[start..<min(bytes.count, start + count)])
+        }
     default:
         fuzzPackets(bytes)
     }
