@@ -162,28 +162,8 @@ final class FTPUploadStore: @unchecked Sendable {
 
     /// Removes partial uploads untouched for `age` seconds and not being written.
     func discardPartials(olderThan age: TimeInterval) -> [String] {
-        var removed: [String] = []
         let cutoff = Date().addingTimeInterval(-age)
-        for user in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            let userURL = folder.appendingPathComponent(user)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".part") {
-                let url = userURL.appendingPathComponent(name)
-                let pathURL = url.deletingPathExtension().appendingPathExtension("path")
-                let virtual = (try? String(contentsOf: pathURL, encoding: .utf8)) ?? name
-                // Age, claim and unlink under one lock: a session claims before it opens its
-                // partial, so none can start writing (or resume) between the check and the unlink.
-                let discarded = lock.withLock { () -> Bool in
-                    guard !claimed.contains(Self.key(user, virtual)),
-                          let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                          modified < cutoff else { return false }
-                    unlink(url.path)
-                    unlink(pathURL.path)
-                    return true
-                }
-                if discarded { removed.append(virtual) }
-            }
-        }
-        return removed
+        return allPartials().filter { drop($0, ifUntouchedSince: cutoff) }.map(\.virtual)
     }
 
     /// Makes room for the upload of `path`, `bytes` long so far: the spool's photos, every
@@ -199,16 +179,7 @@ final class FTPUploadStore: @unchecked Sendable {
         var held = spool.heldBytes + others.reduce(Int64(0)) { $0 + $1.bytes }
         var dropped: [String] = []
         if held + bytes <= limit { return (true, dropped) }
-        for partial in others.sorted(by: { $0.modified < $1.modified }) {
-            // Checked and unlinked under the lock, as in discardPartials: a session claims before
-            // it opens its partial, so none resumes into a partial while it is dropped.
-            let gone = lock.withLock { () -> Bool in
-                guard !claimed.contains(Self.key(partial.user, partial.virtual)) else { return false }
-                unlink(partial.url.path)
-                unlink(partial.url.deletingPathExtension().appendingPathExtension("path").path)
-                return true
-            }
-            guard gone else { continue }
+        for partial in others.sorted(by: { $0.modified < $1.modified }) where drop(partial) {
             dropped.append(partial.virtual)
             held -= partial.bytes
             if held + bytes <= limit { return (true, dropped) }
@@ -216,20 +187,46 @@ final class FTPUploadStore: @unchecked Sendable {
         return (held == 0, dropped)
     }
 
+    /// A partial upload on disk.
+    private struct Partial {
+        let user: String
+        /// The path the camera sent it to.
+        let virtual: String
+        let url: URL
+        let bytes: Int64
+        let modified: Date
+    }
+
     /// Every partial upload on disk, of every user.
-    private func allPartials() -> [(user: String, virtual: String, url: URL, bytes: Int64, modified: Date)] {
-        var found: [(user: String, virtual: String, url: URL, bytes: Int64, modified: Date)] = []
+    private func allPartials() -> [Partial] {
+        var found: [Partial] = []
         for user in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
             let userURL = folder.appendingPathComponent(user)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".part") {
                 let url = userURL.appendingPathComponent(name)
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { continue }
                 let virtual = (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("path"), encoding: .utf8)) ?? name
-                found.append((user, virtual, url, (attributes[.size] as? NSNumber)?.int64Value ?? 0,
-                              attributes[.modificationDate] as? Date ?? .distantPast))
+                found.append(Partial(user: user, virtual: virtual, url: url, bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                                     modified: attributes[.modificationDate] as? Date ?? .distantPast))
             }
         }
         return found
+    }
+
+    /// Removes `partial` and its `.path` unless a session holds its path, or (with `cutoff`) it
+    /// was written since. Checked and unlinked under one lock: a session claims before it opens
+    /// its partial, so none can start writing (or resume) between the check and the unlink.
+    private func drop(_ partial: Partial, ifUntouchedSince cutoff: Date? = nil) -> Bool {
+        lock.withLock {
+            guard !claimed.contains(Self.key(partial.user, partial.virtual)) else { return false }
+            if let cutoff {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: partial.url.path))?[.modificationDate] as? Date
+                guard let modified, modified < cutoff else { return false }
+            }
+            unlink(partial.url.path)
+            unlink(partial.url.deletingPathExtension().appendingPathExtension("path").path)
+            return true
+        }
     }
 
     // MARK: - What a client sees

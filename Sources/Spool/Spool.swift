@@ -354,47 +354,6 @@ public final class Spool: @unchecked Sendable {
         finish(entry.id)
     }
 
-    /// Moves failed photos (all, or those whose id starts with one of `ids`) back into the queue.
-    /// A photo that went to several destinations is sent again only to those that refused it
-    /// (or only to `destination`, a config id prefix or label, when given).
-    public func retryFailed(ids: [String] = [], destination: String? = nil) throws(SpoolError) -> [SpoolEntry] {
-        var moved: [SpoolEntry] = []
-        for var entry in Self.readEntries(in: failedDirectory).entries
-        where ids.isEmpty || ids.contains(where: { entry.id.hasPrefix($0.lowercased()) }) {
-            guard FileManager.default.fileExists(atPath: failedDirectory.appendingPathComponent("\(entry.id).jpg").path) else {
-                continue
-            }
-            if var map = entry.destinations {
-                let retried = map.keys.filter { key in
-                    map[key]?.state == .failed && (destination.map { key.lowercased().hasPrefix($0.lowercased()) || map[key]?.label == $0 } ?? true)
-                }
-                if retried.isEmpty { continue }
-                for key in retried { map[key]?.state = .queued }
-                entry.destinations = map
-            } else if destination != nil {
-                continue
-            }
-            entry.state = .queued
-            do {
-                try saveSidecar(entry)
-                guard rename(failedDirectory.appendingPathComponent("\(entry.id).jpg").path, photoURL(entry.id).path) == 0 else {
-                    throw Errno.current("rename")
-                }
-                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
-            } catch {
-                throw Self.describe(error, at: photoURL(entry.id))
-            }
-            let requeued = entry
-            let waits = needsRendition(requeued)
-            condition.withLock {
-                ledger.readmit(requeued, needsRendition: waits)
-                condition.broadcast()
-            }
-            moved.append(entry)
-        }
-        return moved
-    }
-
     /// Stops handing out work and wakes every waiter; in-flight photos may still be settled.
     public func close() {
         condition.withLock {
