@@ -99,7 +99,7 @@ public final class RelayRun {
         }
         do {
             for checked in [config] + otherConfigs {
-                try checked.validate()
+                try Destinations.validate(checked)
                 try Destinations.checkEnvironment(checked, environment: environment)
             }
         } catch {
@@ -246,7 +246,7 @@ public final class RelayRun {
     }
 
     private static func describe(_ config: RequestConfig) -> DestinationDescription {
-        DestinationDescription(label: config.label, target: (config.kind == .http ? config.verb.rawValue + " " : "") + config.url,
+        DestinationDescription(label: config.label, target: Destinations.target(of: config),
                                lowPriority: config.priority == .low)
     }
 }

@@ -1,35 +1,27 @@
 import Foundation
 import RelayCore
 import Spool
+import Uploader
 
 /// `relay config add|list|show|use|remove|import`.
 enum ConfigCommand {
-    /// `relay config add`'s options: where and how a photo is sent.
+    /// `relay config add`'s options: where and how a photo is sent. The options of one destination
+    /// kind come from its fields (`Destinations.fields`).
     static let addOptions: [OptionSpec] = [
         .value("--url", "URL", "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
             + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"),
         .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
         .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
-        .repeatable("--header", "'Name: value'", "http(s): a request header; ${VAR} is read from the environment when sending"),
-        .repeatable("--field", "name=value", "http(s): a form field sent with the photo"),
-        .value("--file-field", "NAME", "http(s): the form field that carries the photo (file when not given)"),
-        .value("--body", "multipart|raw", "http(s): a multipart form (when not given) or the photo alone as the body"),
+        .repeatable("--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending"),
         .value("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)"),
         .value("--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's "
             + "uplink to others"),
         .value("--priority", "normal|low", "when a run delivers to several configs, a low one is sent only while nothing of "
             + "normal priority waits (a full-size backup beside the gallery)"),
-        .value("--manifest-url", "URL", "http(s) only: where the manifest of a run's named session is POSTed"),
-        .value("--endpoint", "http://HOST:PORT", "s3: an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, "
-            + "AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
-        .value("--region", "REGION", "s3: the bucket's region (us-east-1 when not given)"),
-        .value("--addressing", "path|virtual", "s3: bucket in the path or in the host name (virtual for AWS, path with "
-            + "--endpoint, when not given)"),
-        .value("--password", "'${FTP_PASSWORD}'", "ftp, ftps, dav, davs: the password, best as a ${VAR} read from the environment"),
-        .value("--ca-certificate", "PEM", "ftps: a PEM file of the certificate (or its authority) to trust for the server"),
-        .value("--ssh-key", "FILE", "sftp: the private key to log in with"),
-        .value("--known-hosts", "FILE", "sftp: the known_hosts file that vouches for the server"),
-    ] + RenditionOptions.options
+    ] + Destinations.fields.map { field, schemes in
+        let help = schemes.joined(separator: ", ") + ": " + field.help
+        return field.form == .pairs ? .repeatable(field.option, field.placeholder, help) : .value(field.option, field.placeholder, help)
+    } + RenditionOptions.options
 
     /// What `relay config list` and `relay config show` take.
     static let listOptions: [OptionSpec] = [.flag("--json", "list, show: the configs as JSON (secrets redacted)")]
@@ -87,19 +79,6 @@ enum ConfigCommand {
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             config.headers[name] = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        for field in args.all("--field") {
-            guard let equals = field.firstIndex(of: "=") else {
-                throw CommandFailure(.config, ConfigError.invalidField(field, reason: "it has no '='").description)
-            }
-            config.fields[String(field[..<equals])] = String(field[field.index(after: equals)...])
-        }
-        config.fileField = args.value("--file-field")
-        if let body = args.value("--body") {
-            guard let parsed = RequestConfig.BodyMode(rawValue: body.lowercased()) else {
-                throw CommandFailure(.config, ConfigError.invalidBody(body).description)
-            }
-            config.body = parsed
-        }
         if let timeout = args.value("--timeout") {
             guard let seconds = DurationText.seconds(timeout) else {
                 throw CommandFailure(.config, ConfigError.invalidNumber(field: "timeoutSeconds", value: timeout, reason: "give \(DurationText.forms)").description)
@@ -113,26 +92,27 @@ enum ConfigCommand {
             config.maxBytesPerSecond = Int(bytes)
         }
         config.rendition = try RenditionOptions.setting(args)
-        config.endpoint = args.value("--endpoint")
-        config.region = args.value("--region")
-        if let addressing = args.value("--addressing") {
-            guard let parsed = RequestConfig.S3Addressing(rawValue: addressing.lowercased()) else {
-                throw CommandFailure(.config, ConfigError.invalidSetting(addressing, reason: "addressing is path or virtual (--addressing path)").description)
+        for (field, _) in Destinations.fields {
+            if field.form == .pairs {
+                var pairs: [String: ConfigValue] = [:]
+                for pair in args.all(field.option) {
+                    guard let equals = pair.firstIndex(of: "=") else {
+                        throw CommandFailure(.config, ConfigError.invalidField(pair, reason: "it has no '='").description)
+                    }
+                    pairs[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
+                }
+                if !pairs.isEmpty { config.options[field.name] = .object(pairs) }
+            } else if let value = args.value(field.option) {
+                if case .choice = field.form { config.options[field.name] = .string(value.lowercased()) } else { config.options[field.name] = .string(value) }
             }
-            config.addressing = parsed
         }
-        config.password = args.value("--password")
-        config.sshKey = args.value("--ssh-key")
-        config.knownHosts = args.value("--known-hosts")
-        config.caCertificate = args.value("--ca-certificate")
-        config.manifestUrl = args.value("--manifest-url")
         if let priority = args.value("--priority") {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
             }
             config.priority = parsed
         }
-        try config.trimmed().validate()
+        try Destinations.validate(config.trimmed())
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
             let stored = list.upsert(config)
@@ -145,7 +125,7 @@ enum ConfigCommand {
     private static func list(_ arguments: [String], store: ConfigStore) throws {
         let args = try Arguments(arguments, listOptions, command: spec.name)
         let list = try store.load()
-        if args.has("--json") { return try JSONOutput.print(list.redactingSecrets) }
+        if args.has("--json") { return try JSONOutput.print(list.mapConfigs(Destinations.shown)) }
         if list.configs.isEmpty {
             print("no configs yet: relay config add --url https://gallery.example/upload")
             return
@@ -160,7 +140,7 @@ enum ConfigCommand {
     private static func show(_ arguments: [String], store: ConfigStore) throws {
         let args = try Arguments(arguments, listOptions, command: spec.name)
         let config = try store.resolve(args.positionals.first)
-        try JSONOutput.print(config.redactingSecrets)
+        try JSONOutput.print(Destinations.shown(config))
     }
 
     private static func use(_ arguments: [String], store: ConfigStore) throws {
@@ -202,12 +182,12 @@ enum ConfigCommand {
 
     /// "1a2b3c4d: POST https://…", as lists and confirmations show a config.
     private static func describe(_ config: RequestConfig) -> String {
-        "\(config.id.uuidString.prefix(8).lowercased()): \(config.verb.rawValue) \(config.url)"
+        "\(config.id.uuidString.prefix(8).lowercased()): \(Destinations.target(of: config))"
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         guard let path = arguments.first else { throw CommandFailure(.usage, "relay config import FILE (e.g. config.example.json)") }
-        let imported = try ConfigImport.read(URL(fileURLWithPath: path))
+        let imported = try ConfigImport.read(URL(fileURLWithPath: path), validate: Destinations.validate)
         try home.createIfNeeded()
         let count = try store.update { (list: inout ConfigList) throws(ConfigError) -> Int in
             try ConfigImport.merge(imported, into: &list)

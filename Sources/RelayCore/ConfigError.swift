@@ -5,7 +5,6 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingURL(config: String)
     case invalidURL(String, reason: String)
     case invalidVerb(String)
-    case invalidBody(String)
     case invalidHeader(String, reason: String)
     /// A multipart form field (`fields`, `fileField`): the message shows how to write one.
     case invalidField(String, reason: String)
@@ -28,8 +27,6 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
             return "url '\(url)' cannot be used: \(reason). Give a full address, e.g. --url https://gallery.example/upload or --url s3://BUCKET/PREFIX"
         case .invalidVerb(let verb):
             return "verb '\(verb)' is not supported: use one of GET, POST, PUT, PATCH, DELETE (e.g. --verb POST)"
-        case .invalidBody(let body):
-            return "body '\(body)' is not supported: use multipart (the default) or raw"
         case .invalidHeader(let header, let reason):
             return "header '\(header)' is invalid: \(reason). Write it as --header 'Name: value'"
         case .invalidField(let field, let reason):

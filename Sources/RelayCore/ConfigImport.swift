@@ -10,7 +10,8 @@ public enum ConfigImport {
         public var selectedID: UUID?
     }
 
-    public static func read(_ url: URL) throws(ConfigError) -> Imported {
+    /// `validate` checks one config whole (the kind's rules included: Uploader's `Destinations.validate`).
+    public static func read(_ url: URL, validate: (RequestConfig) throws(ConfigError) -> Void) throws(ConfigError) -> Imported {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .importFailed(path: url.path, reason: error.localizedDescription)
@@ -36,7 +37,7 @@ public enum ConfigImport {
         }
         if imported.configs.isEmpty { throw .importFailed(path: url.path, reason: "it holds no configs") }
         for (index, config) in imported.configs.enumerated() {
-            do { try config.trimmed().validate() } catch {
+            do { try validate(config.trimmed()) } catch {
                 throw .importFailed(path: url.path, reason: "config #\(index + 1) (\(config.label)): \(error)")
             }
         }

@@ -13,9 +13,9 @@ public struct ConfigList: Codable, Sendable, Equatable {
         self.selectedID = selectedID
     }
 
-    /// The list as `relay config list --json` prints it (see `RequestConfig.redactingSecrets`).
-    public var redactingSecrets: ConfigList {
-        ConfigList(configs: configs.map(\.redactingSecrets), selectedID: selectedID)
+    /// The list with each config changed by `transform` (e.g. redacted for `relay config list --json`).
+    public func mapConfigs(_ transform: (RequestConfig) -> RequestConfig) -> ConfigList {
+        ConfigList(configs: configs.map(transform), selectedID: selectedID)
     }
 
     /// The selected config, if any.

@@ -1,48 +1,118 @@
 import Foundation
 import RelayCore
 
-/// Makes the destination a request config names: HTTP(S), an S3-compatible bucket, an FTP, FTPS
-/// or SFTP server, or a WebDAV server.
+/// The destination kinds relay delivers to, and what every config goes through whatever its kind:
+/// validation, the environment check before a run, how it is shown, and making its destination.
 public enum Destinations {
-    /// One destination for one upload worker (each owns its own connection).
-    public static func make(
-        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
-    ) throws(DestinationError) -> any Destination {
-        switch config.kind {
-        case .http:
-            do {
-                return try HTTPDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
-            } catch {
-                throw .transport(error)
-            }
-        case .s3:
-            return try S3Destination(config: config, environment: environment, policy: policy, cancellation: cancellation)
-        case .ftp, .ftps, .sftp:
-            return try FileTransferDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
-        case .webdav:
-            return try WebDAVDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
-        }
+    /// Every kind, each one file. A new kind is one line here.
+    public static var kinds: [any DestinationKind.Type] {
+        [
+            HTTPDestination.self,
+            S3Destination.self,
+            FileTransferDestination.self,
+            WebDAVDestination.self,
+        ]
     }
 
-    /// Checks what a run needs from the environment before the first photo moves: `${VAR}`
-    /// references in headers, and an S3 destination's credentials.
+    /// Every scheme relay takes, in the kinds' order.
+    public static var schemes: [String] { kinds.flatMap { $0.schemes } }
+
+    /// Each kind's fields once by option, with the schemes that have it, for `relay config add`.
+    public static var fields: [(field: ConfigField, schemes: [String])] {
+        var merged: [(field: ConfigField, schemes: [String])] = []
+        for kind in kinds {
+            for field in kind.fields {
+                let schemes = field.only ?? kind.schemes
+                if let index = merged.firstIndex(where: { $0.field.option == field.option }) {
+                    merged[index].schemes += schemes
+                } else {
+                    merged.append((field, schemes))
+                }
+            }
+        }
+        return merged
+    }
+
+    /// The kind of a config's URL scheme.
+    public static func kind(of config: RequestConfig) throws(ConfigError) -> any DestinationKind.Type {
+        let scheme = config.scheme
+        guard let kind = kinds.first(where: { $0.schemes.contains(scheme) }) else {
+            let names = schemes
+            throw .invalidURL(config.url.trimmingCharacters(in: .whitespacesAndNewlines), reason:
+                "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (WebDAV) are supported, not '\(scheme)'")
+        }
+        return kind
+    }
+
+    /// Checks a whole config: the common fields, the scheme, that every other field is one of
+    /// the kind's and has its form, then the kind's own rules. The error names the field and the fix.
+    public static func validate(_ config: RequestConfig) throws(ConfigError) {
+        let url = try config.validateCommon()
+        let kind = try kind(of: config)
+        for name in config.options.keys.sorted() {
+            let field = kind.fields.first { $0.name == name }
+            guard let field, field.only?.contains(config.scheme) ?? true else {
+                let owners = fields.filter { $0.field.name == name }.flatMap(\.schemes)
+                guard owners.isEmpty else {
+                    throw .invalidSetting(name, reason: "\(name) is for \(owners.map { $0 + "://" }.joined(separator: ", ")) URLs, "
+                        + "not \(config.scheme)://")
+                }
+                let known = RequestConfig.CommonField.allCases.map(\.stringValue) + kind.fields.map(\.name)
+                throw .invalidSetting(name, reason: "unknown field '\(name)' (a \(config.scheme):// config has \(known.joined(separator: ", ")))")
+            }
+            try field.check(config.options[name] ?? .null)
+        }
+        try kind.validate(config, url: url)
+    }
+
+    /// Checks what a run needs from the environment before the first photo moves: `${NAME}`
+    /// references in headers and secret fields, readable files, then the kind's own needs.
     public static func checkEnvironment(_ config: RequestConfig, environment: [String: String]) throws(ConfigError) {
         for (name, value) in config.headers {
             _ = try EnvironmentExpansion.expand(value, header: name, environment: environment)
         }
-        if config.kind == .s3 {
-            _ = try S3Destination.signing(config: config, region: config.region ?? S3Location.defaultRegion, environment: environment)
-        }
-        if let password = config.password {
-            _ = try EnvironmentExpansion.expand(password, header: "password", environment: environment)
-        }
-        // A key or certificate that cannot be read would fail every upload: say so before the first.
-        for (name, path) in [("sshKey", config.sshKey), ("knownHosts", config.knownHosts), ("caCertificate", config.caCertificate)] {
-            guard let path else { continue }
-            let expanded = (path as NSString).expandingTildeInPath
-            guard FileManager.default.isReadableFile(atPath: expanded) else {
-                throw .invalidSetting(name, reason: "cannot read \(expanded): give the path of a file relay can read")
+        let kind = try kind(of: config)
+        for field in kind.fields {
+            guard let value = config.option(field.name) else { continue }
+            switch field.form {
+            case .secretReference:
+                _ = try EnvironmentExpansion.expand(value, header: field.name, environment: environment)
+            case .path:
+                // A key or certificate that cannot be read would fail every upload: say so before the first.
+                let expanded = expandingHome(value, environment)
+                guard FileManager.default.isReadableFile(atPath: expanded) else {
+                    throw .invalidSetting(field.name, reason: "cannot read \(expanded): give the path of a file relay can read")
+                }
+            case .text, .choice, .webURL, .pairs:
+                break
             }
         }
+        try kind.checkEnvironment(config, environment: environment)
+    }
+
+    /// One destination for one upload worker (each owns its own connection).
+    public static func make(
+        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) -> any Destination {
+        let kind: any DestinationKind.Type
+        do { kind = try self.kind(of: config) } catch { throw .config(error) }
+        return try kind.make(config, environment: environment, policy: policy, cancellation: cancellation)
+    }
+
+    /// The config as `relay config show` prints it, secrets redacted (headers and secret fields).
+    public static func shown(_ config: RequestConfig) -> RequestConfig {
+        let secret = ((try? kind(of: config))?.fields ?? []).filter { $0.form == .secretReference }.map(\.name)
+        return config.redactingSecrets(options: Set(secret))
+    }
+
+    /// Where a config sends, as lists show it.
+    public static func target(of config: RequestConfig) -> String {
+        (try? kind(of: config))?.target(of: config) ?? config.url
+    }
+
+    /// `~/…` in the environment's HOME, as a shell would write it.
+    static func expandingHome(_ path: String, _ environment: [String: String]) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst(1)
     }
 }

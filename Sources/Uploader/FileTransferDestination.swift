@@ -21,21 +21,15 @@ public final class FileTransferDestination: Destination {
         self.policy = policy
         do {
             location = try FileTransferLocation(config: config)
-            password = try config.password.map { value throws(ConfigError) in
+            password = try config.option("password").map { value throws(ConfigError) in
                 try EnvironmentExpansion.expand(value, header: "password", environment: environment)
             }
         } catch {
             throw .config(error)
         }
-        knownHosts = location.scheme == .sftp ? Self.expandingHome(config.knownHosts ?? "~/.ssh/known_hosts", environment) : nil
-        sshKey = config.sshKey.map { Self.expandingHome($0, environment) }
+        knownHosts = location.scheme == .sftp ? Destinations.expandingHome(config.option("knownHosts") ?? "~/.ssh/known_hosts", environment) : nil
+        sshKey = config.option("sshKey").map { Destinations.expandingHome($0, environment) }
         do { client = try FileTransferClient(cancellation: cancellation) } catch { throw .transport(error) }
-    }
-
-    /// `~/…` in the environment's HOME, as a shell would write it.
-    static func expandingHome(_ path: String, _ environment: [String: String]) -> String {
-        guard path.hasPrefix("~/") else { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst(1)
     }
 
     /// The whole file is needed before its rename; an upload during the download would gain little.
@@ -64,7 +58,7 @@ public final class FileTransferDestination: Destination {
         let request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
-            caCertificate: config.caCertificate, sshKey: sshKey, knownHosts: knownHosts,
+            caCertificate: config.option("caCertificate"), sshKey: sshKey, knownHosts: knownHosts,
             afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
         let outcome = client.upload(request, progress: progress)
@@ -122,5 +116,35 @@ public enum FileTransferAnswer {
         default:
             return policy.decide(.failure(error.transport), attempt: attempt)
         }
+    }
+}
+
+extension FileTransferDestination: DestinationKind {
+    public static let schemes = ["ftp", "ftps", "sftp"]
+
+    public static let fields = [
+        ConfigField("password", .secretReference, option: "--password", placeholder: "'${FTP_PASSWORD}'",
+                    help: "the password (with --ssh-key, the key's passphrase) as a ${VAR} read from the environment"),
+        ConfigField("caCertificate", .path, option: "--ca-certificate", placeholder: "PEM",
+                    help: "a PEM file of the certificate (or its authority) to trust for the server", only: ["ftps"]),
+        ConfigField("sshKey", .path, option: "--ssh-key", placeholder: "FILE", help: "the private key to log in with", only: ["sftp"]),
+        ConfigField("knownHosts", .path, option: "--known-hosts", placeholder: "FILE",
+                    help: "the known_hosts file that vouches for the server (~/.ssh/known_hosts when not given)", only: ["sftp"]),
+    ]
+
+    /// No password in the URL; SFTP names its user.
+    public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
+        if url.password != nil {
+            throw .invalidURL(config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
+        }
+        if config.scheme == "sftp" && (url.user ?? "").isEmpty {
+            throw .invalidURL(config.url, reason: "an SFTP URL names the user: sftp://USER@HOST/PATH")
+        }
+    }
+
+    public static func make(
+        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) -> any Destination {
+        try FileTransferDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
     }
 }

@@ -5,6 +5,7 @@ import RelayCore
 /// (the Camera2URL model). Status codes, the request rules and `Retry-After` stay in here.
 public final class HTTPDestination: Destination {
     private let config: RequestConfig
+    private let settings: HTTPSettings
     private let environment: [String: String]
     private let policy: DeliveryPolicy
     private let client: HTTPUploadClient
@@ -13,6 +14,7 @@ public final class HTTPDestination: Destination {
         config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
     ) throws(UploadTransportError) {
         self.config = config
+        settings = HTTPSettings(config)
         self.environment = environment
         self.policy = policy
         client = try HTTPUploadClient(cancellation: cancellation)
@@ -39,7 +41,7 @@ public final class HTTPDestination: Destination {
     /// One POST of the manifest to `manifestUrl`, with the config's headers: for a gallery the
     /// manifest arriving is the marker. Nil without a `manifestUrl`.
     public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
-        guard let url = config.manifestUrl else { return nil }
+        guard let url = settings.manifestUrl else { return nil }
         let outcome: Result<UploadResponse, UploadTransportError>
         do {
             let request = UploadRequest(
@@ -54,5 +56,65 @@ public final class HTTPDestination: Destination {
 
     public func summary(of item: DeliveryItem) -> String {
         RequestBuilder.summary(for: config, item: item)
+    }
+}
+
+/// An HTTP config's own fields: how the photo travels and where a session's manifest goes.
+public struct HTTPSettings: Sendable, Equatable {
+    /// How the photo travels: inside a multipart form (default) or as the bare JPEG body.
+    public enum BodyMode: String, Sendable, CaseIterable {
+        case multipart, raw
+    }
+
+    public static let defaultFileField = "file"
+
+    /// Extra multipart form fields, sent before the file part.
+    public var fields: [String: String]
+    /// Name of the multipart file part.
+    public var fileField: String
+    public var body: BodyMode
+    /// Where a complete session's manifest is POSTed (JSON), the gallery's sign that the set is
+    /// whole; no manifest is sent when absent.
+    public var manifestUrl: String?
+
+    public init(_ config: RequestConfig) {
+        fields = config.options["fields"]?.textPairs ?? [:]
+        fileField = config.option("fileField") ?? Self.defaultFileField
+        body = config.option("body").flatMap(BodyMode.init(rawValue:)) ?? .multipart
+        manifestUrl = config.option("manifestUrl")
+    }
+}
+
+extension HTTPDestination: DestinationKind {
+    public static let schemes = ["http", "https"]
+
+    public static let fields = [
+        ConfigField("fields", .pairs, option: "--field", placeholder: "name=value", help: "a form field sent with the photo"),
+        ConfigField("fileField", .text, option: "--file-field", placeholder: "NAME",
+                    help: "the form field that carries the photo (file when not given)"),
+        ConfigField("body", .choice(HTTPSettings.BodyMode.allCases.map(\.rawValue)), option: "--body", placeholder: "multipart|raw",
+                    help: "a multipart form (when not given) or the photo alone as the body"),
+        ConfigField("manifestUrl", .webURL, option: "--manifest-url", placeholder: "URL",
+                    help: "where the manifest of a run's named session is POSTed (S3, FTP and WebDAV get PREFIX/SESSION/manifest.json and _DONE)"),
+    ]
+
+    public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
+        if let fileField = config.option("fileField"), fileField.contains("\"") {
+            throw .invalidField(fileField, reason: "fileField cannot hold quotes or line breaks")
+        }
+    }
+
+    public static func make(
+        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) -> any Destination {
+        do {
+            return try HTTPDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    public static func target(of config: RequestConfig) -> String {
+        config.verb.rawValue + " " + config.url
     }
 }

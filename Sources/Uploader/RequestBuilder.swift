@@ -11,12 +11,13 @@ public enum RequestBuilder {
         for config: RequestConfig, item: DeliveryItem, environment: [String: String]
     ) throws(ConfigError) -> UploadRequest {
         let headers = try headers(for: config, environment: environment)
+        let settings = HTTPSettings(config)
         let body: UploadBody
-        switch config.effectiveBody {
+        switch settings.body {
         case .raw:
             body = .raw
         case .multipart:
-            body = .multipart(fields: fields(for: config), fileField: config.effectiveFileField, fileName: item.name)
+            body = .multipart(fields: fields(for: config), fileField: settings.fileField, fileName: item.name)
         }
         return UploadRequest(
             method: config.verb.rawValue, url: try url(for: config, item: item), headers: headers, body: body,
@@ -46,8 +47,9 @@ public enum RequestBuilder {
         var fields: [FormField] = []
         let note = config.note.trimmingCharacters(in: .whitespacesAndNewlines)
         if !note.isEmpty { fields.append(FormField(name: "note", value: note)) }
-        for name in config.fields.keys.sorted() {
-            fields.append(FormField(name: name, value: config.fields[name] ?? ""))
+        let extra = HTTPSettings(config).fields
+        for name in extra.keys.sorted() {
+            fields.append(FormField(name: name, value: extra[name] ?? ""))
         }
         return fields
     }
@@ -57,9 +59,10 @@ public enum RequestBuilder {
     public static func summary(for config: RequestConfig, item: DeliveryItem) -> String {
         let url = (try? url(for: config, item: item)) ?? config.url
         var parts = ["\(config.verb.rawValue) \(url)"]
-        switch config.effectiveBody {
+        let settings = HTTPSettings(config)
+        switch settings.body {
         case .raw: parts.append("(raw \(item.name))")
-        case .multipart: parts.append("(multipart, \(config.effectiveFileField)=\(item.name))")
+        case .multipart: parts.append("(multipart, \(settings.fileField)=\(item.name))")
         }
         parts.append(contentsOf: redactedHeaders(config.headers))
         parts.append("Idempotency-Key: \(item.key)")

@@ -98,3 +98,43 @@ public final class S3Destination: Destination {
         return parts.joined(separator: " ")
     }
 }
+
+extension S3Destination: DestinationKind {
+    public static let schemes = ["s3"]
+
+    public static let fields = [
+        ConfigField("endpoint", .webURL, option: "--endpoint", placeholder: "http://HOST:PORT",
+                    help: "an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
+        ConfigField("region", .text, option: "--region", placeholder: "REGION", help: "the bucket's region (us-east-1 when not given)"),
+        ConfigField("addressing", .choice(S3Location.Addressing.allCases.map(\.rawValue)), option: "--addressing", placeholder: "path|virtual",
+                    help: "bucket in the path or in the host name (virtual for AWS, path with --endpoint, when not given)"),
+    ]
+
+    /// Bucket names by AWS's rules (3–63 lower-case letters, digits, `.` and `-`), an endpoint
+    /// without a path, a region of letters, digits and `-`.
+    public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
+        let bucket = url.host ?? ""
+        let allowed = bucket.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        guard (3...63).contains(bucket.count), allowed, !bucket.hasPrefix("."), !bucket.hasPrefix("-") else {
+            throw .invalidURL(config.url, reason: "'\(bucket)' is not a bucket name (3 to 63 lower-case letters, digits, '.' and '-'); "
+                + "write s3://BUCKET/PREFIX")
+        }
+        if let endpoint = config.option("endpoint"), let parsed = URLComponents(string: endpoint), !(parsed.path.isEmpty || parsed.path == "/") {
+            throw .invalidURL(endpoint, reason: "an S3 endpoint is http://HOST[:PORT] or https://HOST[:PORT], without a path")
+        }
+        if let region = config.option("region"),
+           !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }) {
+            throw .invalidSetting(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
+        }
+    }
+
+    public static func checkEnvironment(_ config: RequestConfig, environment: [String: String]) throws(ConfigError) {
+        _ = try signing(config: config, region: config.option("region") ?? S3Location.defaultRegion, environment: environment)
+    }
+
+    public static func make(
+        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) -> any Destination {
+        try S3Destination(config: config, environment: environment, policy: policy, cancellation: cancellation)
+    }
+}

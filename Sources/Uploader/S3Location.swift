@@ -14,7 +14,13 @@ public struct S3Location: Sendable, Equatable {
     /// `scheme://host[:port]` of the store, no trailing slash.
     public var endpoint: String
     public var region: String
-    public var addressing: RequestConfig.S3Addressing
+    public var addressing: Addressing
+
+    /// How the bucket is named in requests: in the path (`endpoint/BUCKET/KEY`, what SeaweedFS,
+    /// MinIO and Ceph expect by default) or in the host name (`BUCKET.endpoint/KEY`, AWS's own style).
+    public enum Addressing: String, Sendable, CaseIterable {
+        case path, virtual
+    }
 
     public static let defaultRegion = "us-east-1"
 
@@ -32,11 +38,12 @@ public struct S3Location: Sendable, Equatable {
             template = try PathTemplate(path.isEmpty ? "{name}" : path + "/{name}")
         }
         keyTemplate = template
-        region = config.region ?? Self.defaultRegion
-        var endpoint = config.endpoint ?? "https://s3.\(region).amazonaws.com"
+        let given = config.option("endpoint")
+        region = config.option("region") ?? Self.defaultRegion
+        var endpoint = given ?? "https://s3.\(region).amazonaws.com"
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
         self.endpoint = endpoint
-        addressing = config.addressing ?? (config.endpoint == nil ? .virtual : .path)
+        addressing = config.option("addressing").flatMap(Addressing.init(rawValue:)) ?? (given == nil ? .virtual : .path)
     }
 
     /// The object key of one photo.

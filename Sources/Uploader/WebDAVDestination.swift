@@ -27,7 +27,7 @@ public final class WebDAVDestination: Destination {
         do {
             location = try WebDAVLocation(config: config)
             var headers = try RequestBuilder.headers(for: config, environment: environment)
-            if let user = location.user, let password = config.password {
+            if let user = location.user, let password = config.option("password") {
                 let secret = try EnvironmentExpansion.expand(password, header: "password", environment: environment)
                 headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()))
             }
@@ -176,5 +176,30 @@ public struct WebDAVLocation: Sendable, Equatable {
     /// `dav://photo@nas:8080/wedding/IMG_0042.JPG`, how the history and the log name a delivered file.
     public func displayName(_ target: FileTransferLocation.Target) -> String {
         (secure ? "davs" : "dav") + "://\(user.map { "\($0)@" } ?? "")\(host)" + (port.map { ":\($0)" } ?? "") + "/" + target.finalPath
+    }
+}
+
+extension WebDAVDestination: DestinationKind {
+    public static let schemes = ["dav", "davs"]
+
+    public static let fields = [
+        ConfigField("password", .secretReference, option: "--password", placeholder: "'${DAV_PASSWORD}'",
+                    help: "the password of the URL's user, as a ${VAR} read from the environment"),
+    ]
+
+    /// No password in the URL, and a password only with a user to go with it.
+    public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
+        if url.password != nil {
+            throw .invalidURL(config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${DAV_PASSWORD}\" instead")
+        }
+        if config.options["password"] != nil && (url.user ?? "").isEmpty {
+            throw .invalidURL(config.url, reason: "a password needs a user: dav://USER@HOST/PATH")
+        }
+    }
+
+    public static func make(
+        _ config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
+    ) throws(DestinationError) -> any Destination {
+        try WebDAVDestination(config: config, environment: environment, policy: policy, cancellation: cancellation)
     }
 }

@@ -93,7 +93,7 @@ final class CommandLineErrorTests: XCTestCase {
             (["config", "add", "--url", "gopher://x.example/u"], "only http, https, s3, ftp, ftps, sftp, dav and davs"),
             (["config", "add", "--note", "gallery"], "config 'gallery' has no URL: relay config add --url"),
             (["config", "add", "--url", "https://x.example/u", "--header", "NoColon"], "header 'NoColon'"),
-            (["config", "add", "--url", "https://x.example/u", "--body", "xml"], "body 'xml'"),
+            (["config", "add", "--url", "https://x.example/u", "--body", "xml"], "body is multipart or raw"),
         ]
         for (arguments, expected) in cases {
             let result = try Subprocess.run(TestPaths.relayExecutable, arguments, environment: harness.environment)

@@ -58,46 +58,40 @@ final class ConfigListTests: XCTestCase {
     func testValidationNamesTheFieldAndTheFix() {
         func message(_ config: RequestConfig) -> String {
             do {
-                try config.validate()
+                _ = try config.validateCommon()
                 return ""
             } catch {
                 return error.description
             }
         }
         XCTAssertTrue(message(RequestConfig(url: "", note: "gallery")).contains("config 'gallery' has no URL: relay config add --url"))
-        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav and davs"))
         XCTAssertTrue(message(RequestConfig(url: "not a url")).contains("url 'not a url'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", headers: ["Bad Name": "x"])).contains("header 'Bad Name'"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example", timeoutSeconds: -1)).contains("timeoutSeconds"))
-        XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")
-    }
-
-    /// S3 URLs name a bucket; endpoint, region and addressing belong to them only; a template's
-    /// unknown placeholder is refused with its name when the config is added.
-    func testS3AndTemplateValidation() {
-        func message(_ config: RequestConfig) -> String {
-            do { try config.validate(); return "" } catch { return error.description }
-        }
-        XCTAssertEqual(message(RequestConfig(url: "s3://photos/gala/{date}/{name}", endpoint: "http://127.0.0.1:8333", region: "eu-west-1")), "")
-        XCTAssertEqual(message(RequestConfig(url: "s3://photos", addressing: .virtual)), "")
-        XCTAssertTrue(message(RequestConfig(url: "s3://Photos_Bucket/x")).contains("not a bucket name"))
-        XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", endpoint: "ftp://h")).contains("S3 endpoint"))
-        XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", fields: ["album": "a"])).contains("HTTP form"))
-        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", region: "us-east-1")).contains("s3:// URLs only"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example/{nmae}")).contains("{nmae} is not a placeholder"))
         XCTAssertEqual(message(RequestConfig(url: "https://x.example/api/{date}/{name}")), "")
     }
 
-    func testDecodingAcceptsCamera2URLConfigsAndRejectsBadVerb() throws {
+    /// Camera2URL's own configs decode; the fields of a destination kind are kept as written,
+    /// in any JSON shape, and written back unchanged.
+    func testDecodingAcceptsCamera2URLConfigsAndKeepsTheKindsFields() throws {
         let camera2url = #"{"id":"5B1E3D5A-33B4-4E35-9E4C-6E0D3B8F1A22","verb":"post","url":"https://x.example/u","note":"n"}"#
         let config = try JSONCoding.decoder.decode(RequestConfig.self, from: Data(camera2url.utf8))
         XCTAssertEqual(config.verb, .POST)
-        XCTAssertEqual(config.effectiveFileField, "file")
-        XCTAssertEqual(config.effectiveBody, .multipart)
+        XCTAssertEqual(config.options, [:])
         let bad = #"{"verb":"SEND","url":"https://x.example/u"}"#
         XCTAssertThrowsError(try JSONCoding.decoder.decode(RequestConfig.self, from: Data(bad.utf8))) { error in
             XCTAssertTrue(JSONCoding.explain(error).contains("verb 'SEND' is not one of"))
         }
+        let withOptions = #"{"url":"s3://b/x","endpoint":"http://h:1","fields":{"a":"1"},"n":2.5,"on":true,"list":[null]}"#
+        let decoded = try JSONCoding.decoder.decode(RequestConfig.self, from: Data(withOptions.utf8))
+        XCTAssertEqual(decoded.options["endpoint"], "http://h:1")
+        XCTAssertEqual(decoded.options["fields"]?.textPairs, ["a": "1"])
+        XCTAssertEqual(decoded.options["n"], .number(2.5))
+        XCTAssertEqual(decoded.options["on"], .bool(true))
+        XCTAssertEqual(decoded.options["list"], .array([.null]))
+        let again = try JSONCoding.decoder.decode(RequestConfig.self, from: try JSONCoding.encoder.encode(decoded))
+        XCTAssertEqual(again, decoded)
     }
 
     func testEnvironmentExpansion() throws {
@@ -114,12 +108,16 @@ final class ConfigListTests: XCTestCase {
             "Authorization": "Bearer ${GALLERY_TOKEN}", "X-Api-Key": "abc123", "Cookie": "session=${S} extra 42",
             "X-Event": "gala", "X-Token": "${T}",
         ])
-        let shown = config.redactingSecrets.headers
+        let shown = config.redactingSecrets().headers
         XCTAssertEqual(shown["Authorization"], "Bearer ${GALLERY_TOKEN}", "a reference holds no secret and says which variable is used")
         XCTAssertEqual(shown["X-Token"], "${T}")
         XCTAssertEqual(shown["X-Api-Key"], "<redacted>")
         XCTAssertEqual(shown["Cookie"], "<redacted>")
         XCTAssertEqual(shown["X-Event"], "gala")
-        XCTAssertEqual(ConfigList(configs: [config]).redactingSecrets.configs.first?.headers["X-Api-Key"], "<redacted>")
+        XCTAssertEqual(ConfigList(configs: [config]).mapConfigs { $0.redactingSecrets() }.configs.first?.headers["X-Api-Key"], "<redacted>")
+        let withPassword = RequestConfig(url: "ftp://u@h/", options: ["password": "hunter2", "sshKey": "k"])
+        XCTAssertEqual(withPassword.redactingSecrets(options: ["password"]).options, ["password": "<redacted>", "sshKey": "k"])
+        let referenced = RequestConfig(url: "ftp://u@h/", options: ["password": "${FTP_PASSWORD}"])
+        XCTAssertEqual(referenced.redactingSecrets(options: ["password"]), referenced)
     }
 }

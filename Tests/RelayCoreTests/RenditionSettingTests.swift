@@ -30,10 +30,10 @@ final class RenditionSettingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("maxedge") || "\(error)".contains("maxEdge"), "\(error)")
         }
         XCTAssertThrowsError(try decode(#"{"url": "https://g.example/up", "rendition": "small"}"#))
-        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 10))).validate()) { error in
+        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 10))).validateCommon()) { error in
             XCTAssertTrue("\(error)".contains("rendition.maxEdge"), "\(error)")
         }
-        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 2048, quality: 0))).validate())
+        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 2048, quality: 0))).validateCommon())
     }
 
     func testSizesShowWhatWasSent() {

@@ -41,7 +41,7 @@ final class FileTransferDestinationTests: GalleryTestCase {
     func testFTPUploadsUnderATemporaryNameThenRenames() throws {
         let server = try ftp()
         let photo = try makePhoto("IMG_0042.JPG", size: 200_000, seed: 1)
-        let config = RequestConfig(url: "ftp://127.0.0.1:\(server.port)/upload/{run}/{date}/{name}", password: "${FTP_PASSWORD}")
+        let config = RequestConfig(url: "ftp://127.0.0.1:\(server.port)/upload/{run}/{date}/{name}", options: ["password": "${FTP_PASSWORD}"])
         let ftp = try destination(config, ["FTP_PASSWORD": "guest"])
         for attempt in 0..<2 {
             let report = ftp.deliver(item(photo.path, name: "IMG_0042.JPG"), growing: nil, attempt: attempt)
@@ -71,7 +71,7 @@ final class FileTransferDestinationTests: GalleryTestCase {
         let server = try ftp(tls: true)
         let photo = try makePhoto("IMG_0043.JPG", size: 50_000, seed: 2)
         let certificate = try XCTUnwrap(server.certificate).path
-        let report = try destination(RequestConfig(url: "ftps://127.0.0.1:\(server.port)/upload", caCertificate: certificate))
+        let report = try destination(RequestConfig(url: "ftps://127.0.0.1:\(server.port)/upload", options: ["caCertificate": .string(certificate)]))
             .deliver(item(photo.path, name: "IMG_0043.JPG"), growing: nil, attempt: 0)
         XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
         XCTAssertEqual(server.files(), ["upload/IMG_0043.JPG"])
@@ -118,8 +118,7 @@ final class FileTransferDestinationTests: GalleryTestCase {
     func testSFTPWithAKeyAndAKnownHost() throws {
         let server = try sshd()
         let photo = try makePhoto("IMG_0046.JPG", size: 100_000, seed: 4)
-        let config = RequestConfig(url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(server.port)\(server.uploads.path)/{seq}-{name}",
-                                   sshKey: server.userKey.path, knownHosts: server.knownHosts.path)
+        let config = RequestConfig(url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(server.port)\(server.uploads.path)/{seq}-{name}", options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(server.knownHosts.path)])
         let sftp = try destination(config)
         for attempt in 0..<2 {
             let report = sftp.deliver(item(photo.path, name: "IMG_0046.JPG"), growing: nil, attempt: attempt)
@@ -140,7 +139,7 @@ final class FileTransferDestinationTests: GalleryTestCase {
 
         let empty = server.directory.appendingPathComponent("empty_known_hosts")
         try Data().write(to: empty)
-        let unknown = try destination(RequestConfig(url: url, sshKey: server.userKey.path, knownHosts: empty.path))
+        let unknown = try destination(RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(empty.path)]))
             .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let reason) = unknown.decision else { return XCTFail("unknown host: \(unknown)") }
         XCTAssertTrue(reason.contains("is not in \(empty.path)") && reason.contains(fingerprint), reason)
@@ -148,14 +147,14 @@ final class FileTransferDestinationTests: GalleryTestCase {
         let other = server.directory.appendingPathComponent("other_known_hosts")
         try "[127.0.0.1]:\(server.port) ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n"
             .write(to: other, atomically: true, encoding: .utf8)
-        let changed = try destination(RequestConfig(url: url, sshKey: server.userKey.path, knownHosts: other.path))
+        let changed = try destination(RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(other.path)]))
             .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let why) = changed.decision else { return XCTFail("changed host key: \(changed)") }
         XCTAssertTrue(why.contains("NOT the key") && why.contains(fingerprint), why)
 
         // The host key is a key this server does not accept as a user's.
         let strangerKey = server.directory.appendingPathComponent("host_key")
-        let refused = try destination(RequestConfig(url: url, sshKey: strangerKey.path, knownHosts: server.knownHosts.path))
+        let refused = try destination(RequestConfig(url: url, options: ["sshKey": .string(strangerKey.path), "knownHosts": .string(server.knownHosts.path)]))
             .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let login) = refused.decision else { return XCTFail("unknown user key: \(refused)") }
         XCTAssertTrue(login.contains("refused the login"), login)
@@ -189,13 +188,13 @@ final class FileTransferLocationTests: XCTestCase {
 
     func testSecretsStayOutOfTheConfig() {
         func message(_ config: RequestConfig) -> String {
-            do { try config.validate(); return "" } catch { return error.description }
+            do { try Destinations.validate(config); return "" } catch { return error.description }
         }
         XCTAssertTrue(message(RequestConfig(url: "ftp://u:secret@h/x")).contains("password in the URL"))
-        XCTAssertTrue(message(RequestConfig(url: "ftp://u@h/x", password: "secret")).contains("${NAME}"))
+        XCTAssertTrue(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "secret"])).contains("${NAME}"))
         XCTAssertTrue(message(RequestConfig(url: "sftp://h/x")).contains("names the user"))
-        XCTAssertTrue(message(RequestConfig(url: "ftp://h/x", sshKey: "/k")).contains("for sftp://"))
-        XCTAssertEqual(message(RequestConfig(url: "sftp://u@h/x/{date}", sshKey: "/k", knownHosts: "/kh")), "")
-        XCTAssertEqual(message(RequestConfig(url: "ftp://u@h/x", password: "${FTP_PASSWORD}")), "")
+        XCTAssertTrue(message(RequestConfig(url: "ftp://h/x", options: ["sshKey": "/k"])).contains("for sftp://"))
+        XCTAssertEqual(message(RequestConfig(url: "sftp://u@h/x/{date}", options: ["sshKey": "/k", "knownHosts": "/kh"])), "")
+        XCTAssertEqual(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "${FTP_PASSWORD}"])), "")
     }
 }

@@ -11,7 +11,7 @@ final class RequestBuilderTests: XCTestCase {
     }
 
     func testMultipartCarriesTheNoteOnlyWhenNotBlankThenFieldsInNameOrder() throws {
-        var config = RequestConfig(url: "https://g.example/up", note: "  Gala  ", fields: ["z": "1", "album": "live"])
+        var config = RequestConfig(url: "https://g.example/up", note: "  Gala  ", options: ["fields": ["z": "1", "album": "live"]])
         var request = try RequestBuilder.request(for: config, item: item("/spool/abc.jpg"), environment: [:])
         XCTAssertEqual(request.body, .multipart(
             fields: [FormField(name: "note", value: "Gala"), FormField(name: "album", value: "live"), FormField(name: "z", value: "1")],
@@ -21,14 +21,14 @@ final class RequestBuilderTests: XCTestCase {
         XCTAssertEqual(request.filePath, "/spool/abc.jpg")
 
         config.note = "   "
-        config.fileField = "photo"
+        config.options["fileField"] = "photo"
         request = try RequestBuilder.request(for: config, item: item("/p"), environment: [:])
         XCTAssertEqual(request.body, .multipart(
             fields: [FormField(name: "album", value: "live"), FormField(name: "z", value: "1")], fileField: "photo", fileName: "IMG_0007.JPG"))
     }
 
     func testRawPutAndLimits() throws {
-        let config = RequestConfig(verb: .PUT, url: "https://u.example/in.jpg", body: .raw, timeoutSeconds: 90, maxBytesPerSecond: 0)
+        let config = RequestConfig(verb: .PUT, url: "https://u.example/in.jpg", timeoutSeconds: 90, maxBytesPerSecond: 0, options: ["body": "raw"])
         let request = try RequestBuilder.request(for: config, item: item("/p"), environment: [:])
         XCTAssertEqual(request.body, .raw)
         XCTAssertEqual(request.method, "PUT")
@@ -61,7 +61,7 @@ final class RequestBuilderTests: XCTestCase {
 
     /// A URL with placeholders is filled per photo (REST galleries); the content type follows the file.
     func testURLTemplateAndContentType() throws {
-        let config = RequestConfig(verb: .PUT, url: "https://g.example/api/{run}/{seq}-{name}", body: .raw)
+        let config = RequestConfig(verb: .PUT, url: "https://g.example/api/{run}/{seq}-{name}", options: ["body": "raw"])
         let request = try RequestBuilder.request(for: config, item: item("/p", name: "IMG 7.CR3"), environment: [:])
         XCTAssertEqual(request.url, "https://g.example/api/gala/0007-IMG_7.CR3")
         XCTAssertEqual(request.contentType, "image/x-canon-cr3")

@@ -43,7 +43,7 @@ final class S3DestinationTests: GalleryTestCase {
     func testPhotoIsStoredOnceUnderItsKey() throws {
         let store = try startStore(bucket: "photos")
         let photo = try makePhoto("IMG_0042.JPG", size: 300_000, seed: 4)
-        let s3 = try destination(RequestConfig(url: "s3://photos/gala/{date}/{name}", endpoint: store.endpoint), credentials(store))
+        let s3 = try destination(RequestConfig(url: "s3://photos/gala/{date}/{name}", options: ["endpoint": .string(store.endpoint)]), credentials(store))
         let first = s3.deliver(item(photo.path), growing: nil, attempt: 0)
         XCTAssertEqual(first.decision, .delivered, first.problem ?? "")
         XCTAssertEqual(first.statusCode, 200)
@@ -64,7 +64,7 @@ final class S3DestinationTests: GalleryTestCase {
     func testVirtualHostStyleAndRawType() throws {
         let store = try startStore(bucket: "rawphotos")
         let photo = try makePhoto("IMG_0043.CR3", size: 50_000, seed: 5)
-        let config = RequestConfig(url: "s3://rawphotos/raw", endpoint: "http://localhost:\(store.s3Port)", addressing: .virtual)
+        let config = RequestConfig(url: "s3://rawphotos/raw", options: ["endpoint": .string("http://localhost:\(store.s3Port)"), "addressing": "virtual"])
         let report = try destination(config, credentials(store)).deliver(item(photo.path, name: "IMG_0043.CR3"), growing: nil, attempt: 0)
         XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
         let objects = try store.objects(in: "rawphotos")
@@ -80,7 +80,7 @@ final class S3DestinationTests: GalleryTestCase {
         let photo = try makePhoto("IMG_0044.JPG", size: 20_000, seed: 6)
         var environment = credentials(store)
         environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
-        let wrong = try destination(RequestConfig(url: "s3://refused/x", endpoint: store.endpoint), environment)
+        let wrong = try destination(RequestConfig(url: "s3://refused/x", options: ["endpoint": .string(store.endpoint)]), environment)
             .deliver(item(photo.path), growing: nil, attempt: 0)
         guard case .permanent(let reason) = wrong.decision else { return XCTFail("wrong credentials: \(wrong)") }
         XCTAssertTrue(reason.contains("refused relay's credentials") && reason.contains("SignatureDoesNotMatch"), reason)
@@ -99,7 +99,7 @@ final class S3DestinationTests: GalleryTestCase {
         let gallery = try startGallery()
         try gallery.setFaults(GalleryFaults(failStatus: 503, failFirst: 1))
         let photo = try makePhoto("IMG_0045.JPG", size: 20_000, seed: 7)
-        let s3 = try destination(RequestConfig(url: "s3://upload", endpoint: gallery.baseURL),
+        let s3 = try destination(RequestConfig(url: "s3://upload", options: ["endpoint": .string(gallery.baseURL)]),
                                  ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"])
         let first = s3.deliver(item(photo.path, name: "IMG_0045.JPG"), growing: nil, attempt: 0)
         guard case .retry = first.decision else { return XCTFail("503 must be retried: \(first)") }

@@ -10,18 +10,18 @@ final class S3RulesTests: XCTestCase {
         sequence: 42, run: "gala")
 
     func testKeysAndURLsInBothAddressingStyles() throws {
-        var config = RequestConfig(url: "s3://photos/gala/2026/", endpoint: "http://127.0.0.1:8333/")
+        var config = RequestConfig(url: "s3://photos/gala/2026/", options: ["endpoint": "http://127.0.0.1:8333/"])
         var location = try S3Location(config: config)
         XCTAssertEqual(location.addressing, .path, "an endpoint of its own means path-style by default")
         XCTAssertEqual(location.key(for: values), "gala/2026/IMG_0042.JPG", "a plain prefix is followed by the name")
         XCTAssertEqual(location.objectURL(key: "gala/a b+c.jpg"), "http://127.0.0.1:8333/photos/gala/a%20b%2Bc.jpg")
 
-        config = RequestConfig(url: "s3://photos", region: "eu-central-1")
+        config = RequestConfig(url: "s3://photos", options: ["region": "eu-central-1"])
         location = try S3Location(config: config)
         XCTAssertEqual(location.addressing, .virtual)
         XCTAssertEqual(location.objectURL(key: location.key(for: values)), "https://photos.s3.eu-central-1.amazonaws.com/IMG_0042.JPG")
 
-        config = RequestConfig(url: "s3://photos/{run}/{seq}-{name}", endpoint: "http://localhost:9000", addressing: .virtual)
+        config = RequestConfig(url: "s3://photos/{run}/{seq}-{name}", options: ["endpoint": "http://localhost:9000", "addressing": "virtual"])
         location = try S3Location(config: config)
         XCTAssertEqual(location.objectURL(key: location.key(for: values)), "http://photos.localhost:9000/gala/0042-IMG_0042.JPG")
     }

@@ -27,8 +27,8 @@ final class WebDAVDestinationTests: GalleryTestCase {
     }
 
     private func destination(_ url: String, password: String? = "${DAV_PASSWORD}", secret: String) throws -> WebDAVDestination {
-        let config = RequestConfig(url: url, password: password)
-        try config.validate()
+        let config = RequestConfig(url: url, options: password.map { ["password": .string($0)] } ?? [:])
+        try Destinations.validate(config)
         return try WebDAVDestination(config: config, environment: ["DAV_PASSWORD": secret], policy: DeliveryPolicy(),
                                      cancellation: UploadCancellation())
     }
@@ -84,10 +84,10 @@ final class WebDAVDestinationTests: GalleryTestCase {
         XCTAssertEqual(target.finalPath, "remote.php/dav/files/anna/Weddings/IMG_0001.JPG")
         XCTAssertEqual(plain.url(target.partPath), "https://nas.local/remote.php/dav/files/anna/Weddings/.IMG_0001.JPG.part")
         XCTAssertEqual(try WebDAVLocation(config: RequestConfig(url: "dav://[::1]:8080")).url("a b/c.jpg"), "http://[::1]:8080/a%20b/c.jpg")
-        XCTAssertEqual(RequestConfig(url: "DAVS://x/y").kind, .webdav)
-        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", password: "secret").validate(), "a password only as ${NAME}")
-        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", password: "${P}").validate(), "a password needs a user")
-        XCTAssertThrowsError(try RequestConfig(url: "dav://nas/in", fields: ["a": "b"]).validate(), "no form fields")
-        XCTAssertNoThrow(try RequestConfig(url: "davs://nas/in", headers: ["Authorization": "Bearer ${TOKEN}"]).validate())
+        XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "DAVS://x/y")) == WebDAVDestination.self)
+        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "secret"])), "a password only as ${NAME}")
+        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "${P}"])), "a password needs a user")
+        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["fields": ["a": "b"]])), "no form fields")
+        XCTAssertNoThrow(try Destinations.validate(RequestConfig(url: "davs://nas/in", headers: ["Authorization": "Bearer ${TOKEN}"])))
     }
 }
