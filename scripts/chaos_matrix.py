@@ -8,7 +8,8 @@ Sources: ptpip (the camera simulator over PTP/IP), gphoto2 (the same simulator t
 libgphoto2), ftp (relay's FTP receiver, fed by a camera-like client that sends a photo again
 until it gets 226), folder (a hot folder written the way FTP servers write).
 Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and dropped
-connections), s3 (SeaweedFS, restarted mid-run: it cannot be made to answer 503 SlowDown), ftp
+connections), s3 (SeaweedFS behind a front that answers a quarter of its PUTs 503 SlowDown, as S3
+does when a prefix is busy, since SeaweedFS itself cannot be made to; and restarted mid-run), ftp
 (vsftpd, killed with its sessions mid-run and started again), sftp (OpenSSH's sshd, killed with
 its sessions and started again), dav (Apache httpd with mod_dav, killed and started again), all
 (the five at once, each with its faults).
@@ -109,9 +110,79 @@ class HTTPDestination:
         self.gallery.stop()
 
 
+class SlowDownFront:
+    """In front of SeaweedFS's S3 port: passes every request through unchanged (the Host header
+    included, so the SigV4 signature still holds), except that about a quarter of PUTs get what a
+    busy S3 prefix answers, 503 SlowDown, after their body was read."""
+
+    BODY = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code>'
+            b"<Message>Please reduce your request rate.</Message></Error>")
+
+    def __init__(self, backend_port, seed):
+        import http.client
+        import http.server
+        import threading
+        front = self
+        self.backend_port = backend_port
+        self.random = random.Random(seed)
+        self.lock = threading.Lock()
+        self.slowdowns = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def answer(self, status, headers, body):
+                self.send_response(status)
+                for name, value in headers:
+                    if name.lower() not in ("connection", "transfer-encoding", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                self.close_connection = True
+
+            def relay(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                with front.lock:
+                    slow = self.command == "PUT" and front.random.random() < 0.25
+                    front.slowdowns += slow
+                if slow:
+                    return self.answer(503, [("Content-Type", "application/xml")], front.BODY)
+                headers = {name: value for name, value in self.headers.items() if name.lower() not in ("expect", "connection")}
+                try:
+                    backend = http.client.HTTPConnection("127.0.0.1", front.backend_port, timeout=60)
+                    backend.request(self.command, self.path, body=body, headers=headers)
+                    answer = backend.getresponse()
+                    data = answer.read()
+                    backend.close()
+                except OSError:
+                    return self.answer(503, [], b"SeaweedFS is down")
+                self.answer(answer.status, answer.getheaders(), data)
+
+            do_GET = do_PUT = do_POST = do_HEAD = do_DELETE = relay
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
 class S3Destination:
     kind = "s3"
-    fault = "SeaweedFS restarted"
+    access, secret = "CHAOSKEY", "chaos-secret"
+
+    @property
+    def fault(self):
+        return "%d PUTs answered 503 SlowDown, SeaweedFS restarted" % self.front.slowdowns
     access, secret = "CHAOSKEY", "chaos-secret"
 
     def __init__(self, work):
@@ -124,6 +195,7 @@ class S3Destination:
         self.ports = [free_port() for _ in range(10)]
         self.start()
         self.client().create_bucket(Bucket="chaos")
+        self.front = SlowDownFront(self.ports[6], seed=len(work))
 
     def start(self):
         p = self.ports
@@ -152,7 +224,7 @@ class S3Destination:
                             config=Config(retries={"max_attempts": 1}, connect_timeout=5, read_timeout=30))
 
     def config(self):
-        return (["--url", "s3://chaos/photos", "--endpoint", "http://127.0.0.1:%d" % self.ports[6], "--note", "s3"],
+        return (["--url", "s3://chaos/photos", "--endpoint", "http://127.0.0.1:%d" % self.front.port, "--note", "s3"],
                 {"AWS_ACCESS_KEY_ID": self.access, "AWS_SECRET_ACCESS_KEY": self.secret})
 
     def disturb(self):
@@ -171,6 +243,7 @@ class S3Destination:
         return found
 
     def stop(self):
+        self.front.stop()
         kill_tree(self.proc.pid)
 
 
