@@ -404,6 +404,18 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(payload)
 
+    def handle_expect_100(self):
+        """With --length-required, a chunked body is refused before it is sent, as nginx does."""
+        chunked = (self.headers.get("Transfer-Encoding") or "").strip().lower() == "chunked"
+        if chunked and self.server.gallery.faults.get("lengthRequired"):
+            self.close_connection = True
+            self.send_response(411)
+            self.send_header("Content-Length", "0")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            return False
+        return super().handle_expect_100()
+
     def read_body(self):
         """Reads the whole request body (Content-Length or chunked)."""
         encoding = self.headers.get("Transfer-Encoding")
@@ -412,6 +424,9 @@ class Handler(BaseHTTPRequestHandler):
             if encoding.strip().lower() != "chunked" or length is not None:
                 self.close_connection = True
                 raise BadRequest("unsupported Transfer-Encoding %r" % encoding, 501)
+            if self.server.gallery.faults.get("lengthRequired"):
+                self.close_connection = True
+                raise BadRequest("a Content-Length is required", 411)
             return self.read_chunked()
         if length is None:
             return b""
@@ -763,6 +778,8 @@ def main():
     parser.add_argument("--stall-rate", type=float, default=0.0, help="fraction of uploads held --stall-seconds, then dropped")
     parser.add_argument("--stall-seconds", type=float, default=60.0)
     parser.add_argument("--throttle-rate", type=float, default=0.0, help="fraction of uploads answered 429 with Retry-After")
+    parser.add_argument("--length-required", action="store_true",
+                        help="answer 411 to a body without a Content-Length (chunked), as some servers do")
     parser.add_argument("--reject-name", default=None, help="reject files whose name contains this")
     parser.add_argument("--reject-status", type=int, default=400)
     parser.add_argument("--accept-raw", action="store_true",
@@ -775,6 +792,7 @@ def main():
         "delay": args.delay, "rejectName": args.reject_name, "rejectStatus": args.reject_status,
         "loseFirst": args.lose_first, "stallRate": args.stall_rate, "stallSeconds": args.stall_seconds,
         "throttleRate": args.throttle_rate, "acceptRaw": args.accept_raw,
+        "lengthRequired": args.length_required,
     }
     server = Server((args.host, args.port), Handler)
     server.gallery = Gallery(args.dir, faults, args.seed, args.rate_limit)

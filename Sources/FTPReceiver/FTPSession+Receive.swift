@@ -82,19 +82,29 @@ extension FTPSession {
         }
         let from = opened.start > 0 ? " from byte \(opened.start)" : ""
         context.report(.announced(fileName: path.name, bytes: nil))
+        // The upload becomes an incoming photo of the spool at once, so that a destination can
+        // send it while it arrives (cut-through); its last byte goes only after the commit.
+        let incoming = context.spool.adopt(context.store.identity(user: user, path: path, fileName: fileName(path)),
+                                           url: context.store.partialURL(user: user, path: path), descriptor: opened.fd)
         guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
-            close(opened.fd)
+            context.spool.letGo(incoming)
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
         }
-        let (end, total) = pump(from: data, into: opened.fd, start: opened.start) { [self] bytes in
+        context.spool.offer(incoming)
+        let (end, total) = pump(from: data, into: opened.fd, start: opened.start, wrote: incoming.wrote(upTo:)) { [self] bytes in
             let room = context.store.makeRoom(user: user, path: path, bytes: bytes)
             for dropped in room.dropped {
                 log("dropped the cut-off upload of \(Self.printable(dropped)) to make room for \(path.name) (--spool-max-bytes)")
             }
             return room.fits
         }
-        close(opened.fd)
+        if case .complete = end {} else {
+            // Anything but a clean end leaves the partial file for a resume (or drops it), never the spool.
+            context.spool.letGo(incoming)
+        }
         switch end {
+        case .complete:
+            return received(path, incoming: incoming, bytes: total, kind: kind)
         case .cutForRetry:
             log("\(path.name) was cut off at \(total) bytes; the camera's retry takes over")
             quitting = true
@@ -105,16 +115,6 @@ extension FTPSession {
             log("\(path.name) refused at \(total) bytes: with the spool's photos and the uploads kept for a resume it does not fit in "
                 + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full (\(limit)) while the gallery catches up: send \(path.name) again in a minute")
-        case .complete:
-            if kind == .raw, context.store.rawVerdict(user: user, path: path) == .unreadable, let aborted = abortedRightAfterData() {
-                // A RAW relay cannot check is taken only on a clean end: a client that closed its
-                // data connection and then aborted (or left) did not send it whole.
-                log("\(path.name) ended at \(total) bytes and was then \(aborted ? "aborted" : "dropped"): kept for a resume")
-                guard aborted else { return FTPReply(426, "the upload was cut off at \(total) bytes") }
-                reply(FTPReply(426, "upload aborted at \(total) bytes"))
-                return FTPReply(226, "abort done")
-            }
-            return spool(path, bytes: total, kind: kind)
         case .clientGone:
             log("\(path.name) cut off at \(total) bytes: kept for a resume (REST or APPE)")
             return FTPReply(426, "the upload was cut off at \(total) bytes; resume it with REST \(total)")
@@ -138,11 +138,28 @@ extension FTPSession {
         }
     }
 
+    /// The name the gallery gets: the camera's, after its account when several cameras upload.
+    private func fileName(_ path: FTPVirtualPath) -> String {
+        context.multipleUsers ? "\(userName)_\(path.name)" : path.name
+    }
+
+    /// An upload whose data connection ended cleanly. A RAW relay cannot check is taken only if
+    /// no ABOR follows: a client that closed its data connection and then aborted (or left) did
+    /// not send it whole.
+    private func received(_ path: FTPVirtualPath, incoming: IncomingPhoto, bytes: Int64, kind: FTPFileKind) -> FTPReply {
+        if kind == .raw, context.store.rawVerdict(user: userName, path: path) == .unreadable, let aborted = abortedRightAfterData() {
+            context.spool.letGo(incoming)
+            log("\(path.name) ended at \(bytes) bytes and was then \(aborted ? "aborted" : "dropped"): kept for a resume")
+            guard aborted else { return FTPReply(426, "the upload was cut off at \(bytes) bytes") }
+            reply(FTPReply(426, "upload aborted at \(bytes) bytes"))
+            return FTPReply(226, "abort done")
+        }
+        return spool(path, incoming: incoming, bytes: bytes, kind: kind)
+    }
+
     /// A complete upload into the spool; 226 only once it is there (or was already).
-    private func spool(_ path: FTPVirtualPath, bytes: Int64, kind: FTPFileKind) -> FTPReply {
-        let user = userName
-        let fileName = context.multipleUsers ? "\(user)_\(path.name)" : path.name
-        switch context.store.finish(user: user, path: path, fileName: fileName, kind: kind) {
+    private func spool(_ path: FTPVirtualPath, incoming: IncomingPhoto, bytes: Int64, kind: FTPFileKind) -> FTPReply {
+        switch context.store.finish(user: userName, path: path, incoming: incoming, kind: kind) {
         case .spooled(let entry):
             context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
@@ -182,14 +199,17 @@ extension FTPSession {
     /// disk, so it applies only to bytes written: a skipped video of any size is drained and
     /// answered 226, or the camera would send it again and again.
     /// `fits` is asked, every ``roomCheckBytes`` written, whether the upload still fits.
-    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, fits: (Int64) -> Bool = { _ in true }) -> (TransferEnd, Int64) {
-        let (end, total) = transfer(from: data, into: fd, start: start, fits: fits)
+    /// `wrote` hears the size written so far after each write.
+    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, wrote: (Int64) -> Void = { _ in },
+                      fits: (Int64) -> Bool = { _ in true }) -> (TransferEnd, Int64) {
+        let (end, total) = transfer(from: data, into: fd, start: start, wrote: wrote, fits: fits)
         // Cut for a retry, the connections end as if the client had closed them: the end must
         // not pass for a complete file.
         return (wasCutForRetry ? .cutForRetry : end, total)
     }
 
-    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, fits: (Int64) -> Bool) -> (TransferEnd, Int64) {
+    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, wrote: (Int64) -> Void,
+                          fits: (Int64) -> Bool) -> (TransferEnd, Int64) {
         var total = start
         var nextRoomCheck = start
         let idle = context.options.idleSeconds
@@ -223,6 +243,7 @@ extension FTPSession {
                     nextRoomCheck = total + Int64(chunk.count) + Self.roomCheckBytes
                 }
                 do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
+                wrote(total + Int64(chunk.count))
             }
             total += Int64(chunk.count)
         }

@@ -11,12 +11,14 @@ import Darwin
 
 /// Uploads on their way into the spool, shared by all control sessions.
 ///
-/// An upload is written to `RELAY_HOME/ftp/partial/USER/…` as it arrives. Only a complete one
-/// is spooled (fsynced, committed, recorded as taken) before the camera is told 226; one cut off
-/// stays there, for a REST or APPE resume (also after relay restarts), until it has been
-/// untouched for `partialKeepSeconds`. A photo sent again is recognised by user, path, size and
-/// SHA-256: a seen-log keeps that key once the photo is spooled, and the spool id is made from
-/// it, so a retry after a lost 226 (even across a crash) is answered 226 and not delivered twice.
+/// An upload is written to `RELAY_HOME/ftp/partial/USER/…` as it arrives, and is the spool's
+/// incoming photo meanwhile (so that it can be uploaded as it arrives). Only a complete one is
+/// committed (fsynced, renamed into the spool, recorded as taken) before the camera is told 226;
+/// one cut off stays there, for a REST or APPE resume (also after relay restarts), until it has
+/// been untouched for `partialKeepSeconds`. A photo sent again is recognised by user, path, size
+/// and SHA-256 (its content key): a seen-log keeps that key once the photo is spooled, and the
+/// spooled photo's sidecar keeps it too, so a retry after a lost 226 (even across a crash) is
+/// answered 226 and not delivered twice.
 ///
 /// `@unchecked Sendable`: its maps are guarded by `lock`; a path being written is claimed by one
 /// session at a time, and only that session touches its partial file.
@@ -58,6 +60,8 @@ final class FTPUploadStore: @unchecked Sendable {
         do {
             try StateDirectory.create(folder)
             seen = try SeenLog(url: SeenLog.url(in: home, source: "ftp", label: "ftp"))
+            // A photo spooled just before relay died may not have reached the seen-log.
+            try seen.record(spool.contentKeys().map { ($0, "spooled") })
         } catch {
             throw .state(path: folder.path, reason: error.description)
         }
@@ -300,11 +304,27 @@ final class FTPUploadStore: @unchecked Sendable {
 
     // MARK: - Into the spool
 
-    /// Spools the complete upload of `path` under `fileName` (the name the gallery gets).
-    /// A JPEG must be whole (``ContentDigest/Content/isWholeJPEG``: its primary image ends,
+    /// The identity of one upload of `path` as a photo: one of its own for each STOR, since
+    /// whether it repeats an earlier photo is known only from its content, at its end.
+    func identity(user: String, path: FTPVirtualPath, fileName: String) -> PhotoIdentity {
+        PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: 0, capturedAt: Date(),
+                      uniqueKey: "\(user)|\(path)|\(UUID().uuidString)")
+    }
+
+    /// Commits the complete upload of `path` (`incoming`, adopted from its partial file) to the
+    /// spool. A JPEG must be whole (``ContentDigest/Content/isWholeJPEG``: its primary image ends,
     /// whatever follows), and a RAW must not be cut by its structure (``RAWStructure``), or it is
-    /// kept as a partial upload.
-    func finish(user: String, path: FTPVirtualPath, fileName: String, kind: FTPFileKind) -> Outcome {
+    /// kept as a partial upload; a repeat of a photo received before (same account, name and
+    /// content) is dropped. Whatever is not committed is withdrawn from an upload sending it.
+    func finish(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, kind: FTPFileKind) -> Outcome {
+        let outcome = commit(user: user, path: path, incoming: incoming, kind: kind)
+        if case .spooled = outcome {} else {
+            spool.letGo(incoming)
+        }
+        return outcome
+    }
+
+    private func commit(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, kind: FTPFileKind) -> Outcome {
         let url = partialURL(user: user, path: path)
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed(.io(path: url.path, reason: Errno.current("open").description)) }
@@ -317,8 +337,8 @@ final class FTPUploadStore: @unchecked Sendable {
             return .incomplete("its RAW data is cut short: the file points past its end")
         }
         let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
-        let identity = PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: content.bytes, capturedAt: Date(), uniqueKey: key)
-        if seen.contains(key) || spool.contains(id: identity.stableID) {
+        // The spool is asked too: relay may have died after spooling it, before remembering it.
+        if seen.contains(key) || spool.contains(contentKey: key) {
             discardPartial(user: user, path: path)
             remember(user: user, path: path, bytes: content.bytes)
             return .duplicate
@@ -333,13 +353,13 @@ final class FTPUploadStore: @unchecked Sendable {
             let rest = key.dropFirst(namePrefix.count).split(separator: "|")
             return rest.count == 2 && rest[0].allSatisfy(\.isNumber)
         }
-        var named = identity
-        if clash { named.fileName = SafeFileName.withSuffix(fileName, String(content.hex.prefix(8))) }
+        if clash {
+            spool.renameIncoming(incoming, toFileName: SafeFileName.withSuffix(incoming.identity.fileName, String(content.hex.prefix(8))))
+        }
+        spool.setContentKey(key, of: incoming)
         let entry: SpoolEntry
         do {
-            entry = try spool.ingest(named, write: { target in try Self.copy(fd, to: target) }, committed: { _ in
-                try? seen.record(key, file: "\(user)\(path)")
-            })
+            entry = try spool.commit(incoming, committed: { _ in try? seen.record(key, file: "\(user)\(path)") })
         } catch {
             return .failed(error)
         }
@@ -411,19 +431,5 @@ final class FTPUploadStore: @unchecked Sendable {
             found[path] = info
         }
         return found
-    }
-
-    /// Copies the whole file behind `source` into `target` in the kernel (sendfile), without
-    /// moving its bytes through relay's memory.
-    private static func copy(_ source: Int32, to target: Int32) throws {
-        var offset = off_t(0)
-        while true {
-            let sent = sendfile(target, source, &offset, 1 << 30)
-            if sent < 0 {
-                if errno == EINTR { continue }
-                throw Errno.current("sendfile")
-            }
-            if sent == 0 { return }
-        }
     }
 }

@@ -56,6 +56,9 @@ struct CutThroughVerdict: Equatable {
     /// The download was given up under the upload: nothing went wrong with the destination, so
     /// no failed attempt is recorded.
     var downloadGaveUp: Bool
+    /// The destination wants a body's length up front (HTTP 411) and the photo's size was not
+    /// known yet: not a failure, the photo goes once complete.
+    var lengthRequired = false
 
     init(decision: DeliveryDecision, retryDelay: TimeInterval, notice: String?, downloadGaveUp: Bool) {
         self.decision = decision
@@ -76,6 +79,7 @@ struct CutThroughVerdict: Equatable {
             notice = "\(name): the gallery answered before the whole photo was sent; it is sent again from the spool"
         }
         downloadGaveUp = report.transportError?.category == .sourceIncomplete
+        lengthRequired = report.statusCode == 411 && decision == .retry(after: 0)
         retryDelay = if case .retry(let after) = decision, !downloadGaveUp { after } else { 0 }
     }
 }

@@ -49,7 +49,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let cutThrough = destination.acceptsGrowingFiles
         while true {
             probing = context.gate.awaitTurn { spool.isClosed }
-            guard let work = spool.claimWork(for: id, cutThrough: cutThrough) else { return }
+            let unsized = destination.acceptsGrowingFilesOfUnknownSize
+            guard let work = spool.claimWork(for: id, cutThrough: cutThrough, unsized: unsized) else { return }
             switch work {
             case .spooled(let entry):
                 let attempt = send(entry, filePath: spool.uploadURL(for: entry).path, growing: nil)
@@ -127,6 +128,11 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             if verdict.downloadGaveUp, let error = attempt.report.transportError {
                 notice(photo.entry, "\(name): the upload started during its download was given up (\(error.message)); "
                     + "it is sent from the spool once downloaded", .info)
+                return
+            }
+            if verdict.lengthRequired {
+                notice(photo.entry, "\(name): the gallery wants each upload's length (HTTP 411), so photos whose size is known "
+                    + "only at their end (FTP uploads) go to it once complete", .info)
                 return
             }
             let errorText = AttemptVerdict.problem(attempt.report, verdict.decision)

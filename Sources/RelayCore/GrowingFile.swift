@@ -7,8 +7,10 @@ import Foundation
 /// abandoned must give up everything it sent from it: the bytes may not be final, and the file
 /// may never be complete.
 public protocol GrowingFile: AnyObject, Sendable {
-    /// The size the file will have once complete; an upload announces it before it exists.
-    var finalSize: Int64 { get }
+    /// The size the file will have once complete, when known before it is (a camera's
+    /// ObjectInfo): an upload announces it. Nil while unknown (an FTP upload says no size): the
+    /// upload then goes without a length (HTTP chunked) and learns the end from ``GrowingFileProgress/ended``.
+    var finalSize: Int64? { get }
     /// A descriptor open for reading (with `pread`) for as long as this object lives.
     var fileDescriptor: Int32 { get }
     /// Whether the writer gave up on the file (a failed download, a cut connection).
@@ -25,4 +27,6 @@ public enum GrowingFileProgress: Sendable, Equatable {
     case pending
     /// The file will not be completed as written: stop reading and drop what was read.
     case abandoned
+    /// The file is complete and every byte of it is before the offset asked about.
+    case ended
 }

@@ -27,9 +27,13 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
         case abandoned
     }
 
-    /// The entry the photo will have in the spool: its id, sequence, upload name, and size.
+    /// The entry the photo will have in the spool: its id, sequence, upload name, and size
+    /// (0 when the source does not know it before the end).
     public let entry: SpoolEntry
-    public var finalSize: Int64 { entry.bytes }
+    public var finalSize: Int64? {
+        if entry.bytes > 0 { return entry.bytes }
+        return condition.withLock { if case .committed(let committed) = ending { committed.bytes } else { nil } }
+    }
     /// Where the download is written (until the commit renames it into the spool).
     public let url: URL
     /// Opened on the incoming file when offered, so the commit's rename does not move the file
@@ -64,8 +68,12 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
             let readable: Int64
             switch ending {
             case .abandoned: return .abandoned
-            case .committed: readable = finalSize
-            case nil: readable = min(written, finalSize - 1)  // the last byte waits for the commit
+            case .committed(let committed):
+                if offset >= committed.bytes { return .ended }
+                readable = committed.bytes
+            case nil:
+                // The last byte waits for the commit (of a file whose size is not known yet, the last written).
+                readable = entry.bytes > 0 ? min(written, entry.bytes - 1) : written - 1
             }
             if readable > offset { return .available(readable) }
             if !condition.wait(until: deadline) { return .pending }

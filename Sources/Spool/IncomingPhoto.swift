@@ -14,7 +14,7 @@ import Darwin
 /// `@unchecked Sendable`: it is created, written and committed by the one thread that owns the
 /// source, and all its mutable state (descriptor, byte counts, offer, flush) belongs to that thread.
 public final class IncomingPhoto: @unchecked Sendable {
-    public let identity: PhotoIdentity
+    public internal(set) var identity: PhotoIdentity
     let url: URL
     private(set) var descriptor: Int32
     /// Bytes written so far: where a resumed download continues.
@@ -31,10 +31,12 @@ public final class IncomingPhoto: @unchecked Sendable {
     /// has already sent the name, and a resumed download keeps it.
     var reservation: (sequence: Int, uploadName: String)?
 
-    init(identity: PhotoIdentity, url: URL, descriptor: Int32) {
+    init(identity: PhotoIdentity, url: URL, descriptor: Int32, byteCount: Int64 = 0) {
         self.identity = identity
         self.url = url
         self.descriptor = descriptor
+        self.byteCount = byteCount
+        writebackStarted = byteCount
     }
 
     deinit { closeFile() }
@@ -46,7 +48,13 @@ public final class IncomingPhoto: @unchecked Sendable {
         } catch {
             throw error.isDiskFull ? .diskFull(path: url.path) : .io(path: url.path, reason: error.description)
         }
-        byteCount += Int64(bytes.count)
+        wrote(upTo: byteCount + Int64(bytes.count))
+    }
+
+    /// Records that the file now holds `count` bytes, written through its descriptor by an owner
+    /// that writes it itself (``Spool/adopt(_:url:descriptor:)``): an upload reading it may go on.
+    public func wrote(upTo count: Int64) {
+        byteCount = count
         growth?.grew(to: byteCount)
         // The disk writes the photo while the rest downloads, so the fsync of the commit waits
         // for the last megabyte instead of the whole file. Best effort: the fsync decides.
@@ -93,7 +101,8 @@ public final class IncomingPhoto: @unchecked Sendable {
         return Int64(info.st_size)
     }
 
-    func closeFile() {
+    /// Closes the file (it stays where it is); the photo can no longer be committed.
+    public func closeFile() {
         _ = flush?.result()
         flush = nil
         if descriptor >= 0 {

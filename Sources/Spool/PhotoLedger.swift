@@ -67,6 +67,17 @@ public struct PhotoLedger: Sendable {
         queued.first { $0.id == id } ?? inFlight[id] ?? lingering[id]
     }
 
+    /// The content keys of the queued, in-flight and lingering photos that have one.
+    public var contentKeys: [String] {
+        (queued + inFlight.values + lingering.values).compactMap(\.contentKey)
+    }
+
+    /// Whether a queued, in-flight or lingering photo has this content key.
+    public func containsContent(_ key: String) -> Bool {
+        queued.contains { $0.contentKey == key } || inFlight.values.contains { $0.contentKey == key }
+            || lingering.values.contains { $0.contentKey == key }
+    }
+
     /// Whether a photo with this id is in the spool or failed/ (not delivered).
     public func contains(_ id: String) -> Bool {
         entry(id) != nil || failedIDs.contains(id)

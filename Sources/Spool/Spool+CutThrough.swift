@@ -9,9 +9,10 @@ extension Spool {
     /// spool rules still hold: the upload reads only what was written, its last byte only once the
     /// photo is committed, and a retry reads the committed file. Offered again after a withdrawal
     /// (a resumed download), it keeps its upload name and sequence. A run that sends renditions
-    /// offers nothing: the rendition is made from the whole photo.
+    /// offers nothing: the rendition is made from the whole photo. A photo whose size the source
+    /// does not know (0) is offered to workers that can send a body without a length.
     public func offer(_ incoming: IncomingPhoto) {
-        guard renditionKey == nil, incoming.growth == nil, incoming.identity.bytes > 0 else { return }
+        guard renditionKey == nil, incoming.growth == nil else { return }
         let identity = incoming.identity
         let reservation = incoming.reservation ?? condition.withLock { ledger.reserve(for: identity.fileName, id: identity.stableID) }
         incoming.reservation = reservation

@@ -14,11 +14,12 @@ extension Spool {
 
     /// Blocks until there is work for `destination`: a committed photo due there (in flight for
     /// the caller, `attempts` counting this one), or, when `cutThrough` is set and the queue
-    /// feeds `destination`, a photo still downloading. Nil once the spool is closed. The
+    /// feeds `destination`, a photo still downloading (with `unsized`, also one whose size is not
+    /// known before its end). Nil once the spool is closed. The
     /// rendition is the queue-fed destination's: an entry claimed for any other has none, so
     /// that ``uploadURL(for:)`` and `deliveryKey` give the original.
-    public func claimWork(for destination: String, cutThrough: Bool) -> Work? {
-        if isQueueFed(destination) { return claimNextWork(cutThrough: cutThrough) }
+    public func claimWork(for destination: String, cutThrough: Bool, unsized: Bool = true) -> Work? {
+        if isQueueFed(destination) { return claimNextWork(cutThrough: cutThrough, unsized: unsized) }
         guard var entry = claimPhoto(for: destination) else { return nil }
         entry.attempts = entry.destinations?[destination]?.attempts ?? 1
         entry.rendition = nil

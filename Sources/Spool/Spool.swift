@@ -91,6 +91,16 @@ public final class Spool: @unchecked Sendable {
         condition.withLock { ledger.contains(id) }
     }
 
+    /// The content keys of the photos queued, in flight or waiting for a destination.
+    public func contentKeys() -> [String] {
+        condition.withLock { ledger.contentKeys }
+    }
+
+    /// Whether a photo with this content key is queued, in flight or waiting for a destination.
+    public func contains(contentKey: String) -> Bool {
+        condition.withLock { ledger.containsContent(contentKey) }
+    }
+
     /// Blocks until a photo of `bytes` fits within the limits; false when the spool was closed.
     /// An empty spool always has room, so one photo larger than `maxBytes` can still pass.
     public func waitForRoom(bytes: Int64) -> Bool {
@@ -145,6 +155,40 @@ public final class Spool: @unchecked Sendable {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw Self.describe(Errno.current("open"), at: url) }
         return IncomingPhoto(identity: identity, url: url, descriptor: fd)
+    }
+
+    /// Takes a file that another part of relay writes and keeps (an FTP upload's partial file,
+    /// kept for a resume) as an incoming photo: it can be offered for upload while it grows, and
+    /// `commit` moves it into the spool. Until then the file stays the writer's: `withdraw`
+    /// and `closeFile` leave it where it is.
+    public func adopt(_ identity: PhotoIdentity, url: URL, descriptor: Int32) -> IncomingPhoto {
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
+        return IncomingPhoto(identity: identity, url: url, descriptor: descriptor, byteCount: size)
+    }
+
+    /// Lets go of an adopted incoming photo that will not be committed (its upload was cut, or
+    /// it repeats a photo received before): an upload sending it is withdrawn, its upload name
+    /// freed, its descriptor closed; the file stays where its writer keeps it.
+    public func letGo(_ incoming: IncomingPhoto) {
+        withdraw(incoming)
+        let id = incoming.identity.stableID
+        condition.withLock { ledger.forgetIncoming(id) }
+        incoming.reservation = nil
+        incoming.closeFile()
+    }
+
+    /// Gives an incoming photo another file name (a name clash found at its end). An upload
+    /// that started under the old name is withdrawn: the photo is sent from the spool.
+    public func renameIncoming(_ incoming: IncomingPhoto, toFileName fileName: String) {
+        withdraw(incoming)
+        incoming.reservation = nil
+        incoming.identity.fileName = fileName
+    }
+
+    /// Records what names an incoming photo's content, once its source knows (see ``PhotoIdentity/contentKey``).
+    public func setContentKey(_ key: String, of incoming: IncomingPhoto) {
+        incoming.identity.contentKey = key
     }
 
     /// Abandons an incoming photo: its partial file is removed.
@@ -206,7 +250,7 @@ public final class Spool: @unchecked Sendable {
         incoming.closeFile()
         committed(entry)
         let handedToWorker = condition.withLock { () -> Bool in
-            let stillClaimed = claimed.map { cutThrough[id] === $0 && $0.ended == nil && entry.bytes == $0.finalSize } ?? false
+            let stillClaimed = claimed.map { cutThrough[id] === $0 && $0.ended == nil && ($0.entry.bytes == 0 || entry.bytes == $0.entry.bytes) } ?? false
             if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
             if stillClaimed, let claimed {
                 ledger.admit(entry, inFlight: true)
@@ -255,8 +299,9 @@ public final class Spool: @unchecked Sendable {
     }
 
     /// Blocks until there is work: a spooled photo that is due (oldest first), or, when none is
-    /// and `cutThrough` is set, a photo still downloading. Nil once the spool is closed.
-    public func claimNextWork(cutThrough acceptGrowing: Bool) -> Work? {
+    /// and `cutThrough` is set, a photo still downloading (with `unsized`, also one whose size
+    /// is not known before its end). Nil once the spool is closed.
+    public func claimNextWork(cutThrough acceptGrowing: Bool, unsized: Bool = true) -> Work? {
         condition.lock()
         var claimed: SpoolEntry?
         var growing: GrowingPhoto?
@@ -264,8 +309,8 @@ public final class Spool: @unchecked Sendable {
             offered.removeAll { $0.isAbandoned }
             if let entry = ledger.claimQueued(at: Date(), pid: getpid()) {
                 claimed = entry
-            } else if acceptGrowing, !offered.isEmpty {
-                growing = offered.removeFirst()
+            } else if acceptGrowing, let index = offered.firstIndex(where: { unsized || $0.entry.bytes > 0 }) {
+                growing = offered.remove(at: index)
             } else if let earliest = ledger.nextQueuedRetry {
                 _ = condition.wait(until: earliest)
             } else {
@@ -392,7 +437,7 @@ public final class Spool: @unchecked Sendable {
         SpoolEntry(
             id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
-            idempotencyKey: identity.stableID, timerShot: identity.timerShot)
+            idempotencyKey: identity.stableID, timerShot: identity.timerShot, contentKey: identity.contentKey)
     }
 
     func finish(_ id: String) {

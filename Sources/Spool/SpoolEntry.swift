@@ -41,11 +41,15 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     /// Per destination (by config id), when the photo goes to several: it leaves the spool once
     /// every one has it, or moves to failed/ once every one has settled and one refused it.
     public var destinations: [String: DestinationProgress]?
+    /// What names the photo's content at its source, for a source that can name a photo only
+    /// at its end (an FTP upload: account, path, size and SHA-256); see ``PhotoIdentity/contentKey``.
+    public var contentKey: String?
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,
-        capturedAt: Date, spooledAt: Date, idempotencyKey: String, timerShot: Int? = nil
+        capturedAt: Date, spooledAt: Date, idempotencyKey: String, timerShot: Int? = nil, contentKey: String? = nil
     ) {
+        self.contentKey = contentKey
         self.id = id
         self.sequence = sequence
         self.source = source
@@ -73,6 +77,11 @@ public struct PhotoIdentity: Sendable, Equatable {
     public var uniqueKey: String
     /// The shot number, when a timed capture fired the camera for this photo.
     public var timerShot: Int?
+    /// Set once the content is known, by a source whose photos get their id before it (an FTP
+    /// upload, offered for upload as it starts): a repeat of the same content is then found in
+    /// the spool (``Spool/contains(contentKey:)``) even if relay died before the source
+    /// remembered it.
+    public var contentKey: String?
 
     public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, timerShot: Int? = nil) {
         self.source = source

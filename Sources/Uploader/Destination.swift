@@ -29,6 +29,8 @@ public struct DeliveryItem: Sendable, Equatable {
 public typealias UploadProgress = @Sendable (_ sent: Int64, _ total: Int64) -> Void
 
 extension Destination {
+    public var acceptsGrowingFilesOfUnknownSize: Bool { false }
+
     /// One attempt that nobody watches.
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int) -> DeliveryReport {
         deliver(item, growing: growing, attempt: attempt, progress: nil)
@@ -72,6 +74,10 @@ public protocol Destination: AnyObject {
     /// Whether an upload may start while the photo is still downloading (the body's length is
     /// known up front but not its content, so a destination that sends a checksum cannot).
     var acceptsGrowingFiles: Bool { get }
+
+    /// Whether such an upload may start before the photo's size is known (an FTP upload says
+    /// none): its body then goes without a length.
+    var acceptsGrowingFilesOfUnknownSize: Bool { get }
 
     /// One attempt, blocking the calling thread. `attempt` is 0 for a photo's first try (the
     /// backoff grows with it). With `growing`, the file is still being written (cut-through).

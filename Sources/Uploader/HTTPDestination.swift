@@ -9,6 +9,9 @@ public final class HTTPDestination: Destination {
     private let environment: [String: String]
     private let policy: DeliveryPolicy
     private let client: HTTPUploadClient
+    /// The gallery answered a body without a length with 411 Length Required: photos whose size
+    /// is not known in advance go to it once complete.
+    private var refusesChunkedBodies = false
 
     public init(
         config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
@@ -23,13 +26,24 @@ public final class HTTPDestination: Destination {
     /// A request without a body (GET, DELETE) has nothing to send early.
     public var acceptsGrowingFiles: Bool { UploadPlan.sendsBody(method: config.verb.rawValue) }
 
+    /// HTTP/1.1 sends such a body chunked, which a gallery may refuse once (411).
+    public var acceptsGrowingFilesOfUnknownSize: Bool { acceptsGrowingFiles && !refusesChunkedBodies }
+
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
         let outcome: Result<UploadResponse, UploadTransportError>
+        let chunked = growing != nil && growing?.finalSize == nil
         do {
             let request = try RequestBuilder.request(for: config, item: item, environment: environment)
             outcome = client.perform(request, growing: growing, progress: progress)
         } catch {
             outcome = .failure(UploadTransportError(category: .invalidRequest, message: error.description))
+        }
+        if chunked, case .success(let answer) = outcome, answer.statusCode == 411 {
+            refusesChunkedBodies = true
+            var report = DeliveryReport(outcome, decision: .retry(after: 0))
+            report.problem = "the gallery wants each upload's length (HTTP 411): photos whose size is known only at their end "
+                + "are sent once complete"
+            return report
         }
         return DeliveryReport(outcome, decision: policy.decide(outcome, attempt: attempt))
     }

@@ -30,8 +30,9 @@ public final class HTTPUploadClient {
     /// Performs one attempt, blocking the calling thread until an answer, an error, or a
     /// cancellation. Any HTTP status is a `.success`; classifying it is DeliveryPolicy's job.
     /// With `growing`, the file is still being written (cut-through): its final size is sent as
-    /// the body's length, and the body is read as the writer vouches for it; if the writer gives
-    /// up, the transfer is aborted with the body incomplete (category `.sourceIncomplete`).
+    /// the body's length (chunked, without one, when the size is not known yet), and the body is
+    /// read as the writer vouches for it; if the writer gives up, the transfer is aborted with the
+    /// body incomplete (category `.sourceIncomplete`).
     public func perform(
         _ request: UploadRequest, growing: (any GrowingFile)? = nil, progress: UploadProgress? = nil
     ) -> Result<UploadResponse, UploadTransportError> {
@@ -45,7 +46,7 @@ public final class HTTPUploadClient {
         }
 
         var fileDescriptor: Int32 = -1
-        var fileSize: Int64 = 0
+        var fileSize: Int64? = 0
         var ownsDescriptor = false
         if plan.body != .none {
             if let growing {
@@ -64,7 +65,10 @@ public final class HTTPUploadClient {
         var photoProgress: UploadProgress?
         if let progress {
             let size = fileSize
-            photoProgress = { sent, _ in progress(min(sent, size), size) }
+            photoProgress = { sent, _ in
+                let total = size ?? growing?.finalSize ?? 0
+                progress(total > 0 ? min(sent, total) : sent, total)
+            }
         }
         let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing,
                                   progress: photoProgress)
@@ -74,13 +78,16 @@ public final class HTTPUploadClient {
     }
 
     private func transfer(
-        _ plan: UploadPlan, request: UploadRequest, fileSize: Int64, state: TransferState
+        _ plan: UploadPlan, request: UploadRequest, fileSize: Int64?, state: TransferState
     ) -> Result<UploadResponse, UploadTransportError> {
         let userData = Unmanaged.passUnretained(state).toOpaque()
 
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
-        for line in plan.headerLines {
+        // A body without a length asks first (Expect: 100-continue), so that a server that
+        // refuses one (411) says so before the body goes, not by cutting the connection.
+        let asksFirst = fileSize == nil && plan.body != .none
+        for line in plan.headerLines where !(asksFirst && line == "Expect:") {
             guard let appended = curl_slist_append(headerList, line) else {
                 return .failure(UploadTransportError(category: .other, message: "out of memory building headers"))
             }
@@ -101,6 +108,9 @@ public final class HTTPUploadClient {
         set(relay_easy_setopt_string(handle, CURLOPT_USERAGENT, "relay"))
         set(relay_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
         set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeoutSeconds)))
+        if asksFirst {
+            set(relay_easy_setopt_long(handle, CURLOPT_EXPECT_100_TIMEOUT_MS, 300))
+        }
         if let timeout = request.timeoutSeconds {
             set(relay_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)))
         }
@@ -147,7 +157,8 @@ public final class HTTPUploadClient {
             }
         case .raw:
             set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
-            set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
+            // Without a size libcurl sends the body chunked.
+            set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize ?? -1)))
             set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
             set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
             set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
@@ -170,7 +181,7 @@ public final class HTTPUploadClient {
             set(curl_mime_name(filePart, fileField))
             set(curl_mime_filename(filePart, fileName))
             set(curl_mime_type(filePart, request.contentType))
-            set(curl_mime_data_cb(filePart, curl_off_t(fileSize), TransferState.readCallback, TransferState.seekCallback, nil, userData))
+            set(curl_mime_data_cb(filePart, curl_off_t(fileSize ?? -1), TransferState.readCallback, TransferState.seekCallback, nil, userData))
             set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
             if plan.method != "POST" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))

@@ -122,6 +122,8 @@ final class TransferState {
             case .abandoned:
                 growthFailure = "the photo's download did not complete"
                 return nil
+            case .ended:
+                return 0
             case .pending:
                 if Date() >= stallDeadline {
                     growthFailure = "the photo's download stalled for \(Int(Self.growthStallLimit))s"

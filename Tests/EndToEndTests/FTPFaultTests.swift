@@ -33,8 +33,8 @@ final class FTPFaultTests: XCTestCase {
 
         try ftp.waitForPhotos(2)
         let photos = try ftp.gallery.photos()
-        XCTAssertEqual(photos.count, 2)
-        XCTAssertEqual(photos.first { $0.name == "IMG_0001.JPG" }?.sha256, SHA256.hex(first))
+        XCTAssertEqual(photos.count, 2, "\(photos.map(\.name)) \(ftp.relay.stderr)")
+        XCTAssertEqual(photos.first { $0.name == "IMG_0001.JPG" }?.sha256, SHA256.hex(first), "\(photos.map(\.name))")
         XCTAssertEqual(photos.first { $0.name == "IMG_0002.JPG" }?.sha256, SHA256.hex(second))
     }
 
@@ -60,7 +60,9 @@ final class FTPFaultTests: XCTestCase {
         let renamed = try XCTUnwrap(photos.first { $0.name != "DSC_0001.JPG" })
         XCTAssertEqual(renamed.name, "DSC_0001-\(SHA256.hex(second).prefix(8)).JPG")
         XCTAssertEqual(renamed.sha256, SHA256.hex(second))
-        XCTAssertEqual(try ftp.gallery.uploadRequests().count, 2, "the repeat was not sent")
+        // The repeat's upload, started as it arrived, was withdrawn with its body incomplete.
+        let answered = try ftp.gallery.uploadRequests().filter { $0.statusCode.map { (200..<300).contains($0) } ?? false }
+        XCTAssertEqual(answered.count, 2, "the repeat was not delivered")
     }
 
     /// Issue 27: a JPEG with data after its image's end (20 kB of random bytes, a Samsung-style

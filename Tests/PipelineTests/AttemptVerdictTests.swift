@@ -75,4 +75,14 @@ final class AttemptVerdictTests: XCTestCase {
         XCTAssertEqual(verdict.retryDelay, 20)
         XCTAssertFalse(verdict.downloadGaveUp)
     }
+
+    /// A gallery that wants a length (411) to a body sent before the photo's size was known:
+    /// the photo goes once complete, at once, and it is no failure of the gallery.
+    func testALengthRequiredIsNoFailure() {
+        let verdict = CutThroughVerdict(report(.retry(after: 0), status: 411), name: "IMG_1.JPG")
+        XCTAssertTrue(verdict.lengthRequired)
+        XCTAssertEqual(verdict.retryDelay, 0)
+        XCTAssertFalse(CutThroughVerdict(report(.permanent(reason: "HTTP 411"), status: 411), name: "IMG_1.JPG").lengthRequired,
+                       "a 411 to a body with a length is the gallery's rule, settled as usual")
+    }
 }
