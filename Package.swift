@@ -44,6 +44,7 @@ let package = Package(
         ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
+        .target(name: "CBuildInfo"),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
         // Pure SSDP (UPnP discovery) messages and UPnP device descriptions: no I/O.
@@ -87,7 +88,7 @@ let package = Package(
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage"]),
+        .target(name: "RelayCLI", dependencies: ["RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo"]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.

@@ -8,7 +8,7 @@
 # printed once relay starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/install-deps.sh imagemagick fonts-dejavu-core
+source scripts/install-deps.sh demo
 PHOTOS=${PHOTOS:-20}
 INTERVAL=${INTERVAL:-1}
 PORT=${PORT:-0}

@@ -8,11 +8,9 @@
 # finds another test's camera. With arguments (e.g. --filter X), `swift test` gets them as given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Sourced without this script's arguments (install-deps.sh takes extra packages from its own).
-args=("$@")
-set --
-source scripts/install-deps.sh
-set -- "${args[@]}"
+# Sourced with the set's name, so that it does not see this script's arguments (bash gives them back
+# afterwards).
+source scripts/install-deps.sh test
 swift build --build-tests
 if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"

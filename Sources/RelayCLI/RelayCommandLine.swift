@@ -1,11 +1,18 @@
-import Foundation
+import CBuildInfo
 import CameraSim
+import Foundation
 import RelayCore
 
 /// The `relay` command: dispatches to a subcommand and turns failures into a message on stderr
 /// and a documented exit code (never a stack trace).
 public enum RelayCommandLine {
     public static let version = "0.1.0"
+
+    /// What `relay --version` prints: the version, and the commit when the build recorded it.
+    static var versionLine: String {
+        let commit = String(cString: relay_build_commit())
+        return "relay \(version)" + (commit.isEmpty ? "" : " (commit \(commit))")
+    }
 
     /// Runs relay with `arguments` (without the program name); returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {
@@ -45,7 +52,10 @@ public enum RelayCommandLine {
         case "--help", "-h", "help":
             print(help)
         case "--version", "version":
-            print("relay \(version)")
+            print(versionLine)
+        case "completion":
+            guard rest == ["bash"] else { throw CommandFailure(.usage, "relay completion bash: the only shell relay completes is bash") }
+            print(BashCompletion.script(commands: commands, otherCommands: ["camera-sim", "completion"]), terminator: "")
         case "run":
             try RunCommand.run(rest, home: home, environment: environment)
         case "capture":
@@ -95,6 +105,8 @@ public enum RelayCommandLine {
               a PTP/IP camera for tests and demos (relay camera-sim --help)
           relay COMMAND --help | relay help COMMAND
               one command's usage and options
+          relay completion bash
+              a bash completion script (the .deb installs it)
           relay --help | --version
 
         \(sections.joined(separator: "\n\n"))
