@@ -42,7 +42,7 @@ else
     fi
     cp "$(swift build -c release --show-bin-path)/relay" "$work/relay"
 fi
-strip --remove-section=.comment "$work/relay"
+strip --strip-unneeded --remove-section=.comment "$work/relay"
 bin="$work/relay"
 
 version_line=$("$bin" --version 2>&1 | head -1) || { echo "\`relay --version\` failed: $version_line" >&2; exit 1; }

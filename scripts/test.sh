@@ -23,12 +23,13 @@ if [ ! -x "$bundle" ]; then
     exec swift test --skip-build
 fi
 serial_log="$(mktemp)"
-trap 'rm -f "$serial_log"' EXIT
+xunit="$(mktemp --suffix=.xml)"
+trap 'rm -f "$serial_log" "$xunit"' EXIT
 "$bundle" "$(IFS=,; echo "${one_at_a_time[*]}")" >"$serial_log" 2>&1 &
 serial_pid=$!
 skip="$(IFS='|'; echo "${one_at_a_time[*]##*.}")"
 status=0
-swift test --skip-build --parallel --num-workers 4 --skip "$skip" || status=$?
+swift test --skip-build --parallel --num-workers 4 --skip "$skip" --xunit-output "$xunit" || status=$?
 serial_status=0
 wait "$serial_pid" || serial_status=$?
 if [ "$serial_status" -ne 0 ]; then
@@ -37,4 +38,5 @@ if [ "$serial_status" -ne 0 ]; then
 else
     grep -E "^\s+Executed [0-9]+ tests" "$serial_log" | tail -1
 fi
+python3 scripts/slowest_tests.py "$xunit" "$serial_log"
 exit "$status"

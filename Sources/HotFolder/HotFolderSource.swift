@@ -89,6 +89,8 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
         if watcher == nil {
             report(.info("folder \(options.folder.path): polled every \(options.pollSeconds)s (no inotify here); "
                 + "a file is taken once it has not changed for \(options.settleSeconds)s"))
+        } else {
+            report(.info("folder \(options.folder.path): watching for new photos"))
         }
         while !stop.isStopped {
             scanOnce(stop: stop)

@@ -21,8 +21,7 @@ final class HotFolderDeliveryTests: XCTestCase {
         let relay = try Subprocess(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--settle", "60"],
                                    environment: harness.environment)
         defer { _ = relay.stop(signal: SIGKILL) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("relay: folder") }, relay.stderr)
-        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("watching for new photos") }, relay.stderr)
 
         let writing = harness.dropFolder.appendingPathComponent("OPEN_0001.JPG")
         let content = JPEGFixture.bytes(count: 400_000, seed: 77)
@@ -31,8 +30,8 @@ final class HotFolderDeliveryTests: XCTestCase {
         try handle.write(contentsOf: content.prefix(150_000))
 
         try harness.dropPhotos(2)
+        // The two photos written after it have been taken: relay has looked at the folder since.
         try waitForPhotos(gallery, count: 2, relay: relay, timeout: 20)
-        Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"],
                        "the file still open for writing is not taken")
 
@@ -117,7 +116,9 @@ final class HotFolderDeliveryTests: XCTestCase {
         let photos = try harness.dropPhotos(20)
         let lost = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("the gallery cannot be reached") }
         XCTAssertTrue(lost, relay.stderr)
-        Thread.sleep(forTimeInterval: 3)
+        // The outage lasts several probes: long enough for photos retrying each on its own to
+        // have made far more attempts than the limit below.
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.history()) ?? []).filter { !$0.success }.count >= 5 })
         let gallery = try GalleryProcess(arguments: ["--port", "\(port)"])
         try waitForPhotos(gallery, count: 20, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
