@@ -398,17 +398,20 @@ class VsftpdServer:
         self.proc.wait()
 
 
-def ftp_camera(port, user, files, folder="/", password="bench-secret"):
-    """scripts/ftp_camera.py uploading `files` at the shaped camera link rate."""
+def ftp_camera(port, user, files, folder="/", password="bench-secret", bind=None):
+    """scripts/ftp_camera.py uploading `files` at the shaped camera link rate (from `bind`, a
+    loopback address of its own, for one of several cameras)."""
     env = dict(os.environ, BENCH_FTP_PASSWORD=password)
     return subprocess.run([sys.executable, FTP_CAMERA, "--port", str(port), "--user", user, "--password-env",
-                           "BENCH_FTP_PASSWORD", "--rate", str(LINK), "--folder", folder] + files,
+                           "BENCH_FTP_PASSWORD", "--rate", str(LINK), "--folder", folder]
+                          + (["--bind", bind] if bind else []) + files,
                           env=env, check=True, capture_output=True, text=True)
 
 
 def case_ftp(work, quick):
     """A camera uploading over FTP at 10 MB/s to relay's receiver, against vsftpd writing into a
-    folder that `relay run --folder` watches; the gallery's uplink is 10 MB/s in both."""
+    folder that `relay run --folder` watches; the gallery's uplink is 10 MB/s in both. Then relay's
+    peak RSS with 8 cameras uploading a 25 MB photo each at once."""
     photos = 10 if quick else 30
     shots = 3 if quick else 8
     files = make_jpegs(os.path.join(work, "card"), photos + shots, 8 * MB)
@@ -439,6 +442,19 @@ def case_ftp(work, quick):
             wait_for(lambda: gallery.count() > photos + shot, 60, 0.01)
             seconds.append(time.time() - started)
         figures["%s one shot p50 s" % setup] = statistics.median(seconds)
+        if setup == "relay --ftp":
+            import threading
+            big = make_jpegs(os.path.join(work, "card25"), 8, 25 * MB)
+            # Eight bodies, each from an address of its own (relay takes 4 sessions per address).
+            uploads = [threading.Thread(target=ftp_camera, args=(port, user, [path], "/big%d" % index),
+                                        kwargs={"bind": "127.0.0.%d" % (index + 2)})
+                       for index, path in enumerate(big)]
+            for upload in uploads:
+                upload.start()
+            for upload in uploads:
+                upload.join()
+            wait_for(lambda: gallery.count() >= photos + shots + len(big), 600, 0.05)
+            figures["relay --ftp peak RSS MB (8 parallel 25 MB uploads)"] = relay.usage()[0]
         relay.stop()
         if vsftpd:
             vsftpd.stop()

@@ -81,6 +81,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=2121)
+    parser.add_argument("--bind", default=None, help="the local address to connect from (one per camera, e.g. 127.0.0.5)")
     parser.add_argument("--user", required=True)
     parser.add_argument("--password-env", default="RELAY_FTP_PASSWORD")
     parser.add_argument("--active", action="store_true", help="PORT instead of PASV (Canon's default)")
@@ -93,7 +94,7 @@ def main():
     args = parser.parse_args()
 
     ftp = ftplib.FTP()
-    ftp.connect(args.host, args.port, timeout=60)
+    ftp.connect(args.host, args.port, timeout=60, source_address=(args.bind, 0) if args.bind else None)
     ftp.login(args.user, os.environ.get(args.password_env, ""))
     ftp.voidcmd("TYPE I")
     ftp.set_pasv(not args.active)

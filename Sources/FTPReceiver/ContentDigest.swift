@@ -8,8 +8,10 @@ import Darwin
 #endif
 
 /// SHA-256 of a received file (libcrypto), so a photo the camera sends again after a lost 226 is
-/// recognised by its content and not delivered twice.
-enum ContentDigest {
+/// recognised by its content and not delivered twice; with its size, last bytes and JPEG
+/// structure. Fed as the upload arrives, so that the end of an upload does not read the file
+/// again (``sha256(of:)`` does, for an upload resumed from a partial file).
+final class ContentDigest {
     /// What one read of a received file tells.
     struct Content {
         var hex: String
@@ -30,32 +32,56 @@ enum ContentDigest {
         }
     }
 
-    /// The digest of the whole file behind `fd` (read with pread, so the offset is untouched),
-    /// with its size, its last bytes and its JPEG structure; nil when it cannot be read.
-    static func sha256(of fd: Int32) -> Content? {
+    private let context: OpaquePointer
+    /// Bytes fed so far.
+    private(set) var bytes: Int64 = 0
+    private var tail: [UInt8] = []
+    private var structure = JPEGStructure()
+    private var failed = false
+
+    init?() {
         guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            EVP_MD_CTX_free(context)
+            return nil
+        }
+        self.context = context
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// The next bytes of the file.
+    func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard !chunk.isEmpty else { return }
+        if EVP_DigestUpdate(context, chunk.baseAddress, chunk.count) != 1 { failed = true }
+        structure.feed(chunk)
+        tail = Array((tail + chunk.suffix(64)).suffix(64))
+        bytes += Int64(chunk.count)
+    }
+
+    /// What was fed, once the file is complete; nil if libcrypto failed.
+    func finish() -> Content? {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard !failed, EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
+        return Content(hex: digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined(), bytes: bytes, tail: tail,
+                       jpeg: structure.verdict)
+    }
+
+    /// The digest of the whole file behind `fd` (read with pread, so the offset is untouched);
+    /// nil when it cannot be read.
+    static func sha256(of fd: Int32) -> Content? {
+        guard let digest = ContentDigest() else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: Int64 = 0
-        var tail: [UInt8] = []
-        var structure = JPEGStructure()
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(digest.bytes)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil
             }
             if count == 0 { break }
-            guard buffer.withUnsafeBytes({ EVP_DigestUpdate(context, $0.baseAddress, count) }) == 1 else { return nil }
-            buffer.withUnsafeBytes { structure.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-            tail = Array((tail + buffer[max(0, count - 64)..<count]).suffix(64))
-            offset += Int64(count)
+            buffer.withUnsafeBytes { digest.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
-        return Content(hex: digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined(), bytes: offset, tail: tail,
-                       jpeg: structure.verdict)
+        return digest.finish()
     }
 }

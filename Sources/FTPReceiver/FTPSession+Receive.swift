@@ -91,7 +91,13 @@ extension FTPSession {
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
         }
         context.spool.offer(incoming)
-        let (end, total) = pump(from: data, into: opened.fd, start: opened.start, wrote: incoming.wrote(upTo:)) { [self] bytes in
+        // Digested as it arrives, when it arrives whole (a resume is read again at its end).
+        let digest = opened.start == 0 ? ContentDigest() : nil
+        let wrote: ([UInt8], Int64) -> Void = { chunk, total in
+            chunk.withUnsafeBytes { digest?.feed($0) }
+            incoming.wrote(upTo: total)
+        }
+        let (end, total) = pump(from: data, into: opened.fd, start: opened.start, wrote: wrote) { [self] bytes in
             let room = context.store.makeRoom(user: user, path: path, bytes: bytes)
             for dropped in room.dropped {
                 log("dropped the cut-off upload of \(Self.printable(dropped)) to make room for \(path.name) (--spool-max-bytes)")
@@ -104,7 +110,7 @@ extension FTPSession {
         }
         switch end {
         case .complete:
-            return received(path, incoming: incoming, bytes: total, kind: kind)
+            return received(path, incoming: incoming, digest: digest, bytes: total, kind: kind)
         case .cutForRetry:
             log("\(path.name) was cut off at \(total) bytes; the camera's retry takes over")
             quitting = true
@@ -146,7 +152,8 @@ extension FTPSession {
     /// An upload whose data connection ended cleanly. A RAW relay cannot check is taken only if
     /// no ABOR follows: a client that closed its data connection and then aborted (or left) did
     /// not send it whole.
-    private func received(_ path: FTPVirtualPath, incoming: IncomingPhoto, bytes: Int64, kind: FTPFileKind) -> FTPReply {
+    private func received(_ path: FTPVirtualPath, incoming: IncomingPhoto, digest: ContentDigest?, bytes: Int64,
+                          kind: FTPFileKind) -> FTPReply {
         if kind == .raw, context.store.rawVerdict(user: userName, path: path) == .unreadable, let aborted = abortedRightAfterData() {
             context.spool.letGo(incoming)
             log("\(path.name) ended at \(bytes) bytes and was then \(aborted ? "aborted" : "dropped"): kept for a resume")
@@ -154,12 +161,14 @@ extension FTPSession {
             reply(FTPReply(426, "upload aborted at \(bytes) bytes"))
             return FTPReply(226, "abort done")
         }
-        return spool(path, incoming: incoming, bytes: bytes, kind: kind)
+        return spool(path, incoming: incoming, content: digest?.bytes == bytes ? digest?.finish() : nil, bytes: bytes, kind: kind)
     }
 
-    /// A complete upload into the spool; 226 only once it is there (or was already).
-    private func spool(_ path: FTPVirtualPath, incoming: IncomingPhoto, bytes: Int64, kind: FTPFileKind) -> FTPReply {
-        switch context.store.finish(user: userName, path: path, incoming: incoming, kind: kind) {
+    /// A complete upload into the spool; 226 only once it is there (or was already). `content`:
+    /// its digest, when it was made as it arrived.
+    private func spool(_ path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, bytes: Int64,
+                       kind: FTPFileKind) -> FTPReply {
+        switch context.store.finish(user: userName, path: path, incoming: incoming, content: content, kind: kind) {
         case .spooled(let entry):
             context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
@@ -199,8 +208,8 @@ extension FTPSession {
     /// disk, so it applies only to bytes written: a skipped video of any size is drained and
     /// answered 226, or the camera would send it again and again.
     /// `fits` is asked, every ``roomCheckBytes`` written, whether the upload still fits.
-    /// `wrote` hears the size written so far after each write.
-    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, wrote: (Int64) -> Void = { _ in },
+    /// `wrote` hears each chunk written and the size written so far.
+    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void = { _, _ in },
                       fits: (Int64) -> Bool = { _ in true }) -> (TransferEnd, Int64) {
         let (end, total) = transfer(from: data, into: fd, start: start, wrote: wrote, fits: fits)
         // Cut for a retry, the connections end as if the client had closed them: the end must
@@ -208,7 +217,7 @@ extension FTPSession {
         return (wasCutForRetry ? .cutForRetry : end, total)
     }
 
-    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, wrote: (Int64) -> Void,
+    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void,
                           fits: (Int64) -> Bool) -> (TransferEnd, Int64) {
         var total = start
         var nextRoomCheck = start
@@ -243,7 +252,7 @@ extension FTPSession {
                     nextRoomCheck = total + Int64(chunk.count) + Self.roomCheckBytes
                 }
                 do { try AtomicFile.writeAll(fd, chunk) } catch { return (.writeFailed(error), total) }
-                wrote(total + Int64(chunk.count))
+                wrote(chunk, total + Int64(chunk.count))
             }
             total += Int64(chunk.count)
         }

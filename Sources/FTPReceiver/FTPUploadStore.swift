@@ -316,20 +316,22 @@ final class FTPUploadStore: @unchecked Sendable {
     /// whatever follows), and a RAW must not be cut by its structure (``RAWStructure``), or it is
     /// kept as a partial upload; a repeat of a photo received before (same account, name and
     /// content) is dropped. Whatever is not committed is withdrawn from an upload sending it.
-    func finish(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, kind: FTPFileKind) -> Outcome {
-        let outcome = commit(user: user, path: path, incoming: incoming, kind: kind)
+    /// `content` is the upload's digest when it was made as the bytes arrived (else it is read now).
+    func finish(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, kind: FTPFileKind) -> Outcome {
+        let outcome = commit(user: user, path: path, incoming: incoming, content: content, kind: kind)
         if case .spooled = outcome {} else {
             spool.letGo(incoming)
         }
         return outcome
     }
 
-    private func commit(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, kind: FTPFileKind) -> Outcome {
+    private func commit(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content given: ContentDigest.Content?,
+                        kind: FTPFileKind) -> Outcome {
         let url = partialURL(user: user, path: path)
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed(.io(path: url.path, reason: Errno.current("open").description)) }
         defer { close(fd) }
-        guard let content = ContentDigest.sha256(of: fd) else {
+        guard let content = given ?? ContentDigest.sha256(of: fd) else {
             return .failed(.io(path: url.path, reason: Errno.current("read").description))
         }
         if kind == .jpeg && !content.isWholeJPEG { return .incomplete("its JPEG image is cut short") }
