@@ -42,6 +42,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // libqrencode: the QR code of the status page's address, for a phone (issue 31).
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         .target(name: "CBuildInfo"),
@@ -67,7 +73,7 @@ let package = Package(
         // wording and the state the progress line, status page and metrics read (pure).
         .target(name: "RunEvents", dependencies: ["RelayCore"]),
         // `relay run --status`: the live status page, /metrics and /healthz, from the run's events.
-        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "CMicroHTTPD"]),
+        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "CMicroHTTPD", "CQREncode"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made

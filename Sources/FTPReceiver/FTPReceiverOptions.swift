@@ -57,6 +57,22 @@ public struct FTPReceiverOptions: Sendable {
     }
 
     /// Why one more control connection from `host` is refused, nil when it is admitted;
+    /// Said once when cameras on the network may log in without TLS: their passwords (and
+    /// photos) then cross the venue's Wi-Fi in the clear. Nil on loopback or with FTPS required.
+    public var cleartextWarning: String? {
+        guard !(host.hasPrefix("127.") || host == "::1" || host == "localhost") else { return nil }
+        switch tls {
+        case .required:
+            return nil
+        case .optional:
+            return "ftp: a camera that does not ask for TLS sends its password in the clear on the network; "
+                + "--ftp-tls required refuses such logins (turn FTPS on in the camera's FTP menu)"
+        case .off:
+            return "ftp: cameras' passwords and photos cross the network in the clear; --ftp-tls required "
+                + "encrypts them (turn FTPS on in the camera's FTP menu; relay ftp-setup shows what to type)"
+        }
+    }
+
     /// `openHosts` are the addresses of the connections already open.
     func refusal(of host: String, openHosts: [String]) -> String? {
         if openHosts.count >= maxSessions { return "\(maxSessions) sessions are open already" }

@@ -54,6 +54,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
         let context = FTPReceiverContext(options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
         report(.info("ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"
             + FTPSetupText.make(options: options, port: listener.port, addresses: options.setupAddresses, tlsFingerprint: tls?.fingerprint)))
+        if let clear = options.cleartextWarning { report(.warning(clear)) }
         let done = DispatchGroup()
         var lastSweep = Date.distantPast
         while !stop.isStopped {

@@ -1,3 +1,5 @@
+import Foundation
+import PTPIP
 import RunEvents
 import StatusPage
 
@@ -19,8 +21,27 @@ enum StatusArguments {
         let server: StatusServer
         do { server = try StatusServer.start(options, bus: bus) } catch { throw CommandFailure(.usage, error.description) }
         let host = server.address.family == .ipv6 ? "[\(server.address.host)]" : server.address.host
-        let token = options.token == nil ? "" : " (open it with ?token= and the value of \(StatusOptions.tokenVariable))"
-        bus.publish(.run(.notice("status page at http://\(host):\(server.address.port)/\(token); metrics at /metrics", .info)))
+        guard let token = options.token, options.tokenIsMadeUp else {
+            let asks = options.token == nil ? "" : " (open it with ?token= and the value of \(StatusOptions.tokenVariable))"
+            bus.publish(.run(.notice("status page at http://\(host):\(server.address.port)/\(asks); metrics at /metrics", .info)))
+            return server
+        }
+        // The page is on the venue's network: its address with this run's token, once, and as a
+        // QR code for a phone when a person watches the terminal.
+        let url = "http://\(reachableHost(server.address) ?? host):\(server.address.port)/?token=\(token)"
+        bus.publish(.run(.notice("status page at \(url) (it listens beyond this machine and \(StatusOptions.tokenVariable) is not set, "
+            + "so this run made a token of its own; /healthz needs none); metrics at /metrics with the same token", .warning)))
+        if isatty(STDERR_FILENO) == 1, let code = TerminalQRCode(encoding: url) {
+            _ = bus.flush(until: Date().addingTimeInterval(1))  // the address first, then its code
+            FileHandle.standardError.write(Data(code.text.utf8))
+        }
         return server
+    }
+
+    /// An address of this machine a phone on its network can open, when the page listens on
+    /// all of them (0.0.0.0, ::); nil otherwise.
+    private static func reachableHost(_ address: StatusAddress) -> String? {
+        guard address.isWildcard else { return nil }
+        return NetworkInterfaces.ipv4().first.map { AddressRange.text(of: $0.address) }
     }
 }

@@ -22,6 +22,16 @@ public struct StatusAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// Whether only this machine can reach it (127.0.0.0/8, ::1).
+    public var isLoopback: Bool {
+        family == .ipv4 ? host.hasPrefix("127.") : host == "::1"
+    }
+
+    /// Whether it listens on every address of the machine (0.0.0.0, ::).
+    public var isWildcard: Bool {
+        host == "0.0.0.0" || host == "::"
+    }
+
     /// `127.0.0.1:8080`, `[::1]:8080`.
     public var description: String {
         family == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -3,6 +3,9 @@ public struct StatusOptions: Sendable, Equatable {
     public var address: StatusAddress
     /// Required on every path but `/healthz` when set.
     public var token: String?
+    /// True when relay made `token` up: the page listens beyond this machine (the venue's
+    /// Wi-Fi, guests included) and `RELAY_STATUS_TOKEN` is not set. It lasts for the run.
+    public private(set) var tokenIsMadeUp = false
 
     /// The environment variable the token is read from: a command line shows in `ps`.
     public static let tokenVariable = "RELAY_STATUS_TOKEN"
@@ -12,9 +15,23 @@ public struct StatusOptions: Sendable, Equatable {
         self.token = token
     }
 
-    /// From `--status`'s value and the environment (an empty token counts as none).
+    /// From `--status`'s value and the environment (an empty token counts as none). A page
+    /// beyond loopback without a token gets one made up, never served open to the network.
     public init(argument: String, environment: [String: String]) throws(StatusAddressError) {
         address = try StatusAddress.parse(argument)
         token = environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if token == nil && !address.isLoopback {
+            token = Self.madeUpToken()
+            tokenIsMadeUp = true
+        }
+    }
+
+    /// 128 random bits as 32 hex digits (the system's cryptographic random source).
+    static func madeUpToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 }

@@ -69,4 +69,32 @@ final class StatusPageRunTests: XCTestCase {
         XCTAssertEqual(bad.status, 2, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("brackets"), bad.stderr)
     }
+
+    /// Issue 31: `--status 0.0.0.0:PORT` without RELAY_STATUS_TOKEN used to serve the page and
+    /// every thumbnail to anyone on the venue Wi-Fi. relay now makes a token up, says the full
+    /// address with it once, and asks for it everywhere but /healthz.
+    func testAPageOnTheNetworkAsksForATokenOfTheRunsOwn() throws {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
+        let port = try XCTUnwrap(ClosedPort.make())
+        let relay = try Subprocess(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "0.0.0.0:\(port)"],
+                                   environment: harness.environment)
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        let pattern = try NSRegularExpression(pattern: "status page at http://[^ ]+:\(port)/\\?token=([0-9a-f]{32}) ")
+        var token: String?
+        _ = Subprocess.waitUntil(timeout: 60) {
+            let text = relay.stderr
+            if let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+                token = String(text[range])
+            }
+            return token != nil || !relay.isRunning
+        }
+        let made = try XCTUnwrap(token, relay.stderr)
+        XCTAssertEqual(relay.stderr.components(separatedBy: made).count - 1, 1, "the token is said once")
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json").status, 401)
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/").status, 401)
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json?token=\(made)").status, 200)
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz").status, 200)
+        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+    }
 }

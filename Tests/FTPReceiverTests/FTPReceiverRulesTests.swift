@@ -59,4 +59,18 @@ final class FTPReceiverRulesTests: XCTestCase {
         XCTAssertNil(options.refusal(of: "10.0.0.8", openHosts: four), "another address still gets in")
         XCTAssertEqual(options.refusal(of: "10.0.0.8", openHosts: four + (0..<12).map { "10.0.1.\($0)" }), "16 sessions are open already")
     }
+
+    /// Issue 31: on the venue's network without TLS, relay says once that passwords cross it in
+    /// the clear, and how to turn FTPS on.
+    func testPlainFTPBeyondThisMachineIsSaidToBeInTheClear() {
+        func warning(_ host: String, _ tls: FTPTLSMode) -> String? {
+            FTPReceiverOptions(host: host, accounts: [FTPAccount(name: "anna", password: "x")], tls: tls).cleartextWarning
+        }
+        XCTAssertTrue(warning("0.0.0.0", .off)?.contains("in the clear") == true)
+        XCTAssertTrue(warning("192.168.1.10", .off)?.contains("--ftp-tls required") == true)
+        XCTAssertTrue(warning("0.0.0.0", .optional)?.contains("does not ask for TLS") == true)
+        XCTAssertNil(warning("0.0.0.0", .required))
+        XCTAssertNil(warning("127.0.0.1", .off), "nobody else can reach loopback")
+        XCTAssertNil(warning("::1", .off))
+    }
 }

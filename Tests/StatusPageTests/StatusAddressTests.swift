@@ -40,4 +40,21 @@ import Testing
         #expect(try StatusOptions(argument: "8080", environment: ["RELAY_STATUS_TOKEN": ""]).token == nil)
         #expect(try StatusOptions(argument: "8080", environment: [:]).token == nil)
     }
+
+    /// A page beyond loopback is never open to the venue's network: without RELAY_STATUS_TOKEN
+    /// relay makes a token up for the run; on loopback none is needed.
+    @Test func aPageOnTheNetworkGetsATokenOfItsOwn() throws {
+        let open = try StatusOptions(argument: "0.0.0.0:8080", environment: [:])
+        let token = try #require(open.token)
+        #expect(open.tokenIsMadeUp)
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+        #expect(try StatusOptions(argument: "0.0.0.0:8080", environment: [:]).token != token, "each run has its own")
+        #expect(try StatusOptions(argument: "[::]:8080", environment: [:]).tokenIsMadeUp)
+        #expect(try StatusOptions(argument: "192.168.1.5:8080", environment: [:]).tokenIsMadeUp)
+        let given = try StatusOptions(argument: "0.0.0.0:8080", environment: ["RELAY_STATUS_TOKEN": "s3cret"])
+        #expect(given.token == "s3cret" && !given.tokenIsMadeUp)
+        for loopback in ["8080", "127.0.0.1:8080", "localhost:8080", "[::1]:8080"] {
+            #expect(try StatusOptions(argument: loopback, environment: [:]).token == nil, "\(loopback)")
+        }
+    }
 }
