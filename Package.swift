@@ -94,7 +94,12 @@ let package = Package(
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition"]),
         // Command-line parsing and the commands themselves.
-        .target(name: "RelayCLI", dependencies: ["RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture", "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo"]),
+        .target(
+            name: "RelayCLI",
+            dependencies: [
+                "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture",
+                "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo",
+            ]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.

@@ -52,8 +52,11 @@ public final class CameraCard: @unchecked Sendable {
         battery = SimBattery(options.resources)
         let now = Date()
         let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
-        folderHandle = addObjectLocked(parent: dcim.handle, format: Self.formatAssociation, name: profile.folderName,
-                                       content: .folder, date: now, inMemory: false).handle
+        folderHandle =
+            addObjectLocked(
+                parent: dcim.handle, format: Self.formatAssociation, name: profile.folderName,
+                content: .folder, date: now, inMemory: false
+            ).handle
         if let directory = options.photosDirectory {
             try loadFolder(directory, date: now)
         } else {
@@ -79,10 +82,12 @@ public final class CameraCard: @unchecked Sendable {
             guard isJPEG || rawExtensions.contains(lowerExtension) else { continue }
             let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
             guard let size = (attributes?[.size] as? NSNumber)?.intValue,
-                  (attributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
+                (attributes?[.type] as? FileAttributeType) == .typeRegular
+            else { continue }
             let format = isJPEG ? Self.formatJPEG : Self.rawFormatCode(extension: lowerExtension, profile: profile)
-            _ = addObjectLocked(parent: folderHandle, format: format, name: name,
-                                content: .file(path: fileURL.path, size: size), date: date, inMemory: false)
+            _ = addObjectLocked(
+                parent: folderHandle, format: format, name: name,
+                content: .file(path: fileURL.path, size: size), date: date, inMemory: false)
             added += 1
             if isJPEG {
                 let base = fileURL.deletingPathExtension().lastPathComponent
@@ -153,20 +158,27 @@ public final class CameraCard: @unchecked Sendable {
             }
         } else {
             var random = SeededRandom.derived(seed: options.seed, stream: 1, index: UInt64(photoNumber))
-            jpegContent = .bytes(JPEGMaker.make(width: options.photoWidth, height: options.photoHeight,
-                                                targetSize: options.photoSize,
-                                                label: "\(profile.rawValue) \(base) seed \(options.seed)",
-                                                random: &random))
+            jpegContent = .bytes(
+                JPEGMaker.make(
+                    width: options.photoWidth, height: options.photoHeight,
+                    targetSize: options.photoSize,
+                    label: "\(profile.rawValue) \(base) seed \(options.seed)",
+                    random: &random))
         }
         if options.raw && rawContent == nil {
             var random = SeededRandom.derived(seed: options.seed, stream: 2, index: UInt64(photoNumber))
             rawContent = .bytes(RawMaker.make(fileExtension: rawExtension, size: options.rawSize, random: &random))
         }
-        var made = [addObjectLocked(parent: parent, format: Self.formatJPEG, name: base + ".JPG",
-                                    content: jpegContent, date: date, inMemory: inMemory)]
+        var made = [
+            addObjectLocked(
+                parent: parent, format: Self.formatJPEG, name: base + ".JPG",
+                content: jpegContent, date: date, inMemory: inMemory)
+        ]
         if let rawContent {
-            made.append(addObjectLocked(parent: parent, format: rawFormat, name: base + "." + rawExtension,
-                                        content: rawContent, date: date, inMemory: inMemory))
+            made.append(
+                addObjectLocked(
+                    parent: parent, format: rawFormat, name: base + "." + rawExtension,
+                    content: rawContent, date: date, inMemory: inMemory))
         }
         if let export = options.exportDirectory {
             for object in made { Self.export(object, to: export) }
@@ -181,9 +193,9 @@ public final class CameraCard: @unchecked Sendable {
     private static func export(_ object: SimObject, to directory: String) {
         let target = URL(fileURLWithPath: directory).appendingPathComponent(object.name)
         switch object.content {
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             _ = FileManager.default.createFile(atPath: target.path, contents: Data(bytes))
-        case let .file(path, _):
+        case .file(let path, _):
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.copyItem(atPath: path, toPath: target.path)
         case .folder:
@@ -191,10 +203,13 @@ public final class CameraCard: @unchecked Sendable {
         }
     }
 
-    private func addObjectLocked(parent: UInt32, format: UInt16, name: String, content: PhotoContent,
-                                 date: Date, inMemory: Bool) -> SimObject {
-        let object = SimObject(handle: nextHandle, storageID: inMemory ? 0 : Self.storageID, parent: parent,
-                               format: format, name: name, content: content, captureDate: date, inMemory: inMemory)
+    private func addObjectLocked(
+        parent: UInt32, format: UInt16, name: String, content: PhotoContent,
+        date: Date, inMemory: Bool
+    ) -> SimObject {
+        let object = SimObject(
+            handle: nextHandle, storageID: inMemory ? 0 : Self.storageID, parent: parent,
+            format: format, name: name, content: content, captureDate: date, inMemory: inMemory)
         nextHandle &+= 1
         objects[object.handle] = object
         order.append(object.handle)

@@ -42,8 +42,9 @@ public enum CameraSimCommand {
             }
         }
         let power = SimPower()
-        let activation = SimActivation(sessionsPerActivation: options.quirks.sessionsPerActivation
-                                       ?? options.profile.sessionsPerActivationByDefault)
+        let activation = SimActivation(
+            sessionsPerActivation: options.quirks.sessionsPerActivation
+                ?? options.profile.sessionsPerActivationByDefault)
         startStdinReader(card: card, power: power, activation: activation, burst: options.burst, log: log)
         if let interval = options.shootEvery {
             startSchedule(every: interval, card: card, burst: options.burst, log: log, stop: stop)
@@ -59,10 +60,12 @@ public enum CameraSimCommand {
             }
         }
         // Written straight to the descriptor: tests read this line from a file while we run.
-        FileHandle.standardOutput.write(Data(
-            "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))
-        var server = SimServer(listener: listener, card: card, power: power, activation: activation, options: options,
-                               log: log, stop: stop)
+        FileHandle.standardOutput.write(
+            Data(
+                "camera-sim listening on \(options.host):\(listener.port) (profile \(options.profile.rawValue))\n".utf8))
+        var server = SimServer(
+            listener: listener, card: card, power: power, activation: activation, options: options,
+            log: log, stop: stop)
         server.run()
         server.listener.close()
         log.info("stopped")
@@ -89,12 +92,16 @@ public enum CameraSimCommand {
     /// "shoot" or "shoot N" on stdin takes one or N shots (each a burst when --burst is set);
     /// "sleep SECONDS" drops the client and stops listening for that long; "activate" lets a
     /// body that served its sessions serve again.
-    private static func startStdinReader(card: CameraCard, power: SimPower, activation: SimActivation, burst: Int,
-                                         log: SimLog) {
+    private static func startStdinReader(
+        card: CameraCard, power: SimPower, activation: SimActivation, burst: Int,
+        log: SimLog
+    ) {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
-                if words.first == "sleep", words.count == 2, let seconds = DurationText.seconds(String(words[1])), seconds > 0, seconds <= 3600 {
+                if words.first == "sleep", words.count == 2, let seconds = DurationText.seconds(String(words[1])), seconds > 0,
+                    seconds <= 3600
+                {
                     power.sleep(seconds: seconds)
                     continue
                 }

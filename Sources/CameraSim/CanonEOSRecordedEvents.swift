@@ -20,8 +20,10 @@ enum CanonEOSRecordedEvents {
         let list = CanonEOSEventList.parsePrefix(bytes)
         var offset = 0
         for record in list.records {
-            if case let .propValueChanged(property, _, _) = record {
-                let value = property == CanonEOSBehaviour.batteryPowerProperty ? batteryStep
+            if case .propValueChanged(let property, _, _) = record {
+                let value =
+                    property == CanonEOSBehaviour.batteryPowerProperty
+                    ? batteryStep
                     : property == CanonEOSBehaviour.availableShotsProperty ? availableShots : nil
                 if let value {
                     for index in 0..<4 { bytes[offset + 12 + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }

@@ -1,6 +1,6 @@
 import Foundation
-import SocketIO
 import RelayCore
+import SocketIO
 
 /// The once-per-run fault counters, kept across sessions by the server so that "drop after N
 /// bytes" fires once and the client's reconnect then succeeds.
@@ -28,10 +28,10 @@ enum SessionEnd: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .droppedAfterBytes(count): return "fault: dropped the connection after \(count) bytes"
-        case let .droppedDuringTransfer(number): return "fault: dropped the connection halfway through transfer #\(number)"
-        case let .droppedEvery(bytes): return "fault: dropped the connection after another \(bytes) bytes"
-        case let .idle(seconds): return "dropped the client: no operation for \(seconds) s"
+        case .droppedAfterBytes(let count): return "fault: dropped the connection after \(count) bytes"
+        case .droppedDuringTransfer(let number): return "fault: dropped the connection halfway through transfer #\(number)"
+        case .droppedEvery(let bytes): return "fault: dropped the connection after another \(bytes) bytes"
+        case .idle(let seconds): return "dropped the client: no operation for \(seconds) s"
         case .asleep: return "the camera went to sleep"
         case .hostile(let mode): return "hung up after a hostile answer (\(mode.rawValue))"
         case .photoUnreadable: return "a photo file changed or vanished while it was sent"
@@ -81,8 +81,9 @@ struct FaultyLink {
                 piece = min(piece, every - counters.bytesSinceDrop)
             }
             try bytes.withUnsafeBytes { raw in
-                try connection.write(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]),
-                                     timeout: Self.writeTimeout)
+                try connection.write(
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]),
+                    timeout: Self.writeTimeout)
             }
             offset += piece
             counters.bytesSent &+= piece

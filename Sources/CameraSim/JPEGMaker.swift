@@ -7,8 +7,10 @@ import RelayCore
 public enum JPEGMaker {
     /// A JPEG of `width`×`height` pixels (clamped to 8…4096) of about `targetSize` bytes (never
     /// less than the picture itself needs), with `label` in its comment segment.
-    public static func make(width: Int, height: Int, targetSize: Int, label: String,
-                            random: inout SeededRandom) -> [UInt8] {
+    public static func make(
+        width: Int, height: Int, targetSize: Int, label: String,
+        random: inout SeededRandom
+    ) -> [UInt8] {
         let w = min(max(width, 8), 4096)
         let h = min(max(height, 8), 4096)
         var out: [UInt8] = [0xFF, 0xD8]
@@ -17,8 +19,12 @@ public enum JPEGMaker {
         appendSegment(0xFE, Array("relay camera-sim \(label)".utf8.prefix(60_000)), to: &out)
         // One quantisation table of ones: tile values map straight to brightness.
         appendSegment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64), to: &out)
-        appendSegment(0xC0, [0x08, UInt8(h >> 8), UInt8(h & 0xFF), UInt8(w >> 8), UInt8(w & 0xFF),
-                             0x01, 0x01, 0x11, 0x00], to: &out)
+        appendSegment(
+            0xC0,
+            [
+                0x08, UInt8(h >> 8), UInt8(h & 0xFF), UInt8(w >> 8), UInt8(w & 0xFF),
+                0x01, 0x01, 0x11, 0x00,
+            ], to: &out)
         // DC table: the standard luminance table (categories 0–11).
         let dcCounts: [UInt8] = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
         appendSegment(0xC4, [0x00] + dcCounts + Array(0...11), to: &out)

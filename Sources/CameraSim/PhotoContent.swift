@@ -9,8 +9,8 @@ public enum PhotoContent: Sendable, Equatable {
 
     public var size: Int {
         switch self {
-        case let .bytes(bytes): return bytes.count
-        case let .file(_, size): return size
+        case .bytes(let bytes): return bytes.count
+        case .file(_, let size): return size
         case .folder: return 0
         }
     }
@@ -20,9 +20,9 @@ public enum PhotoContent: Sendable, Equatable {
         let start = min(max(0, offset), size)
         let end = min(size, start + max(0, min(count, size)))
         switch self {
-        case let .bytes(bytes):
+        case .bytes(let bytes):
             return Array(bytes[start..<end])
-        case let .file(path, _):
+        case .file(let path, _):
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw CameraSimError.cannotReadPhoto(path: path, reason: "cannot open")
             }
@@ -47,10 +47,10 @@ public enum CameraSimError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotReadPhoto(path, reason): return "cannot read photo \(path): \(reason)"
-        case let .noPhotosInFolder(path):
+        case .cannotReadPhoto(let path, let reason): return "cannot read photo \(path): \(reason)"
+        case .noPhotosInFolder(let path):
             return "--photos \(path): no .jpg/.jpeg (or RAW) files there"
-        case let .cannotListen(host, port, reason): return "cannot listen on \(host):\(port): \(reason)"
+        case .cannotListen(let host, let port, let reason): return "cannot listen on \(host):\(port): \(reason)"
         }
     }
 }

@@ -7,11 +7,13 @@ enum SimBatteryProperty {
     /// The description a body gives for `property` at `percent`.
     static func description(_ property: PTPDevicePropertyCode, percent: Int) -> PTPDevicePropDesc {
         if property == .sonyBatteryLevel {
-            return PTPDevicePropDesc(property: property, dataType: .int8, factoryDefault: -1, current: Int64(percent),
-                                     form: .range(minimum: -1, maximum: 100, step: 1))
+            return PTPDevicePropDesc(
+                property: property, dataType: .int8, factoryDefault: -1, current: Int64(percent),
+                form: .range(minimum: -1, maximum: 100, step: 1))
         }
-        return PTPDevicePropDesc(property: property, dataType: .uint8, factoryDefault: 100, current: Int64(percent),
-                                 form: .range(minimum: 0, maximum: 100, step: 1))
+        return PTPDevicePropDesc(
+            property: property, dataType: .uint8, factoryDefault: 100, current: Int64(percent),
+            form: .range(minimum: 0, maximum: 100, step: 1))
     }
 
     /// The answer to GetDevicePropDesc or GetDevicePropValue when the body's battery property is

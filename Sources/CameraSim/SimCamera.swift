@@ -18,8 +18,10 @@ public struct SimCamera: Sendable {
     /// Seconds on a monotonic clock (tests pass their own).
     let clock: @Sendable () -> Double
 
-    init(card: CameraCard, body: SimBody, burst: Int, remoteCapture: Bool,
-         clock: @escaping @Sendable () -> Double = { SocketClock.now() }) {
+    init(
+        card: CameraCard, body: SimBody, burst: Int, remoteCapture: Bool,
+        clock: @escaping @Sendable () -> Double = { SocketClock.now() }
+    ) {
         self.card = card
         self.body = body
         self.burst = burst
@@ -49,11 +51,14 @@ public struct SimCamera: Sendable {
 
     func storageInfo() -> SimReply {
         let free = card.freeSpace
-        return SimReply(code: .ok, data: PTPStorageInfo(
-            storageType: 4, filesystemType: 3, accessCapability: 0,
-            maxCapacity: UInt64(max(0, card.usedBytes)) + free.bytes, freeSpaceInBytes: free.bytes,
-            freeSpaceInImages: free.shots,
-            storageDescription: body.storageDescription, volumeLabel: "RELAYSIM").encoded())
+        return SimReply(
+            code: .ok,
+            data: PTPStorageInfo(
+                storageType: 4, filesystemType: 3, accessCapability: 0,
+                maxCapacity: UInt64(max(0, card.usedBytes)) + free.bytes, freeSpaceInBytes: free.bytes,
+                freeSpaceInImages: free.shots,
+                storageDescription: body.storageDescription, volumeLabel: "RELAYSIM"
+            ).encoded())
     }
 
     func objectInfo(_ handle: UInt32) -> SimReply {
@@ -66,8 +71,9 @@ public struct SimCamera: Sendable {
         guard let object = card.object(handle), !object.isFolder else {
             return SimReply(code: .invalidObjectHandle)
         }
-        return Self.transfer(object, offset: offset, count: count,
-                             parameters: { reportCount ? [UInt32(truncatingIfNeeded: $0)] : [] })
+        return Self.transfer(
+            object, offset: offset, count: count,
+            parameters: { reportCount ? [UInt32(truncatingIfNeeded: $0)] : [] })
     }
 
     /// Up to `count` bytes of `object` from `offset`; `parameters` makes the response's

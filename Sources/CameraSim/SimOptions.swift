@@ -82,7 +82,8 @@ public struct SimOptions: Sendable, Equatable {
             case "--profile":
                 let name = try text()
                 guard let profile = SimProfile(rawValue: name) else {
-                    throw SimOptionsError.invalidValue(flag: flag, value: name,
+                    throw SimOptionsError.invalidValue(
+                        flag: flag, value: name,
                         expected: SimProfile.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 options.profile = profile
@@ -101,7 +102,8 @@ public struct SimOptions: Sendable, Equatable {
                 let raw = try text()
                 let parts = raw.lowercased().split(separator: "x")
                 guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-                      (8...4096).contains(w), (8...4096).contains(h) else {
+                    (8...4096).contains(w), (8...4096).contains(h)
+                else {
                     throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "WIDTHxHEIGHT, each 8…4096")
                 }
                 options.photoWidth = w
@@ -153,14 +155,16 @@ public struct SimOptions: Sendable, Equatable {
             case "--capture-answers":
                 let raw = try text()
                 guard !raw.isEmpty, raw.allSatisfy({ ".BN".contains($0) }) else {
-                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "letters . (as usual), B (DeviceBusy) or N (no photo)")
+                    throw SimOptionsError.invalidValue(
+                        flag: flag, value: raw, expected: "letters . (as usual), B (DeviceBusy) or N (no photo)")
                 }
                 options.faults.captureAnswers = raw
             case "--hostile":
                 let raw = try text()
                 guard let mode = SimHostility(rawValue: raw) else {
-                    throw SimOptionsError.invalidValue(flag: flag, value: raw,
-                                                       expected: SimHostility.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw SimOptionsError.invalidValue(
+                        flag: flag, value: raw,
+                        expected: SimHostility.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 options.faults.hostility = mode
             case "--no-remote-capture":
@@ -187,22 +191,25 @@ public struct SimOptions: Sendable, Equatable {
         }
         guard sawProfile else { throw SimOptionsError.missingProfile }
         if options.ssdpPort != nil && options.profile.ssdpServiceType == nil {
-            throw SimOptionsError.invalidValue(flag: "--ssdp", value: String(options.ssdpPort ?? 0),
-                                               expected: "a profile that announces itself over SSDP (\(options.profile.rawValue) bodies do not)")
+            throw SimOptionsError.invalidValue(
+                flag: "--ssdp", value: String(options.ssdpPort ?? 0),
+                expected: "a profile that announces itself over SSDP (\(options.profile.rawValue) bodies do not)")
         }
         let byDefault = options.profile.capturesToMemoryByDefault
         options.captureToMemory = captureTarget ?? byDefault
         if options.captureToMemory != byDefault && !options.profile.canChooseCaptureTarget {
             let allowed = byDefault ? "memory" : "card"
-            throw SimOptionsError.invalidValue(flag: "--capture-to", value: byDefault ? "card" : "memory",
-                                               expected: "\(allowed) (\(options.profile.rawValue) keeps shots only there)")
+            throw SimOptionsError.invalidValue(
+                flag: "--capture-to", value: byDefault ? "card" : "memory",
+                expected: "\(allowed) (\(options.profile.rawValue) keeps shots only there)")
         }
         return options
     }
 
     static func integer(_ raw: String, flag: String, range: ClosedRange<Int>) throws -> Int {
         guard let number = Int(raw), range.contains(number) else {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw,
+            throw SimOptionsError.invalidValue(
+                flag: flag, value: raw,
                 expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
@@ -224,8 +231,10 @@ public struct SimOptions: Sendable, Equatable {
         } catch .notASize {
             throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: ByteSizeText.forms)
         } catch {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a size from "
-                + "\(ByteSizeText.format(Int64(range.lowerBound))) to \(ByteSizeText.format(Int64(range.upperBound)))")
+            throw SimOptionsError.invalidValue(
+                flag: flag, value: raw,
+                expected: "a size from "
+                    + "\(ByteSizeText.format(Int64(range.lowerBound))) to \(ByteSizeText.format(Int64(range.upperBound)))")
         }
     }
 
@@ -236,87 +245,89 @@ public struct SimOptions: Sendable, Equatable {
         } catch .notADuration {
             throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: DurationText.forms)
         } catch {
-            throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a duration from "
-                + "\(DurationText.format(minimum)) to \(DurationText.format(86_400))")
+            throw SimOptionsError.invalidValue(
+                flag: flag, value: raw,
+                expected: "a duration from "
+                    + "\(DurationText.format(minimum)) to \(DurationText.format(86_400))")
         }
     }
 
     /// The usage text printed by `--help` and after a bad flag.
     public static let usage = """
-    usage: relay camera-sim --profile \(SimProfile.allCases.map(\.rawValue).joined(separator: "|")) [options]
+        usage: relay camera-sim --profile \(SimProfile.allCases.map(\.rawValue).joined(separator: "|")) [options]
 
-    A PTP/IP camera on a TCP port: serves one client session at a time, then the next.
+        A PTP/IP camera on a TCP port: serves one client session at a time, then the next.
 
-      --host ADDRESS            address to listen on (default 127.0.0.1)
-      --port N                  port (default 15740; 0 = any free port, printed when ready)
-      --photos DIR              photos on the card at start (JPEG and RAW files of DIR); later
-                                shots reuse them in turn under new names
-      --initial-photos N        generated photos on the card at start without --photos (default 3)
-      --photo-size BYTES        approximate size of each generated JPEG (default 200k)
-      --photo-dimensions WxH    pixel size of generated JPEGs (default 640x480)
-      --raw                     every shot also makes a RAW companion (.CR3, .NEF or .ARW)
-      --raw-size BYTES          size of each RAW companion (default 400k)
-      --shoot-every DURATION    shoot on a schedule (e.g. 2s, 500ms)
-      --burst N                 frames per shot (default 1)
-      --capture-to card|memory  canon-*: keep new shots in camera memory, announced with
-                                RequestObjectTransfer and removed after TransferComplete
-                                (default card; memory on canon-r5m2 and, always, sony)
-      --export DIR              write a copy of every photo the simulator makes into DIR
-      --seed N                  seed for photos and faults (default 1): same seed, same run
-      --property-every DURATION canon-eos: report a property change (battery level) this often
-                                (default 20s; 0 never)
-      --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
-                                do (default 30s; 0 never)
-      --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
-      --require-guid HEX        accept only this client GUID (32 hex digits), answering InitFail
-                                reason 1 to any other, as a paired body does
-      --verbose                 log every operation on stderr
-      --ssdp PORT               answer SSDP searches (M-SEARCH) on UDP HOST:PORT with a unicast answer naming
-                                the device description, served over HTTP on a free port of HOST (0 = any
-                                free UDP port; "camera-sim ssdp on HOST:PORT" is printed before the
-                                listening line); canon-eos announces ICPO-WFTEOSSystemService
+          --host ADDRESS            address to listen on (default 127.0.0.1)
+          --port N                  port (default 15740; 0 = any free port, printed when ready)
+          --photos DIR              photos on the card at start (JPEG and RAW files of DIR); later
+                                    shots reuse them in turn under new names
+          --initial-photos N        generated photos on the card at start without --photos (default 3)
+          --photo-size BYTES        approximate size of each generated JPEG (default 200k)
+          --photo-dimensions WxH    pixel size of generated JPEGs (default 640x480)
+          --raw                     every shot also makes a RAW companion (.CR3, .NEF or .ARW)
+          --raw-size BYTES          size of each RAW companion (default 400k)
+          --shoot-every DURATION    shoot on a schedule (e.g. 2s, 500ms)
+          --burst N                 frames per shot (default 1)
+          --capture-to card|memory  canon-*: keep new shots in camera memory, announced with
+                                    RequestObjectTransfer and removed after TransferComplete
+                                    (default card; memory on canon-r5m2 and, always, sony)
+          --export DIR              write a copy of every photo the simulator makes into DIR
+          --seed N                  seed for photos and faults (default 1): same seed, same run
+          --property-every DURATION canon-eos: report a property change (battery level) this often
+                                    (default 20s; 0 never)
+          --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
+                                    do (default 30s; 0 never)
+          --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
+          --require-guid HEX        accept only this client GUID (32 hex digits), answering InitFail
+                                    reason 1 to any other, as a paired body does
+          --verbose                 log every operation on stderr
+          --ssdp PORT               answer SSDP searches (M-SEARCH) on UDP HOST:PORT with a unicast answer naming
+                                    the device description, served over HTTP on a free port of HOST (0 = any
+                                    free UDP port; "camera-sim ssdp on HOST:PORT" is printed before the
+                                    listening line); canon-eos announces ICPO-WFTEOSSystemService
 
-    Shooting also happens when a client sends a capture operation (InitiateCapture,
-    RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
-    "shoot" or "shoot N" read on stdin. A line "sleep DURATION" makes the camera drop its client
-    and stop listening for that long, then wake with the same card (a body that powers down).
-    A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
+        Shooting also happens when a client sends a capture operation (InitiateCapture,
+        RemoteRelease, RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line
+        "shoot" or "shoot N" read on stdin. A line "sleep DURATION" makes the camera drop its client
+        and stop listening for that long, then wake with the same card (a body that powers down).
+        A line "activate" lets a body that served its sessions (--sessions-per-activation) serve again.
 
-    \(SimQuirks.usage)
+        \(SimQuirks.usage)
 
-    \(SimResourceOptions.usage)
+        \(SimResourceOptions.usage)
 
-    Faults:
-      --rate-limit BYTES        send at most this many bytes per second
-      --random-split            data phases in Data packets of random sizes, and every write
-                                cut into random small pieces
-      --busy-after-connect DURATION  answer DeviceBusy for this long after the client connects
-                                (OpenSession, CloseSession and GetDeviceInfo are always answered)
-      --busy-rate FRACTION      answer DeviceBusy to this fraction of operations
-      --drop-after-bytes N      close the connection once N bytes were sent (once per run)
-      --drop-during-transfer K  close the connection halfway through the K-th object
-                                transfer (once per run)
-      --drop-every BYTES        close the connection each time this many more bytes were sent
-                                (e.g. 3M: a link that keeps failing in the middle of files)
-      --property-flood N        canon-eos: put N property records in every GetEvent reply
-      --lose-events FRACTION    never announce this fraction of new photos (they are on the card,
-                                for a listing to find)
-      --capture-answers LETTERS how the camera answers its shutter releases, in turn: . as usual,
-                                B DeviceBusy, N OK but no photo (e.g. ..B.BBB); then as usual
-      --hostile MODE            break the protocol on purpose: oversized-length, truncated-packet,
-                                wrong-transaction (answers to GetObjectInfo), malformed-strings
-                                (DeviceInfo), long-name, traversal-name (photo names), overlong-data
-                                (photo data longer than announced)
-      --event-timeout DURATION  refuse a client whose event channel is not open within this
-                                time after the command handshake (default 10s)
+        Faults:
+          --rate-limit BYTES        send at most this many bytes per second
+          --random-split            data phases in Data packets of random sizes, and every write
+                                    cut into random small pieces
+          --busy-after-connect DURATION  answer DeviceBusy for this long after the client connects
+                                    (OpenSession, CloseSession and GetDeviceInfo are always answered)
+          --busy-rate FRACTION      answer DeviceBusy to this fraction of operations
+          --drop-after-bytes N      close the connection once N bytes were sent (once per run)
+          --drop-during-transfer K  close the connection halfway through the K-th object
+                                    transfer (once per run)
+          --drop-every BYTES        close the connection each time this many more bytes were sent
+                                    (e.g. 3M: a link that keeps failing in the middle of files)
+          --property-flood N        canon-eos: put N property records in every GetEvent reply
+          --lose-events FRACTION    never announce this fraction of new photos (they are on the card,
+                                    for a listing to find)
+          --capture-answers LETTERS how the camera answers its shutter releases, in turn: . as usual,
+                                    B DeviceBusy, N OK but no photo (e.g. ..B.BBB); then as usual
+          --hostile MODE            break the protocol on purpose: oversized-length, truncated-packet,
+                                    wrong-transaction (answers to GetObjectInfo), malformed-strings
+                                    (DeviceInfo), long-name, traversal-name (photo names), overlong-data
+                                    (photo data longer than announced)
+          --event-timeout DURATION  refuse a client whose event channel is not open within this
+                                    time after the command handshake (default 10s)
 
-    DURATION and BYTES are written as in every relay command: 500ms, 2s, 1.5m, 1h, 1d (a bare
-    number is seconds); 200000, 200k, 5M (counted in thousands, as relay's log counts) or 256KiB
-    (counted in 1024s).
+        DURATION and BYTES are written as in every relay command: 500ms, 2s, 1.5m, 1h, 1d (a bare
+        number is seconds); 200000, 200k, 5M (counted in thousands, as relay's log counts) or 256KiB
+        (counted in 1024s).
 
-    Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
-    SIGTERM. Exit codes: 0 stopped, 2 bad flags, 1 cannot listen or read --photos.
-    """
+        Prints "camera-sim listening on HOST:PORT (profile NAME)" when ready; stops on SIGINT or
+        SIGTERM. Exit codes: 0 stopped, 2 bad flags, 1 cannot listen or read --photos.
+        """
 }
 
 /// Fault injection, each off unless asked for; all randomness comes from `--seed`.
@@ -351,9 +362,9 @@ public enum SimOptionsError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .helpRequested: return "help requested"
-        case let .unknownFlag(flag): return "unknown flag '\(flag)' (see relay camera-sim --help)"
-        case let .missingValue(flag): return "\(flag) needs a value"
-        case let .invalidValue(flag, value, expected): return "\(flag) '\(value)': expected \(expected)"
+        case .unknownFlag(let flag): return "unknown flag '\(flag)' (see relay camera-sim --help)"
+        case .missingValue(let flag): return "\(flag) needs a value"
+        case .invalidValue(let flag, let value, let expected): return "\(flag) '\(value)': expected \(expected)"
         case .missingProfile:
             return "--profile is required: " + SimProfile.allCases.map(\.rawValue).joined(separator: ", ")
         }

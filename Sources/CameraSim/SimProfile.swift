@@ -37,11 +37,13 @@ public enum SimProfile: String, CaseIterable, Sendable {
         case .canonEOS:
             return CanonEOSBehaviour(memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false, propertyFlood: propertyFlood)
         case .canonR5m2:
-            return CanonEOSBehaviour(records: .longFileName64, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? true,
-                                     propertyFlood: propertyFlood)
+            return CanonEOSBehaviour(
+                records: .longFileName64, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? true,
+                propertyFlood: propertyFlood)
         case .canonEOSM:
-            return CanonEOSBehaviour(needsRemoteMode: true, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false,
-                                     propertyFlood: propertyFlood)
+            return CanonEOSBehaviour(
+                needsRemoteMode: true, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false,
+                propertyFlood: propertyFlood)
         case .nikon:
             return NikonBehaviour(objectInfoBusySeconds: quirks.objectInfoBusySeconds)
         case .nikonZ:

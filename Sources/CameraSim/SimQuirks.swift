@@ -39,19 +39,19 @@ public struct SimQuirks: Sendable, Equatable {
     }
 
     static let usage = """
-    Vendor quirks (each on in its profile as real bodies behave; switch off to compare):
-      --object-info-busy DURATION  nikon, nikon-z: answer GeneralError to GetObjectInfo for this long
-                                after a photo is announced, as Nikon bodies do for up to about 1 s
-                                (default 0: off, as relay's older tether ends the session on it)
-      --computer-mode on|off    nikon-z: "connect to computer" mode, where GetObjectInfo, GetObject and
-                                GetPartialObject answer AccessDenied and only GetPartialObjectEx and
-                                GetObjectSize work (default on); off = smart-device mode
-      --memory-object-info fails|works  canon-*: whether GetObjectInfo works on a shot kept in
-                                camera memory (default: fails on canon-r5m2, works on the others)
-      --sdio-handshake required|optional  sony: stop answering when anything but OpenSession,
-                                GetDeviceInfo and the SDIO handshake comes first (default required)
-      --sessions-per-activation N  sessions served before the body must be activated again (a line
-                                "activate" on stdin); then clients get InitFail "busy"
-                                (default 1 for sony, 0 = no limit for the others)
-    """
+        Vendor quirks (each on in its profile as real bodies behave; switch off to compare):
+          --object-info-busy DURATION  nikon, nikon-z: answer GeneralError to GetObjectInfo for this long
+                                    after a photo is announced, as Nikon bodies do for up to about 1 s
+                                    (default 0: off, as relay's older tether ends the session on it)
+          --computer-mode on|off    nikon-z: "connect to computer" mode, where GetObjectInfo, GetObject and
+                                    GetPartialObject answer AccessDenied and only GetPartialObjectEx and
+                                    GetObjectSize work (default on); off = smart-device mode
+          --memory-object-info fails|works  canon-*: whether GetObjectInfo works on a shot kept in
+                                    camera memory (default: fails on canon-r5m2, works on the others)
+          --sdio-handshake required|optional  sony: stop answering when anything but OpenSession,
+                                    GetDeviceInfo and the SDIO handshake comes first (default required)
+          --sessions-per-activation N  sessions served before the body must be activated again (a line
+                                    "activate" on stdin); then clients get InitFail "busy"
+                                    (default 1 for sony, 0 = no limit for the others)
+        """
 }

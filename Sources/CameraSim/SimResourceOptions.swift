@@ -41,14 +41,14 @@ public struct SimResourceOptions: Sendable, Equatable {
     }
 
     static let usage = """
-    Battery and card (read with BatteryLevel 0x5001, Canon's 0xD111/0xD11B event records, Sony's
-    0xD218, and StorageInfo):
-      --battery PERCENT         battery level at start (default 100)
-      --battery-drain PERCENT   level lost with each frame shot (default 0; e.g. 5 or 0.5); the
-                                body reports each change as its family does
-      --card-free BYTES         free card space at start (e.g. 64G, 25M; default a 32G card less
-                                the photos on it); shrinks with every photo kept on the card
-      --card-shots N            shots that fit in that space at start, as the body estimates them
-                                (default: the space over the size of one shot)
-    """
+        Battery and card (read with BatteryLevel 0x5001, Canon's 0xD111/0xD11B event records, Sony's
+        0xD218, and StorageInfo):
+          --battery PERCENT         battery level at start (default 100)
+          --battery-drain PERCENT   level lost with each frame shot (default 0; e.g. 5 or 0.5); the
+                                    body reports each change as its family does
+          --card-free BYTES         free card space at start (e.g. 64G, 25M; default a 32G card less
+                                    the photos on it); shrinks with every photo kept on the card
+          --card-shots N            shots that fit in that space at start, as the body estimates them
+                                    (default: the space over the size of one shot)
+        """
 }

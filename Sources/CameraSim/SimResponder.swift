@@ -21,7 +21,7 @@ public enum SimData: Sendable, Equatable {
         let length = max(0, min(length, count - position))
         switch self {
         case .bytes(let bytes): return Array(bytes[position..<(position + length)])
-        case let .object(content, offset, _): return try content.read(offset: offset + position, count: length)
+        case .object(let content, let offset, _): return try content.read(offset: offset + position, count: length)
         }
     }
 }
@@ -76,8 +76,10 @@ public struct SimResponder: Sendable {
     public var burst: Int { camera.burst }
     public var sessionOpen: Bool { camera.sessionOpen }
 
-    public init(profile: SimProfile, card: CameraCard, burst: Int, propertyFlood: Int = 0, remoteCapture: Bool = true,
-                quirks: SimQuirks = SimQuirks(), clock: @escaping @Sendable () -> Double = { SocketClock.now() }) {
+    public init(
+        profile: SimProfile, card: CameraCard, burst: Int, propertyFlood: Int = 0, remoteCapture: Bool = true,
+        quirks: SimQuirks = SimQuirks(), clock: @escaping @Sendable () -> Double = { SocketClock.now() }
+    ) {
         self.profile = profile
         camera = SimCamera(card: card, body: profile.body, burst: burst, remoteCapture: remoteCapture, clock: clock)
         behaviour = profile.makeBehaviour(propertyFlood: propertyFlood, quirks: quirks)
@@ -193,8 +195,10 @@ public struct SimResponder: Sendable {
         case .getObjectHandles:
             guard camera.storageMatches(param(0)) else { return SimReply(code: .invalidStorageID) }
             var writer = PTPDataWriter()
-            writer.appendArrayU32(card.handles(format: UInt16(truncatingIfNeeded: param(1)),
-                                               parent: parentFilter(param(2), count: p.count)))
+            writer.appendArrayU32(
+                card.handles(
+                    format: UInt16(truncatingIfNeeded: param(1)),
+                    parent: parentFilter(param(2), count: p.count)))
             return SimReply(code: .ok, data: writer.bytes)
         case .getObjectInfo:
             return camera.objectInfo(param(0))
@@ -237,6 +241,7 @@ public struct SimResponder: Sendable {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+        return
+            "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import RelayCore
 import PTPWire
+import RelayCore
 import SocketIO
 
 /// Accepts clients one after another: the PTP/IP command handshake, the event channel (refused
@@ -19,8 +19,10 @@ struct SimServer {
     /// How long a new connection may take to send its init packet.
     static let handshakeTimeout = 10.0
 
-    init(listener: TCPListener, card: CameraCard, power: SimPower, activation: SimActivation, options: SimOptions,
-         log: SimLog, stop: StopFlag) {
+    init(
+        listener: TCPListener, card: CameraCard, power: SimPower, activation: SimActivation, options: SimOptions,
+        log: SimLog, stop: StopFlag
+    ) {
         self.listener = listener
         self.power = power
         self.activation = activation
@@ -47,7 +49,7 @@ struct SimServer {
     }
 
     private mutating func serve(_ command: TCPConnection) throws {
-        guard case let .initCommandRequest(guid, name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
+        guard case .initCommandRequest(let guid, let name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
             log.info("\(command.peer) closed or sent something other than InitCommandRequest")
             return
         }
@@ -59,15 +61,18 @@ struct SimServer {
         }
         guard activation.mayServe else {
             try? command.write(PTPIPPacket.initFail(reason: 2).encoded(), timeout: 1)
-            log.info("refused \(command.peer) (\(name)): the body served its sessions for this activation "
-                     + "(--sessions-per-activation); a line \"activate\" on stdin activates it again")
+            log.info(
+                "refused \(command.peer) (\(name)): the body served its sessions for this activation "
+                    + "(--sessions-per-activation); a line \"activate\" on stdin activates it again")
             return
         }
         connectionNumber &+= 1
         let number = connectionNumber
-        try command.write(PTPIPPacket.initCommandAck(
-            connectionNumber: number, guid: Self.guid(for: options.profile),
-            friendlyName: options.profile.model, protocolVersion: PTPIPPacket.protocolVersion1_0).encoded(), timeout: 5)
+        try command.write(
+            PTPIPPacket.initCommandAck(
+                connectionNumber: number, guid: Self.guid(for: options.profile),
+                friendlyName: options.profile.model, protocolVersion: PTPIPPacket.protocolVersion1_0
+            ).encoded(), timeout: 5)
         guard let event = try awaitEventChannel(number: number) else {
             log.info("refused \(command.peer) (\(name)): event channel not opened within \(options.faults.eventChannelTimeout) s")
             return
@@ -77,8 +82,10 @@ struct SimServer {
         card.clearNewObjects()
         let listener = self.listener
         let log = self.log
-        var session = SimSession(command: command, event: event, card: card, power: power, options: options,
-                                 sessionNumber: UInt64(number), log: log, stop: stop) {
+        var session = SimSession(
+            command: command, event: event, card: card, power: power, options: options,
+            sessionNumber: UInt64(number), log: log, stop: stop
+        ) {
             Self.refuseWaitingClients(listener, log: log)
         }
         let reason = session.run(counters: &counters)
@@ -116,7 +123,7 @@ struct SimServer {
             do {
                 let packet = try Self.readPacket(candidate, timeout: max(0.5, min(left, Self.handshakeTimeout)))
                 switch packet {
-                case let .initEventRequest(connectionNumber)? where connectionNumber == number:
+                case .initEventRequest(let connectionNumber)? where connectionNumber == number:
                     try candidate.write(PTPIPPacket.initEventAck.encoded(), timeout: 5)
                     return candidate
                 case .initCommandRequest?:
@@ -149,8 +156,9 @@ struct SimServer {
         let deadline = SocketClock.now() + timeout
         while true {
             if let packet = try reader.nextPacket() { return packet }
-            let bytes = try connection.readSome(maxCount: max(1, reader.bytesNeeded),
-                                                timeout: max(0, deadline - SocketClock.now()))
+            let bytes = try connection.readSome(
+                maxCount: max(1, reader.bytesNeeded),
+                timeout: max(0, deadline - SocketClock.now()))
             if bytes.isEmpty { return nil }
             reader.append(bytes)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import PTPWire
-import SocketIO
 import RelayCore
+import SocketIO
 
 /// One client session: owns the command and event connections (on the server's thread only),
 /// reads operations, answers them through `SimResponder`, and applies the faults to what it
@@ -32,8 +32,10 @@ struct SimSession {
     /// Largest piece of a photo read into memory at once while it is sent.
     static let maxPiece = 1 << 20
 
-    init(command: TCPConnection, event: TCPConnection, card: CameraCard, power: SimPower, options: SimOptions,
-         sessionNumber: UInt64, log: SimLog, stop: StopFlag, refuseOthers: @escaping () -> Void) {
+    init(
+        command: TCPConnection, event: TCPConnection, card: CameraCard, power: SimPower, options: SimOptions,
+        sessionNumber: UInt64, log: SimLog, stop: StopFlag, refuseOthers: @escaping () -> Void
+    ) {
         self.command = command
         self.power = power
         self.refuseOthers = refuseOthers
@@ -41,11 +43,13 @@ struct SimSession {
         self.options = options
         self.log = log
         self.stop = stop
-        responder = SimResponder(profile: options.profile, card: card, burst: options.burst,
-                                 propertyFlood: options.propertyFlood, remoteCapture: options.remoteCapture,
-                                 quirks: options.quirks)
-        link = FaultyLink(connection: command, faults: options.faults,
-                          random: SeededRandom.derived(seed: options.seed, stream: 3, index: sessionNumber))
+        responder = SimResponder(
+            profile: options.profile, card: card, burst: options.burst,
+            propertyFlood: options.propertyFlood, remoteCapture: options.remoteCapture,
+            quirks: options.quirks)
+        link = FaultyLink(
+            connection: command, faults: options.faults,
+            random: SeededRandom.derived(seed: options.seed, stream: 3, index: sessionNumber))
         random = SeededRandom.derived(seed: options.seed, stream: 4, index: sessionNumber)
     }
 
@@ -98,15 +102,15 @@ struct SimSession {
 
     private mutating func handle(_ packet: PTPIPPacket, counters: inout FaultCounters) throws {
         switch packet {
-        case let .operationRequest(request):
+        case .operationRequest(let request):
             if request.dataPhase == PTPOperationRequest.dataPhaseOut {
                 pendingDataOut = (request, [])
             } else {
                 try execute(request, dataOut: nil, counters: &counters)
             }
-        case let .data(_, payload):
+        case .data(_, let payload):
             appendDataOut(payload)
-        case let .endData(_, payload):
+        case .endData(_, let payload):
             appendDataOut(payload)
             if let pending = pendingDataOut {
                 pendingDataOut = nil
@@ -127,8 +131,10 @@ struct SimSession {
         pendingDataOut = pending
     }
 
-    private mutating func execute(_ request: PTPOperationRequest, dataOut: [UInt8]?,
-                                  counters: inout FaultCounters) throws {
+    private mutating func execute(
+        _ request: PTPOperationRequest, dataOut: [UInt8]?,
+        counters: inout FaultCounters
+    ) throws {
         var reply: SimReply
         let scripted = SimResponder.isShutterRelease(request) ? nextCaptureAnswer(counters: &counters) : nil
         if isBusy(request.code) || scripted == "B" {
@@ -153,22 +159,25 @@ struct SimSession {
         if reply.stopsAnswering {
             if !silent {
                 silent = true
-                log.info("\(request.code) came before the \(options.profile.rawValue) handshake was done: the camera stops "
-                         + "answering for the rest of this session, as the real body does (see --sdio-handshake)")
+                log.info(
+                    "\(request.code) came before the \(options.profile.rawValue) handshake was done: the camera stops "
+                        + "answering for the rest of this session, as the real body does (see --sdio-handshake)")
             }
             return
         }
         if reply.endsActivation { shutsDownAfter = true }
         if options.verbose {
             let parameters = request.parameters.map { String($0, radix: 16) }.joined(separator: ",")
-            log.info("\(request.code)(\(parameters)) tid \(request.transactionID) → \(reply.code)"
-                     + (reply.data.map { ", \($0.count) data bytes" } ?? ""))
+            log.info(
+                "\(request.code)(\(parameters)) tid \(request.transactionID) → \(reply.code)"
+                    + (reply.data.map { ", \($0.count) data bytes" } ?? ""))
         }
         if let data = reply.data {
             try sendData(data, transactionID: request.transactionID, counters: &counters)
         }
-        let response = PTPOperationResponse(code: reply.code, transactionID: request.transactionID,
-                                            parameters: reply.parameters)
+        let response = PTPOperationResponse(
+            code: reply.code, transactionID: request.transactionID,
+            parameters: reply.parameters)
         try link.send(PTPIPPacket.operationResponse(response).encoded(), counters: &counters)
         for pushed in reply.events { try sendEvent(pushed) }
     }
@@ -182,8 +191,10 @@ struct SimSession {
     }
 
     /// `--hostile` modes that break the answer to GetObjectInfo itself.
-    private mutating func misbehave(_ hostility: SimHostility, answering request: PTPOperationRequest, with reply: SimReply,
-                                    counters: inout FaultCounters) throws {
+    private mutating func misbehave(
+        _ hostility: SimHostility, answering request: PTPOperationRequest, with reply: SimReply,
+        counters: inout FaultCounters
+    ) throws {
         let tid = request.transactionID
         switch hostility {
         case .oversizedLength:
@@ -194,8 +205,9 @@ struct SimSession {
             try link.send(header.bytes, counters: &counters)
             throw SessionEnd.hostile(hostility)
         case .truncatedPacket:
-            try link.send(PTPIPPacket.startData(transactionID: tid, totalLength: UInt64(reply.data?.count ?? 0)).encoded(),
-                          counters: &counters)
+            try link.send(
+                PTPIPPacket.startData(transactionID: tid, totalLength: UInt64(reply.data?.count ?? 0)).encoded(),
+                counters: &counters)
             var header = PTPDataWriter()
             header.appendU32(12 + 1000)
             header.appendU32(PTPIPPacketType.data.rawValue)
@@ -228,47 +240,56 @@ struct SimSession {
         if case .object = data {
             counters.objectTransfers += 1
             if let target = options.faults.dropDuringTransfer, target == counters.objectTransfers,
-               !counters.dropDuringTransferFired {
+                !counters.dropDuringTransferFired
+            {
                 counters.dropDuringTransferFired = true
                 dropAt = data.count / 2
             }
         }
         var announced = data.count
         if options.faults.hostility == .overlongData, case .object = data, announced > 64 { announced -= 64 }
-        try link.send(PTPIPPacket.startData(transactionID: transactionID, totalLength: UInt64(announced)).encoded(),
-                      counters: &counters)
+        try link.send(
+            PTPIPPacket.startData(transactionID: transactionID, totalLength: UInt64(announced)).encoded(),
+            counters: &counters)
         var offset = 0
         while true {
             if stop.isStopped { throw SessionEnd.stopRequested }
             let left = data.count - offset
             let size = nextDataPacketSize(left: left)
             if let cut = dropAt, offset + size >= cut {
-                try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset,
-                                   count: max(0, cut - offset), counters: &counters)
+                try sendDataPacket(
+                    isEnd: false, transactionID: transactionID, data: data, from: offset,
+                    count: max(0, cut - offset), counters: &counters)
                 throw SessionEnd.droppedDuringTransfer(counters.objectTransfers)
             }
             if size >= left {
                 if options.profile.body.endsWithEmptyEndData && left > 0 {
                     // Canon bodies send every byte in Data packets and end with an empty EndData.
-                    try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset, count: left,
-                                       counters: &counters)
-                    try sendDataPacket(isEnd: true, transactionID: transactionID, data: data, from: data.count, count: 0,
-                                       counters: &counters)
+                    try sendDataPacket(
+                        isEnd: false, transactionID: transactionID, data: data, from: offset, count: left,
+                        counters: &counters)
+                    try sendDataPacket(
+                        isEnd: true, transactionID: transactionID, data: data, from: data.count, count: 0,
+                        counters: &counters)
                 } else {
-                    try sendDataPacket(isEnd: true, transactionID: transactionID, data: data, from: offset, count: left,
-                                       counters: &counters)
+                    try sendDataPacket(
+                        isEnd: true, transactionID: transactionID, data: data, from: offset, count: left,
+                        counters: &counters)
                 }
                 return
             }
-            try sendDataPacket(isEnd: false, transactionID: transactionID, data: data, from: offset, count: size,
-                               counters: &counters)
+            try sendDataPacket(
+                isEnd: false, transactionID: transactionID, data: data, from: offset, count: size,
+                counters: &counters)
             offset += size
         }
     }
 
     /// One Data or EndData packet: its header, then its payload read and written piece by piece.
-    private mutating func sendDataPacket(isEnd: Bool, transactionID: UInt32, data: SimData, from offset: Int, count: Int,
-                                         counters: inout FaultCounters) throws {
+    private mutating func sendDataPacket(
+        isEnd: Bool, transactionID: UInt32, data: SimData, from offset: Int, count: Int,
+        counters: inout FaultCounters
+    ) throws {
         var header = PTPDataWriter(capacity: 12)
         header.appendU32(UInt32(truncatingIfNeeded: 12 + count))
         header.appendU32((isEnd ? PTPIPPacketType.endData : PTPIPPacketType.data).rawValue)

@@ -167,8 +167,10 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
                 saveProblem = nil
             } catch {
                 if saveProblem == nil {
-                    outbox.append(.notice("the capture state could not be saved (\(error)); --resume would start from an older state",
-                                          .warning))
+                    outbox.append(
+                        .notice(
+                            "the capture state could not be saved (\(error)); --resume would start from an older state",
+                            .warning))
                 }
                 saveProblem = "\(error)"
             }

@@ -164,9 +164,11 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
             if willUpload { shots[companion].uploadExpected = true }
             return shots[companion].number
         }
-        guard let index = shots.firstIndex(where: { shot in
-            shot.outcome == .triggered && (firedBefore.map { (shot.triggeredAt ?? .distantFuture) < $0 } ?? true)
-        }) else { return nil }
+        guard
+            let index = shots.firstIndex(where: { shot in
+                shot.outcome == .triggered && (firedBefore.map { (shot.triggeredAt ?? .distantFuture) < $0 } ?? true)
+            })
+        else { return nil }
         shots[index].outcome = .captured
         shots[index].fileName = fileName
         shots[index].uploadExpected = willUpload
@@ -236,7 +238,8 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     private mutating func append(_ shot: Shot) {
         shots.append(shot)
         while shots.count > Self.keptShots,
-              let index = shots.firstIndex(where: { $0.outcome != .triggered && !$0.awaitsUpload }) {
+            let index = shots.firstIndex(where: { $0.outcome != .triggered && !$0.awaitsUpload })
+        {
             shots.remove(at: index)
         }
     }

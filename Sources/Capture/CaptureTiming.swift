@@ -49,7 +49,8 @@ public enum CaptureTiming {
         // Out-of-range days and months roll over in Calendar; a time that does not exist is refused.
         let made = calendar.dateComponents([.month, .day, .hour, .minute], from: end)
         guard made.month == components.month, made.day == components.day, made.hour == clock.hour,
-              made.minute == clock.minute else { throw .badTime(text) }
+            made.minute == clock.minute
+        else { throw .badTime(text) }
         if parts.count == 1 && end <= now {
             guard let tomorrow = calendar.date(byAdding: .day, value: 1, to: end) else { throw .badTime(text) }
             end = tomorrow
@@ -61,7 +62,9 @@ public enum CaptureTiming {
     private static func clock(_ text: String) -> (hour: Int, minute: Int, second: Int)? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
         guard (2...3).contains(fields.count), fields.allSatisfy({ $0 != nil }) else { return nil }
-        let hour = fields[0]!, minute = fields[1]!, second = fields.count == 3 ? fields[2]! : 0
+        let hour = fields[0]!
+        let minute = fields[1]!
+        let second = fields.count == 3 ? fields[2]! : 0
         guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
         return (hour, minute, second)
     }
@@ -75,7 +78,7 @@ public enum CaptureTimingError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .badDuration(option, text):
+        case .badDuration(let option, let text):
             return CommandLineValueError.notADuration(option: option, text: text).description
         case .badTime(let text):
             return "--until '\(text)' is not a time: give HH:MM, HH:MM:SS or YYYY-MM-DDTHH:MM (local time)"

@@ -1,10 +1,11 @@
 import COpenSSL
-import Foundation
 import FTPWire
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SHA-256 of a received file (libcrypto), so a photo the camera sends again after a lost 226 is
@@ -64,8 +65,9 @@ final class ContentDigest {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard !failed, EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
-        return Content(hex: digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined(), bytes: bytes, tail: tail,
-                       jpeg: structure.verdict)
+        return Content(
+            hex: digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined(), bytes: bytes, tail: tail,
+            jpeg: structure.verdict)
     }
 
     /// The digest of the whole file behind `fd` (read with pread, so the offset is untouched);

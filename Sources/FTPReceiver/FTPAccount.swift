@@ -16,7 +16,9 @@ public struct FTPAccount: Sendable, Equatable {
     public static func parse(_ spec: String, environment: [String: String]) throws(FTPReceiverError) -> FTPAccount {
         let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
-        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+        else {
             throw .badUserName(name)
         }
         let variable = parts.count > 1 ? String(parts[1]) : defaultPasswordVariable
@@ -29,7 +31,8 @@ public struct FTPAccount: Sendable, Equatable {
     /// Compares without stopping at the first difference, so the time taken does not tell how
     /// much of a guess was right.
     func accepts(_ guess: String) -> Bool {
-        let expected = Array(password.utf8), given = Array(guess.utf8)
+        let expected = Array(password.utf8)
+        let given = Array(guess.utf8)
         var difference = UInt8(expected.count == given.count ? 0 : 1)
         for index in 0..<max(expected.count, given.count) {
             let a = index < expected.count ? expected[index] : 0

@@ -1,5 +1,5 @@
-import Foundation
 import FTPWire
+import Foundation
 import RelayCore
 import SocketIO
 

@@ -1,12 +1,13 @@
-import Foundation
 import FTPWire
+import Foundation
 import RelayCore
 import SocketIO
 import Spool
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// STOR and APPE: the upload streams into a partial file and is spooled, fsynced, before 226.
@@ -84,8 +85,9 @@ extension FTPSession {
         context.report(.announced(fileName: path.name, bytes: nil))
         // The upload becomes an incoming photo of the spool at once, so that a destination can
         // send it while it arrives (cut-through); its last byte goes only after the commit.
-        let incoming = context.spool.adopt(context.store.identity(user: user, path: path, fileName: fileName(path)),
-                                           url: context.store.partialURL(user: user, path: path), descriptor: opened.fd)
+        let incoming = context.spool.adopt(
+            context.store.identity(user: user, path: path, fileName: fileName(path)),
+            url: context.store.partialURL(user: user, path: path), descriptor: opened.fd)
         guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
             context.spool.letGo(incoming)
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
@@ -104,7 +106,8 @@ extension FTPSession {
             }
             return room.fits
         }
-        if case .complete = end {} else {
+        if case .complete = end {
+        } else {
             // Anything but a clean end leaves the partial file for a resume (or drops it), never the spool.
             context.spool.letGo(incoming)
         }
@@ -118,8 +121,9 @@ extension FTPSession {
         case .noRoom:
             context.store.discardPartial(user: user, path: path)
             let limit = ByteCountText.format(context.spool.limits.maxBytes)
-            log("\(path.name) refused at \(total) bytes: with the spool's photos and the uploads kept for a resume it does not fit in "
-                + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
+            log(
+                "\(path.name) refused at \(total) bytes: with the spool's photos and the uploads kept for a resume it does not fit in "
+                    + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full (\(limit)) while the gallery catches up: send \(path.name) again in a minute")
         case .clientGone:
             log("\(path.name) cut off at \(total) bytes: kept for a resume (REST or APPE)")
@@ -152,8 +156,10 @@ extension FTPSession {
     /// An upload whose data connection ended cleanly. A RAW relay cannot check is taken only if
     /// no ABOR follows: a client that closed its data connection and then aborted (or left) did
     /// not send it whole.
-    private func received(_ path: FTPVirtualPath, incoming: IncomingPhoto, digest: ContentDigest?, bytes: Int64,
-                          kind: FTPFileKind) -> FTPReply {
+    private func received(
+        _ path: FTPVirtualPath, incoming: IncomingPhoto, digest: ContentDigest?, bytes: Int64,
+        kind: FTPFileKind
+    ) -> FTPReply {
         if kind == .raw, context.store.rawVerdict(user: userName, path: path) == .unreadable, let aborted = abortedRightAfterData() {
             context.spool.letGo(incoming)
             log("\(path.name) ended at \(bytes) bytes and was then \(aborted ? "aborted" : "dropped"): kept for a resume")
@@ -166,8 +172,10 @@ extension FTPSession {
 
     /// A complete upload into the spool; 226 only once it is there (or was already). `content`:
     /// its digest, when it was made as it arrived.
-    private func spool(_ path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, bytes: Int64,
-                       kind: FTPFileKind) -> FTPReply {
+    private func spool(
+        _ path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, bytes: Int64,
+        kind: FTPFileKind
+    ) -> FTPReply {
         switch context.store.finish(user: userName, path: path, incoming: incoming, content: content, kind: kind) {
         case .spooled(let entry):
             context.report.spooled(entry, in: context.spool)
@@ -209,16 +217,20 @@ extension FTPSession {
     /// answered 226, or the camera would send it again and again.
     /// `fits` is asked, every ``roomCheckBytes`` written, whether the upload still fits.
     /// `wrote` hears each chunk written and the size written so far.
-    private func pump(from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void = { _, _ in },
-                      fits: (Int64) -> Bool = { _ in true }) -> (TransferEnd, Int64) {
+    private func pump(
+        from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void = { _, _ in },
+        fits: (Int64) -> Bool = { _ in true }
+    ) -> (TransferEnd, Int64) {
         let (end, total) = transfer(from: data, into: fd, start: start, wrote: wrote, fits: fits)
         // Cut for a retry, the connections end as if the client had closed them: the end must
         // not pass for a complete file.
         return (wasCutForRetry ? .cutForRetry : end, total)
     }
 
-    private func transfer(from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void,
-                          fits: (Int64) -> Bool) -> (TransferEnd, Int64) {
+    private func transfer(
+        from data: FTPStream, into fd: Int32?, start: Int64, wrote: ([UInt8], Int64) -> Void,
+        fits: (Int64) -> Bool
+    ) -> (TransferEnd, Int64) {
         var total = start
         var nextRoomCheck = start
         let idle = context.options.idleSeconds
@@ -227,7 +239,9 @@ extension FTPSession {
         var controlEnded = false
         while true {
             let ready: [Bool]
-            do { ready = try FTPStream.waitReadable(controlEnded ? [data] : [data, control], timeout: idle) } catch { return (.clientGone, total) }
+            do { ready = try FTPStream.waitReadable(controlEnded ? [data] : [data, control], timeout: idle) } catch {
+                return (.clientGone, total)
+            }
             if !ready.contains(true) { return (.timedOut, total) }
             if ready.count > 1, ready[1], let end = readControlDuringTransfer() {
                 switch end {
@@ -239,7 +253,8 @@ extension FTPSession {
             let chunk: [UInt8]
             do { chunk = try data.readSome(maxCount: 1 << 20, timeout: idle) } catch { return (.clientGone, total) }
             if chunk.isEmpty {
-                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, let end = readControlDuringTransfer() {
+                if !controlEnded, (try? FTPStream.waitReadable([control], timeout: 0))?.first == true, let end = readControlDuringTransfer()
+                {
                     if case .flooded = end { return (end, total) }
                     controlEnded = true
                 }

@@ -1,5 +1,5 @@
-import Foundation
 import FTPWire
+import Foundation
 import Intake
 import RelayCore
 import RunEvents
@@ -166,7 +166,8 @@ final class FTPSession: @unchecked Sendable {
         case .syst: return FTPReply(215, "UNIX Type: L8")
         case .feat:
             let tls = context.tls == nil ? [] : [" AUTH TLS", " PBSZ", " PROT"]
-            return FTPReply(211, lines: ["Features:"] + tls + [" EPRT", " EPSV", " MDTM", " PASV", " REST STREAM", " SIZE", " TVFS", " UTF8", "End"])
+            return FTPReply(
+                211, lines: ["Features:"] + tls + [" EPRT", " EPSV", " MDTM", " PASV", " REST STREAM", " SIZE", " TVFS", " UTF8", "End"])
         case .opts(let name, let value):
             if name == "UTF8" && (value.isEmpty || value.uppercased() == "ON") { return FTPReply(200, "UTF-8 is always on") }
             return FTPReply(501, "option \(name) is not supported")
@@ -244,7 +245,8 @@ final class FTPSession: @unchecked Sendable {
             return withPath(text) { path in
                 switch context.store.rename(user: userName, from: from, to: path) {
                 case .renamed: return FTPReply(250, "renamed")
-                case .busy: return FTPReply(450, "\(from.name) or \(path.name) is being uploaded on another connection: try again when it is done")
+                case .busy:
+                    return FTPReply(450, "\(from.name) or \(path.name) is being uploaded on another connection: try again when it is done")
                 case .failed: return FTPReply(550, "cannot rename")
                 }
             }
@@ -257,8 +259,12 @@ final class FTPSession: @unchecked Sendable {
         case .help: return FTPReply(214, "cameras upload photos here with STOR; see relay ftp-setup")
         case .allo: return FTPReply(202, "no storage allocation needed")
         case .auth(let mechanism):
-            guard context.tls != nil else { return FTPReply(502, "FTPS is off in this relay (relay run --ftp-tls optional turns it on): use plain FTP") }
-            guard mechanism == "TLS" || mechanism == "SSL" || mechanism == "TLS-C" else { return FTPReply(504, "only AUTH TLS is supported") }
+            guard context.tls != nil else {
+                return FTPReply(502, "FTPS is off in this relay (relay run --ftp-tls optional turns it on): use plain FTP")
+            }
+            guard mechanism == "TLS" || mechanism == "SSL" || mechanism == "TLS-C" else {
+                return FTPReply(504, "only AUTH TLS is supported")
+            }
             guard !control.isSecure else { return FTPReply(503, "TLS is on already") }
             startingTLS = true
             return FTPReply(234, "AUTH TLS ok: start the TLS handshake")
@@ -300,8 +306,10 @@ final class FTPSession: @unchecked Sendable {
             return FTPReply(230, "logged in; upload your photos")
         }
         let (count, delay) = context.loginGuard.failed(from: clientHost)
-        context.report(.warning("ftp: failed login as '\(Self.printable(name))' from \(clientHost) (\(count) in a row); "
-            + "check the camera's user and password"))
+        context.report(
+            .warning(
+                "ftp: failed login as '\(Self.printable(name))' from \(clientHost) (\(count) in a row); "
+                    + "check the camera's user and password"))
         context.stop.sleep(delay)
         return FTPReply(530, "wrong user or password")
     }
@@ -329,8 +337,10 @@ final class FTPSession: @unchecked Sendable {
     private func active(_ target: FTPHostPort) -> FTPReply {
         if epsvOnly { return FTPReply(501, "EPSV ALL was given: use EPSV") }
         guard FTPPeer.host(of: target.host + ":0") == clientHost else {
-            context.report(.warning("ftp: \(clientHost) asked for a data connection to \(target.host) port \(target.port): refused "
-                + "(a data connection must go to the client's own address)"))
+            context.report(
+                .warning(
+                    "ftp: \(clientHost) asked for a data connection to \(target.host) port \(target.port): refused "
+                        + "(a data connection must go to the client's own address)"))
             return FTPReply(500, "data connections go only to your own address (\(clientHost))")
         }
         guard target.port >= 1024 else { return FTPReply(500, "data ports below 1024 are refused") }
@@ -351,9 +361,10 @@ final class FTPSession: @unchecked Sendable {
         dataChannel = nil
         defer { channel.close() }
         do {
-            return FTPStream(try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds, stop: context.stop) { peer in
-                context.report(.warning("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
-            })
+            return FTPStream(
+                try channel.open(controlHost: clientHost, timeout: context.options.dataConnectSeconds, stop: context.stop) { peer in
+                    context.report(.warning("ftp: data connection from \(peer) refused: the control connection is from \(clientHost)"))
+                })
         } catch {
             log("no data connection: \(error)")
             return nil

@@ -17,15 +17,17 @@ public enum FTPSetupText {
         case (.off, _), (_, nil):
             lines.append("  security: plain FTP (FTPS and SFTP off)")
         case (let mode, let fingerprint?):
-            lines.append("  security: FTPS, explicit (AUTH TLS)" + (mode == .optional ? "; plain FTP also accepted" : "; plain FTP is refused"))
+            lines.append(
+                "  security: FTPS, explicit (AUTH TLS)" + (mode == .optional ? "; plain FTP also accepted" : "; plain FTP is refused"))
             lines.append("  the camera shows relay's certificate once: approve it if its SHA-256 fingerprint is")
             lines.append("    \(fingerprint)")
         }
         for account in options.accounts {
             lines.append("  user: \(account.name)  password: the one relay was given for \(account.name)  folder: / (or any folder)")
         }
-        lines.append("  proxy: off; overwrite same file name: on; transfer: JPEG"
-            + (options.includeRAW ? " and RAW" : " (RAW and video are received and skipped)"))
+        lines.append(
+            "  proxy: off; overwrite same file name: on; transfer: JPEG"
+                + (options.includeRAW ? " and RAW" : " (RAW and video are received and skipped)"))
         return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import FTPWire
+import Foundation
 import Intake
 import RelayCore
 import RunEvents
@@ -51,9 +51,13 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     }
 
     public func run(until stop: StopFlag) {
-        let context = FTPReceiverContext(options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
-        report(.info("ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"
-            + FTPSetupText.make(options: options, port: listener.port, addresses: options.setupAddresses, tlsFingerprint: tls?.fingerprint)))
+        let context = FTPReceiverContext(
+            options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
+        report(
+            .info(
+                "ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"
+                    + FTPSetupText.make(
+                        options: options, port: listener.port, addresses: options.setupAddresses, tlsFingerprint: tls?.fingerprint)))
         if let clear = options.cleartextWarning { report(.warning(clear)) }
         let done = DispatchGroup()
         var lastSweep = Date.distantPast
@@ -61,7 +65,8 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
             if Date().timeIntervalSince(lastSweep) >= min(60, options.partialKeepSeconds / 2) {
                 lastSweep = Date()
                 for path in store.discardPartials(olderThan: options.partialKeepSeconds) {
-                    report(.info("ftp: discarded the unfinished upload of \(path) (not resumed within \(Int(options.partialKeepSeconds)) s)"))
+                    report(
+                        .info("ftp: discarded the unfinished upload of \(path) (not resumed within \(Int(options.partialKeepSeconds)) s)"))
                 }
             }
             let connection: TCPConnection

@@ -1,12 +1,13 @@
-import Foundation
 import FTPWire
+import Foundation
 import Intake
 import RelayCore
 import Spool
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Uploads on their way into the spool, shared by all control sessions.
@@ -82,8 +83,10 @@ final class FTPUploadStore: @unchecked Sendable {
     /// (its `cut`), and the claim waits up to `wait` seconds for it to let go; what it received
     /// stays for a REST resume. `cut` is how a later upload cuts this one. Nil when the path stays
     /// held: a rename in progress, or an upload that did not let go in time.
-    func claimUpload(user: String, path: FTPVirtualPath, wait: TimeInterval = 10,
-                     cut: @escaping @Sendable () -> Void) -> UploadClaim? {
+    func claimUpload(
+        user: String, path: FTPVirtualPath, wait: TimeInterval = 10,
+        cut: @escaping @Sendable () -> Void
+    ) -> UploadClaim? {
         let key = Self.key(user, path)
         let deadline = Date().addingTimeInterval(wait)
         var tookOver = false
@@ -210,8 +213,10 @@ final class FTPUploadStore: @unchecked Sendable {
                 let url = userURL.appendingPathComponent(name)
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { continue }
                 let virtual = (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("path"), encoding: .utf8)) ?? name
-                found.append(Partial(user: user, virtual: virtual, url: url, bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
-                                     modified: attributes[.modificationDate] as? Date ?? .distantPast))
+                found.append(
+                    Partial(
+                        user: user, virtual: virtual, url: url, bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                        modified: attributes[.modificationDate] as? Date ?? .distantPast))
             }
         }
         return found
@@ -247,14 +252,18 @@ final class FTPUploadStore: @unchecked Sendable {
         var folders: Set<String> = []
         var all = lock.withLock { received[user] ?? [:] }
         for (path, info) in partials(user: user) { all[path] = info }
-        for (path, info) in all where path.components.count > folderPath.components.count
-            && Array(path.components.prefix(folderPath.components.count)) == folderPath.components {
+        for (path, info) in all
+        where path.components.count > folderPath.components.count
+            && Array(path.components.prefix(folderPath.components.count)) == folderPath.components
+        {
             let next = path.components[folderPath.components.count]
             if path.components.count == folderPath.components.count + 1 { files[next] = info } else { folders.insert(next) }
         }
         let now = Date()
         return folders.sorted().map { FTPListing.Entry(name: $0, isFolder: true, bytes: 0, modified: now) }
-            + files.keys.sorted().map { FTPListing.Entry(name: $0, isFolder: false, bytes: files[$0]!.bytes, modified: files[$0]!.modified) }
+            + files.keys.sorted().map {
+                FTPListing.Entry(name: $0, isFolder: false, bytes: files[$0]!.bytes, modified: files[$0]!.modified)
+            }
     }
 
     /// What became of an RNFR/RNTO.
@@ -307,8 +316,9 @@ final class FTPUploadStore: @unchecked Sendable {
     /// The identity of one upload of `path` as a photo: one of its own for each STOR, since
     /// whether it repeats an earlier photo is known only from its content, at its end.
     func identity(user: String, path: FTPVirtualPath, fileName: String) -> PhotoIdentity {
-        PhotoIdentity(source: "ftp:\(user)", fileName: fileName, bytes: 0, capturedAt: Date(),
-                      uniqueKey: "\(user)|\(path)|\(UUID().uuidString)")
+        PhotoIdentity(
+            source: "ftp:\(user)", fileName: fileName, bytes: 0, capturedAt: Date(),
+            uniqueKey: "\(user)|\(path)|\(UUID().uuidString)")
     }
 
     /// Commits the complete upload of `path` (`incoming`, adopted from its partial file) to the
@@ -317,16 +327,20 @@ final class FTPUploadStore: @unchecked Sendable {
     /// kept as a partial upload; a repeat of a photo received before (same account, name and
     /// content) is dropped. Whatever is not committed is withdrawn from an upload sending it.
     /// `content` is the upload's digest when it was made as the bytes arrived (else it is read now).
-    func finish(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, kind: FTPFileKind) -> Outcome {
+    func finish(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, kind: FTPFileKind) -> Outcome
+    {
         let outcome = commit(user: user, path: path, incoming: incoming, content: content, kind: kind)
-        if case .spooled = outcome {} else {
+        if case .spooled = outcome {
+        } else {
             spool.letGo(incoming)
         }
         return outcome
     }
 
-    private func commit(user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content given: ContentDigest.Content?,
-                        kind: FTPFileKind) -> Outcome {
+    private func commit(
+        user: String, path: FTPVirtualPath, incoming: IncomingPhoto, content given: ContentDigest.Content?,
+        kind: FTPFileKind
+    ) -> Outcome {
         let url = partialURL(user: user, path: path)
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failed(.io(path: url.path, reason: Errno.current("open").description)) }
@@ -419,8 +433,9 @@ final class FTPUploadStore: @unchecked Sendable {
     private func partialInfo(user: String, path: FTPVirtualPath) -> FileInfo? {
         let url = partialURL(user: user, path: path)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
-        return FileInfo(bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
-                        modified: attributes[.modificationDate] as? Date ?? Date(), complete: false)
+        return FileInfo(
+            bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+            modified: attributes[.modificationDate] as? Date ?? Date(), complete: false)
     }
 
     private func partials(user: String) -> [FTPVirtualPath: FileInfo] {
@@ -428,8 +443,9 @@ final class FTPUploadStore: @unchecked Sendable {
         let userURL = userFolder(user)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: userURL.path)) ?? [] where name.hasSuffix(".path") {
             guard let text = try? String(contentsOf: userURL.appendingPathComponent(name), encoding: .utf8),
-                  let path = try? FTPVirtualPath.resolve(text, from: .root),
-                  let info = partialInfo(user: user, path: path) else { continue }
+                let path = try? FTPVirtualPath.resolve(text, from: .root),
+                let info = partialInfo(user: user, path: path)
+            else { continue }
             found[path] = info
         }
         return found

@@ -27,8 +27,9 @@ final class TLSContext: @unchecked Sendable {
             guard made == 1 else { throw .tls(reason: "cannot make a certificate in \(folder.path): \(Self.lastError())") }
         }
         guard let context = relay_tls_server_context(certificateURL.path, keyURL.path) else {
-            throw .tls(reason: "cannot use the certificate \(certificateURL.path): \(Self.lastError()); "
-                + "remove \(folder.path) to make a new one (the camera will ask to approve it again)")
+            throw .tls(
+                reason: "cannot use the certificate \(certificateURL.path): \(Self.lastError()); "
+                    + "remove \(folder.path) to make a new one (the camera will ask to approve it again)")
         }
         self.context = context
         var digest = [UInt8](repeating: 0, count: 32)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whether a received JPEG is whole, judged by its structure rather than by its last bytes:
@@ -93,7 +93,10 @@ public struct JPEGStructure: Sendable {
         switch state {
         case .start(let seen):
             let expected: UInt8 = seen == 0 ? 0xFF : 0xD8
-            guard byte == expected else { return state = .invalid }
+            guard byte == expected else {
+                state = .invalid
+                return
+            }
             state = seen == 0 ? .start(1) : .marker
         case .marker:
             state = byte == 0xFF ? .code : .invalid
@@ -103,7 +106,10 @@ public struct JPEGStructure: Sendable {
             state = .lengthLow(byte)
         case .lengthLow(let high):
             let length = Int(high) << 8 | Int(byte)
-            guard length >= 2 else { return state = .invalid }
+            guard length >= 2 else {
+                state = .invalid
+                return
+            }
             if length == 2 { endSegment() } else { state = .skip(length - 2) }
         case .entropyFF:
             switch byte {
@@ -128,7 +134,10 @@ public struct JPEGStructure: Sendable {
         case 0x01, 0xD0...0xD7:
             state = .marker
         case 0xDA:
-            guard sawFrame else { return state = .invalid }
+            guard sawFrame else {
+                state = .invalid
+                return
+            }
             segment = byte
             state = .lengthHigh
         default:

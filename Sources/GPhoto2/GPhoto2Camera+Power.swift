@@ -1,6 +1,7 @@
 import CGPhoto2
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A camera's free card space as libgphoto2 reports it (`gp_camera_get_storageinfo`), summed

@@ -1,9 +1,10 @@
 import CGPhoto2
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One camera opened through libgphoto2. Every libgphoto2 call for it runs on its own owner
@@ -24,8 +25,10 @@ public final class GPhoto2Camera: @unchecked Sendable {
     let owner: GPhoto2OwnerThread
     let handles: Handles
 
-    private init(port: String, driverModel: String, summary: GPhoto2Summary, canCapture: Bool,
-                 owner: GPhoto2OwnerThread, handles: Handles) {
+    private init(
+        port: String, driverModel: String, summary: GPhoto2Summary, canCapture: Bool,
+        owner: GPhoto2OwnerThread, handles: Handles
+    ) {
         self.port = port
         self.driverModel = driverModel
         self.summary = summary
@@ -43,8 +46,9 @@ public final class GPhoto2Camera: @unchecked Sendable {
         do {
             return try owner.perform { () throws(GPhoto2Error) -> GPhoto2Camera in
                 let handles = try Handles.open(portPath)
-                return GPhoto2Camera(port: handles.portPath, driverModel: handles.driverModel, summary: handles.summary,
-                                     canCapture: handles.canCapture, owner: owner, handles: handles)
+                return GPhoto2Camera(
+                    port: handles.portPath, driverModel: handles.driverModel, summary: handles.summary,
+                    canCapture: handles.canCapture, owner: owner, handles: handles)
             }
         } catch {
             owner.finish()
@@ -103,8 +107,9 @@ public final class GPhoto2Camera: @unchecked Sendable {
     public func capture() throws(GPhoto2Error) -> GPhoto2FilePath {
         try owner.perform { [handles] () throws(GPhoto2Error) -> GPhoto2FilePath in
             var path = CameraFilePath()
-            try handles.context.check(gp_camera_capture(handles.camera, GP_CAPTURE_IMAGE, &path, handles.context.pointer),
-                                      "fire the camera")
+            try handles.context.check(
+                gp_camera_capture(handles.camera, GP_CAPTURE_IMAGE, &path, handles.context.pointer),
+                "fire the camera")
             return GPhoto2FilePath(path)
         }
     }
@@ -128,8 +133,10 @@ final class Handles: @unchecked Sendable {
     let canCapture: Bool
     private var isOpen = true
 
-    private init(camera: UnsafeMutablePointer<Camera>, context: ContextWithMessages, portPath: String,
-                 driverModel: String, summary: GPhoto2Summary, canCapture: Bool) {
+    private init(
+        camera: UnsafeMutablePointer<Camera>, context: ContextWithMessages, portPath: String,
+        driverModel: String, summary: GPhoto2Summary, canCapture: Bool
+    ) {
         self.camera = camera
         self.context = context
         self.portPath = portPath
@@ -172,13 +179,16 @@ final class Handles: @unchecked Sendable {
             // CameraText is one 32 KiB char array, too long for Swift to import as a field.
             summary = GPhoto2Summary(parsing: String(cString: UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
         }
-        return Handles(camera: camera, context: context, portPath: opened, driverModel: model, summary: summary,
-                       canCapture: canCapture)
+        return Handles(
+            camera: camera, context: context, portPath: opened, driverModel: model, summary: summary,
+            canCapture: canCapture)
     }
 
     /// Points the camera at `portPath`, and for a PTP/IP port at the ptp2 driver's PTP/IP model.
-    private static func choosePort(_ portPath: String, camera: UnsafeMutablePointer<Camera>, context: ContextWithMessages,
-                                   what: String) throws(GPhoto2Error) {
+    private static func choosePort(
+        _ portPath: String, camera: UnsafeMutablePointer<Camera>, context: ContextWithMessages,
+        what: String
+    ) throws(GPhoto2Error) {
         var ports: OpaquePointer?
         try context.check(gp_port_info_list_new(&ports), what)
         defer { gp_port_info_list_free(ports) }
@@ -221,17 +231,19 @@ final class Handles: @unchecked Sendable {
         try context.check(gp_camera_file_get_info(camera, file.folder, file.name, &info, context.pointer), "describe \(file.name)")
         let fields = info.file.fields.rawValue
         let mime = withUnsafeBytes(of: info.file.type) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        return GPhoto2FileInfo(size: fields & GP_FILE_INFO_SIZE.rawValue != 0 ? Int64(info.file.size) : nil,
-                               modified: fields & GP_FILE_INFO_MTIME.rawValue != 0 ? Int(info.file.mtime) : nil,
-                               mimeType: fields & GP_FILE_INFO_TYPE.rawValue != 0 && !mime.isEmpty ? mime : nil)
+        return GPhoto2FileInfo(
+            size: fields & GP_FILE_INFO_SIZE.rawValue != 0 ? Int64(info.file.size) : nil,
+            modified: fields & GP_FILE_INFO_MTIME.rawValue != 0 ? Int(info.file.mtime) : nil,
+            mimeType: fields & GP_FILE_INFO_TYPE.rawValue != 0 && !mime.isEmpty ? mime : nil)
     }
 
     func read(_ file: GPhoto2FilePath, offset: Int64, count: Int) throws(GPhoto2Error) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var size = UInt64(count)
         let result = bytes.withUnsafeMutableBytes { buffer in
-            gp_camera_file_read(camera, file.folder, file.name, GP_FILE_TYPE_NORMAL, UInt64(offset),
-                                buffer.baseAddress!.assumingMemoryBound(to: CChar.self), &size, context.pointer)
+            gp_camera_file_read(
+                camera, file.folder, file.name, GP_FILE_TYPE_NORMAL, UInt64(offset),
+                buffer.baseAddress!.assumingMemoryBound(to: CChar.self), &size, context.pointer)
         }
         try context.check(result, "download \(file.name)")
         bytes.removeLast(count - Int(min(size, UInt64(count))))
@@ -242,8 +254,9 @@ final class Handles: @unchecked Sendable {
         var made: OpaquePointer?
         try context.check(gp_file_new(&made), "download \(file.name)")
         defer { gp_file_unref(made) }
-        try context.check(gp_camera_file_get(camera, file.folder, file.name, GP_FILE_TYPE_NORMAL, made, context.pointer),
-                          "download \(file.name)")
+        try context.check(
+            gp_camera_file_get(camera, file.folder, file.name, GP_FILE_TYPE_NORMAL, made, context.pointer),
+            "download \(file.name)")
         var data: UnsafePointer<CChar>?
         var size: UInt = 0
         try context.check(gp_file_get_data_and_size(made, &data, &size), "download \(file.name)")
@@ -282,11 +295,11 @@ final class Handles: @unchecked Sendable {
     private static func reoccupyStandardInput() {
         guard fcntl(0, F_GETFD) == -1 && errno == EBADF else { return }
         #if canImport(Glibc)
-        let descriptor = Glibc.open("/dev/null", O_RDWR)
-        if descriptor > 0 { Glibc.close(descriptor) }
+            let descriptor = Glibc.open("/dev/null", O_RDWR)
+            if descriptor > 0 { Glibc.close(descriptor) }
         #else
-        let descriptor = Darwin.open("/dev/null", O_RDWR)
-        if descriptor > 0 { Darwin.close(descriptor) }
+            let descriptor = Darwin.open("/dev/null", O_RDWR)
+            if descriptor > 0 { Darwin.close(descriptor) }
         #endif
     }
 }
@@ -310,10 +323,12 @@ final class ContextWithMessages: @unchecked Sendable {
 
     init() {
         pointer = gp_context_new()
-        gp_context_set_error_func(pointer, { _, text, data in
-            guard let text, let data else { return }
-            Unmanaged<ContextWithMessages>.fromOpaque(data).takeUnretainedValue().lastMessage = String(cString: text)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        gp_context_set_error_func(
+            pointer,
+            { _, text, data in
+                guard let text, let data else { return }
+                Unmanaged<ContextWithMessages>.fromOpaque(data).takeUnretainedValue().lastMessage = String(cString: text)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit { gp_context_unref(pointer) }

@@ -55,7 +55,7 @@ public struct GPhoto2Error: Error, Equatable, Sendable, CustomStringConvertible 
         case GPhoto2Result.modelNotFound, GPhoto2Result.usbFind: return .noCamera
         case GPhoto2Result.cameraBusy: return .busy
         case GPhoto2Result.io, GPhoto2Result.ioRead, GPhoto2Result.ioWrite, GPhoto2Result.ioInit, GPhoto2Result.ioUpdate,
-             GPhoto2Result.timeout, GPhoto2Result.usbClearHalt, GPhoto2Result.cancel:
+            GPhoto2Result.timeout, GPhoto2Result.usbClearHalt, GPhoto2Result.cancel:
             return .connectionLost
         case GPhoto2Result.notSupported: return .notSupported
         case GPhoto2Result.fileNotFound, GPhoto2Result.directoryNotFound: return .fileGone

@@ -17,7 +17,8 @@ public enum GPhoto2Port: Equatable, Hashable, Sendable, CustomStringConvertible 
         if lower.hasPrefix("usb:") {
             let numbers = trimmed.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false)
             guard numbers.count == 2, let bus = Int(numbers[0]), let device = Int(numbers[1]),
-                  (1...999).contains(bus), (1...999).contains(device) else {
+                (1...999).contains(bus), (1...999).contains(device)
+            else {
                 throw GPhoto2PortError(text: text)
             }
             return .usb(bus: bus, device: device)
@@ -26,7 +27,8 @@ public enum GPhoto2Port: Equatable, Hashable, Sendable, CustomStringConvertible 
             let port = String(trimmed.dropFirst("gphoto2:".count))
             // A libgphoto2 port path is TYPE:WHERE (ptpip:…, usb:…, serial:…, disk:…, ip:…).
             guard let colon = port.firstIndex(of: ":"), colon != port.startIndex,
-                  port[..<colon].allSatisfy({ $0.isLetter }), !port.contains(where: \.isWhitespace) else {
+                port[..<colon].allSatisfy({ $0.isLetter }), !port.contains(where: \.isWhitespace)
+            else {
                 throw GPhoto2PortError(text: text)
             }
             if let usb = try? parse(port), case .usb = usb { return usb }
@@ -41,7 +43,7 @@ public enum GPhoto2Port: Equatable, Hashable, Sendable, CustomStringConvertible 
     public var portPath: String? {
         switch self {
         case .firstUSB: return nil
-        case let .usb(bus, device): return "usb:" + Self.threeDigits(bus) + "," + Self.threeDigits(device)
+        case .usb(let bus, let device): return "usb:" + Self.threeDigits(bus) + "," + Self.threeDigits(device)
         case .path(let path): return path
         }
     }
@@ -57,7 +59,7 @@ public enum GPhoto2Port: Equatable, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .firstUSB: return "usb"
-        case let .usb(bus, device): return "usb:\(Self.threeDigits(bus)),\(Self.threeDigits(device))"
+        case .usb(let bus, let device): return "usb:\(Self.threeDigits(bus)),\(Self.threeDigits(device))"
         case .path(let path): return "gphoto2:" + path
         }
     }

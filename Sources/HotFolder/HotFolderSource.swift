@@ -3,10 +3,11 @@ import Intake
 import RelayCore
 import RunEvents
 import Spool
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Takes JPEGs dropped into a folder (camera FTP, tethering software) into the spool.
@@ -87,8 +88,10 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     public func run(until stop: StopFlag) {
         let watcher = FolderWatcher.make(folder: options.folder)
         if watcher == nil {
-            report(.info("folder \(options.folder.path): polled every \(options.pollSeconds)s (no inotify here); "
-                + "a file is taken once it has not changed for \(options.settleSeconds)s"))
+            report(
+                .info(
+                    "folder \(options.folder.path): polled every \(options.pollSeconds)s (no inotify here); "
+                        + "a file is taken once it has not changed for \(options.settleSeconds)s"))
         } else {
             report(.info("folder \(options.folder.path): watching for new photos"))
         }
@@ -159,13 +162,16 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             var info = stat()
             guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             #if canImport(Darwin)
-            let seconds = Int64(info.st_mtimespec.tv_sec), nanos = Int64(info.st_mtimespec.tv_nsec)
+                let seconds = Int64(info.st_mtimespec.tv_sec)
+                let nanos = Int64(info.st_mtimespec.tv_nsec)
             #else
-            let seconds = Int64(info.st_mtim.tv_sec), nanos = Int64(info.st_mtim.tv_nsec)
+                let seconds = Int64(info.st_mtim.tv_sec)
+                let nanos = Int64(info.st_mtim.tv_nsec)
             #endif
-            files.append(FileStat(
-                relativePath: relative, url: url, size: Int64(info.st_size), modified: seconds &* 1_000_000_000 &+ nanos,
-                modifiedDate: Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)))
+            files.append(
+                FileStat(
+                    relativePath: relative, url: url, size: Int64(info.st_size), modified: seconds &* 1_000_000_000 &+ nanos,
+                    modifiedDate: Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)))
         }
         return files.sorted { ($0.modified, $0.relativePath) < ($1.modified, $1.relativePath) }
     }
@@ -177,16 +183,19 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             source: sourceLabel, fileName: (file.relativePath as NSString).lastPathComponent, bytes: file.size,
             capturedAt: file.modifiedDate, uniqueKey: key)
         do {
-            let entry = try spool.ingest(identity, write: { fd in
-                try Self.copy(file.url, expectedBytes: file.size, to: fd)
-            }, committed: { _ in
-                do {
-                    try seen.record(key, file: file.relativePath)
-                } catch {
-                    unrecorded[key] = file.relativePath
-                    report(.warning("\(file.relativePath) is spooled but could not be remembered as taken: \(error)"))
-                }
-            })
+            let entry = try spool.ingest(
+                identity,
+                write: { fd in
+                    try Self.copy(file.url, expectedBytes: file.size, to: fd)
+                },
+                committed: { _ in
+                    do {
+                        try seen.record(key, file: file.relativePath)
+                    } catch {
+                        unrecorded[key] = file.relativePath
+                        report(.warning("\(file.relativePath) is spooled but could not be remembered as taken: \(error)"))
+                    }
+                })
             candidates[file.relativePath] = nil
             report.spooled(entry, in: spool)
         } catch {

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The objects a source has already taken, so that a restart or reconnect never takes one twice.

@@ -12,7 +12,10 @@ extension SpoolEntry {
 extension SourceReporter {
     /// Reports a photo just committed to `spool`.
     public func spooled(_ entry: SpoolEntry, in spool: Spool) {
-        self(.spooled(SpooledPhoto(photo: entry.photoRef, cameraFileName: entry.cameraFileName, capturedAt: entry.capturedAt,
-                                   path: spool.photoURL(for: entry).path)))
+        self(
+            .spooled(
+                SpooledPhoto(
+                    photo: entry.photoRef, cameraFileName: entry.cameraFileName, capturedAt: entry.capturedAt,
+                    path: spool.photoURL(for: entry).path)))
     }
 }

@@ -14,7 +14,8 @@ public enum AddressRange {
             let part = rawPart.trimmingCharacters(in: .whitespaces)
             if let slash = part.firstIndex(of: "/") {
                 guard let base = ipv4(part[..<slash]), let bits = Int(part[part.index(after: slash)...]),
-                      (16...32).contains(bits) else { throw AddressRangeError(text: text) }
+                    (16...32).contains(bits)
+                else { throw AddressRangeError(text: text) }
                 result += hosts(network: base, prefixLength: bits, excluding: nil)
             } else if let dash = part.firstIndex(of: "-") {
                 guard let first = ipv4(part[..<dash]) else { throw AddressRangeError(text: text) }

@@ -1,11 +1,12 @@
 import Foundation
 import PTPWire
-import SocketIO
 import SSDP
+import SocketIO
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds PTP/IP cameras at the lowest cost to them: first the cameras that announce themselves
@@ -21,8 +22,10 @@ public enum CameraDiscovery {
     /// SSDP, then the TCP scan, then (with `identify`) the handshake for what listens unnamed.
     /// `note` receives lines worth showing (SSDP could not listen everywhere). Announced
     /// cameras first, then the others in address order.
-    public static func find(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool = { false },
-                            note: (String) -> Void = { _ in }) -> [DiscoveredCamera] {
+    public static func find(
+        _ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool = { false },
+        note: (String) -> Void = { _ in }
+    ) -> [DiscoveredCamera] {
         var announced: [DiscoveredCamera] = []
         if let ssdp = options.ssdp {
             let result = SSDPSearch.run(ssdp, shouldStop: shouldStop)
@@ -46,8 +49,10 @@ public enum CameraDiscovery {
 
     /// Scans in waves until a wave finds a camera or the waves are used up; `shouldStop` ends it
     /// early. Cameras are returned in address order.
-    static func scan(_ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool,
-                     probe: @escaping @Sendable (String) -> DiscoveredCamera?) -> [DiscoveredCamera] {
+    static func scan(
+        _ options: DiscoveryOptions, shouldStop: @escaping @Sendable () -> Bool,
+        probe: @escaping @Sendable (String) -> DiscoveredCamera?
+    ) -> [DiscoveredCamera] {
         var found: [DiscoveredCamera] = []
         for wave in 0..<max(1, options.waves) {
             let started = SocketClock.now()
@@ -60,8 +65,10 @@ public enum CameraDiscovery {
     }
 
     /// One parallel pass over every address.
-    static func scanOnce(_ addresses: [String], parallelism: Int, shouldStop: @escaping @Sendable () -> Bool,
-                         probe: @escaping @Sendable (String) -> DiscoveredCamera?) -> [DiscoveredCamera] {
+    static func scanOnce(
+        _ addresses: [String], parallelism: Int, shouldStop: @escaping @Sendable () -> Bool,
+        probe: @escaping @Sendable (String) -> DiscoveredCamera?
+    ) -> [DiscoveredCamera] {
         let results = ProbeResults(count: addresses.count)
         let workers = DispatchGroup()
         for _ in 0..<min(max(1, parallelism), addresses.count) {
@@ -81,8 +88,10 @@ public enum CameraDiscovery {
 
     /// Whether `host` accepts a TCP connection on the PTP/IP port: connected and closed at once,
     /// nothing sent. Retries "refused" and "timed out"; gives up at once on "no route".
-    public static func listeningProbe(_ host: String, options: DiscoveryOptions,
-                                      shouldStop: @escaping @Sendable () -> Bool = { false }) -> DiscoveredCamera? {
+    public static func listeningProbe(
+        _ host: String, options: DiscoveryOptions,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) -> DiscoveredCamera? {
         withRetries(options, shouldStop: shouldStop) { () throws -> DiscoveredCamera? in
             let connection = try TCPConnection.connect(host: host, port: options.port, timeout: options.timeout)
             connection.close()
@@ -92,24 +101,28 @@ public enum CameraDiscovery {
 
     /// Names the camera at `host` with a PTP/IP handshake and GetDeviceInfo (no session is
     /// opened, nothing on the camera changes, but the connection itself may cost it; see above).
-    public static func identifyProbe(_ host: String, options: DiscoveryOptions,
-                                     shouldStop: @escaping @Sendable () -> Bool = { false }) -> DiscoveredCamera? {
-        let clientOptions = PTPIPClientOptions(host: host, port: options.port, guid: options.guid,
-                                               friendlyName: options.friendlyName,
-                                               connectTimeout: options.timeout, ioTimeout: options.timeout)
+    public static func identifyProbe(
+        _ host: String, options: DiscoveryOptions,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) -> DiscoveredCamera? {
+        let clientOptions = PTPIPClientOptions(
+            host: host, port: options.port, guid: options.guid,
+            friendlyName: options.friendlyName,
+            connectTimeout: options.timeout, ioTimeout: options.timeout)
         return withRetries(options, shouldStop: shouldStop) { () throws -> DiscoveredCamera? in
             do throws(PTPIPError) {
                 let client = try PTPIPClient.connect(clientOptions, interrupt: shouldStop)
                 defer { client.close() }
                 let reply = try client.transaction(.getDeviceInfo, dataIn: .collect(limit: 1 << 20))
                 guard reply.code.isOK, let info = try? PTPDeviceInfo(decoding: reply.data ?? []) else { return nil }
-                return DiscoveredCamera(host: host, port: options.port, manufacturer: info.manufacturer, model: info.model,
-                                        serialNumber: info.serialNumber, friendlyName: client.cameraName, foundBy: .identified)
+                return DiscoveredCamera(
+                    host: host, port: options.port, manufacturer: info.manufacturer, model: info.model,
+                    serialNumber: info.serialNumber, friendlyName: client.cameraName, foundBy: .identified)
             } catch let error {
                 switch error {
-                case let .refused(_, reason):
+                case .refused(_, let reason):
                     return DiscoveredCamera(host: host, port: options.port, refusal: reason.description, foundBy: .identified)
-                case let .cannotConnect(_, socketError):
+                case .cannotConnect(_, let socketError):
                     throw socketError
                 default:
                     return nil
@@ -120,8 +133,10 @@ public enum CameraDiscovery {
 
     /// Runs `attempt`, trying again after a socket error worth retrying; nil after the last try
     /// or any other error.
-    private static func withRetries(_ options: DiscoveryOptions, shouldStop: @Sendable () -> Bool,
-                                    _ attempt: () throws -> DiscoveredCamera?) -> DiscoveredCamera? {
+    private static func withRetries(
+        _ options: DiscoveryOptions, shouldStop: @Sendable () -> Bool,
+        _ attempt: () throws -> DiscoveredCamera?
+    ) -> DiscoveredCamera? {
         for number in 0...max(0, options.retries) {
             if number > 0 {
                 if shouldStop() { return nil }
@@ -141,7 +156,7 @@ public enum CameraDiscovery {
     static func isWorthRetrying(_ error: SocketError) -> Bool {
         switch error {
         case .timedOut: return true
-        case let .system(_, _, code): return code == ECONNREFUSED || code == ECONNRESET || code == EINTR
+        case .system(_, _, let code): return code == ECONNREFUSED || code == ECONNRESET || code == EINTR
         default: return false
         }
     }

@@ -35,8 +35,10 @@ public struct DiscoveredCamera: Sendable, Equatable, Codable {
     /// Why an announced camera's description could not be read.
     public var note: String?
 
-    public init(host: String, port: UInt16, manufacturer: String = "", model: String = "", serialNumber: String = "",
-                friendlyName: String = "", refusal: String? = nil, foundBy: Method) {
+    public init(
+        host: String, port: UInt16, manufacturer: String = "", model: String = "", serialNumber: String = "",
+        friendlyName: String = "", refusal: String? = nil, foundBy: Method
+    ) {
         self.host = host
         self.port = port
         self.manufacturer = manufacturer
@@ -50,10 +52,11 @@ public struct DiscoveredCamera: Sendable, Equatable, Codable {
     /// An announced camera, named from its description.
     public init(announced camera: AnnouncedCamera, port: UInt16) {
         let description = camera.description
-        self.init(host: camera.host, port: port,
-                  manufacturer: description?.manufacturer ?? camera.service.vendor,
-                  model: description?.modelName ?? "", serialNumber: description?.serialNumber ?? "",
-                  friendlyName: description?.friendlyName ?? "", foundBy: .announced)
+        self.init(
+            host: camera.host, port: port,
+            manufacturer: description?.manufacturer ?? camera.service.vendor,
+            model: description?.modelName ?? "", serialNumber: description?.serialNumber ?? "",
+            friendlyName: description?.friendlyName ?? "", foundBy: .announced)
         serviceType = camera.service.rawValue
         udn = description?.udn
         note = camera.problem

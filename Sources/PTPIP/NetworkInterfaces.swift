@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The machine's IPv4 networks, for `relay discover` without `--range`.
@@ -24,8 +24,9 @@ public enum NetworkInterfaces {
             defer { cursor = entry.pointee.ifa_next }
             let flags = Int32(entry.pointee.ifa_flags)
             guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0,
-                  let address = entry.pointee.ifa_addr, let mask = entry.pointee.ifa_netmask,
-                  Int32(address.pointee.sa_family) == AF_INET else { continue }
+                let address = entry.pointee.ifa_addr, let mask = entry.pointee.ifa_netmask,
+                Int32(address.pointee.sa_family) == AF_INET
+            else { continue }
             func host(_ pointer: UnsafeMutablePointer<sockaddr>) -> UInt32 {
                 pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
             }

@@ -14,8 +14,10 @@ public final class PTPIPChannel {
     /// How long one wait lasts before `interrupt` is asked again.
     static let pollSlice = 0.1
 
-    public init(connection: TCPConnection, policy: PTPIPDecoding = .lenient,
-                maxControlPacketLength: UInt32 = PTPIPStreamReader.defaultMaxControlPacketLength) {
+    public init(
+        connection: TCPConnection, policy: PTPIPDecoding = .lenient,
+        maxControlPacketLength: UInt32 = PTPIPStreamReader.defaultMaxControlPacketLength
+    ) {
         self.connection = connection
         reader = PTPIPStreamReader(maxControlPacketLength: maxControlPacketLength, policy: policy)
     }
@@ -48,8 +50,10 @@ public final class PTPIPChannel {
 
     /// The next piece if one is complete already or starts to arrive within `timeout` (then the
     /// rest may take up to `completionTimeout`); nil otherwise.
-    public func pieceIfAvailable(timeout: Double, completionTimeout: Double,
-                                 waitingFor: String) throws(PTPIPError) -> PTPIPStreamReader.Piece? {
+    public func pieceIfAvailable(
+        timeout: Double, completionTimeout: Double,
+        waitingFor: String
+    ) throws(PTPIPError) -> PTPIPStreamReader.Piece? {
         if let piece = try decoded() { return piece }
         guard try waitReadable(until: SocketClock.now() + timeout) else { return nil }
         return try nextPiece(timeout: completionTimeout, waitingFor: waitingFor)
@@ -108,7 +112,7 @@ public final class PTPIPChannel {
     static func map(_ error: SocketError, peer: String, waitingFor: String) -> PTPIPError {
         switch error {
         case .closedByPeer: return .closedByCamera(peer: peer, waitingFor: waitingFor)
-        case let .timedOut(_, _, seconds): return .timedOut(peer: peer, waitingFor: waitingFor, seconds: seconds)
+        case .timedOut(_, _, let seconds): return .timedOut(peer: peer, waitingFor: waitingFor, seconds: seconds)
         default: return .socket(peer: peer, error)
         }
     }

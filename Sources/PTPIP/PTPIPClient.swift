@@ -17,8 +17,10 @@ public struct PTPIPClientOptions: Sendable {
     /// The standard PTP/IP port.
     public static let defaultPort: UInt16 = 15740
 
-    public init(host: String, port: UInt16 = PTPIPClientOptions.defaultPort, guid: [UInt8], friendlyName: String,
-                connectTimeout: Double = 5, ioTimeout: Double = 10) {
+    public init(
+        host: String, port: UInt16 = PTPIPClientOptions.defaultPort, guid: [UInt8], friendlyName: String,
+        connectTimeout: Double = 5, ioTimeout: Double = 10
+    ) {
         self.host = host
         self.port = port
         self.guid = guid
@@ -75,8 +77,10 @@ public final class PTPIPClient {
     /// Largest data phase collected into memory by `.collect` callers that do not say.
     public static let defaultCollectLimit = 16 << 20
 
-    private init(options: PTPIPClientOptions, command: PTPIPChannel, event: PTPIPChannel,
-                 ack: (number: UInt32, guid: [UInt8], name: String)) {
+    private init(
+        options: PTPIPClientOptions, command: PTPIPChannel, event: PTPIPChannel,
+        ack: (number: UInt32, guid: [UInt8], name: String)
+    ) {
         self.options = options
         self.command = command
         self.event = event
@@ -92,8 +96,10 @@ public final class PTPIPClient {
     /// answering on its own ports or with its own ack is `.unsupportedCamera`; with
     /// `probeFujifilmPort`, so is a refused or silent address whose Fujifilm port accepts (one
     /// connect more, so a scan of many addresses leaves it off).
-    public static func connect(_ options: PTPIPClientOptions, interrupt: (@Sendable () -> Bool)? = nil,
-                               probeFujifilmPort: Bool = false) throws(PTPIPError) -> PTPIPClient {
+    public static func connect(
+        _ options: PTPIPClientOptions, interrupt: (@Sendable () -> Bool)? = nil,
+        probeFujifilmPort: Bool = false
+    ) throws(PTPIPError) -> PTPIPClient {
         let peer = options.address
         let fujifilm = PTPIPError.unsupportedCamera(peer: peer, brand: "Fujifilm", model: nil)
         let command: PTPIPChannel
@@ -101,15 +107,18 @@ public final class PTPIPClient {
             command = try open(options, interrupt: interrupt)
         } catch {
             if probeFujifilmPort, options.port != FujifilmSignals.commandPort, case .cannotConnect = error,
-               FujifilmSignals.listens(host: options.host, timeout: min(options.connectTimeout, 2)) {
+                FujifilmSignals.listens(host: options.host, timeout: min(options.connectTimeout, 2))
+            {
                 throw fujifilm
             }
             throw error
         }
         let answer: PTPIPPacket
         do {
-            try command.send(.initCommandRequest(guid: options.guid, friendlyName: options.friendlyName,
-                                                 protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: options.ioTimeout)
+            try command.send(
+                .initCommandRequest(
+                    guid: options.guid, friendlyName: options.friendlyName,
+                    protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: options.ioTimeout)
             answer = try command.nextPacket(timeout: options.ioTimeout, waitingFor: "InitCommandAck")
         } catch {
             command.close()
@@ -119,13 +128,13 @@ public final class PTPIPClient {
         }
         let ack: (UInt32, [UInt8], String)
         switch answer {
-        case let .initCommandAck(number, guid, name, version):
+        case .initCommandAck(let number, let guid, let name, let version):
             guard !FujifilmSignals.isFujiAck(protocolVersion: version) else {
                 command.close()
                 throw fujifilm
             }
             ack = (number, guid, name)
-        case let .initFail(reason):
+        case .initFail(let reason):
             command.close()
             if options.port == FujifilmSignals.commandPort, FujifilmSignals.isFujiRefusal(reason: reason) { throw fujifilm }
             throw .refused(peer: peer, reason: InitFailReason(reason))
@@ -139,7 +148,7 @@ public final class PTPIPClient {
             try event.send(.initEventRequest(connectionNumber: ack.0), timeout: options.ioTimeout)
             switch try event.nextPacket(timeout: options.ioTimeout, waitingFor: "InitEventAck") {
             case .initEventAck: break
-            case let .initFail(reason):
+            case .initFail(let reason):
                 event.close()
                 throw PTPIPError.refused(peer: peer, reason: InitFailReason(reason))
             case let other:
@@ -156,8 +165,10 @@ public final class PTPIPClient {
         return PTPIPClient(options: options, command: command, event: event, ack: ack)
     }
 
-    private static func open(_ options: PTPIPClientOptions,
-                             interrupt: (@Sendable () -> Bool)?) throws(PTPIPError) -> PTPIPChannel {
+    private static func open(
+        _ options: PTPIPClientOptions,
+        interrupt: (@Sendable () -> Bool)?
+    ) throws(PTPIPError) -> PTPIPChannel {
         do {
             let connection = try TCPConnection.connect(host: options.host, port: options.port, timeout: options.connectTimeout)
             let channel = PTPIPChannel(connection: connection)
@@ -189,17 +200,21 @@ public final class PTPIPClient {
 
     /// Sends one operation and waits for its response, handling its data phases: `dataOut` is
     /// sent to the camera, data from the camera goes where `dataIn` says.
-    public func transaction(_ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
-                            dataIn: PTPIPDataIn = .none, timeout: Double? = nil) throws(PTPIPError) -> PTPIPReply {
+    public func transaction(
+        _ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
+        dataIn: PTPIPDataIn = .none, timeout: Double? = nil
+    ) throws(PTPIPError) -> PTPIPReply {
         guard isIdle else {
             throw .protocolViolation(peer: command.peer, detail: "\(code) sent while another transaction was unfinished")
         }
         let transactionID = takeTransactionID()
         let wait = timeout ?? options.ioTimeout
         isIdle = false
-        let request = PTPOperationRequest(dataPhase: dataOut == nil ? PTPOperationRequest.dataPhaseNoneOrIn
-                                            : PTPOperationRequest.dataPhaseOut,
-                                          code: code, transactionID: transactionID, parameters: parameters)
+        let request = PTPOperationRequest(
+            dataPhase: dataOut == nil
+                ? PTPOperationRequest.dataPhaseNoneOrIn
+                : PTPOperationRequest.dataPhaseOut,
+            code: code, transactionID: transactionID, parameters: parameters)
         try command.send(.operationRequest(request), timeout: wait)
         if let dataOut {
             try command.send(.startData(transactionID: transactionID, totalLength: UInt64(dataOut.count)), timeout: wait)
@@ -217,8 +232,10 @@ public final class PTPIPClient {
         return id
     }
 
-    private func awaitResponse(to request: PTPOperationRequest, dataIn: PTPIPDataIn,
-                               timeout: Double) throws(PTPIPError) -> PTPIPReply {
+    private func awaitResponse(
+        to request: PTPOperationRequest, dataIn: PTPIPDataIn,
+        timeout: Double
+    ) throws(PTPIPError) -> PTPIPReply {
         let peer = command.peer
         let limit: Int
         switch dataIn {
@@ -248,10 +265,14 @@ public final class PTPIPClient {
                 case .packet(.operationResponse(let response)):
                     guard response.transactionID == request.transactionID else {
                         throw PTPIPError.protocolViolation(
-                            peer: peer, detail: "the answer to transaction \(request.transactionID) (\(request.code)) carried transaction id \(response.transactionID)")
+                            peer: peer,
+                            detail:
+                                "the answer to transaction \(request.transactionID) (\(request.code)) carried transaction id \(response.transactionID)"
+                        )
                     }
                     if phase.hasStarted && !phase.isFinished && response.code.isOK {
-                        throw PTPIPError.protocolViolation(peer: peer, detail: "\(request.code) ended before its data did (\(phase.receivedByteCount) bytes)")
+                        throw PTPIPError.protocolViolation(
+                            peer: peer, detail: "\(request.code) ended before its data did (\(phase.receivedByteCount) bytes)")
                     }
                     return PTPIPReply(response: response, data: collected, dataByteCount: phase.receivedByteCount)
                 case .packet(.event(let event)):

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PTPWire
 import SocketIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Why talking to a camera failed, worded so that the photographer knows what to check.
 ///
@@ -36,25 +37,26 @@ public enum PTPIPError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotConnect(peer, error):
+        case .cannotConnect(let peer, let error):
             return "cannot reach the camera at \(peer): \(Self.explain(error))"
-        case let .refused(peer, reason):
+        case .refused(let peer, let reason):
             return "the camera at \(peer) refused the connection: \(reason)"
-        case let .socket(peer, error):
+        case .socket(let peer, let error):
             return "the connection to the camera at \(peer) failed: \(Self.explain(error))"
-        case let .closedByCamera(peer, waitingFor):
-            return "the camera at \(peer) closed the connection while relay waited for \(waitingFor) (camera asleep, switched off or out of range?)"
-        case let .timedOut(peer, waitingFor, seconds):
+        case .closedByCamera(let peer, let waitingFor):
+            return
+                "the camera at \(peer) closed the connection while relay waited for \(waitingFor) (camera asleep, switched off or out of range?)"
+        case .timedOut(let peer, let waitingFor, let seconds):
             return "the camera at \(peer) did not answer \(waitingFor) within \(Self.seconds(seconds)) s (out of Wi-Fi range or asleep?)"
-        case let .protocolViolation(peer, detail):
+        case .protocolViolation(let peer, let detail):
             return "the camera at \(peer) broke the PTP/IP protocol: \(detail)"
-        case let .operationFailed(peer, operation, response):
+        case .operationFailed(let peer, let operation, let response):
             return "the camera at \(peer) answered \(operation) with \(response)"
-        case let .sinkFailed(error):
+        case .sinkFailed(let error):
             return "could not store what the camera sent: \(error)"
         case .interrupted:
             return "stopped while waiting for the camera"
-        case let .unsupportedCamera(peer, brand, model):
+        case .unsupportedCamera(let peer, let brand, let model):
             let body = [brand, model].compactMap { $0 }.joined(separator: " ")
             return "the camera at \(peer) is a \(body), which relay does not support over Wi-Fi: let the camera upload "
                 + "to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME says what to "
@@ -73,15 +75,16 @@ public enum PTPIPError: Error, Sendable, CustomStringConvertible {
     /// A socket error in the words of someone setting up a camera.
     static func explain(_ error: SocketError) -> String {
         switch error {
-        case let .system(_, _, code) where code == ECONNREFUSED:
-            return "connection refused (nothing listens there: is the camera on, with its Wi-Fi remote/PC connection mode enabled, and is the address right?)"
-        case let .system(_, _, code) where code == EHOSTUNREACH || code == ENETUNREACH:
+        case .system(_, _, let code) where code == ECONNREFUSED:
+            return
+                "connection refused (nothing listens there: is the camera on, with its Wi-Fi remote/PC connection mode enabled, and is the address right?)"
+        case .system(_, _, let code) where code == EHOSTUNREACH || code == ENETUNREACH:
             return "no route to the address (is this machine on the camera's network?)"
-        case let .system(_, _, code) where code == ECONNRESET:
+        case .system(_, _, let code) where code == ECONNRESET:
             return "connection reset by the camera"
         case .timedOut:
             return "no answer in time (wrong address, or the camera is out of range)"
-        case let .cannotResolve(host, _):
+        case .cannotResolve(let host, _):
             return "unknown host name '\(host)' (give the camera's IP address, e.g. ptpip://192.168.1.2)"
         case .closedByPeer:
             return "the camera closed the connection"
@@ -110,8 +113,9 @@ public struct InitFailReason: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch rawValue {
         case 1: return "relay was rejected (pair this computer with the camera, or allow it in the camera's Wi-Fi settings)"
-        case 2: return "the camera is busy with another client (close EOS Utility, the camera's phone app, gphoto2 or another relay; "
-            + "a Sony lets one connection in per activation: choose PC Remote or Send to Computer on it again)"
+        case 2:
+            return "the camera is busy with another client (close EOS Utility, the camera's phone app, gphoto2 or another relay; "
+                + "a Sony lets one connection in per activation: choose PC Remote or Send to Computer on it again)"
         case 3: return "no reason given (switch the camera's Wi-Fi off and on again)"
         default:
             let code = PTPResponseCode(UInt16(truncatingIfNeeded: rawValue))

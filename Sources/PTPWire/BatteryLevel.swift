@@ -12,11 +12,11 @@ public enum BatteryLevel {
     /// `value` read with GetDevicePropValue, scaled by the form GetDevicePropDesc gave earlier.
     public static func percent(value: Int64, form: PTPDevicePropDesc.Form) -> Int? {
         switch form {
-        case let .range(minimum, maximum, _):
+        case .range(let minimum, let maximum, _):
             let span = maximum - minimum + 1
             guard span > 0 else { return nil }
             return clamp((value - minimum + 1) * 100 / span)
-        case let .enumeration(values):
+        case .enumeration(let values):
             let highest = values.max() ?? 100
             if highest > 0 && highest < 100 { return clamp(value * 100 / highest) }
             return clamp(value)
@@ -28,7 +28,7 @@ public enum BatteryLevel {
     /// Sony BatteryLevel 0xD218 (INT8): -1 means unknown, and a range starting at -1 starts at 0.
     public static func percent(sony desc: PTPDevicePropDesc) -> Int? {
         guard desc.current >= 0 else { return nil }
-        if case let .range(minimum, maximum, step) = desc.form {
+        if case .range(let minimum, let maximum, let step) = desc.form {
             return percent(value: desc.current, form: .range(minimum: max(0, minimum), maximum: maximum, step: step))
         }
         return clamp(desc.current)

@@ -45,9 +45,11 @@ public struct CanonObjectAdded: Equatable, Sendable {
     /// Empty when the record carries no name (0xC1B8): relay names such a file itself.
     public var filename: String
 
-    public init(recordType: UInt32 = CanonEOSEventType.objectAddedEx, handle: UInt32,
-                storageID: UInt32 = 0, format: PTPObjectFormat, size: UInt32, parent: UInt32 = 0,
-                filename: String) {
+    public init(
+        recordType: UInt32 = CanonEOSEventType.objectAddedEx, handle: UInt32,
+        storageID: UInt32 = 0, format: PTPObjectFormat, size: UInt32, parent: UInt32 = 0,
+        filename: String
+    ) {
         self.recordType = recordType
         self.handle = handle
         self.storageID = storageID
@@ -83,11 +85,11 @@ public enum CanonEOSEventRecord: Equatable, Sendable {
     /// The record's type field.
     public var recordType: UInt32 {
         switch self {
-        case let .objectAdded(object), let .requestObjectTransfer(object): return object.recordType
+        case .objectAdded(let object), .requestObjectTransfer(let object): return object.recordType
         case .propValueChanged: return CanonEOSEventType.propValueChanged
         case .availListChanged: return CanonEOSEventType.availListChanged
         case .objectInfoChanged: return CanonEOSEventType.objectInfoChangedEx
-        case let .unknown(type, _): return type
+        case .unknown(let type, _): return type
         }
     }
 }
@@ -110,7 +112,7 @@ public struct CanonEOSEventList: Equatable, Sendable {
     public var newObjects: [CanonObjectAdded] {
         records.compactMap { record in
             switch record {
-            case let .objectAdded(object), let .requestObjectTransfer(object): return object
+            case .objectAdded(let object), .requestObjectTransfer(let object): return object
             default: return nil
             }
         }
@@ -120,7 +122,7 @@ public struct CanonEOSEventList: Equatable, Sendable {
     /// bodies report their battery (0xD111) and the shots left on the card (0xD11B).
     public var propertyValues: [PTPDevicePropertyCode: UInt32] {
         var values: [PTPDevicePropertyCode: UInt32] = [:]
-        for case let .propValueChanged(property, value, _) in records where property <= 0xFFFF {
+        for case .propValueChanged(let property, let value, _) in records where property <= 0xFFFF {
             values[PTPDevicePropertyCode(UInt16(property))] = value
         }
         return values
@@ -164,8 +166,9 @@ public struct CanonEOSEventList: Equatable, Sendable {
                 return damaged(.recordOutOfBounds(offset: offset, size: size, available: available))
             }
             if size == 8 && type == CanonEOSEventType.terminator {
-                return CanonEOSEventList(records: records, terminatorOffset: offset,
-                                         ignoredTrailingByteCount: available - 8)
+                return CanonEOSEventList(
+                    records: records, terminatorOffset: offset,
+                    ignoredTrailingByteCount: available - 8)
             }
             let record = data[offset..<offset + Int(size)]
             records.append(decodeRecord(type: type, size: size, record: record))
@@ -196,26 +199,31 @@ public struct CanonEOSEventList: Equatable, Sendable {
         }
         switch type {
         case CanonEOSEventType.objectAddedEx where length >= 41:
-            return .objectAdded(CanonObjectAdded(
-                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
-                size: u32(28), parent: u32(32), filename: name(40)))
+            return .objectAdded(
+                CanonObjectAdded(
+                    recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                    size: u32(28), parent: u32(32), filename: name(40)))
         case CanonEOSEventType.objectAddedEx64 where length >= 45:
-            return .objectAdded(CanonObjectAdded(
-                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
-                size: u32(28), parent: u32(36), filename: name(44)))
+            return .objectAdded(
+                CanonObjectAdded(
+                    recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                    size: u32(28), parent: u32(36), filename: name(44)))
         case CanonEOSEventType.objectAddedEx64LFN where length >= 44:
-            return .objectAdded(CanonObjectAdded(
-                recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
-                size: u32(28), parent: u32(36), filename: trailingName(record, from: 44)))
+            return .objectAdded(
+                CanonObjectAdded(
+                    recordType: type, handle: u32(8), storageID: u32(12), format: PTPObjectFormat(u16(16)),
+                    size: u32(28), parent: u32(36), filename: trailingName(record, from: 44)))
         case CanonEOSEventType.requestObjectTransfer64LFN where length >= 37:
-            return .requestObjectTransfer(CanonObjectAdded(
-                recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
-                parent: u32(29), filename: ""))
+            return .requestObjectTransfer(
+                CanonObjectAdded(
+                    recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
+                    parent: u32(29), filename: ""))
         case CanonEOSEventType.requestObjectTransfer where length >= 29,
-             CanonEOSEventType.requestObjectTransfer64 where length >= 29:
-            return .requestObjectTransfer(CanonObjectAdded(
-                recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
-                filename: name(28)))
+            CanonEOSEventType.requestObjectTransfer64 where length >= 29:
+            return .requestObjectTransfer(
+                CanonObjectAdded(
+                    recordType: type, handle: u32(8), format: PTPObjectFormat(u16(12)), size: u32(20),
+                    filename: name(28)))
         case CanonEOSEventType.propValueChanged where length >= 16:
             return .propValueChanged(property: u32(8), value: u32(12), raw: Array(record[(base + 16)...]))
         case CanonEOSEventType.availListChanged where length >= 12:
@@ -249,17 +257,17 @@ public struct CanonEOSEventList: Equatable, Sendable {
         writer.appendU32(0)
         writer.appendU32(record.recordType)
         switch record {
-        case let .objectAdded(object), let .requestObjectTransfer(object):
+        case .objectAdded(let object), .requestObjectTransfer(let object):
             encodeObject(object, into: &writer)
-        case let .propValueChanged(property, value, raw):
+        case .propValueChanged(let property, let value, let raw):
             writer.appendU32(property)
             writer.appendU32(value)
             writer.appendBytes(raw)
-        case let .availListChanged(property):
+        case .availListChanged(let property):
             writer.appendU32(property)
-        case let .objectInfoChanged(handle):
+        case .objectInfoChanged(let handle):
             writer.appendU32(handle)
-        case let .unknown(_, size):
+        case .unknown(_, let size):
             writer.appendZeros(Int(max(size, 8)) - 8)
         }
         writer.setU32(UInt32(truncatingIfNeeded: writer.count - start), at: start)
@@ -269,37 +277,37 @@ public struct CanonEOSEventList: Equatable, Sendable {
         writer.appendU32(object.handle)
         switch object.recordType {
         case CanonEOSEventType.requestObjectTransfer, CanonEOSEventType.requestObjectTransfer64:
-            writer.appendU32(UInt32(object.format.rawValue))   // @12
-            writer.appendU32(0)                                 // @16
-            writer.appendU32(object.size)                       // @20
-            writer.appendU32(0)                                 // @24
+            writer.appendU32(UInt32(object.format.rawValue))  // @12
+            writer.appendU32(0)  // @16
+            writer.appendU32(object.size)  // @20
+            writer.appendU32(0)  // @24
         case CanonEOSEventType.requestObjectTransfer64LFN:
-            writer.appendU32(UInt32(object.format.rawValue))   // @12
-            writer.appendU32(0)                                 // @16
-            writer.appendU64(UInt64(object.size))               // @20
-            writer.appendU8(0)                                  // @28
-            writer.appendU32(object.parent)                     // @29
-            writer.appendU32(0)                                 // @33, 37 bytes in all
+            writer.appendU32(UInt32(object.format.rawValue))  // @12
+            writer.appendU32(0)  // @16
+            writer.appendU64(UInt64(object.size))  // @20
+            writer.appendU8(0)  // @28
+            writer.appendU32(object.parent)  // @29
+            writer.appendU32(0)  // @33, 37 bytes in all
             return
         case CanonEOSEventType.objectAddedEx64, CanonEOSEventType.objectAddedEx64LFN:
-            writer.appendU32(object.storageID)                  // @12
-            writer.appendU16(object.format.rawValue)            // @16
-            writer.appendZeros(10)                              // @18
-            writer.appendU64(UInt64(object.size))               // @28
-            writer.appendU32(object.parent)                     // @36
-            writer.appendU32(0)                                 // @40
+            writer.appendU32(object.storageID)  // @12
+            writer.appendU16(object.format.rawValue)  // @16
+            writer.appendZeros(10)  // @18
+            writer.appendU64(UInt64(object.size))  // @28
+            writer.appendU32(object.parent)  // @36
+            writer.appendU32(0)  // @40
             if object.recordType == CanonEOSEventType.objectAddedEx64LFN {
-                writer.appendZeros(16)                          // @44: where bodies keep the date
-                writer.appendString(object.filename)            // the name ends the record
+                writer.appendZeros(16)  // @44: where bodies keep the date
+                writer.appendString(object.filename)  // the name ends the record
                 return
             }
         default:
-            writer.appendU32(object.storageID)                  // @12
-            writer.appendU16(object.format.rawValue)            // @16
-            writer.appendZeros(10)                              // @18
-            writer.appendU32(object.size)                       // @28
-            writer.appendU32(object.parent)                     // @32
-            writer.appendU32(0)                                 // @36
+            writer.appendU32(object.storageID)  // @12
+            writer.appendU16(object.format.rawValue)  // @16
+            writer.appendZeros(10)  // @18
+            writer.appendU32(object.size)  // @28
+            writer.appendU32(object.parent)  // @32
+            writer.appendU32(0)  // @36
         }
         writer.appendBytes(object.filename.utf8.prefix(while: { $0 != 0 }))
         writer.appendU8(0)

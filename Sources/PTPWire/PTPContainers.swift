@@ -13,8 +13,10 @@ public struct PTPOperationRequest: Equatable, Sendable {
     /// 0 to 5 parameters; only the ones used are sent. Extra ones are dropped by the encoder.
     public var parameters: [UInt32]
 
-    public init(dataPhase: UInt32 = PTPOperationRequest.dataPhaseNoneOrIn, code: PTPOperationCode,
-                transactionID: UInt32, parameters: [UInt32] = []) {
+    public init(
+        dataPhase: UInt32 = PTPOperationRequest.dataPhaseNoneOrIn, code: PTPOperationCode,
+        transactionID: UInt32, parameters: [UInt32] = []
+    ) {
         self.dataPhase = dataPhase
         self.code = code
         self.transactionID = transactionID

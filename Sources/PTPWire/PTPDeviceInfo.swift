@@ -15,12 +15,14 @@ public struct PTPDeviceInfo: Equatable, Sendable {
     public var deviceVersion: String
     public var serialNumber: String
 
-    public init(standardVersion: UInt16 = 100, vendorExtensionID: PTPVendorExtension,
-                vendorExtensionVersion: UInt16 = 100, vendorExtensionDescription: String = "",
-                functionalMode: UInt16 = 0, operationsSupported: [UInt16] = [],
-                eventsSupported: [UInt16] = [], devicePropertiesSupported: [UInt16] = [],
-                captureFormats: [UInt16] = [], imageFormats: [UInt16] = [],
-                manufacturer: String, model: String, deviceVersion: String, serialNumber: String) {
+    public init(
+        standardVersion: UInt16 = 100, vendorExtensionID: PTPVendorExtension,
+        vendorExtensionVersion: UInt16 = 100, vendorExtensionDescription: String = "",
+        functionalMode: UInt16 = 0, operationsSupported: [UInt16] = [],
+        eventsSupported: [UInt16] = [], devicePropertiesSupported: [UInt16] = [],
+        captureFormats: [UInt16] = [], imageFormats: [UInt16] = [],
+        manufacturer: String, model: String, deviceVersion: String, serialNumber: String
+    ) {
         self.standardVersion = standardVersion
         self.vendorExtensionID = vendorExtensionID
         self.vendorExtensionVersion = vendorExtensionVersion

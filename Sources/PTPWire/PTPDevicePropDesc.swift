@@ -5,8 +5,14 @@
 public struct PTPDevicePropDesc: Equatable, Sendable {
     /// Integer PTP data type codes (ISO 15740 table 3; libgphoto2 ptp.h `PTP_DTC_*`).
     public enum DataType: UInt16, Sendable {
-        case int8 = 0x0001, uint8 = 0x0002, int16 = 0x0003, uint16 = 0x0004
-        case int32 = 0x0005, uint32 = 0x0006, int64 = 0x0007, uint64 = 0x0008
+        case int8 = 0x0001
+        case uint8 = 0x0002
+        case int16 = 0x0003
+        case uint16 = 0x0004
+        case int32 = 0x0005
+        case uint32 = 0x0006
+        case int64 = 0x0007
+        case uint64 = 0x0008
 
         var byteCount: Int {
             switch self {
@@ -33,8 +39,10 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
     public var current: Int64
     public var form: Form
 
-    public init(property: PTPDevicePropertyCode, dataType: DataType, getSet: UInt8 = 0, factoryDefault: Int64 = 0,
-                current: Int64, form: Form) {
+    public init(
+        property: PTPDevicePropertyCode, dataType: DataType, getSet: UInt8 = 0, factoryDefault: Int64 = 0,
+        current: Int64, form: Form
+    ) {
         self.property = property
         self.dataType = dataType
         self.getSet = getSet
@@ -58,8 +66,9 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
         current = try Self.readValue(type, &reader)
         switch try reader.readU8() {
         case 1:
-            form = .range(minimum: try Self.readValue(type, &reader), maximum: try Self.readValue(type, &reader),
-                          step: try Self.readValue(type, &reader))
+            form = .range(
+                minimum: try Self.readValue(type, &reader), maximum: try Self.readValue(type, &reader),
+                step: try Self.readValue(type, &reader))
         case 2:
             let count = Int(try reader.readU16())
             guard count <= Self.enumerationLimit else { throw .arrayTooLong(count: UInt32(count), limit: Self.enumerationLimit) }
@@ -84,10 +93,10 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
         switch form {
         case .none:
             writer.appendU8(0)
-        case let .range(minimum, maximum, step):
+        case .range(let minimum, let maximum, let step):
             writer.appendU8(1)
             for value in [minimum, maximum, step] { Self.append(value, dataType, &writer) }
-        case let .enumeration(values):
+        case .enumeration(let values):
             writer.appendU8(2)
             writer.appendU16(UInt16(min(values.count, Self.enumerationLimit)))
             for value in values.prefix(Self.enumerationLimit) { Self.append(value, dataType, &writer) }

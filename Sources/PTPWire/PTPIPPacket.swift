@@ -109,47 +109,47 @@ public enum PTPIPPacket: Equatable, Sendable {
         writer.appendU32(0)
         writer.appendU32(type.rawValue)
         switch self {
-        case let .initCommandRequest(guid, friendlyName, protocolVersion):
+        case .initCommandRequest(let guid, let friendlyName, let protocolVersion):
             Self.appendGUID(guid, to: &writer)
             writer.appendNULTerminatedUTF16(friendlyName)
             writer.appendU32(protocolVersion)
-        case let .initCommandAck(connectionNumber, guid, friendlyName, protocolVersion):
+        case .initCommandAck(let connectionNumber, let guid, let friendlyName, let protocolVersion):
             writer.appendU32(connectionNumber)
             Self.appendGUID(guid, to: &writer)
             writer.appendNULTerminatedUTF16(friendlyName)
             writer.appendU32(protocolVersion)
-        case let .initEventRequest(connectionNumber):
+        case .initEventRequest(let connectionNumber):
             writer.appendU32(connectionNumber)
         case .initEventAck, .probeRequest, .probeResponse:
             break
-        case let .initFail(reason):
+        case .initFail(let reason):
             writer.appendU32(reason)
-        case let .operationRequest(request):
+        case .operationRequest(let request):
             writer.appendU32(request.dataPhase)
             writer.appendU16(request.code.rawValue)
             writer.appendU32(request.transactionID)
             for parameter in request.parameters.prefix(PTPOperationRequest.maxParameters) {
                 writer.appendU32(parameter)
             }
-        case let .operationResponse(response):
+        case .operationResponse(let response):
             writer.appendU16(response.code.rawValue)
             writer.appendU32(response.transactionID)
             for parameter in response.parameters.prefix(PTPOperationResponse.maxParameters) {
                 writer.appendU32(parameter)
             }
-        case let .event(event):
+        case .event(let event):
             writer.appendU16(event.code.rawValue)
             writer.appendU32(event.transactionID)
             for parameter in event.parameters.prefix(PTPEvent.maxParameters) {
                 writer.appendU32(parameter)
             }
-        case let .startData(transactionID, totalLength):
+        case .startData(let transactionID, let totalLength):
             writer.appendU32(transactionID)
             writer.appendU64(totalLength)
-        case let .data(transactionID, payload), let .endData(transactionID, payload):
+        case .data(let transactionID, let payload), .endData(let transactionID, let payload):
             writer.appendU32(transactionID)
             writer.appendBytes(payload)
-        case let .cancel(transactionID):
+        case .cancel(let transactionID):
             writer.appendU32(transactionID)
         }
         writer.setU32(UInt32(truncatingIfNeeded: writer.count), at: 0)
@@ -158,7 +158,7 @@ public enum PTPIPPacket: Equatable, Sendable {
 
     private var payloadCapacityHint: Int {
         switch self {
-        case let .data(_, payload), let .endData(_, payload): return payload.count
+        case .data(_, let payload), .endData(_, let payload): return payload.count
         default: return 0
         }
     }
@@ -169,14 +169,18 @@ public enum PTPIPPacket: Equatable, Sendable {
     }
 
     /// Decodes a packet body given the header's type field.
-    public static func decode(type rawType: UInt32, payload: [UInt8],
-                              policy: PTPIPDecoding = .strict) throws(PTPWireError) -> PTPIPPacket {
+    public static func decode(
+        type rawType: UInt32, payload: [UInt8],
+        policy: PTPIPDecoding = .strict
+    ) throws(PTPWireError) -> PTPIPPacket {
         try decode(type: rawType, payload: payload[...], policy: policy)
     }
 
     /// Decodes a packet body given the header's type field (only a data payload is copied).
-    public static func decode(type rawType: UInt32, payload: ArraySlice<UInt8>,
-                              policy: PTPIPDecoding = .strict) throws(PTPWireError) -> PTPIPPacket {
+    public static func decode(
+        type rawType: UInt32, payload: ArraySlice<UInt8>,
+        policy: PTPIPDecoding = .strict
+    ) throws(PTPWireError) -> PTPIPPacket {
         guard let type = PTPIPPacketType(rawValue: rawType) else {
             throw .unknownPacketType(rawType)
         }
@@ -188,8 +192,10 @@ public enum PTPIPPacket: Equatable, Sendable {
         return packet
     }
 
-    private static func decodeFields(_ type: PTPIPPacketType, reader: inout PTPDataReader,
-                                     policy: PTPIPDecoding) throws(PTPWireError) -> PTPIPPacket {
+    private static func decodeFields(
+        _ type: PTPIPPacketType, reader: inout PTPDataReader,
+        policy: PTPIPDecoding
+    ) throws(PTPWireError) -> PTPIPPacket {
         switch type {
         case .initCommandRequest:
             let guid = try reader.readBytes(guidLength)
@@ -211,7 +217,8 @@ public enum PTPIPPacket: Equatable, Sendable {
             let code = PTPOperationCode(try reader.readU16())
             let transactionID = try reader.readU32()
             let parameters = try readParameters(&reader, limit: PTPOperationRequest.maxParameters, policy: policy)
-            return .operationRequest(PTPOperationRequest(dataPhase: phase, code: code, transactionID: transactionID, parameters: parameters))
+            return .operationRequest(
+                PTPOperationRequest(dataPhase: phase, code: code, transactionID: transactionID, parameters: parameters))
         case .operationResponse:
             let code = PTPResponseCode(try reader.readU16())
             let transactionID = try reader.readU32()
@@ -234,7 +241,8 @@ public enum PTPIPPacket: Equatable, Sendable {
         case .data, .endData:
             let transactionID = try reader.readU32()
             let body = reader.readRemaining()
-            return type == .data ? .data(transactionID: transactionID, payload: body) : .endData(transactionID: transactionID, payload: body)
+            return type == .data
+                ? .data(transactionID: transactionID, payload: body) : .endData(transactionID: transactionID, payload: body)
         }
     }
 
@@ -257,8 +265,10 @@ public enum PTPIPPacket: Equatable, Sendable {
 
     /// Reads the parameter block; leniently, leftover bytes and parameters beyond `limit` are
     /// left unread (the caller then ignores them).
-    private static func readParameters(_ reader: inout PTPDataReader, limit: Int,
-                                       policy: PTPIPDecoding) throws(PTPWireError) -> [UInt32] {
+    private static func readParameters(
+        _ reader: inout PTPDataReader, limit: Int,
+        policy: PTPIPDecoding
+    ) throws(PTPWireError) -> [UInt32] {
         let byteCount = reader.remaining
         if policy == .strict {
             guard byteCount % 4 == 0 else { throw .misalignedParameters(byteCount: byteCount) }

@@ -54,8 +54,10 @@ public struct PTPIPStreamReader: Sendable {
     /// The data packet whose payload is being handed out, and how many of its bytes are left.
     private var openData: (transactionID: UInt32, isEndData: Bool, remaining: Int)?
 
-    public init(maxControlPacketLength: UInt32 = PTPIPStreamReader.defaultMaxControlPacketLength,
-                policy: PTPIPDecoding = .lenient) {
+    public init(
+        maxControlPacketLength: UInt32 = PTPIPStreamReader.defaultMaxControlPacketLength,
+        policy: PTPIPDecoding = .lenient
+    ) {
         self.maxControlPacketLength = max(maxControlPacketLength, UInt32(PTPIPPacket.headerLength))
         self.policy = policy
     }
@@ -116,8 +118,10 @@ public struct PTPIPStreamReader: Sendable {
         queue.consume(count)
         let remaining = open.remaining - count
         openData = remaining == 0 ? nil : (open.transactionID, open.isEndData, remaining)
-        return .data(DataPiece(transactionID: open.transactionID, isEndData: open.isEndData, bytes: bytes,
-                               endsPacket: remaining == 0))
+        return .data(
+            DataPiece(
+                transactionID: open.transactionID, isEndData: open.isEndData, bytes: bytes,
+                endsPacket: remaining == 0))
     }
 
     private mutating func fail(_ error: PTPWireError) throws(PTPWireError) -> Piece? {

@@ -26,13 +26,15 @@ public struct PTPObjectInfo: Equatable, Sendable {
     public var modificationDate: String
     public var keywords: String
 
-    public init(storageID: UInt32, objectFormat: PTPObjectFormat, protectionStatus: UInt16 = 0,
-                compressedSize: UInt32, thumbFormat: PTPObjectFormat = PTPObjectFormat(0),
-                thumbCompressedSize: UInt32 = 0, thumbPixWidth: UInt32 = 0, thumbPixHeight: UInt32 = 0,
-                imagePixWidth: UInt32 = 0, imagePixHeight: UInt32 = 0, imageBitDepth: UInt32 = 0,
-                parentObject: UInt32 = 0, associationType: UInt16 = 0, associationDesc: UInt32 = 0,
-                sequenceNumber: UInt32 = 0, filename: String, captureDate: String = "",
-                modificationDate: String = "", keywords: String = "") {
+    public init(
+        storageID: UInt32, objectFormat: PTPObjectFormat, protectionStatus: UInt16 = 0,
+        compressedSize: UInt32, thumbFormat: PTPObjectFormat = PTPObjectFormat(0),
+        thumbCompressedSize: UInt32 = 0, thumbPixWidth: UInt32 = 0, thumbPixHeight: UInt32 = 0,
+        imagePixWidth: UInt32 = 0, imagePixHeight: UInt32 = 0, imageBitDepth: UInt32 = 0,
+        parentObject: UInt32 = 0, associationType: UInt16 = 0, associationDesc: UInt32 = 0,
+        sequenceNumber: UInt32 = 0, filename: String, captureDate: String = "",
+        modificationDate: String = "", keywords: String = ""
+    ) {
         self.storageID = storageID
         self.objectFormat = objectFormat
         self.protectionStatus = protectionStatus

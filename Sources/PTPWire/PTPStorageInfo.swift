@@ -12,9 +12,11 @@ public struct PTPStorageInfo: Equatable, Sendable {
     public var storageDescription: String
     public var volumeLabel: String
 
-    public init(storageType: UInt16 = 4, filesystemType: UInt16 = 3, accessCapability: UInt16 = 0,
-                maxCapacity: UInt64, freeSpaceInBytes: UInt64, freeSpaceInImages: UInt32 = 0xFFFF_FFFF,
-                storageDescription: String = "", volumeLabel: String = "") {
+    public init(
+        storageType: UInt16 = 4, filesystemType: UInt16 = 3, accessCapability: UInt16 = 0,
+        maxCapacity: UInt64, freeSpaceInBytes: UInt64, freeSpaceInImages: UInt32 = 0xFFFF_FFFF,
+        storageDescription: String = "", volumeLabel: String = ""
+    ) {
         self.storageType = storageType
         self.filesystemType = filesystemType
         self.accessCapability = accessCapability

@@ -40,39 +40,39 @@ public enum PTPWireError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .truncated(needed, available):
+        case .truncated(let needed, let available):
             return "PTP data truncated: needed \(needed) bytes, only \(available) left"
-        case let .lengthTooSmall(length):
+        case .lengthTooSmall(let length):
             return "PTP/IP packet length \(length) is smaller than the 8-byte header"
-        case let .dataPacketTooShort(length):
+        case .dataPacketTooShort(let length):
             return "PTP/IP data packet length \(length) is below the 12 bytes of its header and transaction id"
-        case let .lengthTooLarge(length, limit):
+        case .lengthTooLarge(let length, let limit):
             return "PTP/IP packet length \(length) exceeds the limit of \(limit) bytes"
-        case let .unknownPacketType(type):
+        case .unknownPacketType(let type):
             return "unknown PTP/IP packet type \(type)"
         case .malformedString:
             return "malformed UTF-16 string in PTP data"
-        case let .arrayTooLong(count, limit):
+        case .arrayTooLong(let count, let limit):
             return "PTP array count \(count) exceeds the limit of \(limit) elements"
-        case let .tooManyParameters(count, limit):
+        case .tooManyParameters(let count, let limit):
             return "PTP container has \(count) parameters, at most \(limit) allowed"
-        case let .misalignedParameters(byteCount):
+        case .misalignedParameters(let byteCount):
             return "PTP parameter block of \(byteCount) bytes is not a multiple of 4"
-        case let .trailingBytes(packetType, count):
+        case .trailingBytes(let packetType, let count):
             return "PTP/IP packet type \(packetType) has \(count) unexpected bytes after its fields"
-        case let .recordTooSmall(offset, size):
+        case .recordTooSmall(let offset, let size):
             return "Canon event record at offset \(offset) has size \(size), below the 8-byte minimum"
-        case let .recordOutOfBounds(offset, size, available):
+        case .recordOutOfBounds(let offset, let size, let available):
             return "Canon event record at offset \(offset) of size \(size) runs past the data (\(available) bytes left)"
-        case let .unexpectedPacket(expected, got):
+        case .unexpectedPacket(let expected, let got):
             return "PTP/IP data phase expected \(expected) but received \(got)"
-        case let .transactionMismatch(expected, got):
+        case .transactionMismatch(let expected, let got):
             return "PTP/IP packet for transaction \(got) arrived during transaction \(expected)"
-        case let .dataPhaseTooLarge(length, limit):
+        case .dataPhaseTooLarge(let length, let limit):
             return "PTP/IP data phase of \(length) bytes exceeds the limit of \(limit) bytes"
-        case let .dataLengthMismatch(declared, received):
+        case .dataLengthMismatch(let declared, let received):
             return "PTP/IP data phase declared \(declared) bytes but carried \(received)"
-        case let .unsupportedDataType(type):
+        case .unsupportedDataType(let type):
             return "PTP property data type 0x\(String(type, radix: 16)) is not an integer type"
         }
     }

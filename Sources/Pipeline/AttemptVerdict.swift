@@ -26,7 +26,8 @@ struct AttemptVerdict: Equatable {
                 result: .retry(after: stopping ? 0 : delay, error: problem, statusCode: report.statusCode),
                 outcome: stopping ? .interrupted : .retrying(attempt: attempts, reason: problem ?? "?", retryIn: delay))
         case .permanent(let reason):
-            return AttemptVerdict(result: .failed(error: reason, statusCode: report.statusCode), outcome: .failed(reason: reason, keptIn: keptIn))
+            return AttemptVerdict(
+                result: .failed(error: reason, statusCode: report.statusCode), outcome: .failed(reason: reason, keptIn: keptIn))
         }
     }
 

@@ -37,8 +37,9 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
     init(context: Context) throws(DestinationError) {
         self.context = context
         id = context.config.id.uuidString
-        destination = try Destinations.make(context.config, environment: context.environment, policy: context.policy,
-                                            cancellation: context.cancellation)
+        destination = try Destinations.make(
+            context.config, environment: context.environment, policy: context.policy,
+            cancellation: context.cancellation)
     }
 
     /// Runs until the spool is closed and hands out no more work. A worker of a destination
@@ -84,9 +85,10 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))
         }
         c.gate.record(report, probe: probing)
-        return Attempt(report: report, duration: Date().timeIntervalSince(started),
-                       summary: destination.summary(of: item), duringDownload: growing != nil,
-                       location: destination.location(of: item))
+        return Attempt(
+            report: report, duration: Date().timeIntervalSince(started),
+            summary: destination.summary(of: item), duringDownload: growing != nil,
+            location: destination.location(of: item))
     }
 
     /// The photo as a destination sees it. `{camera}` is the camera's serial, the FTP account a
@@ -94,14 +96,19 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
     static func item(_ entry: SpoolEntry, filePath: String, session: String?) -> DeliveryItem {
         let serial = entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""
         let account = entry.source.hasPrefix("ftp:") ? String(entry.source.dropFirst("ftp:".count)) : ""
-        let camera = !serial.isEmpty ? serial : !account.isEmpty ? account
-            : (entry.source.split(separator: "/").last.map(String.init) ?? entry.source)
+        let camera =
+            !serial.isEmpty
+            ? serial
+            : !account.isEmpty
+                ? account
+                : (entry.source.split(separator: "/").last.map(String.init) ?? entry.source)
         // A run without --session belongs to the day the photo was spooled: stable across restarts.
         let run = session ?? PathTemplate.day(entry.spooledAt)
         return DeliveryItem(
             filePath: filePath, name: entry.uploadName, key: entry.deliveryKey, contentType: ContentType.of(fileName: entry.uploadName),
-            template: PathTemplate.Values(name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
-                                          sequence: entry.sequence, run: run))
+            template: PathTemplate.Values(
+                name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
+                sequence: entry.sequence, run: run))
     }
 
     /// Uploads a photo while it downloads. Its last byte is sent only once the photo is
@@ -122,22 +129,31 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             settle(entry, attempt, decision: verdict.decision)
         case .abandoned:
             // Not settled in the spool: it is sent from there once downloaded.
-            c.bus.publish(.upload(.settled(photo.entry.photoRef, destination: c.config.label,
-                                           outcome: .retrying(attempt: photo.entry.attempts, reason: "sent from the spool once downloaded",
-                                                              retryIn: 0))))
+            c.bus.publish(
+                .upload(
+                    .settled(
+                        photo.entry.photoRef, destination: c.config.label,
+                        outcome: .retrying(
+                            attempt: photo.entry.attempts, reason: "sent from the spool once downloaded",
+                            retryIn: 0))))
             if verdict.downloadGaveUp, let error = attempt.report.transportError {
-                notice(photo.entry, "\(name): the upload started during its download was given up (\(error.message)); "
-                    + "it is sent from the spool once downloaded", .info)
+                notice(
+                    photo.entry,
+                    "\(name): the upload started during its download was given up (\(error.message)); "
+                        + "it is sent from the spool once downloaded", .info)
                 return
             }
             if verdict.lengthRequired {
-                notice(photo.entry, "\(name): the gallery wants each upload's length (HTTP 411), so photos whose size is known "
-                    + "only at their end (FTP uploads) go to it once complete", .info)
+                notice(
+                    photo.entry,
+                    "\(name): the gallery wants each upload's length (HTTP 411), so photos whose size is known "
+                        + "only at their end (FTP uploads) go to it once complete", .info)
                 return
             }
             let errorText = AttemptVerdict.problem(attempt.report, verdict.decision)
             record(photo.entry, success: false, error: errorText, attempt: attempt)
-            notice(photo.entry, "\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
+            notice(
+                photo.entry, "\(name): upload during its download failed (\(errorText ?? "?")); it is sent from the spool once downloaded")
         }
     }
 
@@ -159,8 +175,9 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             decision, report: report, attempts: entry.attempts, stopping: c.cancellation.isCancelled,
             keptIn: c.spool.isQueueFed(id) ? c.spool.failedDirectory.path : nil
         ) {
-            Delivery(answer: report.statusCode.map { "HTTP \($0)" } ?? "delivered", bytesSent: report.bytesSent, seconds: attempt.duration,
-                     shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload)
+            Delivery(
+                answer: report.statusCode.map { "HTTP \($0)" } ?? "delivered", bytesSent: report.bytesSent, seconds: attempt.duration,
+                shutterToGallery: Date().timeIntervalSince(entry.capturedAt), duringDownload: attempt.duringDownload)
         }
         let result = verdict.result
         var outcome = verdict.outcome
@@ -187,17 +204,21 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let c = context
         guard let session = c.session else { return }
         do {
-            try session.recordDelivered(key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
-                                        destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path)
+            try session.recordDelivered(
+                key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
+                destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path)
         } catch {
-            notice(entry, "\(entry.uploadName): delivered, but session \(session.name)'s record could not be written (\(error)); "
-                + "its manifest will miss it")
+            notice(
+                entry,
+                "\(entry.uploadName): delivered, but session \(session.name)'s record could not be written (\(error)); "
+                    + "its manifest will miss it")
         }
     }
 
     private func record(_ entry: SpoolEntry, success: Bool, error: String?, attempt: Attempt) {
-        var record = AttemptHistory.record(entry, success: success, error: error, report: attempt.report, summary: attempt.summary,
-                                           duration: attempt.duration, attempt: entry.attempts)
+        var record = AttemptHistory.record(
+            entry, success: success, error: error, report: attempt.report, summary: attempt.summary,
+            duration: attempt.duration, attempt: entry.attempts)
         record.renditionBytes = entry.rendition?.bytes
         record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
         if context.spool.destinations != nil { record.destination = context.config.label }

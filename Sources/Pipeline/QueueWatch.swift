@@ -19,8 +19,9 @@ struct QueueWatch {
         let queues = spool.queues()
         for (index, destination) in destinations.enumerated() {
             guard let queue = index == 0 ? queues.primary : queues.others[destination.id] else { continue }
-            let state = QueueState(queued: queue.queued, inFlight: queue.inFlight, failed: queue.failed,
-                                   oldestQueuedAt: queue.oldestQueuedAt)
+            let state = QueueState(
+                queued: queue.queued, inFlight: queue.inFlight, failed: queue.failed,
+                oldestQueuedAt: queue.oldestQueuedAt)
             guard last[destination.label] != state else { continue }
             last[destination.label] = state
             bus.publish(.destination(destination.label, .queue(state)))

@@ -106,13 +106,18 @@ public final class RelayRun {
             throw .config(error)
         }
         if let other = otherConfigs.first(where: { $0.renditionSpec != nil }) {
-            throw .config(.invalidSetting("rendition", reason: "config '\(other.label)' asks for a rendition, but only the run's "
-                + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"))
+            throw .config(
+                .invalidSetting(
+                    "rendition",
+                    reason: "config '\(other.label)' asks for a rendition, but only the run's "
+                        + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"
+                ))
         }
         if let name = options.session {
             guard SessionRecord.isValidName(name) else {
-                throw .source("the session name '\(name)' can only use letters, digits, '-', '_' and '.' (it names a folder "
-                    + "at every destination); pick another")
+                throw .source(
+                    "the session name '\(name)' can only use letters, digits, '-', '_' and '.' (it names a folder "
+                        + "at every destination); pick another")
             }
             do { session = try SessionLedger(home: home, name: name) } catch { throw .state(error) }
         } else {
@@ -124,8 +129,9 @@ public final class RelayRun {
             primary: .init(id: config.id.uuidString, label: config.label, lowPriority: config.priority == .low),
             others: otherConfigs.map { .init(id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low) })
         do {
-            spool = try Spool(directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
-                              destinations: destinations)
+            spool = try Spool(
+                directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
+                destinations: destinations)
         } catch {
             throw .spool(error)
         }
@@ -140,8 +146,10 @@ public final class RelayRun {
         }
     }
 
-    private static func makeSources(_ settings: [any SourceSetting], labels: [String], spool: Spool, home: RelayHome,
-                                    bus: RunEventBus) throws -> [any PhotoSource] {
+    private static func makeSources(
+        _ settings: [any SourceSetting], labels: [String], spool: Spool, home: RelayHome,
+        bus: RunEventBus
+    ) throws -> [any PhotoSource] {
         try zip(settings, labels).map { setting, label in
             try setting.makeSource(spool: spool, home: home, report: bus.reporter(for: label))
         }
@@ -154,13 +162,18 @@ public final class RelayRun {
     /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
     public func run(stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}) throws(RunError) {
         let waiting = spool.waitingElsewhere()
-        bus.publish(.run(.started(RunDescription(
-            sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
-            resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary,
-            waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
+        bus.publish(
+            .run(
+                .started(
+                    RunDescription(
+                        sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
+                        resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary,
+                        waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
-        for notice in SpoolNotices.atStart(adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
-                                           waiting: waiting, knownConfigIDs: knownConfigIDs) {
+        for notice in SpoolNotices.atStart(
+            adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
+            waiting: waiting, knownConfigIDs: knownConfigIDs)
+        {
             bus.publish(.run(.notice(notice, .warning)))
         }
         var workers: [any Runnable] = []
@@ -230,23 +243,32 @@ public final class RelayRun {
         bus.flush(until: Date().addingTimeInterval(1))
         let counts = spool.counts()
         let s = state.snapshot
-        bus.publish(.run(.stopped(RunTotals(delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
-                                            failedInSpool: counts.failed))))
+        bus.publish(
+            .run(
+                .stopped(
+                    RunTotals(
+                        delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
+                        failedInSpool: counts.failed))))
         if let message = sourceFailure.message { throw .source(message) }
         if let session {
             if counts.queued + counts.inFlight + counts.failed == 0 && !cancellation.isCancelled {
-                SessionCompletion.announce(session, configs: [config] + otherConfigs, environment: environment,
-                                           policy: options.policy, cancellation: UploadCancellation(), bus: bus)
+                SessionCompletion.announce(
+                    session, configs: [config] + otherConfigs, environment: environment,
+                    policy: options.policy, cancellation: UploadCancellation(), bus: bus)
             } else {
-                bus.publish(.run(.notice("session \(session.name): not complete (photos are left in the spool); its manifest is "
-                    + "sent by the run with --session \(session.name) that delivers them", .info)))
+                bus.publish(
+                    .run(
+                        .notice(
+                            "session \(session.name): not complete (photos are left in the spool); its manifest is "
+                                + "sent by the run with --session \(session.name) that delivers them", .info)))
             }
         }
         bus.flush(until: Date().addingTimeInterval(1))
     }
 
     private static func describe(_ config: RequestConfig) -> DestinationDescription {
-        DestinationDescription(label: config.label, target: Destinations.target(of: config),
-                               lowPriority: config.priority == .low)
+        DestinationDescription(
+            label: config.label, target: Destinations.target(of: config),
+            lowPriority: config.priority == .low)
     }
 }

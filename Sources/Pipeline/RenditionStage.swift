@@ -48,8 +48,13 @@ final class RenditionStage: @unchecked Sendable {
             switch try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry)) {
             case .made(let bytes, let width, let height, let notes):
                 let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
-                bus.publish(.upload(.renditionMade(entry.photoRef, RenditionResult(bytes: bytes, width: width, height: height,
-                                                                                   milliseconds: milliseconds, notes: notes))))
+                bus.publish(
+                    .upload(
+                        .renditionMade(
+                            entry.photoRef,
+                            RenditionResult(
+                                bytes: bytes, width: width, height: height,
+                                milliseconds: milliseconds, notes: notes))))
                 return .made(spec: spec.key, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
             case .original(let reason):
                 bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: reason)))

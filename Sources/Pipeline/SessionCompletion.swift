@@ -35,8 +35,11 @@ enum SessionCompletion {
                 guard let sent = destination.deliverSet(manifest: manifestFile.path, marker: markerFile.path, session: ledger.name)
                 else { continue }
                 guard sent.decision == .delivered else {
-                    report(config, .manifestFailed("the manifest or its marker was not delivered (\(sent.problem ?? "?")); "
-                        + "run again with --session \(ledger.name) once it can be reached"))
+                    report(
+                        config,
+                        .manifestFailed(
+                            "the manifest or its marker was not delivered (\(sent.problem ?? "?")); "
+                                + "run again with --session \(ledger.name) once it can be reached"))
                     continue
                 }
                 try ledger.markAnnounced(to: id)

@@ -25,8 +25,10 @@ final class SessionLedger: @unchecked Sendable {
     }
 
     /// Records a delivered file: its size and SHA-256 are read from `filePath` (the file sent).
-    func recordDelivered(key: String, name: String, capturedAt: Date, destinationID: String, location: String,
-                         filePath: String) throws {
+    func recordDelivered(
+        key: String, name: String, capturedAt: Date, destinationID: String, location: String,
+        filePath: String
+    ) throws {
         let url = URL(fileURLWithPath: filePath)
         let size = (try FileManager.default.attributesOfItem(atPath: filePath)[.size] as? NSNumber)?.int64Value ?? 0
         let delivery = SessionRecord.Delivery(location: location, size: size, sha256: try SHA256Digest.of(fileAt: url).hex())

@@ -5,13 +5,16 @@ import Spool
 /// from an older relay that recorded no destinations, and photos that wait for destinations this
 /// run does not deliver to (or that no longer exist), with how to deliver or release them.
 enum SpoolNotices {
-    static func atStart(adopted: Int, destinations: [RequestConfig], waiting: [WaitingDestination],
-                        knownConfigIDs: Set<String>) -> [String] {
+    static func atStart(
+        adopted: Int, destinations: [RequestConfig], waiting: [WaitingDestination],
+        knownConfigIDs: Set<String>
+    ) -> [String] {
         var notices: [String] = []
         if adopted > 0 {
-            notices.append("\(adopted) photo\(adopted == 1 ? "" : "s") in the spool came from an older relay that did not record "
-                + "\(adopted == 1 ? "its" : "their") destinations: sending \(adopted == 1 ? "it" : "them") to this run's ("
-                + destinations.map(\.label).joined(separator: ", ") + ")")
+            notices.append(
+                "\(adopted) photo\(adopted == 1 ? "" : "s") in the spool came from an older relay that did not record "
+                    + "\(adopted == 1 ? "its" : "their") destinations: sending \(adopted == 1 ? "it" : "them") to this run's ("
+                    + destinations.map(\.label).joined(separator: ", ") + ")")
         }
         for destination in waiting {
             let count = destination.photos.count
@@ -19,11 +22,13 @@ enum SpoolNotices {
             let short = String(destination.id.prefix(8)).lowercased()
             let photos = "\(count) photo\(count == 1 ? "" : "s") (\(names)) wait\(count == 1 ? "s" : "") for '\(destination.label)'"
             if knownConfigIDs.contains(destination.id) {
-                notices.append(photos + ", which this run does not deliver to: they stay in the spool. To send them, run relay with "
-                    + "--config \(short) among its configs; to give up on them there, relay drop --destination \(short)")
+                notices.append(
+                    photos + ", which this run does not deliver to: they stay in the spool. To send them, run relay with "
+                        + "--config \(short) among its configs; to give up on them there, relay drop --destination \(short)")
             } else {
-                notices.append(photos + " (config \(short)), which no longer exists: they stay in the spool. Add the config again "
-                    + "(relay config import), or give up on them there: relay drop --destination \(short)")
+                notices.append(
+                    photos + " (config \(short)), which no longer exists: they stay in the spool. Add the config again "
+                        + "(relay config import), or give up on them there: relay drop --destination \(short)")
             }
         }
         return notices

@@ -11,7 +11,9 @@ enum BashCompletion {
             let options = command.options.flatMap { [$0.name] + ($0.alias.map { [$0] } ?? []) }
             var lines = ["        \(command.name))", "            options=\"\(options.joined(separator: " "))\""]
             if command.name == "config" {
-                lines.append("            [ \"$COMP_CWORD\" -eq 2 ] && { COMPREPLY=($(compgen -W \"add list show use remove import\" -- \"$cur\")); return; }")
+                lines.append(
+                    "            [ \"$COMP_CWORD\" -eq 2 ] && { COMPREPLY=($(compgen -W \"add list show use remove import\" -- \"$cur\")); return; }"
+                )
             }
             lines.append("            case \"$prev\" in")
             var free: [String] = []
@@ -30,25 +32,25 @@ enum BashCompletion {
         }
         let names = commands.map(\.name) + otherCommands
         return """
-        # bash completion for relay, made by `relay completion bash` (see relay --help).
-        _relay() {
-            local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} options=""
-            if [ "$COMP_CWORD" -eq 1 ]; then
-                COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) help --help --version" -- "$cur"))
-                return
-            fi
-            case "${COMP_WORDS[1]}" in
-        \(cases.joined(separator: "\n"))
-                help)
-                    COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur"))
+            # bash completion for relay, made by `relay completion bash` (see relay --help).
+            _relay() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} options=""
+                if [ "$COMP_CWORD" -eq 1 ]; then
+                    COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) help --help --version" -- "$cur"))
                     return
-                    ;;
-            esac
-            COMPREPLY=($(compgen -W "$options --help" -- "$cur"))
-        }
-        complete -F _relay relay
+                fi
+                case "${COMP_WORDS[1]}" in
+            \(cases.joined(separator: "\n"))
+                    help)
+                        COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur"))
+                        return
+                        ;;
+                esac
+                COMPREPLY=($(compgen -W "$options --help" -- "$cur"))
+            }
+            complete -F _relay relay
 
-        """
+            """
     }
 
     /// What follows an option with this placeholder: its words (`normal|low`), file or folder

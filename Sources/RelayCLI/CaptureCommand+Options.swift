@@ -1,24 +1,30 @@
 /// `relay capture`'s options, declared once: its timing, and run's camera and delivery options.
 extension CaptureCommand {
     static let timingOptions: [OptionSpec] = [
-        .value("--every", "DURATION", "time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised to 1s); "
-            + "the first shot fires at once"),
+        .value(
+            "--every", "DURATION",
+            "time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised to 1s); "
+                + "the first shot fires at once"),
         .value("--count", "N", "take N shots"),
         .value("--until", "TIME", "stop at HH:MM[:SS] (the next such time) or YYYY-MM-DDTHH:MM, local time"),
         .value("--for", "DURATION", "stop after this long"),
         .flag("--once", "take one shot and upload it (no --every)"),
-        .flag("--resume", "continue the last capture run that did not finish, with the options it was started with "
-            + "(give it alone)"),
+        .flag(
+            "--resume",
+            "continue the last capture run that did not finish, with the options it was started with "
+                + "(give it alone)"),
     ]
 
     /// The CAPTURE OPTIONS part of `relay capture --help` and of the overview.
-    static let timingSection = CommandSpec.Section(title: "CAPTURE OPTIONS", options: timingOptions, notes: [
-        "Give at most one of --count, --until and --for; without them the run goes on until Ctrl-C. A shot counts as "
-            + "captured when the camera shows its new photo, failed when the camera answers DeviceBusy 3 times or no "
-            + "photo comes within 10s, missed when it falls due while the camera is away. A run in which shots fell due "
-            + "but none was captured exits 1; one with some captured exits 0 and its summary counts the failed and "
-            + "missed shots.",
-    ])
+    static let timingSection = CommandSpec.Section(
+        title: "CAPTURE OPTIONS", options: timingOptions,
+        notes: [
+            "Give at most one of --count, --until and --for; without them the run goes on until Ctrl-C. A shot counts as "
+                + "captured when the camera shows its new photo, failed when the camera answers DeviceBusy 3 times or no "
+                + "photo comes within 10s, missed when it falls due while the camera is away. A run in which shots fell due "
+                + "but none was captured exits 1; one with some captured exits 0 and its summary counts the failed and "
+                + "missed shots."
+        ])
 
     static let spec = CommandSpec(
         name: "capture",
@@ -30,7 +36,8 @@ extension CaptureCommand {
         summary: "fire one camera on a schedule (or once) and upload every frame",
         sections: [
             timingSection,
-            .init(title: "RUN OPTIONS (for the one --camera)", options: RunCommand.cameraOptions + RunCommand.deliveryOptions,
-                  notes: [RunCommand.unitsNote]),
+            .init(
+                title: "RUN OPTIONS (for the one --camera)", options: RunCommand.cameraOptions + RunCommand.deliveryOptions,
+                notes: [RunCommand.unitsNote]),
         ])
 }

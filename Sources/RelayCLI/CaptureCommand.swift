@@ -19,7 +19,8 @@ enum CaptureCommand {
             let saved: CaptureLedger?
             do { saved = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }
             guard var ledger = saved else {
-                throw CommandFailure(.usage, "there is no capture run to resume: start one with relay capture --camera ptpip://HOST --every 30s")
+                throw CommandFailure(
+                    .usage, "there is no capture run to resume: start one with relay capture --camera ptpip://HOST --every 30s")
             }
             guard !ledger.ended else {
                 throw CommandFailure(.failure, "the last capture run is finished (\(ledger.summary(stopped: false))): nothing to resume")
@@ -81,8 +82,10 @@ enum CaptureCommand {
     }
 
     /// The schedule from `--every` and one of `--count`, `--until`, `--for` (or `--once`).
-    private static func newLedger(_ args: Arguments, commandLine: [String], home: RelayHome,
-                                  bus: RunEventBus) throws -> CaptureLedger {
+    private static func newLedger(
+        _ args: Arguments, commandLine: [String], home: RelayHome,
+        bus: RunEventBus
+    ) throws -> CaptureLedger {
         let now = Date()
         let limits = ["--count", "--until", "--for"].filter { !args.all($0).isEmpty }
         if args.has("--once") {
@@ -95,7 +98,8 @@ enum CaptureCommand {
             throw CommandFailure(.usage, "give one of --count, --until and --for, not \(limits.joined(separator: " and "))")
         }
         guard let every = args.value("--every") else {
-            throw CommandFailure(.usage, "--every is required: how often to shoot, e.g. --every 30s (units ms, s, m, h, d), or --once for one shot")
+            throw CommandFailure(
+                .usage, "--every is required: how often to shoot, e.g. --every 30s (units ms, s, m, h, d), or --once for one shot")
         }
         let interval: (seconds: Double, note: String?)
         var total: Int?
@@ -112,8 +116,11 @@ enum CaptureCommand {
         let previous: CaptureLedger?
         do { previous = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }
         if let previous, !previous.ended {
-            bus.publish(.capture(.notice("the unfinished capture run before this one (\(previous.summary(stopped: true))) is "
-                + "replaced by this one", .info)))
+            bus.publish(
+                .capture(
+                    .notice(
+                        "the unfinished capture run before this one (\(previous.summary(stopped: true))) is "
+                            + "replaced by this one", .info)))
         }
         return CaptureLedger(interval: interval.seconds, total: total, endsAt: endsAt, arguments: commandLine)
     }

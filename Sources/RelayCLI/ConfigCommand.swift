@@ -7,21 +7,31 @@ import Uploader
 enum ConfigCommand {
     /// `relay config add`'s options: where and how a photo is sent. The options of one destination
     /// kind come from its fields (`Destinations.fields`).
-    static let addOptions: [OptionSpec] = [
-        .value("--url", "URL", "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"),
-        .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
-        .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
-        .repeatable("--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending"),
-        .value("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)"),
-        .value("--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's "
-            + "uplink to others"),
-        .value("--priority", "normal|low", "when a run delivers to several configs, a low one is sent only while nothing of "
-            + "normal priority waits (a full-size backup beside the gallery)"),
-    ] + Destinations.fields.map { field, schemes in
-        let help = schemes.joined(separator: ", ") + ": " + field.help
-        return field.form == .pairs ? .repeatable(field.option, field.placeholder, help) : .value(field.option, field.placeholder, help)
-    } + RenditionOptions.options
+    static let addOptions: [OptionSpec] =
+        [
+            .value(
+                "--url", "URL",
+                "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
+                    + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"
+            ),
+            .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
+            .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
+            .repeatable(
+                "--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending"),
+            .value("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)"),
+            .value(
+                "--max-bytes-per-second", "SIZE",
+                "send at most this many bytes per second (e.g. 2M), to leave the venue's "
+                    + "uplink to others"),
+            .value(
+                "--priority", "normal|low",
+                "when a run delivers to several configs, a low one is sent only while nothing of "
+                    + "normal priority waits (a full-size backup beside the gallery)"),
+        ]
+        + Destinations.fields.map { field, schemes in
+            let help = schemes.joined(separator: ", ") + ": " + field.help
+            return field.form == .pairs ? .repeatable(field.option, field.placeholder, help) : .value(field.option, field.placeholder, help)
+        } + RenditionOptions.options
 
     /// What `relay config list` and `relay config show` take.
     static let listOptions: [OptionSpec] = [.flag("--json", "list, show: the configs as JSON (secrets redacted)")]
@@ -81,13 +91,19 @@ enum ConfigCommand {
         }
         if let timeout = args.value("--timeout") {
             guard let seconds = DurationText.seconds(timeout) else {
-                throw CommandFailure(.config, ConfigError.invalidNumber(field: "timeoutSeconds", value: timeout, reason: "give \(DurationText.forms)").description)
+                throw CommandFailure(
+                    .config,
+                    ConfigError.invalidNumber(field: "timeoutSeconds", value: timeout, reason: "give \(DurationText.forms)").description)
             }
             config.timeoutSeconds = seconds
         }
         if let rate = args.value("--max-bytes-per-second") {
             guard let bytes = ByteSizeText.bytes(rate), bytes <= Int.max else {
-                throw CommandFailure(.config, ConfigError.invalidNumber(field: "maxBytesPerSecond", value: rate, reason: "give bytes per second, \(ByteSizeText.forms)").description)
+                throw CommandFailure(
+                    .config,
+                    ConfigError.invalidNumber(
+                        field: "maxBytesPerSecond", value: rate, reason: "give bytes per second, \(ByteSizeText.forms)"
+                    ).description)
             }
             config.maxBytesPerSecond = Int(bytes)
         }
@@ -103,12 +119,17 @@ enum ConfigCommand {
                 }
                 if !pairs.isEmpty { config.options[field.name] = .object(pairs) }
             } else if let value = args.value(field.option) {
-                if case .choice = field.form { config.options[field.name] = .string(value.lowercased()) } else { config.options[field.name] = .string(value) }
+                if case .choice = field.form {
+                    config.options[field.name] = .string(value.lowercased())
+                } else {
+                    config.options[field.name] = .string(value)
+                }
             }
         }
         if let priority = args.value("--priority") {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
-                throw CommandFailure(.config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
+                throw CommandFailure(
+                    .config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
             }
             config.priority = parsed
         }
@@ -133,7 +154,9 @@ enum ConfigCommand {
         for config in list.configs {
             let mark = config.id == list.selectedID ? "*" : " "
             let note = config.note.isEmpty ? "" : "  \(config.note)"
-            print("\(mark) \(config.id.uuidString.prefix(8).lowercased())  \(config.verb.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(config.url)\(note)")
+            print(
+                "\(mark) \(config.id.uuidString.prefix(8).lowercased())  \(config.verb.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(config.url)\(note)"
+            )
         }
     }
 
@@ -152,13 +175,18 @@ enum ConfigCommand {
     /// `--release` (after a yes) lets them go without being sent there.
     private static func remove(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         let args = try Arguments(arguments, removeOptions, command: spec.name)
-        guard let query = args.positionals.first else { throw CommandFailure(.usage, "relay config remove ID|NOTE (see relay config list)") }
+        guard let query = args.positionals.first else {
+            throw CommandFailure(.usage, "relay config remove ID|NOTE (see relay config list)")
+        }
         let config = try store.load().find(query)
         let id = config.id.uuidString
         if let waiting = Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) {
             guard args.has("--release") else {
-                throw CommandFailure(.usage, DropCommand.describe(waiting) + ". Deliver them first (relay run --config "
-                    + "\(id.prefix(8).lowercased()) with your other configs), or remove it anyway: relay config remove \(query) --release")
+                throw CommandFailure(
+                    .usage,
+                    DropCommand.describe(waiting) + ". Deliver them first (relay run --config "
+                        + "\(id.prefix(8).lowercased()) with your other configs), or remove it anyway: relay config remove \(query) --release"
+                )
             }
             try DropCommand.release(id, home: home, confirmed: args.has("--yes"), action: "relay config remove \(query) --release --yes")
             guard Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) == nil else { return }

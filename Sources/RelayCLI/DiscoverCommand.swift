@@ -13,25 +13,35 @@ enum DiscoverCommand {
         name: "discover",
         usage: ["discover [--range RANGE] [--identify] [--json]"],
         summary: "find cameras on the local network, and the USB cameras libgphoto2 detects",
-        sections: [.init(title: "DISCOVER OPTIONS", options: [
-            .value("--range", "RANGE", "addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)"),
-            .value("--port", "N", "the PTP/IP port", default: "15740"),
-            .value("--timeout", "DURATION", "limit of one connection attempt and of reading a description, e.g. 500ms, 2s",
-                   default: "2s"),
-            .flag("--identify", "name the cameras that did not announce themselves with a PTP/IP connection"),
-            .repeatable("--ssdp-target", "HOST:PORT", "send the SSDP search to this address instead of 239.255.255.250:1900 "
-                + "(may be given several times; a camera's address, or the SSDP port of a relay camera-sim)"),
-            .flag("--json", "a JSON array: host, port, url, foundBy (announced, listening, identified), manufacturer, model, "
-                + "serialNumber, friendlyName, and where known serviceType, udn, refusal (why it refused relay), note (why its "
-                + "description was unreadable); a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2"),
-        ], notes: [
-            "USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session. Cameras that "
-                + "announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their UPnP description, without "
-                + "any connection to their PTP/IP port. Then every other address of the range gets a plain TCP connect to the "
-                + "PTP/IP port, closed at once: no handshake, no session, no pairing prompt; such a camera is listed without a "
-                + "model. Only --identify opens a PTP/IP connection (handshake and GetDeviceInfo) to name it, which may show a "
-                + "pairing prompt or use up a one-session body.",
-        ])])
+        sections: [
+            .init(
+                title: "DISCOVER OPTIONS",
+                options: [
+                    .value("--range", "RANGE", "addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)"),
+                    .value("--port", "N", "the PTP/IP port", default: "15740"),
+                    .value(
+                        "--timeout", "DURATION", "limit of one connection attempt and of reading a description, e.g. 500ms, 2s",
+                        default: "2s"),
+                    .flag("--identify", "name the cameras that did not announce themselves with a PTP/IP connection"),
+                    .repeatable(
+                        "--ssdp-target", "HOST:PORT",
+                        "send the SSDP search to this address instead of 239.255.255.250:1900 "
+                            + "(may be given several times; a camera's address, or the SSDP port of a relay camera-sim)"),
+                    .flag(
+                        "--json",
+                        "a JSON array: host, port, url, foundBy (announced, listening, identified), manufacturer, model, "
+                            + "serialNumber, friendlyName, and where known serviceType, udn, refusal (why it refused relay), note (why its "
+                            + "description was unreadable); a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2"),
+                ],
+                notes: [
+                    "USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session. Cameras that "
+                        + "announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their UPnP description, without "
+                        + "any connection to their PTP/IP port. Then every other address of the range gets a plain TCP connect to the "
+                        + "PTP/IP port, closed at once: no handshake, no session, no pairing prompt; such a camera is listed without a "
+                        + "model. Only --identify opens a PTP/IP connection (handshake and GetDeviceInfo) to name it, which may show a "
+                        + "pairing prompt or use up a one-session body."
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -60,19 +70,21 @@ enum DiscoverCommand {
         ssdp.descriptionTimeout = options.timeout
         options.ssdp = ssdp
         let searched = ssdp.targets.map(\.description).joined(separator: ", ")
-        log("relay: listening for cameras announcing themselves (SSDP to \(searched)), then looking for PTP/IP cameras on "
-            + "\(describe(addresses)), port \(options.port)\(options.identify ? "; naming the ones that stay silent" : "")")
+        log(
+            "relay: listening for cameras announcing themselves (SSDP to \(searched)), then looking for PTP/IP cameras on "
+                + "\(describe(addresses)), port \(options.port)\(options.identify ? "; naming the ones that stay silent" : "")")
         let usbCameras = gphoto2Cameras(log: log)
         let cameras = CameraDiscovery.find(options, note: { log("relay: \($0)") })
         if args.has("--json") {
             try JSONOutput.print(cameras.map { Entry.network(Listed(camera: $0)) } + usbCameras.map { Entry.gphoto2(GPhoto2Listed($0)) })
         } else {
-            cameras.map(line).forEach { print($0) }
-            usbCameras.map(line).forEach { print($0) }
+            for text in cameras.map(line) + usbCameras.map(line) { print(text) }
         }
         guard !cameras.isEmpty || !usbCameras.isEmpty else {
-            throw CommandFailure(.failure, "no camera answered on \(describe(addresses)) (is it on, on this network, "
-                + "with its Wi-Fi remote/PC connection enabled? --range names other addresses), and libgphoto2 detected no USB camera")
+            throw CommandFailure(
+                .failure,
+                "no camera answered on \(describe(addresses)) (is it on, on this network, "
+                    + "with its Wi-Fi remote/PC connection enabled? --range names other addresses), and libgphoto2 detected no USB camera")
         }
     }
 

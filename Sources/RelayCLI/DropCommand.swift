@@ -1,10 +1,11 @@
 import Foundation
 import RelayCore
 import Spool
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `relay drop --destination ID|NOTE [--yes]`: stops waiting to deliver spooled photos to one
@@ -14,10 +15,14 @@ enum DropCommand {
     static let spec = CommandSpec(
         name: "drop", usage: ["drop --destination ID|NOTE [--yes]"],
         summary: "stop waiting to send spooled photos to one destination (asks first); the others still get them",
-        sections: [.init(title: "DROP OPTIONS", options: [
-            .value("--destination", "ID|NOTE", "the destination photos wait for (config id, id prefix or note; see relay status)"),
-            .flag("--yes", "do not ask (needed when stdin is not a terminal)"),
-        ])])
+        sections: [
+            .init(
+                title: "DROP OPTIONS",
+                options: [
+                    .value("--destination", "ID|NOTE", "the destination photos wait for (config id, id prefix or note; see relay status)"),
+                    .flag("--yes", "do not ask (needed when stdin is not a terminal)"),
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -39,8 +44,10 @@ enum DropCommand {
             return
         }
         if waiting.count > 1 {
-            throw CommandFailure(.usage, "'\(query)' names several destinations: "
-                + waiting.map { "\($0.label) (\($0.id.prefix(8).lowercased()))" }.joined(separator: ", ") + "; give its config id")
+            throw CommandFailure(
+                .usage,
+                "'\(query)' names several destinations: "
+                    + waiting.map { "\($0.label) (\($0.id.prefix(8).lowercased()))" }.joined(separator: ", ") + "; give its config id")
         }
         let destination = waiting[0]
         print(describe(destination) + "; they will not be sent there")
@@ -65,8 +72,9 @@ enum DropCommand {
         do { released = try spool.release(destination: destination.id) } catch { throw CommandFailure(.stateFile, error.description) }
         let stillQueued = Set(spool.snapshot().queued.map(\.id))
         let left = released.filter { !stillQueued.contains($0.id) }.count
-        print("released \(released.count) photo\(released.count == 1 ? "" : "s") for \(destination.label)"
-            + (left > 0 ? "; \(left) left the spool (no other destination waits for them)" : ""))
+        print(
+            "released \(released.count) photo\(released.count == 1 ? "" : "s") for \(destination.label)"
+                + (left > 0 ? "; \(left) left the spool (no other destination waits for them)" : ""))
     }
 
     /// "3 photos wait for 'backup' (config 1a2b3c4d): A.JPG, B.JPG, C.JPG".

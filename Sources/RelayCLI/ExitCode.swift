@@ -15,8 +15,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: return "unknown command, flag or bad flag value"
         case .config: return "no usable request config (none selected, invalid field, unset ${VAR})"
         case .stateFile: return "a state file could not be read or written (corrupt JSON, disk full); it was left unchanged"
-        case .source: return "the photo source cannot be used (folder missing or unreadable, no network to find a camera on, "
-            + "a camera relay does not support over Wi-Fi, a camera relay pair could not pair)"
+        case .source:
+            return "the photo source cannot be used (folder missing or unreadable, no network to find a camera on, "
+                + "a camera relay does not support over Wi-Fi, a camera relay pair could not pair)"
         case .busy: return "another relay is already running with this state folder"
         }
     }

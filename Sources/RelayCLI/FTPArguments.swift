@@ -7,36 +7,46 @@ enum FTPArguments {
     /// The receiver's options, in `relay run` and `relay ftp-setup`.
     static let options: [OptionSpec] = [
         .value("--ftp", "[ADDRESS:]PORT", "listen for camera FTP uploads (2121 is the usual port; 21 needs root)"),
-        .repeatable("--ftp-user", "NAME[:VAR]", "a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the "
-            + "command line); each user has a folder of its own; may be repeated"),
+        .repeatable(
+            "--ftp-user", "NAME[:VAR]",
+            "a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the "
+                + "command line); each user has a folder of its own; may be repeated"),
         .value("--ftp-max-size", "SIZE", "a bigger photo is refused", default: "4G"),
         .value("--ftp-sessions", "N", "connections at once", default: "16"),
         .value("--ftp-idle", "DURATION", "closes a silent connection", default: "5m"),
         .value("--ftp-keep-partial", "DURATION", "keeps a cut-off upload for a REST/APPE resume", default: "1h"),
-        .value("--ftp-tls", "MODE", "off, optional or required: explicit FTPS (AUTH TLS, PROT P) with a certificate made on "
-            + "first start in $RELAY_HOME/ftp/tls; its SHA-256 fingerprint is printed, for approving it on the camera",
+        .value(
+            "--ftp-tls", "MODE",
+            "off, optional or required: explicit FTPS (AUTH TLS, PROT P) with a certificate made on "
+                + "first start in $RELAY_HOME/ftp/tls; its SHA-256 fingerprint is printed, for approving it on the camera",
             default: "off"),
     ]
 
     /// The CAMERA FTP part of `relay run --help`.
     static let section = CommandSpec.Section(
-        title: "CAMERA FTP (relay run --ftp; --ftp, --camera and --folder may be combined)", options: options, notes: [
+        title: "CAMERA FTP (relay run --ftp; --ftp, --camera and --folder may be combined)", options: options,
+        notes: [
             "A photo is answered 226 only once it is in the spool; RAW and video are answered 226 and skipped (--include-raw "
-                + "takes RAW); an upload cut off is kept for a REST/APPE resume (--ftp-keep-partial).",
+                + "takes RAW); an upload cut off is kept for a REST/APPE resume (--ftp-keep-partial)."
         ])
 
     static let setupSpec = CommandSpec(
         name: "ftp-setup",
         usage: ["ftp-setup [--ftp [ADDRESS:]PORT] [--ftp-tls MODE] --ftp-user NAME[:VARIABLE]..."],
         summary: "print what to type into the camera's FTP menu for relay run --ftp, without starting it",
-        sections: [.init(title: "FTP-SETUP OPTIONS",
-                         options: options.map { $0.name == "--ftp" ? $0.withDefault("\(FTPReceiverOptions.defaultPort)") : $0 }
-                             + [RunCommand.includeRAW])])
+        sections: [
+            .init(
+                title: "FTP-SETUP OPTIONS",
+                options: options.map { $0.name == "--ftp" ? $0.withDefault("\(FTPReceiverOptions.defaultPort)") : $0 }
+                    + [RunCommand.includeRAW])
+        ])
 
     /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
     static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
         guard let listen = args.value("--ftp") else {
-            if !args.all("--ftp-user").isEmpty { throw CommandFailure(.usage, "--ftp-user is for the FTP receiver: use it with --ftp PORT") }
+            if !args.all("--ftp-user").isEmpty {
+                throw CommandFailure(.usage, "--ftp-user is for the FTP receiver: use it with --ftp PORT")
+            }
             return nil
         }
         return try options(listen: listen, args, environment: environment)
@@ -46,25 +56,31 @@ enum FTPArguments {
     static func runSetup(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, setupSpec.options, command: setupSpec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let options = try options(listen: try args.required("--ftp", hint: "give [ADDRESS:]PORT, e.g. --ftp 2121"), args, environment: environment)
+        let options = try options(
+            listen: try args.required("--ftp", hint: "give [ADDRESS:]PORT, e.g. --ftp 2121"), args, environment: environment)
         var fingerprint: String?
         if options.tls != .off {
-            do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch { throw CommandFailure(.stateFile, error.description) }
+            do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch {
+                throw CommandFailure(.stateFile, error.description)
+            }
         }
         print(FTPSetupText.make(options: options, port: options.port, addresses: options.setupAddresses, tlsFingerprint: fingerprint))
     }
 
-    private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions {
+    private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure)
+        -> FTPReceiverOptions
+    {
         let maxSize = try args.bytes("--ftp-max-size", in: 1...Int64.max)
         let sessions = try args.integer("--ftp-sessions", in: 1...256)
         let idle = try args.seconds("--ftp-idle", in: 1...86_400)
         let keepPartial = try args.seconds("--ftp-keep-partial", in: 1...7 * 86_400)
         let tlsText = args.value("--ftp-tls")
         do {
-            let tls = try tlsText.map { (text: String) throws(FTPReceiverError) -> FTPTLSMode in
-                guard let mode = FTPTLSMode(rawValue: text.lowercased()) else { throw .badTLSMode(text) }
-                return mode
-            } ?? .off
+            let tls =
+                try tlsText.map { (text: String) throws(FTPReceiverError) -> FTPTLSMode in
+                    guard let mode = FTPTLSMode(rawValue: text.lowercased()) else { throw .badTLSMode(text) }
+                    return mode
+                } ?? .off
             let address = try FTPReceiverOptions.parseListenAddress(listen)
             var accounts: [FTPAccount] = []
             for spec in args.all("--ftp-user") {
@@ -73,7 +89,8 @@ enum FTPArguments {
                 accounts.append(account)
             }
             guard !accounts.isEmpty else { throw FTPReceiverError.noUsers }
-            var options = FTPReceiverOptions(host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
+            var options = FTPReceiverOptions(
+                host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
             if let maxSize { options.maxFileBytes = maxSize }
             if let sessions { options.maxSessions = sessions }
             if let idle { options.idleSeconds = idle }

@@ -7,11 +7,16 @@ enum HistoryCommand {
         name: "history",
         usage: ["history [-n N] [--failed] [--json]"],
         summary: "the last upload attempts, newest first",
-        sections: [.init(title: "HISTORY OPTIONS", options: [
-            .value("--count", "N", "show this many attempts, at most \(HistoryLog.limit)", default: "\(HistoryLog.limit)", alias: "-n"),
-            .flag("--failed", "only the attempts that failed"),
-            .flag("--json", "the attempts as a JSON array"),
-        ])])
+        sections: [
+            .init(
+                title: "HISTORY OPTIONS",
+                options: [
+                    .value(
+                        "--count", "N", "show this many attempts, at most \(HistoryLog.limit)", default: "\(HistoryLog.limit)", alias: "-n"),
+                    .flag("--failed", "only the attempts that failed"),
+                    .flag("--json", "the attempts as a JSON array"),
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -64,6 +69,7 @@ public enum HistoryTable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 }

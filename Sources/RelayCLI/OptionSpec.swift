@@ -25,8 +25,10 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec(name: name, alias: alias, placeholder: "", help: help, defaultValue: nil, kind: .flag)
     }
 
-    static func value(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil,
-                      alias: String? = nil) -> OptionSpec {
+    static func value(
+        _ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil,
+        alias: String? = nil
+    ) -> OptionSpec {
         OptionSpec(name: name, alias: alias, placeholder: placeholder, help: help, defaultValue: defaultValue, kind: .value)
     }
 

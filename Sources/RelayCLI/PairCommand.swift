@@ -14,12 +14,16 @@ enum PairCommand {
         usage: ["pair --camera ptpip://HOST[:PORT] [--guid HEX] [--name NAME] [--wait DURATION]"],
         summary: "pair relay with a camera, showing what to press on it; --guid and --name: the id and name of software the "
             + "body was paired with, which run and capture then use for HOST",
-        sections: [.init(title: "PAIR OPTIONS", options: [
-            .value("--camera", "ADDRESS", "the camera's address, ptpip://HOST[:PORT] (relay discover finds it)"),
-            .value("--guid", "HEX", "the client id the body knows, 32 hex digits (e.g. 00:11:…:ff)"),
-            .value("--name", "NAME", "the computer name the camera shows, 1 to 64 characters"),
-            .value("--wait", "DURATION", "how long to keep trying while the camera shows its pairing prompt", default: "2m"),
-        ])])
+        sections: [
+            .init(
+                title: "PAIR OPTIONS",
+                options: [
+                    .value("--camera", "ADDRESS", "the camera's address, ptpip://HOST[:PORT] (relay discover finds it)"),
+                    .value("--guid", "HEX", "the client id the body knows, 32 hex digits (e.g. 00:11:…:ff)"),
+                    .value("--name", "NAME", "the computer name the camera shows, 1 to 64 characters"),
+                    .value("--wait", "DURATION", "how long to keep trying while the camera shows its pairing prompt", default: "2m"),
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -28,12 +32,14 @@ enum PairCommand {
         let camera: CameraAddress
         do { camera = try CameraAddress.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         guard camera != .auto else {
-            throw CommandFailure(.usage, "relay pair pairs one camera: give its address, --camera ptpip://HOST[:PORT] (relay discover finds it)")
+            throw CommandFailure(
+                .usage, "relay pair pairs one camera: give its address, --camera ptpip://HOST[:PORT] (relay discover finds it)")
         }
         var pairing = CameraPairing(camera: camera)
         if let guid = args.value("--guid") {
             guard let bytes = PTPIPGUID.parse(guid) else {
-                throw CommandFailure(.usage, "--guid '\(guid)' is not a client id: give 32 hex digits, e.g. 00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff")
+                throw CommandFailure(
+                    .usage, "--guid '\(guid)' is not a client id: give 32 hex digits, e.g. 00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff")
             }
             pairing.guid = bytes
         }
@@ -50,9 +56,10 @@ enum PairCommand {
         do { identity = try pairing.identity(registry: try CameraRegistry(home: home)) } catch {
             throw CommandFailure.from(error)
         }
-        print("Pairing relay with the camera at \(camera): relay introduces itself as '\(identity.name)' "
-            + "(id \(PTPIPGUID.hex(identity.guid))). On the camera:")
-        PairingGuide.steps(camera: camera).forEach { print("  " + $0) }
+        print(
+            "Pairing relay with the camera at \(camera): relay introduces itself as '\(identity.name)' "
+                + "(id \(PTPIPGUID.hex(identity.guid))). On the camera:")
+        for step in PairingGuide.steps(camera: camera) { print("  " + step) }
         print("relay keeps trying for \(Int(pairing.waitSeconds)) s while the camera shows its pairing prompt (Ctrl-C stops).")
 
         let stop = StopFlag()
@@ -65,13 +72,17 @@ enum PairCommand {
         } catch let error as StateFileError {
             throw CommandFailure(.stateFile, error.description)
         } catch CameraSourceError.notPaired(_, let reason) {
-            throw CommandFailure(.source, "not paired: the camera at \(camera) still refuses relay (InitFail, \(reason.code)) "
-                + "\(stop.isStopped ? "when stopped" : "after \(Int(pairing.waitSeconds)) s"): follow the steps above, "
-                + "or give the id and name of software the body was paired with (--guid, --name)")
+            throw CommandFailure(
+                .source,
+                "not paired: the camera at \(camera) still refuses relay (InitFail, \(reason.code)) "
+                    + "\(stop.isStopped ? "when stopped" : "after \(Int(pairing.waitSeconds)) s"): follow the steps above, "
+                    + "or give the id and name of software the body was paired with (--guid, --name)")
         } catch let error as PTPIPError {
             if case .unsupportedCamera = error { throw CommandFailure(.source, error.description) }
-            throw CommandFailure(.source, "not paired: \(stop.isStopped ? "stopped" : "gave up after \(Int(pairing.waitSeconds)) s"); "
-                + "the last answer: \(error)")
+            throw CommandFailure(
+                .source,
+                "not paired: \(stop.isStopped ? "stopped" : "gave up after \(Int(pairing.waitSeconds)) s"); "
+                    + "the last answer: \(error)")
         } catch {
             throw CommandFailure(.source, "\(error)")
         }

@@ -97,37 +97,37 @@ public enum RelayCommandLine {
     static var help: String {
         let sections = (RunCommand.spec.sections + [CaptureCommand.timingSection] + DiscoverCommand.spec.sections).map(\.text)
         return """
-        relay \(version) — moves photos from a camera to a web gallery, live.
+            relay \(version) — moves photos from a camera to a web gallery, live.
 
-        USAGE
-        \(commands.map(\.overview).joined(separator: "\n"))
-          relay camera-sim --profile canon-eos|nikon|generic ...
-              a PTP/IP camera for tests and demos (relay camera-sim --help)
-          relay COMMAND --help | relay help COMMAND
-              one command's usage and options
-          relay completion bash
-              a bash completion script (the .deb installs it)
-          relay --help | --version
+            USAGE
+            \(commands.map(\.overview).joined(separator: "\n"))
+              relay camera-sim --profile canon-eos|nikon|generic ...
+                  a PTP/IP camera for tests and demos (relay camera-sim --help)
+              relay COMMAND --help | relay help COMMAND
+                  one command's usage and options
+              relay completion bash
+                  a bash completion script (the .deb installs it)
+              relay --help | --version
 
-        \(sections.joined(separator: "\n\n"))
+            \(sections.joined(separator: "\n\n"))
 
-        RENDITIONS
-          A config with --max-edge sends each photo as a copy at most that many pixels on its long edge
-          (2048 suits a gallery: about 0.5–1 MB instead of 15–25 MB), made as soon as the photo is in the
-          spool. The copy is turned upright and keeps the photo's EXIF, IPTC, XMP and colour profile
-          (--strip-gps removes the GPS directory, --strip-metadata all but the colour profile). A smaller
-          photo is never enlarged; it goes as it is. A photo that cannot be decoded goes as the original,
-          and the log and relay history say why.
+            RENDITIONS
+              A config with --max-edge sends each photo as a copy at most that many pixels on its long edge
+              (2048 suits a gallery: about 0.5–1 MB instead of 15–25 MB), made as soon as the photo is in the
+              spool. The copy is turned upright and keeps the photo's EXIF, IPTC, XMP and colour profile
+              (--strip-gps removes the GPS directory, --strip-metadata all but the colour profile). A smaller
+              photo is never enlarged; it goes as it is. A photo that cannot be decoded goes as the original,
+              and the log and relay history say why.
 
-        FILES
-          State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
-          configs.json, history.json, cameras.json (relay's pairing ids, known cameras), capture.json (the last
-          capture run, for --resume), seen/ (what each source already took), spool/ (spool/failed/ holds
-          permanent failures).
+            FILES
+              State lives in $RELAY_HOME (default $XDG_STATE_HOME/relay, else ~/.local/state/relay):
+              configs.json, history.json, cameras.json (relay's pairing ids, known cameras), capture.json (the last
+              capture run, for --resume), seen/ (what each source already took), spool/ (spool/failed/ holds
+              permanent failures).
 
-        EXIT CODES
-        \(ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
-        """
+            EXIT CODES
+            \(ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+            """
     }
 }
 

@@ -8,10 +8,14 @@ enum RenditionCommand {
     static let spec = CommandSpec(
         name: "rendition", usage: ["rendition PHOTO [--max-edge N ...|--config ID|NOTE] [-o OUT]"],
         summary: "make the copy a config would send, to look at it",
-        sections: [.init(title: "RENDITION OPTIONS", options: RenditionOptions.options + [
-            .value("--config", "ID|NOTE", "make the copy this config's rendition makes (by default the selected config's)"),
-            .value("--output", "FILE", "where to write the copy (by default beside PHOTO, named for its long edge)", alias: "-o"),
-        ])])
+        sections: [
+            .init(
+                title: "RENDITION OPTIONS",
+                options: RenditionOptions.options + [
+                    .value("--config", "ID|NOTE", "make the copy this config's rendition makes (by default the selected config's)"),
+                    .value("--output", "FILE", "where to write the copy (by default beside PHOTO, named for its long edge)", alias: "-o"),
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -27,8 +31,9 @@ enum RenditionCommand {
             throw CommandFailure(.usage, "the config sends originals: give --max-edge 2048 (or a config with a rendition)")
         }
         let source = URL(fileURLWithPath: input)
-        let output = URL(fileURLWithPath: args.value("--output")
-            ?? source.deletingPathExtension().path + "-\(spec.maxEdge).jpg")
+        let output = URL(
+            fileURLWithPath: args.value("--output")
+                ?? source.deletingPathExtension().path + "-\(spec.maxEdge).jpg")
         let original = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int64) ?? nil
         guard let original else { throw CommandFailure(.failure, "cannot read \(source.path)") }
         let started = Date()
@@ -36,8 +41,9 @@ enum RenditionCommand {
         let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
         switch outcome {
         case .made(let bytes, let width, let height, let notes):
-            print("\(source.lastPathComponent) \(ByteCountText.format(original)) → \(ByteCountText.format(bytes)) "
-                + "(\(width)×\(height), \(spec.summary)) in \(milliseconds) ms: \(output.path)")
+            print(
+                "\(source.lastPathComponent) \(ByteCountText.format(original)) → \(ByteCountText.format(bytes)) "
+                    + "(\(width)×\(height), \(spec.summary)) in \(milliseconds) ms: \(output.path)")
             for note in notes { print("  \(note)") }
         case .original(let reason):
             print("\(source.lastPathComponent) would be sent as the original: \(reason)")

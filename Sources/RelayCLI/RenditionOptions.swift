@@ -19,12 +19,16 @@ enum RenditionOptions {
             return nil
         }
         guard let maxEdge = Int(edge) else {
-            throw CommandFailure(.config, ConfigError.invalidNumber(field: "rendition.maxEdge", value: edge, reason: "give pixels, e.g. 2048").description)
+            throw CommandFailure(
+                .config, ConfigError.invalidNumber(field: "rendition.maxEdge", value: edge, reason: "give pixels, e.g. 2048").description)
         }
         var spec = RenditionSpec(maxEdge: maxEdge, stripGPS: args.has("--strip-gps"), keepMetadata: !args.has("--strip-metadata"))
         if let quality = args.value("--quality") {
             guard let value = Int(quality) else {
-                throw CommandFailure(.config, ConfigError.invalidNumber(field: "rendition.quality", value: quality, reason: "JPEG quality is 1–100 (e.g. 85)").description)
+                throw CommandFailure(
+                    .config,
+                    ConfigError.invalidNumber(field: "rendition.quality", value: quality, reason: "JPEG quality is 1–100 (e.g. 85)")
+                        .description)
             }
             spec.quality = value
         }

@@ -9,10 +9,14 @@ enum RetryCommand {
     static let spec = CommandSpec(
         name: "retry", usage: ["retry [--all | ID...] [--destination ID|NOTE]"],
         summary: "put failed photos back in the queue (ids from relay status); the next relay run sends them",
-        sections: [.init(title: "RETRY OPTIONS", options: [
-            .flag("--all", "every failed photo"),
-            .value("--destination", "ID|NOTE", "send them again only to this config (by default, to each that refused them)"),
-        ])])
+        sections: [
+            .init(
+                title: "RETRY OPTIONS",
+                options: [
+                    .flag("--all", "every failed photo"),
+                    .value("--destination", "ID|NOTE", "send them again only to this config (by default, to each that refused them)"),
+                ])
+        ])
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)

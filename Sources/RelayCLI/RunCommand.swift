@@ -2,8 +2,8 @@ import Foundation
 import GPhoto2
 import HotFolder
 import Intake
-import Pipeline
 import PTPIP
+import Pipeline
 import RelayCore
 import RunEvents
 import Spool
@@ -43,8 +43,10 @@ enum RunCommand {
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period
     /// short) or until `started`'s caller sets the stop flag it is handed.
-    static func execute(_ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
-                        started: (StopFlag) -> Void) throws {
+    static func execute(
+        _ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
+        started: (StopFlag) -> Void
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         // First, so that a stop asked for while the spool is opened ends the run at once.
         let stop = outputs.stop
@@ -79,8 +81,10 @@ enum RunCommand {
             throw failure(error)
         }
         if outputs.readerGone.isStopped {
-            throw CommandFailure(.failure, "stopped because stdout was closed while relay wrote --json events; "
-                + "photos not yet delivered are in the spool and go with the next run")
+            throw CommandFailure(
+                .failure,
+                "stopped because stdout was closed while relay wrote --json events; "
+                    + "photos not yet delivered are in the spool and go with the next run")
         }
     }
 
@@ -90,13 +94,18 @@ enum RunCommand {
         let folders = args.all("--folder")
         let cameras = args.all("--camera")
         guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
-            throw CommandFailure(.usage, "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to")
+            throw CommandFailure(
+                .usage,
+                "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
+                    + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to"
+            )
         }
         let settle = try args.seconds("--settle", in: 0...3600)
-        var specs: [any SourceSetting] = also + folders.map {
-            HotFolderSource.Options(folder: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
-        }
+        var specs: [any SourceSetting] =
+            also
+            + folders.map {
+                HotFolderSource.Options(folder: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
+            }
         let chunkSize = try args.bytes("--chunk-size", in: 4_000...64_000_000).map { Int($0) }
         let listEvery = try args.seconds("--list-every", in: 1...3600)
         var range: [String]?

@@ -1,10 +1,11 @@
 import Foundation
 import RelayCore
 import RunEvents
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a run's events go: the console (a line per event on stderr, and the progress line when

@@ -29,8 +29,11 @@ enum StatusArguments {
         // The page is on the venue's network: its address with this run's token, once, and as a
         // QR code for a phone when a person watches the terminal.
         let url = "http://\(reachableHost(server.address) ?? host):\(server.address.port)/?token=\(token)"
-        bus.publish(.run(.notice("status page at \(url) (it listens beyond this machine and \(StatusOptions.tokenVariable) is not set, "
-            + "so this run made a token of its own; /healthz needs none); metrics at /metrics with the same token", .warning)))
+        bus.publish(
+            .run(
+                .notice(
+                    "status page at \(url) (it listens beyond this machine and \(StatusOptions.tokenVariable) is not set, "
+                        + "so this run made a token of its own; /healthz needs none); metrics at /metrics with the same token", .warning)))
         if isatty(STDERR_FILENO) == 1, let code = TerminalQRCode(encoding: url) {
             _ = bus.flush(until: Date().addingTimeInterval(1))  // the address first, then its code
             FileHandle.standardError.write(Data(code.text.utf8))

@@ -13,8 +13,12 @@ enum StatusCommand {
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let snapshot = Spool.inspect(directory: home.spoolDirectory)
         if args.has("--json") { return try JSONOutput.print(snapshot) }
-        print("spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed")
-        if !snapshot.waiting.isEmpty { print("\nwaiting, per destination (relay run --config ID sends them; relay drop --destination ID forgets them):") }
+        print(
+            "spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed"
+        )
+        if !snapshot.waiting.isEmpty {
+            print("\nwaiting, per destination (relay run --config ID sends them; relay drop --destination ID forgets them):")
+        }
         for destination in snapshot.waiting { print("  " + DropCommand.describe(destination)) }
         section("in flight", snapshot.inFlight)
         section("queued", snapshot.queued)

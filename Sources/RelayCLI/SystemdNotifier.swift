@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// systemd's service notification (`Type=notify`, `WatchdogSec=`): datagrams such as `READY=1`
@@ -34,9 +35,9 @@ final class SystemdNotifier: @unchecked Sendable {
         self.address = address
         addressLength = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + bytes.count)
         #if canImport(Glibc)
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        descriptor = socket(AF_UNIX, SOCK_DGRAM, 0)
+            descriptor = socket(AF_UNIX, SOCK_DGRAM, 0)
         #endif
         guard descriptor >= 0 else { return nil }
         let pidMatches = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true

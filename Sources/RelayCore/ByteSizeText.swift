@@ -4,7 +4,8 @@
 /// so `--spool-max-bytes 4G` and camera-sim's `--photo-size 4M` mean the same kind of number.
 public enum ByteSizeText {
     /// The accepted forms, for messages and help.
-    public static let forms = "bytes, or a number with a unit K, M or G (1000-based, as the log counts: 1M is 1 000 000 bytes) "
+    public static let forms =
+        "bytes, or a number with a unit K, M or G (1000-based, as the log counts: 1M is 1 000 000 bytes) "
         + "or KiB, MiB or GiB (1024-based), e.g. 500K, 4G, 1.5M, 256KiB"
 
     private static let units: [String: Int64] = [
@@ -16,7 +17,8 @@ public enum ByteSizeText {
     /// number, an unknown unit, a fraction of a byte, more than Int64 holds).
     public static func bytes(_ text: String) -> Int64? {
         guard let parsed = UnitNumber(text), let scale = units[parsed.unit],
-              parsed.fraction.count <= 9, let whole = Int64(parsed.whole) else { return nil }
+            parsed.fraction.count <= 9, let whole = Int64(parsed.whole)
+        else { return nil }
         var fractionBytes: Int64 = 0
         if let digits = Int64(parsed.fraction) {
             // 0.5K = 5 × 1000 / 10: exact in integers, and refused when it leaves part of a byte.
@@ -41,7 +43,9 @@ public enum ByteSizeText {
     /// The shortest text this grammar reads back as `bytes` ("4G", "256K", "64KiB", "1500"), for
     /// help defaults and ranges.
     public static func format(_ bytes: Int64) -> String {
-        let named: [(String, Int64)] = [("G", 1_000_000_000), ("GiB", 1 << 30), ("M", 1_000_000), ("MiB", 1 << 20), ("K", 1_000), ("KiB", 1 << 10)]
+        let named: [(String, Int64)] = [
+            ("G", 1_000_000_000), ("GiB", 1 << 30), ("M", 1_000_000), ("MiB", 1 << 20), ("K", 1_000), ("KiB", 1 << 10),
+        ]
         for (unit, scale) in named where bytes >= scale && bytes % scale == 0 { return "\(bytes / scale)\(unit)" }
         return "\(bytes)"
     }

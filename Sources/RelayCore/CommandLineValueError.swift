@@ -8,14 +8,14 @@ public enum CommandLineValueError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notADuration(option, text):
+        case .notADuration(let option, let text):
             return "\(option) '\(text)' is not a duration: give \(DurationText.forms)"
-        case let .durationOutOfRange(option, text, range):
+        case .durationOutOfRange(let option, let text, let range):
             return "\(option) '\(text)' is out of range: give a duration from \(DurationText.format(range.lowerBound)) "
                 + "to \(DurationText.format(range.upperBound))"
-        case let .notASize(option, text):
+        case .notASize(let option, let text):
             return "\(option) '\(text)' is not a size: give \(ByteSizeText.forms)"
-        case let .sizeOutOfRange(option, text, range):
+        case .sizeOutOfRange(let option, let text, let range):
             return "\(option) '\(text)' is out of range: give a size from \(ByteSizeText.format(range.lowerBound)) "
                 + "to \(ByteSizeText.format(range.upperBound))"
         }

@@ -24,7 +24,8 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingURL(let config):
             return "config '\(config)' has no URL: relay config add --url https://gallery.example/upload"
         case .invalidURL(let url, let reason):
-            return "url '\(url)' cannot be used: \(reason). Give a full address, e.g. --url https://gallery.example/upload or --url s3://BUCKET/PREFIX"
+            return
+                "url '\(url)' cannot be used: \(reason). Give a full address, e.g. --url https://gallery.example/upload or --url s3://BUCKET/PREFIX"
         case .invalidVerb(let verb):
             return "verb '\(verb)' is not supported: use one of GET, POST, PUT, PATCH, DELETE (e.g. --verb POST)"
         case .invalidHeader(let header, let reason):
@@ -48,7 +49,8 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidTemplate(let template, let reason):
             return "path template '\(template)' is invalid: \(reason)"
         case .missingCredentials(let variable, let config):
-            return "config '\(config)' needs \(variable) in the environment (credentials are never stored in the config): export \(variable)=… before running relay"
+            return
+                "config '\(config)' needs \(variable) in the environment (credentials are never stored in the config): export \(variable)=… before running relay"
         }
     }
 }

@@ -61,7 +61,8 @@ public struct ConfigList: Codable, Sendable, Equatable {
         if let exact = configs.first(where: { $0.id.uuidString.caseInsensitiveCompare(needle) == .orderedSame }) {
             return exact
         }
-        let byPrefix = needle.count >= 4
+        let byPrefix =
+            needle.count >= 4
             ? configs.filter { $0.id.uuidString.lowercased().hasPrefix(needle.lowercased()) } : []
         let byNote = configs.filter { !$0.note.isEmpty && $0.note.caseInsensitiveCompare(needle) == .orderedSame }
         let matches = byPrefix.isEmpty ? byNote : byPrefix

@@ -95,7 +95,9 @@ public enum Timestamp {
     }
 
     public static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)) {
+        if let date = try? Date(
+            text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        {
             return date
         }
         return try? Date(text, strategy: .iso8601)

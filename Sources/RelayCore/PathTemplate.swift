@@ -58,8 +58,10 @@ public struct PathTemplate: Sendable, Equatable {
             }
             let name = String(rest[rest.index(after: open)..<close])
             guard Self.placeholders.contains(name) else {
-                throw .invalidTemplate(text, reason: "{\(name)} is not a placeholder (use "
-                    + Self.placeholders.map { "{\($0)}" }.joined(separator: " ") + ")")
+                throw .invalidTemplate(
+                    text,
+                    reason: "{\(name)} is not a placeholder (use "
+                        + Self.placeholders.map { "{\($0)}" }.joined(separator: " ") + ")")
             }
             pieces.append(.placeholder(name))
             rest = rest[rest.index(after: close)...]
@@ -143,8 +145,9 @@ public struct PathTemplate: Sendable, Equatable {
 
 extension PathTemplate {
     /// Values for checking a template's shape when a config is added (no photo yet).
-    public static let sample = Values(name: "IMG_0001.JPG", capturedAt: Date(timeIntervalSince1970: 0), camera: "camera",
-                                      serial: "0", sequence: 1, run: "run")
+    public static let sample = Values(
+        name: "IMG_0001.JPG", capturedAt: Date(timeIntervalSince1970: 0), camera: "camera",
+        serial: "0", sequence: 1, run: "run")
 }
 
 extension PathTemplate {

@@ -20,8 +20,9 @@ public struct RelayHome: Sendable, Equatable {
             return RelayHome(root: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("relay", isDirectory: true))
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return RelayHome(root: URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/state/relay", isDirectory: true))
+        return RelayHome(
+            root: URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(".local/state/relay", isDirectory: true))
     }
 
     public var configsFile: URL { root.appendingPathComponent("configs.json") }

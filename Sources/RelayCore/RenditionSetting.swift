@@ -17,9 +17,10 @@ public enum RenditionSetting: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             guard text == "original" else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "rendition '\(text)' is not known: use \"original\" or {\"maxEdge\": 2048, \"quality\": 85}"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "rendition '\(text)' is not known: use \"original\" or {\"maxEdge\": 2048, \"quality\": 85}"))
             }
             self = .original
             return
@@ -70,9 +71,12 @@ public struct RenditionSpec: Codable, Sendable, Equatable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let known = Set(CodingKeys.allCases.map(\.stringValue))
         if let unknown = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath + [unknown],
-                debugDescription: "unknown rendition field '\(unknown.stringValue)' (a rendition has \(CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [unknown],
+                    debugDescription:
+                        "unknown rendition field '\(unknown.stringValue)' (a rendition has \(CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")))"
+                ))
         }
         maxEdge = try c.decode(Int.self, forKey: .maxEdge)
         quality = try c.decodeIfPresent(Int.self, forKey: .quality) ?? Self.defaultQuality
@@ -102,8 +106,9 @@ public struct RenditionSpec: Codable, Sendable, Equatable, Hashable {
     /// Checks the numbers; the error names the field and the range.
     public func validate() throws(ConfigError) {
         guard Self.edgeRange.contains(maxEdge) else {
-            throw .invalidNumber(field: "rendition.maxEdge", value: "\(maxEdge)",
-                                 reason: "give the long edge in pixels, \(Self.edgeRange.lowerBound)–\(Self.edgeRange.upperBound) (e.g. 2048)")
+            throw .invalidNumber(
+                field: "rendition.maxEdge", value: "\(maxEdge)",
+                reason: "give the long edge in pixels, \(Self.edgeRange.lowerBound)–\(Self.edgeRange.upperBound) (e.g. 2048)")
         }
         guard (1...100).contains(quality) else {
             throw .invalidNumber(field: "rendition.quality", value: "\(quality)", reason: "JPEG quality is 1–100 (e.g. 85)")

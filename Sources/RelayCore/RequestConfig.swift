@@ -120,9 +120,10 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         var copy = self
         copy.url = url.trimmingCharacters(in: .whitespacesAndNewlines)
         copy.note = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        copy.headers = Dictionary(uniqueKeysWithValues: headers.map {
-            ($0.key.trimmingCharacters(in: .whitespaces), $0.value.trimmingCharacters(in: .whitespaces))
-        })
+        copy.headers = Dictionary(
+            uniqueKeysWithValues: headers.map {
+                ($0.key.trimmingCharacters(in: .whitespaces), $0.value.trimmingCharacters(in: .whitespaces))
+            })
         for (name, value) in options {
             if let text = value.text { copy.options[name] = .string(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
@@ -186,9 +187,10 @@ extension RequestConfig {
 /// HTTP header syntax checks (RFC 9110 token characters).
 public enum HeaderSyntax {
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
     }
 
     /// Headers whose values are secrets and must never be written to history or logs.

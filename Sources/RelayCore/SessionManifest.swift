@@ -26,8 +26,10 @@ public struct SessionManifest: Codable, Sendable, Equatable {
         var photos: [Photo] = []
         for photo in record.photos.values {
             guard let copy = photo.deliveries[destinationID] else { return nil }
-            photos.append(Photo(name: photo.name, size: copy.size, sha256: copy.sha256, capturedAt: photo.capturedAt,
-                                deliveredAs: copy.location))
+            photos.append(
+                Photo(
+                    name: photo.name, size: copy.size, sha256: copy.sha256, capturedAt: photo.capturedAt,
+                    deliveredAs: copy.location))
         }
         photos.sort { ($0.capturedAt, $0.name) < ($1.capturedAt, $1.name) }
         return SessionManifest(session: record.session, destination: label, photos: photos)

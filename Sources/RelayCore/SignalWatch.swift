@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns signals (SIGINT, SIGTERM, …) into calls on a thread of their own, from the moment
@@ -32,9 +33,9 @@ public enum SignalWatch {
         for number in signals {
             var action = sigaction()
             #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = relaySignalHandler
+                action.__sigaction_handler.sa_handler = relaySignalHandler
             #else
-            action.__sigaction_u.__sa_handler = relaySignalHandler
+                action.__sigaction_u.__sa_handler = relaySignalHandler
             #endif
             action.sa_flags = SA_RESTART
             sigemptyset(&action.sa_mask)

@@ -17,7 +17,8 @@ struct UnitNumber: Equatable {
         let parts = trimmed[..<numberEnd].split(separator: ".", omittingEmptySubsequences: false)
         let unit = trimmed[numberEnd...]
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty,
-              unit.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            unit.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return nil }
         whole = parts[0]
         var fraction = parts.count == 2 ? parts[1] : ""
         while fraction.last == "0" { fraction = fraction.dropLast() }

@@ -35,8 +35,10 @@ public struct ExifEditor: Sendable {
         }
         self.tiff = tiff
         let field = tiff[4..<8].map(UInt32.init)
-        ifd0 = Int(bigEndian ? field[0] << 24 | field[1] << 16 | field[2] << 8 | field[3]
-                             : field[3] << 24 | field[2] << 16 | field[1] << 8 | field[0])
+        ifd0 = Int(
+            bigEndian
+                ? field[0] << 24 | field[1] << 16 | field[2] << 8 | field[3]
+                : field[3] << 24 | field[2] << 16 | field[1] << 8 | field[0])
         _ = try entries(at: ifd0)
     }
 
@@ -57,7 +59,8 @@ public struct ExifEditor: Sendable {
     /// The upright rule the photo's pixels follow (1 when the tag is absent or unknown).
     public var orientation: ExifOrientation {
         guard let entry = try? entry(Self.orientationTag, inIFDAt: ifd0), entry.type == 3,
-              let value = try? readUInt16(at: entry.valueField) else { return .up }
+            let value = try? readUInt16(at: entry.valueField)
+        else { return .up }
         return ExifOrientation(rawValue: Int(value)) ?? .up
     }
 
@@ -68,8 +71,10 @@ public struct ExifEditor: Sendable {
         do {
             let ifd1 = Int(try readUInt32(at: ifd0 + 2 + 12 * entries(at: ifd0).count))
             guard ifd1 != 0, let offset = try entry(Self.thumbnailOffsetTag, inIFDAt: ifd1),
-                  let length = try entry(Self.thumbnailLengthTag, inIFDAt: ifd1) else { return nil }
-            let start = Int(try readUInt32(at: offset.valueField)), count = Int(try readUInt32(at: length.valueField))
+                let length = try entry(Self.thumbnailLengthTag, inIFDAt: ifd1)
+            else { return nil }
+            let start = Int(try readUInt32(at: offset.valueField))
+            let count = Int(try readUInt32(at: length.valueField))
             guard count > 4 else { return nil }
             try check(start..<(start + count))
             let jpeg = Array(tiff[start..<(start + count)])
@@ -142,8 +147,10 @@ public struct ExifEditor: Sendable {
         var list: [Entry] = []
         for i in 0..<count {
             let at = offset + 2 + 12 * i
-            list.append(Entry(tag: try readUInt16(at: at), type: try readUInt16(at: at + 2),
-                              count: try readUInt32(at: at + 4), valueField: at + 8))
+            list.append(
+                Entry(
+                    tag: try readUInt16(at: at), type: try readUInt16(at: at + 2),
+                    count: try readUInt32(at: at + 4), valueField: at + 8))
         }
         return list
     }
@@ -160,7 +167,8 @@ public struct ExifEditor: Sendable {
 
     private func readUInt16(at offset: Int) throws(ExifError) -> UInt16 {
         try check(offset..<(offset + 2))
-        let a = UInt16(tiff[offset]), b = UInt16(tiff[offset + 1])
+        let a = UInt16(tiff[offset])
+        let b = UInt16(tiff[offset + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
@@ -172,7 +180,8 @@ public struct ExifEditor: Sendable {
 
     private mutating func writeUInt16(_ value: UInt16, at offset: Int) throws(ExifError) {
         try check(offset..<(offset + 2))
-        let high = UInt8(value >> 8), low = UInt8(value & 0xFF)
+        let high = UInt8(value >> 8)
+        let low = UInt8(value & 0xFF)
         tiff[offset] = bigEndian ? high : low
         tiff[offset + 1] = bigEndian ? low : high
     }

@@ -4,7 +4,8 @@
 /// that ignores the tag shows the photo sideways. A rendition therefore turns its pixels upright
 /// and says orientation 1.
 public enum ExifOrientation: Int, CaseIterable, Sendable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    case up = 1
+    case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Where a displayed pixel comes from in the stored image: the coordinates are swapped
     /// first (a quarter turn), then mirrored.

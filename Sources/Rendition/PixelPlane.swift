@@ -29,7 +29,8 @@ public struct PixelPlane: Equatable, Sendable {
         if orientation == .up { return self }
         let (outWidth, outHeight) = orientation.displaySize(width: width, height: height)
         var out = [UInt8](repeating: 0, count: pixels.count)
-        let w = width, h = height
+        let w = width
+        let h = height
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
                 for oy in 0..<outHeight {

@@ -20,7 +20,8 @@ public enum RenditionError: Error, Equatable, Sendable, CustomStringConvertible 
         case .codec(let reason): "renditions cannot be made: \(reason); check that libturbojpeg is installed"
         case .io(let path, let reason): "cannot read \(path) to make its rendition: \(reason)"
         case .writing(let path, let errno):
-            errno.isDiskFull ? "no room on the disk for the rendition \(path): free some space" : "cannot write the rendition \(path): \(errno)"
+            errno.isDiskFull
+                ? "no room on the disk for the rendition \(path): free some space" : "cannot write the rendition \(path): \(errno)"
         }
     }
 }

@@ -106,20 +106,27 @@ public final class RenditionMaker {
             let small = "it is already \(header.width)×\(header.height), within \(spec.maxEdge) px"
             let mustEdit = (spec.stripGPS && (exif?.hasGPS ?? false)) || (!spec.keepMetadata && Self.hasRemovableMetadata(segments))
             guard mustEdit else {
-                return .success(Plan(header: header, segments: segments, orientation: orientation, work: .sendOriginal(small),
-                                     metadata: Metadata(), outputSize: (header.width, header.height), notes: notes))
+                return .success(
+                    Plan(
+                        header: header, segments: segments, orientation: orientation, work: .sendOriginal(small),
+                        metadata: Metadata(), outputSize: (header.width, header.height), notes: notes))
             }
             // Sent as it is, pixels untouched, but without what the config removes.
             let metadata = carriedMetadata(data, segments, exif: exif, upright: false, size: nil, asItIs: true, notes: &notes)
-            return .success(Plan(header: header, segments: segments, orientation: orientation, work: .copyWithMetadata,
-                                 metadata: metadata, outputSize: (header.width, header.height), notes: notes))
+            return .success(
+                Plan(
+                    header: header, segments: segments, orientation: orientation, work: .copyWithMetadata,
+                    metadata: metadata, outputSize: (header.width, header.height), notes: notes))
         }
         let scale = RenditionGeometry.decodeScale(width: header.width, height: header.height, target: target, scales: TurboJPEG.scales)
         let upright = orientation.displaySize(width: target.width, height: target.height)
-        let metadata = carriedMetadata(data, segments, exif: exif, upright: orientation != .up, size: upright, asItIs: false,
-                                       notes: &notes)
-        return .success(Plan(header: header, segments: segments, orientation: orientation, work: .resize(to: target, scale: scale),
-                             metadata: metadata, outputSize: upright, notes: notes))
+        let metadata = carriedMetadata(
+            data, segments, exif: exif, upright: orientation != .up, size: upright, asItIs: false,
+            notes: &notes)
+        return .success(
+            Plan(
+                header: header, segments: segments, orientation: orientation, work: .resize(to: target, scale: scale),
+                metadata: metadata, outputSize: upright, notes: notes))
     }
 
     private static func hasRemovableMetadata(_ segments: JPEGSegments) -> Bool {
@@ -188,8 +195,9 @@ public final class RenditionMaker {
             resized.append(PlaneResampler.resize(plane, width: width, height: height).oriented(orientation))
         }
         let upright = orientation.displaySize(width: size.width, height: size.height)
-        let encoded = try codec.encode(resized, width: upright.width, height: upright.height, subsampling: subsampling,
-                                       quality: spec.quality)
+        let encoded = try codec.encode(
+            resized, width: upright.width, height: upright.height, subsampling: subsampling,
+            quality: spec.quality)
         guard let encodedSegments = try? JPEGSegments(encoded) else { return encoded }
         // The encoder's own JFIF header gives way to the photo's EXIF, as in a camera's file.
         let encoderHeader = encodedSegments.segments.filter { !(metadata.hasExif && $0.kind == .jfif) }

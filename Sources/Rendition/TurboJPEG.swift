@@ -47,7 +47,10 @@ final class TurboJPEG {
     }
 
     func header(_ jpeg: UnsafeRawBufferPointer) throws(Failure) -> Header {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let base = jpeg.bindMemory(to: UInt8.self).baseAddress
         guard tjDecompressHeader3(decoder, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
             throw failure(decoder)
@@ -61,19 +64,23 @@ final class TurboJPEG {
     /// The photo decoded at `scale`, as its planes (Y, or Y, Cb, Cr). A warning (corrupt or
     /// cut-off data) is a failure: a rendition must not show grey where the photo was damaged.
     func decodePlanes(_ jpeg: UnsafeRawBufferPointer, header: Header, scale: RenditionGeometry.Scale) throws(Failure) -> [PixelPlane] {
-        let width = scale.apply(header.width), height = scale.apply(header.height)
+        let width = scale.apply(header.width)
+        let height = scale.apply(header.height)
         let count = header.isGray ? 1 : 3
         let sizes = (0..<count).map { component in
-            (Int(tjPlaneWidth(Int32(component), Int32(width), header.subsampling)),
-             Int(tjPlaneHeight(Int32(component), Int32(height), header.subsampling)))
+            (
+                Int(tjPlaneWidth(Int32(component), Int32(width), header.subsampling)),
+                Int(tjPlaneHeight(Int32(component), Int32(height), header.subsampling))
+            )
         }
         let buffers = sizes.map { UnsafeMutableBufferPointer<UInt8>.allocate(capacity: $0.0 * $0.1) }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         var pointers: [UnsafeMutablePointer<UInt8>?] = buffers.map(\.baseAddress)
         var strides: [Int32] = sizes.map { Int32($0.0) }
         let base = jpeg.bindMemory(to: UInt8.self).baseAddress
-        let status = tjDecompressToYUVPlanes(decoder, base, UInt(jpeg.count), &pointers, Int32(width), &strides,
-                                             Int32(height), TJFLAG_STOPONWARNING)
+        let status = tjDecompressToYUVPlanes(
+            decoder, base, UInt(jpeg.count), &pointers, Int32(width), &strides,
+            Int32(height), TJFLAG_STOPONWARNING)
         guard status == 0 else { throw failure(decoder) }
         return zip(sizes, buffers).map { PixelPlane(width: $0.0.0, height: $0.0.1, pixels: Array($0.1)) }
     }
@@ -85,8 +92,9 @@ final class TurboJPEG {
         var strides = planes.map { Int32($0.width) }
         let status = Self.withPlanePointers(planes[...], []) { pointers in
             var sources = pointers
-            return tjCompressFromYUVPlanes(encoder, &sources, Int32(width), &strides, Int32(height), subsampling,
-                                           &output, &size, Int32(quality), 0)
+            return tjCompressFromYUVPlanes(
+                encoder, &sources, Int32(width), &strides, Int32(height), subsampling,
+                &output, &size, Int32(quality), 0)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else { throw failure(encoder) }

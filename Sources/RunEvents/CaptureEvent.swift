@@ -40,8 +40,10 @@ public struct CaptureProgress: Sendable, Equatable {
     /// The camera is away and due shots are missed.
     public var paused: Bool
 
-    public init(shot: Int, planned: Int?, captured: Int, failed: Int, missed: Int, uploaded: Int, nextShotAt: Date?,
-                waitingForPhotos: Int, uploadsPending: Int, paused: Bool) {
+    public init(
+        shot: Int, planned: Int?, captured: Int, failed: Int, missed: Int, uploaded: Int, nextShotAt: Date?,
+        waitingForPhotos: Int, uploadsPending: Int, paused: Bool
+    ) {
         self.shot = shot
         self.planned = planned
         self.captured = captured

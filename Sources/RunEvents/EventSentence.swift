@@ -90,7 +90,8 @@ public struct EventSentence: Sendable {
         case .settled(let photo, let destination, let outcome):
             return line(for: outcome, photo: photo, destination: destination)
         case .renditionMade(let photo, let result):
-            var line = "rendition \(photo.name) \(ByteCountText.format(photo.bytes)) → \(ByteCountText.format(result.bytes)) "
+            var line =
+                "rendition \(photo.name) \(ByteCountText.format(photo.bytes)) → \(ByteCountText.format(result.bytes)) "
                 + "(\(result.width)×\(result.height)) in \(result.milliseconds) ms"
             for note in result.notes { line += "\nrendition \(photo.name): \(note)" }
             return line
@@ -107,14 +108,17 @@ public struct EventSentence: Sendable {
         switch outcome {
         case .delivered(let delivery):
             guard isPrimary else { return String(format: "%@ → %@: delivered in %.2fs", name, destination, delivery.seconds) }
-            return String(format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
-                          name, ByteCountText.format(photo.bytes, sent: photo.renditionBytes), delivery.answer, delivery.seconds,
-                          delivery.shutterToGallery, delivery.duringDownload ? " (sent while downloading)" : "")
+            return String(
+                format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
+                name, ByteCountText.format(photo.bytes, sent: photo.renditionBytes), delivery.answer, delivery.seconds,
+                delivery.shutterToGallery, delivery.duringDownload ? " (sent while downloading)" : "")
         case .retrying(let attempt, let reason, let retryIn):
-            return String(format: "%@: attempt %d failed (%@); retrying in %.1fs",
-                          isPrimary ? name : "\(name) → \(destination)", attempt, reason, retryIn)
+            return String(
+                format: "%@: attempt %d failed (%@); retrying in %.1fs",
+                isPrimary ? name : "\(name) → \(destination)", attempt, reason, retryIn)
         case .interrupted:
-            return "\(isPrimary ? name : "\(name) → \(destination)"): upload interrupted by shutdown; it stays in the spool for the next run"
+            return
+                "\(isPrimary ? name : "\(name) → \(destination)"): upload interrupted by shutdown; it stays in the spool for the next run"
         case .failed(let reason, let keptIn):
             guard isPrimary else {
                 return "\(name) → \(destination) FAILED for good: \(reason). Fix the config, then relay retry --destination \(destination)"

@@ -24,7 +24,10 @@ public struct Histogram: Sendable, Equatable {
     /// Observations at or below each bound, then all of them (the `+Inf` bucket).
     public var cumulativeCounts: [Int] {
         var running = 0
-        return counts.map { running += $0; return running } + [count]
+        return counts.map {
+            running += $0
+            return running
+        } + [count]
     }
 
     /// Seconds, from a tenth of a second to a few minutes: uploads and shutter-to-gallery times.

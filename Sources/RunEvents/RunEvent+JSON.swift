@@ -94,21 +94,27 @@ extension RunPhaseEvent {
     var jsonFields: [String: JSONValue] {
         switch self {
         case .started(let run):
-            ["sources": .array(run.sources.map(JSONValue.string)),
-             "destinations": .array(run.destinations.map {
-                 .object(["label": .string($0.label), "target": .string($0.target), "lowPriority": .bool($0.lowPriority)])
-             }),
-             "workers": .int(Int64(run.workers)), "resumed": .int(Int64(run.resumed)), "rendition": JSONValue(run.rendition),
-             "waitingElsewhere": .array(run.waitingElsewhere.map {
-                 .object(["label": .string($0.label), "photos": .int(Int64($0.photos))])
-             })]
+            [
+                "sources": .array(run.sources.map(JSONValue.string)),
+                "destinations": .array(
+                    run.destinations.map {
+                        .object(["label": .string($0.label), "target": .string($0.target), "lowPriority": .bool($0.lowPriority)])
+                    }),
+                "workers": .int(Int64(run.workers)), "resumed": .int(Int64(run.resumed)), "rendition": JSONValue(run.rendition),
+                "waitingElsewhere": .array(
+                    run.waitingElsewhere.map {
+                        .object(["label": .string($0.label), "photos": .int(Int64($0.photos))])
+                    }),
+            ]
         case .notice(let message, let severity):
             ["message": .string(message), "severity": .string(severity.rawValue)]
         case .stopping(let grace):
             ["graceSeconds": .double(grace)]
         case .stopped(let totals):
-            ["delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)), "left": .int(Int64(totals.left)),
-             "failedInSpool": .int(Int64(totals.failedInSpool))]
+            [
+                "delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)), "left": .int(Int64(totals.left)),
+                "failedInSpool": .int(Int64(totals.failedInSpool)),
+            ]
         case .dropped(let count):
             ["count": .int(Int64(count))]
         }
@@ -120,8 +126,10 @@ extension SourceEvent {
         switch self {
         case .connecting(let detail): ["detail": .string(detail)]
         case .connected(let camera):
-            ["model": .string(camera.model), "name": .string(camera.name), "serial": JSONValue(camera.serial),
-             "address": .string(camera.address), "via": .string(camera.via)]
+            [
+                "model": .string(camera.model), "name": .string(camera.name), "serial": JSONValue(camera.serial),
+                "address": .string(camera.address), "via": .string(camera.via),
+            ]
         case .lost(let reason, let summary, let retryIn, let attempt):
             ["reason": .string(reason), "summary": .string(summary), "retryIn": .double(retryIn), "attempt": .int(Int64(attempt))]
         case .battery(let percent), .batteryLow(let percent): ["percent": .int(Int64(percent))]
@@ -143,8 +151,10 @@ extension SourceEvent {
 
 extension PhotoRef {
     var jsonFields: [String: JSONValue] {
-        ["photo": .string(id), "name": .string(name), "bytes": .int(bytes), "shot": JSONValue(shot),
-         "renditionBytes": JSONValue(renditionBytes)]
+        [
+            "photo": .string(id), "name": .string(name), "bytes": .int(bytes), "shot": JSONValue(shot),
+            "renditionBytes": JSONValue(renditionBytes),
+        ]
     }
 }
 
@@ -152,8 +162,10 @@ extension UploadEvent {
     var jsonFields: [String: JSONValue] {
         switch self {
         case .started(let photo, let destination, let attempt, let duringDownload):
-            photo.jsonFields.merging(["destination": .string(destination), "attempt": .int(Int64(attempt)),
-                                      "duringDownload": .bool(duringDownload)]) { $1 }
+            photo.jsonFields.merging([
+                "destination": .string(destination), "attempt": .int(Int64(attempt)),
+                "duringDownload": .bool(duringDownload),
+            ]) { $1 }
         case .progressed(let photo, let destination, let sent, let total):
             photo.jsonFields.merging(["destination": .string(destination), "sent": .int(sent), "total": .int(total)]) { $1 }
         case .settled(let photo, let destination, let outcome):
@@ -175,9 +187,11 @@ extension UploadOutcome {
     var jsonFields: [String: JSONValue] {
         switch self {
         case .delivered(let delivery):
-            ["outcome": .string("delivered"), "answer": .string(delivery.answer), "bytesSent": .int(delivery.bytesSent),
-             "seconds": .double(delivery.seconds), "shutterToGallery": .double(delivery.shutterToGallery),
-             "duringDownload": .bool(delivery.duringDownload)]
+            [
+                "outcome": .string("delivered"), "answer": .string(delivery.answer), "bytesSent": .int(delivery.bytesSent),
+                "seconds": .double(delivery.seconds), "shutterToGallery": .double(delivery.shutterToGallery),
+                "duringDownload": .bool(delivery.duringDownload),
+            ]
         case .retrying(let attempt, let reason, let retryIn):
             ["outcome": .string("retrying"), "attempt": .int(Int64(attempt)), "reason": .string(reason), "retryIn": .double(retryIn)]
         case .interrupted:
@@ -195,8 +209,10 @@ extension DestinationEvent {
         case .stillLost(let retryIn): ["retryIn": .double(retryIn)]
         case .found: [:]
         case .queue(let queue):
-            ["queued": .int(Int64(queue.queued)), "inFlight": .int(Int64(queue.inFlight)), "failed": .int(Int64(queue.failed)),
-             "oldestQueuedAt": JSONValue(queue.oldestQueuedAt)]
+            [
+                "queued": .int(Int64(queue.queued)), "inFlight": .int(Int64(queue.inFlight)), "failed": .int(Int64(queue.failed)),
+                "oldestQueuedAt": JSONValue(queue.oldestQueuedAt),
+            ]
         case .session(let name, let outcome):
             switch outcome {
             case .complete(let photos): ["session": .string(name), "outcome": .string("complete"), "photos": .int(Int64(photos))]
@@ -217,10 +233,12 @@ extension CaptureEvent {
         case .paused: [:]
         case .resumed(let camera, let seconds): ["camera": .string(camera), "afterSeconds": .double(seconds)]
         case .progress(let p):
-            ["shot": .int(Int64(p.shot)), "planned": JSONValue(p.planned), "captured": .int(Int64(p.captured)),
-             "failed": .int(Int64(p.failed)), "missed": .int(Int64(p.missed)), "uploaded": .int(Int64(p.uploaded)),
-             "nextShotAt": JSONValue(p.nextShotAt), "waitingForPhotos": .int(Int64(p.waitingForPhotos)),
-             "uploadsPending": .int(Int64(p.uploadsPending)), "paused": .bool(p.paused)]
+            [
+                "shot": .int(Int64(p.shot)), "planned": JSONValue(p.planned), "captured": .int(Int64(p.captured)),
+                "failed": .int(Int64(p.failed)), "missed": .int(Int64(p.missed)), "uploaded": .int(Int64(p.uploaded)),
+                "nextShotAt": JSONValue(p.nextShotAt), "waitingForPhotos": .int(Int64(p.waitingForPhotos)),
+                "uploadsPending": .int(Int64(p.uploadsPending)), "paused": .bool(p.paused),
+            ]
         case .notice(let message, let severity): ["message": .string(message), "severity": .string(severity.rawValue)]
         }
     }

@@ -31,8 +31,10 @@ public struct RunDescription: Sendable, Equatable {
     /// (an earlier run took them for those too).
     public var waitingElsewhere: [WaitingElsewhere]
 
-    public init(sources: [String], destinations: [DestinationDescription], workers: Int, resumed: Int, rendition: String? = nil,
-                waitingElsewhere: [WaitingElsewhere] = []) {
+    public init(
+        sources: [String], destinations: [DestinationDescription], workers: Int, resumed: Int, rendition: String? = nil,
+        waitingElsewhere: [WaitingElsewhere] = []
+    ) {
         self.sources = sources
         self.destinations = destinations
         self.workers = workers

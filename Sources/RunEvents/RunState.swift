@@ -145,8 +145,10 @@ public struct RunState: Sendable, Equatable {
                     delivered += 1
                     lastShutterToGallery = delivery.shutterToGallery
                 }
-                recent.insert(RecentUpload(photo: photo, destination: label, at: now, seconds: delivery.seconds,
-                                           shutterToGallery: delivery.shutterToGallery), at: 0)
+                recent.insert(
+                    RecentUpload(
+                        photo: photo, destination: label, at: now, seconds: delivery.seconds,
+                        shutterToGallery: delivery.shutterToGallery), at: 0)
                 if recent.count > Self.recentLimit { recent.removeLast(recent.count - Self.recentLimit) }
             case .retrying:
                 retries += 1

@@ -86,10 +86,10 @@ public enum DescriptionFetchError: Error, Equatable, Sendable, CustomStringConve
 
     public var description: String {
         switch self {
-        case let .transport(url, reason): return "cannot read \(url): \(reason)"
-        case let .status(url, code): return "\(url) answered HTTP \(code)"
-        case let .tooLarge(url, limit): return "\(url) is larger than \(limit) bytes, not a camera's description"
-        case let .unreadable(url, reason): return "\(url): \(reason)"
+        case .transport(let url, let reason): return "cannot read \(url): \(reason)"
+        case .status(let url, let code): return "\(url) answered HTTP \(code)"
+        case .tooLarge(let url, let limit): return "\(url) is larger than \(limit) bytes, not a camera's description"
+        case .unreadable(let url, let reason): return "\(url): \(reason)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import SocketIO
 import SSDPWire
+import SocketIO
 
 /// Where SSDP searches are sent: the UPnP multicast group, or one host (a unicast search, which
 /// a device answers the same way; tests use it where multicast is unavailable).
@@ -88,7 +88,7 @@ public enum SSDPSearch {
                 notes.append("SSDP: not listening for announcements (\(error)); answers to searches still count")
             }
         }
-        defer { sockets.dropFirst().forEach { $0.close() } }
+        defer { for socket in sockets.dropFirst() { socket.close() } }
 
         let started = SocketClock.now()
         let deadline = started + options.window
@@ -138,8 +138,9 @@ public enum SSDPSearch {
     /// (anything on the network may announce, and relay fetches only from the announcer).
     public static func camera(in bytes: [UInt8], from sender: String) -> AnnouncedCamera? {
         guard let message = try? SSDPMessage(parsing: bytes), message.kind != .search, message.isAlive,
-              let service = CameraServiceType.of(message), let location = message.location,
-              let url = URLComponents(string: location), url.scheme?.lowercased() == "http" else { return nil }
+            let service = CameraServiceType.of(message), let location = message.location,
+            let url = URLComponents(string: location), url.scheme?.lowercased() == "http"
+        else { return nil }
         var camera = AnnouncedCamera(host: sender, service: service, location: location)
         if url.host != sender {
             camera.problem = "its description is at another address (\(location)); not read"

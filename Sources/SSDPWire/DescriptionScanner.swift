@@ -144,7 +144,9 @@ struct DescriptionScanner {
             case "quot": result.append("\"")
             case "apos": result.append("'")
             default:
-                let number: UInt32? = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let number: UInt32? =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
                 guard let number, number != 0, let scalar = Unicode.Scalar(number) else {
                     throw .malformedDescription("unknown entity &\(entity);")
@@ -157,9 +159,9 @@ struct DescriptionScanner {
     }
 }
 
-private extension String {
+extension String {
     /// Without leading and trailing XML white space.
-    var trimmed: String {
+    fileprivate var trimmed: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

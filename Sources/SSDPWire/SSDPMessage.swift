@@ -91,7 +91,7 @@ public struct SSDPMessage: Sendable, Equatable {
         switch kind {
         case .search: start = "M-SEARCH * HTTP/1.1"
         case .notify: start = "NOTIFY * HTTP/1.1"
-        case let .response(status): start = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")"
+        case .response(let status): start = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")"
         }
         let lines = [start] + headers.map { "\($0.name.uppercased()): \($0.value)" }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
@@ -99,18 +99,26 @@ public struct SSDPMessage: Sendable, Equatable {
 
     /// A search for `target` (`ssdp:all` or a service type); devices answer within `maxWait`
     /// seconds (`MX`), each after a random delay so that a network's answers do not collide.
-    public static func search(target: String, maxWait: Int,
-                              host: String = "\(multicastHost):\(multicastPort)") -> SSDPMessage {
-        SSDPMessage(kind: .search, headers: [("HOST", host), ("MAN", "\"ssdp:discover\""), ("MX", String(maxWait)),
-                                             ("ST", target)])
+    public static func search(
+        target: String, maxWait: Int,
+        host: String = "\(multicastHost):\(multicastPort)"
+    ) -> SSDPMessage {
+        SSDPMessage(
+            kind: .search,
+            headers: [
+                ("HOST", host), ("MAN", "\"ssdp:discover\""), ("MX", String(maxWait)),
+                ("ST", target),
+            ])
     }
 
     /// A device's answer to a search for `type`.
     public static func answer(type: String, location: String, uniqueServiceName: String, server: String) -> SSDPMessage {
-        SSDPMessage(kind: .response(status: 200), headers: [
-            ("CACHE-CONTROL", "max-age=1800"), ("EXT", ""), ("LOCATION", location), ("SERVER", server),
-            ("ST", type), ("USN", uniqueServiceName),
-        ])
+        SSDPMessage(
+            kind: .response(status: 200),
+            headers: [
+                ("CACHE-CONTROL", "max-age=1800"), ("EXT", ""), ("LOCATION", location), ("SERVER", server),
+                ("ST", type), ("USN", uniqueServiceName),
+            ])
     }
 
     public static func == (lhs: SSDPMessage, rhs: SSDPMessage) -> Bool {

@@ -12,10 +12,10 @@ public enum SSDPWireError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .tooLong(count, limit): return "\(count) bytes, more than the \(limit) an announcement may have"
-        case let .notSSDP(line): return "not an SSDP message (first line '\(line.prefix(80))')"
-        case let .malformedHeader(line): return "malformed SSDP header line '\(line.prefix(80))'"
-        case let .malformedDescription(reason): return "unreadable UPnP device description: \(reason)"
+        case .tooLong(let count, let limit): return "\(count) bytes, more than the \(limit) an announcement may have"
+        case .notSSDP(let line): return "not an SSDP message (first line '\(line.prefix(80))')"
+        case .malformedHeader(let line): return "malformed SSDP header line '\(line.prefix(80))'"
+        case .malformedDescription(let reason): return "unreadable UPnP device description: \(reason)"
         }
     }
 }

@@ -45,20 +45,20 @@ public struct UPnPDeviceDescription: Sendable, Equatable, Codable {
     public func encoded(deviceType: String = "urn:schemas-upnp-org:device:Basic:1") -> [UInt8] {
         func element(_ name: String, _ value: String) -> String { "<\(name)>\(Self.escaped(value))</\(name)>" }
         let text = """
-        <?xml version="1.0"?>
-        <root xmlns="urn:schemas-upnp-org:device-1-0">
-        <specVersion><major>1</major><minor>0</minor></specVersion>
-        <device>
-        \(element("deviceType", deviceType))
-        \(element("friendlyName", friendlyName))
-        \(element("manufacturer", manufacturer))
-        \(element("modelName", modelName))
-        \(element("serialNumber", serialNumber))
-        \(element("UDN", udn))
-        </device>
-        </root>
+            <?xml version="1.0"?>
+            <root xmlns="urn:schemas-upnp-org:device-1-0">
+            <specVersion><major>1</major><minor>0</minor></specVersion>
+            <device>
+            \(element("deviceType", deviceType))
+            \(element("friendlyName", friendlyName))
+            \(element("manufacturer", manufacturer))
+            \(element("modelName", modelName))
+            \(element("serialNumber", serialNumber))
+            \(element("UDN", udn))
+            </device>
+            </root>
 
-        """
+            """
         return Array(text.utf8)
     }
 

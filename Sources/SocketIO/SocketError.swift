@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What went wrong on a socket, with the operation, the peer and the system's own words,
@@ -20,15 +20,16 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotResolve(host, reason):
+        case .cannotResolve(let host, let reason):
             return "cannot resolve host '\(host)': \(reason)"
-        case let .system(operation, peer, code):
+        case .system(let operation, let peer, let code):
             let text = String(cString: strerror(code))
-            return peer.isEmpty ? "\(operation) failed: \(text) (errno \(code))"
+            return peer.isEmpty
+                ? "\(operation) failed: \(text) (errno \(code))"
                 : "\(operation) \(peer) failed: \(text) (errno \(code))"
-        case let .timedOut(operation, peer, seconds):
+        case .timedOut(let operation, let peer, let seconds):
             return "\(operation) \(peer) timed out after \(formatSeconds(seconds)) s"
-        case let .closedByPeer(peer):
+        case .closedByPeer(let peer):
             return "connection closed by \(peer)"
         case .closed:
             return "socket already closed"
@@ -37,7 +38,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The errno of a failed system call, if that is what this error is.
     public var errnoValue: Int32? {
-        if case let .system(_, _, code) = self { return code }
+        if case .system(_, _, let code) = self { return code }
         return nil
     }
 }

@@ -1,18 +1,18 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Small wrappers over the C socket calls that differ between Linux and Darwin, kept in one
 /// place so that the connection and listener code reads the same on both.
 enum SocketSystem {
     #if canImport(Glibc)
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    static let sendFlags = Int32(MSG_NOSIGNAL)
+        static let streamType = Int32(SOCK_STREAM.rawValue)
+        static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    static let streamType = SOCK_STREAM
-    static let sendFlags: Int32 = 0
+        static let streamType = SOCK_STREAM
+        static let sendFlags: Int32 = 0
     #endif
 
     /// Seconds on a clock that never jumps, for deadlines.
@@ -32,11 +32,11 @@ enum SocketSystem {
     /// accept(2) errors that belong to one failed incoming connection, not to the listener: Linux
     /// passes pending network errors on through accept, and the next connection may be fine.
     #if os(Linux)
-    static let retryableAcceptErrors: [Int32] = [
-        EINTR, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH,
-    ]
+        static let retryableAcceptErrors: [Int32] = [
+            EINTR, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH,
+        ]
     #else
-    static let retryableAcceptErrors: [Int32] = [EINTR, ECONNABORTED]
+        static let retryableAcceptErrors: [Int32] = [EINTR, ECONNABORTED]
     #endif
 
     /// A new TCP socket kept out of child processes, or nil with `errno` set.
@@ -68,7 +68,7 @@ enum SocketSystem {
     static func configureStream(_ fd: Int32) {
         setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         #if canImport(Darwin)
-        setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
+            setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
         #endif
         setNonBlocking(fd)
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One TCP stream with a deadline on every connect, read and write: cameras stall, and a call
@@ -212,24 +213,24 @@ public final class TCPConnection: @unchecked Sendable {
 
 @inline(__always) func Glibc_or_Darwin_close(_ fd: Int32) {
     #if canImport(Glibc)
-    _ = Glibc.close(fd)
+        _ = Glibc.close(fd)
     #else
-    _ = Darwin.close(fd)
+        _ = Darwin.close(fd)
     #endif
 }
 
 @inline(__always) func Glibc_or_Darwin_shutdown(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
-    return Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        return Glibc.shutdown(fd, Int32(SHUT_RDWR))
     #else
-    return Darwin.shutdown(fd, SHUT_RDWR)
+        return Darwin.shutdown(fd, SHUT_RDWR)
     #endif
 }
 
 @inline(__always) func Glibc_or_Darwin_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     #if canImport(Glibc)
-    return Glibc.connect(fd, address, length)
+        return Glibc.connect(fd, address, length)
     #else
-    return Darwin.connect(fd, address, length)
+        return Darwin.connect(fd, address, length)
     #endif
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A listening TCP socket bound to one address. Port 0 asks the system for a free port, which
@@ -99,10 +100,12 @@ public final class TCPListener: @unchecked Sendable {
     }
 }
 
-@inline(__always) private func acceptSystemCall(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+@inline(__always) private func acceptSystemCall(
+    _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>
+) -> Int32 {
     #if canImport(Glibc)
-    return Glibc.accept(fd, address, length)
+        return Glibc.accept(fd, address, length)
     #else
-    return Darwin.accept(fd, address, length)
+        return Darwin.accept(fd, address, length)
     #endif
 }

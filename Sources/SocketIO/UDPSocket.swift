@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One IPv4 UDP socket with a deadline on every receive, for SSDP: relay's searches and their
@@ -28,9 +29,9 @@ public final class UDPSocket: @unchecked Sendable {
     public init(host: String = "0.0.0.0", port: UInt16 = 0, shared: Bool = false) throws {
         var address = try Self.socketAddress(host: host, port: port)
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_DGRAM, 0)
+            let fd = socket(AF_INET, SOCK_DGRAM, 0)
         #endif
         guard fd >= 0 else { throw SocketError.system(operation: "socket for", peer: "\(host):\(port)", errno: errno) }
         SocketSystem.setCloseOnExec(fd)

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A photo offered for upload while its download into `.incoming/` is still running

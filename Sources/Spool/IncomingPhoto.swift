@@ -1,10 +1,11 @@
 import CFileFlush
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A photo being written into the spool's `.incoming/` folder by one source thread. It is not

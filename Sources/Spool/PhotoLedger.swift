@@ -107,7 +107,8 @@ public struct PhotoLedger: Sendable {
     /// after a drop) is its own.
     public func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
         let name = SafeFileName.make(fileName)
-        let taken = (queued + inFlight.values + lingering.values).contains { $0.uploadName == name }
+        let taken =
+            (queued + inFlight.values + lingering.values).contains { $0.uploadName == name }
             || reservedNames.contains { $0.key != id && $0.value == name }
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
@@ -332,7 +333,8 @@ public struct PhotoLedger: Sendable {
     /// photo settled by that is taken out of the queue: finish it as its settlement says.
     public mutating func release(_ id: String, matching query: String) -> SpoolEntry? {
         guard let index = queued.firstIndex(where: { $0.id == id }), let map = queued[index].destinations,
-              let kept = PhotoDestinations.release(map, matching: query) else { return nil }
+            let kept = PhotoDestinations.release(map, matching: query)
+        else { return nil }
         if progress[id] != nil { progress[id] = kept }
         var entry = queued[index]
         entry.destinations = kept

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A run that delivers each photo to several destinations: the primary one is fed by the queue

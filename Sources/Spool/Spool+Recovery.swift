@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a spool folder holds on disk: finishing what a crash interrupted when a spool opens it,
@@ -18,8 +19,10 @@ extension Spool {
         let found = Self.readEntries(in: directory)
         let unreadable = Self.readSidecars(in: directory).unreadable
         problems = failed.problems
-        let stored = Int((try? String(contentsOf: sequenceFile, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        let stored =
+            Int(
+                (try? String(contentsOf: sequenceFile, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
         ledger.startNumbering(persisted: stored, highestFound: highest)
         // A sidecar dropped below may be the last record of the highest number: `.sequence`
@@ -109,7 +112,8 @@ extension Spool {
             bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0, capturedAt: attributes[.modificationDate] as? Date ?? Date(),
             spooledAt: Date(), idempotencyKey: id)
         entry.state = .failed
-        entry.lastError = "its sidecar could not be read (moved aside to \(aside.lastPathComponent)): look at the photo, then "
+        entry.lastError =
+            "its sidecar could not be read (moved aside to \(aside.lastPathComponent)): look at the photo, then "
             + "relay retry \(id.prefix(8)) sends it"
         do {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).save(entry)

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The spool's side of renditions: a committed photo waits for its gallery copy, which the one
@@ -45,8 +46,9 @@ extension Spool {
             unlink(renditionWorkURL(for: entry).path)
             unlink(renditionURL(entry.id).path)
             failure = Self.describe(error, at: renditionURL(entry.id))
-            updated.rendition = .original(spec: rendition.spec, photoKey: entry.idempotencyKey,
-                                          reason: "its rendition could not be stored (\(failure!))")
+            updated.rendition = .original(
+                spec: rendition.spec, photoKey: entry.idempotencyKey,
+                reason: "its rendition could not be stored (\(failure!))")
         }
         let settled = updated
         condition.withLock {

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `relay retry`: photos in failed/ go back into the queue.
@@ -20,7 +21,8 @@ extension Spool {
             }
             if var map = entry.destinations {
                 let retried = map.keys.filter { key in
-                    map[key]?.state == .failed && (destination.map { key.lowercased().hasPrefix($0.lowercased()) || map[key]?.label == $0 } ?? true)
+                    map[key]?.state == .failed
+                        && (destination.map { key.lowercased().hasPrefix($0.lowercased()) || map[key]?.label == $0 } ?? true)
                 }
                 if retried.isEmpty { continue }
                 for key in retried { map[key]?.state = .queued }

@@ -1,9 +1,10 @@
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How much the spool may hold before the tether has to wait (the photo stays on the camera).
@@ -250,7 +251,8 @@ public final class Spool: @unchecked Sendable {
         incoming.closeFile()
         committed(entry)
         let handedToWorker = condition.withLock { () -> Bool in
-            let stillClaimed = claimed.map { cutThrough[id] === $0 && $0.ended == nil && ($0.entry.bytes == 0 || entry.bytes == $0.entry.bytes) } ?? false
+            let stillClaimed =
+                claimed.map { cutThrough[id] === $0 && $0.ended == nil && ($0.entry.bytes == 0 || entry.bytes == $0.entry.bytes) } ?? false
             if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
             if stillClaimed, let claimed {
                 ledger.admit(entry, inFlight: true)
@@ -410,7 +412,8 @@ public final class Spool: @unchecked Sendable {
     /// Queued, in-flight and failed photos right now.
     public func snapshot() -> SpoolSnapshot {
         let held = condition.withLock { ledger.held }
-        return SpoolSnapshot(queued: held.queued, inFlight: held.inFlight, failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
+        return SpoolSnapshot(
+            queued: held.queued, inFlight: held.inFlight, failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
     }
 
     /// Where the photo of a queued or in-flight entry is.
@@ -484,7 +487,8 @@ public final class Spool: @unchecked Sendable {
         let fd = open(path, O_RDWR | O_CREAT, 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: Errno.current("open").description) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?
+            let holder =
+                (try? String(contentsOfFile: path, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
             Foundation.close(fd)
             throw .locked(path: directory.path, pid: holder.isEmpty ? "?" : holder)

@@ -19,8 +19,9 @@ public struct SpoolRendition: Codable, Sendable, Equatable {
 
     /// A rendition that was made and stored.
     public static func made(spec: String, photoKey: String, bytes: Int64, width: Int, height: Int) -> SpoolRendition {
-        SpoolRendition(spec: spec, bytes: bytes, width: width, height: height, originalReason: nil,
-                       idempotencyKey: "\(photoKey)-\(spec)")
+        SpoolRendition(
+            spec: spec, bytes: bytes, width: width, height: height, originalReason: nil,
+            idempotencyKey: "\(photoKey)-\(spec)")
     }
 
     /// The original goes instead, for `reason`.

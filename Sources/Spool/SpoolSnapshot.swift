@@ -15,7 +15,8 @@ public struct SpoolSnapshot: Codable, Sendable, Equatable {
         self.inFlight = inFlight
         self.failed = failed
         self.problems = problems
-        waiting = PhotoDestinations.waiting((queued + inFlight).compactMap { entry in entry.destinations.map { (entry.uploadName, $0) } },
-                                            outside: [])
+        waiting = PhotoDestinations.waiting(
+            (queued + inFlight).compactMap { entry in entry.destinations.map { (entry.uploadName, $0) } },
+            outside: [])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A listening socket bound by relay itself and handed to libmicrohttpd, so that a port in use
@@ -15,9 +16,9 @@ struct ListenSocket {
     static func open(_ address: StatusAddress) throws(StatusServerError) -> ListenSocket {
         let family = address.family == .ipv6 ? AF_INET6 : AF_INET
         #if canImport(Glibc)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let fd = socket(family, SOCK_STREAM, 0)
+            let fd = socket(family, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw .cannotListen(address, String(cString: strerror(errno))) }
         var yes: Int32 = 1

@@ -36,11 +36,14 @@ public enum MetricsText {
         out.family("relay_destination_reachable", .gauge, "1 while a destination answers, 0 while relay waits for it.") {
             state.destinations.filter(\.inRun).map { (["destination": $0.label], $0.reachable ? 1 : 0) }
         }
-        out.family("relay_destination_in_run", .gauge,
-                   "1 for a destination this run delivers to, 0 for one that photos in the spool wait for but this run does not.") {
+        out.family(
+            "relay_destination_in_run", .gauge,
+            "1 for a destination this run delivers to, 0 for one that photos in the spool wait for but this run does not."
+        ) {
             state.destinations.map { (["destination": $0.label], $0.inRun ? 1 : 0) }
         }
-        out.family("relay_upload_bytes_per_second", .gauge, "Bytes delivered per second over the last \(Int(RunState.rateWindow)) seconds.") {
+        out.family("relay_upload_bytes_per_second", .gauge, "Bytes delivered per second over the last \(Int(RunState.rateWindow)) seconds.")
+        {
             [([:], state.bytesPerSecond(at: now))]
         }
         out.family("relay_camera_connected", .gauge, "1 while a source's camera is connected.") {
@@ -56,8 +59,9 @@ public enum MetricsText {
             state.sources.compactMap { source in source.card?.freeShots.map { (["source": source.label], Double($0)) } }
         }
         out.histogram("relay_upload_seconds", "Duration of delivered upload attempts, every destination.", state.uploadSeconds)
-        out.histogram("relay_shutter_to_gallery_seconds", "From the shutter to the destination's answer, every destination.",
-                      state.shutterToGallery)
+        out.histogram(
+            "relay_shutter_to_gallery_seconds", "From the shutter to the destination's answer, every destination.",
+            state.shutterToGallery)
         if let capture = state.capture {
             out.family("relay_capture_shots", .gauge, "Timed-capture shots that fell due so far, by what became of them.") {
                 [("captured", capture.captured), ("failed", capture.failed), ("missed", capture.missed)]

@@ -20,36 +20,41 @@ public enum StatusJSON {
             runningSeconds: age(state.startedAt),
             stopping: state.stopping,
             rendition: state.rendition,
-            totals: .init(taken: state.spooled, delivered: state.delivered, failed: state.failed, retries: state.retries,
-                          skipped: state.skipped, queued: state.queued, uploading: state.uploading),
+            totals: .init(
+                taken: state.spooled, delivered: state.delivered, failed: state.failed, retries: state.retries,
+                skipped: state.skipped, queued: state.queued, uploading: state.uploading),
             uploadBytesPerSecond: state.bytesPerSecond(at: now),
             lastShutterToGallerySeconds: state.lastShutterToGallery,
             cameras: state.sources.map { source in
-                .init(label: source.label, model: source.camera?.model, name: source.camera?.name, connected: source.connected,
-                      status: source.status, problem: source.problem, batteryPercent: source.batteryPercent,
-                      cardFreeBytes: source.card?.freeBytes, cardFreeShots: source.card?.freeShots,
-                      lastShot: source.lastShot.map { .init(name: $0.name, at: $0.at, ageSeconds: max(0, now.timeIntervalSince($0.at))) },
-                      taken: source.spooled, spoolFull: source.spoolFull)
+                .init(
+                    label: source.label, model: source.camera?.model, name: source.camera?.name, connected: source.connected,
+                    status: source.status, problem: source.problem, batteryPercent: source.batteryPercent,
+                    cardFreeBytes: source.card?.freeBytes, cardFreeShots: source.card?.freeShots,
+                    lastShot: source.lastShot.map { .init(name: $0.name, at: $0.at, ageSeconds: max(0, now.timeIntervalSince($0.at))) },
+                    taken: source.spooled, spoolFull: source.spoolFull)
             },
             destinations: state.destinations.map { destination in
-                .init(label: destination.label, target: destination.target, inRun: destination.inRun, reachable: destination.reachable,
-                      problem: destination.problem, queued: destination.queue.queued, inFlight: destination.queue.inFlight,
-                      failed: destination.queue.failed, oldestQueuedAt: destination.queue.oldestQueuedAt,
-                      oldestWaitSeconds: age(destination.queue.oldestQueuedAt), delivered: destination.delivered,
-                      bytesSent: destination.bytesSent)
+                .init(
+                    label: destination.label, target: destination.target, inRun: destination.inRun, reachable: destination.reachable,
+                    problem: destination.problem, queued: destination.queue.queued, inFlight: destination.queue.inFlight,
+                    failed: destination.queue.failed, oldestQueuedAt: destination.queue.oldestQueuedAt,
+                    oldestWaitSeconds: age(destination.queue.oldestQueuedAt), delivered: destination.delivered,
+                    bytesSent: destination.bytesSent)
             },
             recent: state.recent.map { upload in
-                .init(id: upload.photo.id, name: upload.photo.name, destination: upload.destination, at: upload.at,
-                      ageSeconds: max(0, now.timeIntervalSince(upload.at)), bytes: upload.photo.renditionBytes ?? upload.photo.bytes,
-                      seconds: upload.seconds, shutterToGallerySeconds: upload.shutterToGallery,
-                      thumbnail: thumbnails.contains(upload.photo.id) ? "/thumb/\(upload.photo.id).jpg" : nil)
+                .init(
+                    id: upload.photo.id, name: upload.photo.name, destination: upload.destination, at: upload.at,
+                    ageSeconds: max(0, now.timeIntervalSince(upload.at)), bytes: upload.photo.renditionBytes ?? upload.photo.bytes,
+                    seconds: upload.seconds, shutterToGallerySeconds: upload.shutterToGallery,
+                    thumbnail: thumbnails.contains(upload.photo.id) ? "/thumb/\(upload.photo.id).jpg" : nil)
             },
             capture: state.capture.map { capture in
-                .init(shot: capture.shot, planned: capture.planned, captured: capture.captured, failed: capture.failed,
-                      missed: capture.missed, uploaded: capture.uploaded, nextShotAt: capture.nextShotAt,
-                      nextShotInSeconds: capture.nextShotAt.map { $0.timeIntervalSince(now) },
-                      waitingForPhotos: capture.waitingForPhotos, uploadsPending: capture.uploadsPending, paused: capture.paused,
-                      text: capture.text(at: now))
+                .init(
+                    shot: capture.shot, planned: capture.planned, captured: capture.captured, failed: capture.failed,
+                    missed: capture.missed, uploaded: capture.uploaded, nextShotAt: capture.nextShotAt,
+                    nextShotInSeconds: capture.nextShotAt.map { $0.timeIntervalSince(now) },
+                    waitingForPhotos: capture.waitingForPhotos, uploadsPending: capture.uploadsPending, paused: capture.paused,
+                    text: capture.text(at: now))
             })
     }
 }

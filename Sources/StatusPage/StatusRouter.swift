@@ -75,20 +75,23 @@ public struct StatusRouter: Sendable {
             return .text(health.isHealthy ? 200 : 503, health.text)
         }
         guard isAuthorized(request) else {
-            return .text(401, "this relay's status page needs its token: open it with ?token=… (the value of RELAY_STATUS_TOKEN)",
-                         headers: ["WWW-Authenticate": "Bearer realm=\"relay\""])
+            return .text(
+                401, "this relay's status page needs its token: open it with ?token=… (the value of RELAY_STATUS_TOKEN)",
+                headers: ["WWW-Authenticate": "Bearer realm=\"relay\""])
         }
         switch request.path {
         case "/", "/index.html":
             return StatusResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(StatusPageHTML.document.utf8))
         case "/status.json":
             let snapshot = snapshot()
-            return StatusResponse(status: 200, contentType: "application/json",
-                                  body: StatusJSON.encode(snapshot.state, now: snapshot.now, thumbnails: Set(snapshot.thumbnails.keys)))
+            return StatusResponse(
+                status: 200, contentType: "application/json",
+                body: StatusJSON.encode(snapshot.state, now: snapshot.now, thumbnails: Set(snapshot.thumbnails.keys)))
         case "/metrics":
             let snapshot = snapshot()
-            return StatusResponse(status: 200, contentType: Self.metricsContentType,
-                                  body: Array(MetricsText.format(snapshot.state, now: snapshot.now).utf8))
+            return StatusResponse(
+                status: 200, contentType: Self.metricsContentType,
+                body: Array(MetricsText.format(snapshot.state, now: snapshot.now).utf8))
         default:
             if let id = Self.thumbnailID(request.path), let jpeg = snapshot().thumbnails[id] {
                 return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg)
@@ -99,7 +102,8 @@ public struct StatusRouter: Sendable {
 
     /// The photo id in `/thumb/<id>.jpg`.
     static func thumbnailID(_ path: String) -> String? {
-        let prefix = "/thumb/", suffix = ".jpg"
+        let prefix = "/thumb/"
+        let suffix = ".jpg"
         guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
         return String(path.dropFirst(prefix.count).dropLast(suffix.count))
     }
@@ -108,7 +112,8 @@ public struct StatusRouter: Sendable {
         guard let token else { return true }
         if let given = request.tokenParameter, Self.sameSecret(given, token) { return true }
         if let header = request.authorization, header.hasPrefix("Bearer "),
-           Self.sameSecret(String(header.dropFirst("Bearer ".count)), token) {
+            Self.sameSecret(String(header.dropFirst("Bearer ".count)), token)
+        {
             return true
         }
         return false
@@ -116,7 +121,8 @@ public struct StatusRouter: Sendable {
 
     /// Compares in time that depends on the lengths only, never on where the first difference is.
     static func sameSecret(_ given: String, _ expected: String) -> Bool {
-        let a = Array(given.utf8), b = Array(expected.utf8)
+        let a = Array(given.utf8)
+        let b = Array(expected.utf8)
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
         if a.count != b.count { difference |= 1 }
         for index in 0..<b.count {

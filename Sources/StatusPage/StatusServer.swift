@@ -30,8 +30,9 @@ public final class StatusServer: @unchecked Sendable {
             close(socket.descriptor)
             throw .cannotListen(socket.address, "no scratch folder for thumbnails: \(error.localizedDescription)")
         }
-        let server = StatusServer(address: socket.address, router: StatusRouter(token: options.token),
-                                  live: LiveRunState(following: bus), thumbnails: thumbnails)
+        let server = StatusServer(
+            address: socket.address, router: StatusRouter(token: options.token),
+            live: LiveRunState(following: bus), thumbnails: thumbnails)
         bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
         let context = Unmanaged.passUnretained(server).toOpaque()
         guard let daemon = relay_mhd_start(socket.descriptor, connectionLimit, connectionTimeout, StatusServer.handle, context) else {
@@ -81,9 +82,10 @@ public final class StatusServer: @unchecked Sendable {
         func value(_ kind: MHD_ValueKind, _ key: String) -> String? {
             MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
         }
-        let request = StatusRequest(method: String(cString: method), path: String(cString: url),
-                                    tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
-                                    authorization: value(.HEADER_KIND, "Authorization"))
+        let request = StatusRequest(
+            method: String(cString: method), path: String(cString: url),
+            tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
+            authorization: value(.HEADER_KIND, "Authorization"))
         let answer = server.router.respond(to: request, snapshot: server.snapshot)
         let response = answer.body.withUnsafeBytes { body in
             MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)

@@ -47,7 +47,7 @@ final class ThumbnailStore: @unchecked Sendable {
             }
             pending.append((photo.photo.id, file))
             if pending.count > Self.limit {
-                pending.prefix(pending.count - Self.limit).forEach { close($0.file) }
+                for dropped in pending.prefix(pending.count - Self.limit) { close(dropped.file) }
                 pending.removeFirst(pending.count - Self.limit)
             }
             condition.signal()
@@ -70,7 +70,7 @@ final class ThumbnailStore: @unchecked Sendable {
     func stop() {
         condition.withLock {
             stopped = true
-            pending.forEach { close($0.file) }
+            for waiting in pending { close(waiting.file) }
             pending = []
             condition.broadcast()
             while !finished { condition.wait() }
@@ -120,7 +120,8 @@ final class ThumbnailStore: @unchecked Sendable {
         case .original?:
             // Already small (or not a JPEG relay can shrink): a small file shows as it is.
             guard let data = try? Data(contentsOf: source), data.count <= Self.smallOriginalBytes,
-                  data.starts(with: [0xFF, 0xD8]) else { return nil }
+                data.starts(with: [0xFF, 0xD8])
+            else { return nil }
             return Array(data)
         case nil:
             return nil
@@ -131,9 +132,10 @@ final class ThumbnailStore: @unchecked Sendable {
     /// show sideways, so a turned photo is decoded instead.
     static func cameraPreview(_ data: Data) -> [UInt8]? {
         guard let segments = try? JPEGSegments(data),
-              let exif = segments.segments.first(where: { $0.kind == .exif }),
-              let editor = try? ExifEditor(tiff: Array(data[exif.body.dropFirst(JPEGSegments.exifSignatureLength)])),
-              editor.orientation == .up else { return nil }
+            let exif = segments.segments.first(where: { $0.kind == .exif }),
+            let editor = try? ExifEditor(tiff: Array(data[exif.body.dropFirst(JPEGSegments.exifSignatureLength)])),
+            editor.orientation == .up
+        else { return nil }
         return editor.thumbnailJPEG
     }
 }

@@ -54,8 +54,10 @@ final class AutoCameraFinder {
             throw CameraSourceError.notFound(addressCount: options.addresses.count, expectedSerial: expectedSerial)
         }
         if found.count > 1 {
-            report(.info("found \(found.count) cameras; using \(camera.model.isEmpty ? "the one" : camera.model) at \(camera.url) "
-                + "(give --camera \(found.first { $0 != camera }?.url ?? "ptpip://…") for another)"))
+            report(
+                .info(
+                    "found \(found.count) cameras; using \(camera.model.isEmpty ? "the one" : camera.model) at \(camera.url) "
+                        + "(give --camera \(found.first { $0 != camera }?.url ?? "ptpip://…") for another)"))
         }
         return (camera.host, camera.port)
     }

@@ -47,7 +47,7 @@ public enum CameraAddress: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .auto: return "auto"
-        case let .ptpip(host, port):
+        case .ptpip(let host, let port):
             let shown = host.contains(":") ? "[\(host)]" : host
             return port == Self.defaultPort ? "ptpip://\(shown)" : "ptpip://\(shown):\(port)"
         }

@@ -26,8 +26,9 @@ public struct CameraObject: Sendable, Equatable {
     /// are often wrong or in another time zone, while the moment relay learned of the photo is
     /// within a poll interval of the shutter.
     public func photoIdentity(cameraSerial: String, detectedAt: Date) -> PhotoIdentity {
-        PhotoIdentity(source: Self.sourceLabel(serial: cameraSerial), fileName: info.filename,
-                      bytes: Int64(info.compressedSize), capturedAt: detectedAt, uniqueKey: identityKey)
+        PhotoIdentity(
+            source: Self.sourceLabel(serial: cameraSerial), fileName: info.filename,
+            bytes: Int64(info.compressedSize), capturedAt: detectedAt, uniqueKey: identityKey)
     }
 
     /// The spool's source label of a camera's photos.

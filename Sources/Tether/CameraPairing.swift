@@ -33,7 +33,7 @@ public struct CameraPairing: Sendable {
     /// The id and name relay announces: those given, else the ones set earlier for this address,
     /// else the machine's own.
     public func identity(registry: CameraRegistry) throws -> (guid: [UInt8], name: String) {
-        guard case let .ptpip(host, port) = camera else { throw CameraPairingError.needsAddress }
+        guard case .ptpip(let host, let port) = camera else { throw CameraPairingError.needsAddress }
         let earlier = registry.pairing(for: PTPIPClientOptions(host: host, port: port, guid: [], friendlyName: "").address)
         return (guid ?? earlier?.guidBytes ?? registry.clientGUID, name ?? earlier?.name ?? CameraSource.friendlyName)
     }
@@ -41,13 +41,14 @@ public struct CameraPairing: Sendable {
     /// Tries until the camera accepts relay, the wait is over (`CameraSourceError.notPaired`, or
     /// the last connection error) or `stop` is set; `progress` hears about each refusal once.
     public func run(home: RelayHome, stop: StopFlag, progress: (String) -> Void) throws -> Paired {
-        guard case let .ptpip(host, port) = camera else {
+        guard case .ptpip(let host, let port) = camera else {
             throw CameraPairingError.needsAddress
         }
         let registry = try CameraRegistry(home: home)
         let identity = try identity(registry: registry)
-        let options = PTPIPClientOptions(host: host, port: port, guid: identity.guid, friendlyName: identity.name,
-                                         connectTimeout: 5, ioTimeout: 10)
+        let options = PTPIPClientOptions(
+            host: host, port: port, guid: identity.guid, friendlyName: identity.name,
+            connectTimeout: 5, ioTimeout: 10)
         let deadline = Date().addingTimeInterval(waitSeconds)
         var lastProblem = ""
         while true {
@@ -57,17 +58,20 @@ public struct CameraPairing: Sendable {
                 }
                 _ = try? session.client.transaction(.closeSession)
                 session.client.close()
-                let paired = Paired(manufacturer: session.deviceInfo.manufacturer, model: session.deviceInfo.model,
-                                    serial: session.serial)
-                try registry.notePaired(address: options.address, CameraRegistry.Pairing(
-                    guid: PTPIPGUID.hex(options.guid), name: options.friendlyName, model: paired.model,
-                    serial: paired.serial, paired: Date()))
+                let paired = Paired(
+                    manufacturer: session.deviceInfo.manufacturer, model: session.deviceInfo.model,
+                    serial: session.serial)
+                try registry.notePaired(
+                    address: options.address,
+                    CameraRegistry.Pairing(
+                        guid: PTPIPGUID.hex(options.guid), name: options.friendlyName, model: paired.model,
+                        serial: paired.serial, paired: Date()))
                 return paired
             } catch {
                 if case PTPIPError.unsupportedCamera = error { throw error }
                 if stop.isStopped || Date().addingTimeInterval(retryInterval) >= deadline { throw error }
                 var problem = "\(error)"
-                if case let CameraSourceError.notPaired(_, reason) = error {
+                if case CameraSourceError.notPaired(_, let reason) = error {
                     problem = "the camera refused relay's id (InitFail, \(reason.code)): not paired yet; confirm the pairing on the camera"
                 }
                 if problem != lastProblem {

@@ -11,8 +11,8 @@ enum PowerChange: Hashable, Sendable {
     /// What the source reports for it.
     var event: SourceEvent {
         switch self {
-        case let .battery(percent): return .battery(percent: percent)
-        case let .card(bytes, shots): return .card(CardSpace(freeBytes: bytes, freeShots: shots))
+        case .battery(let percent): return .battery(percent: percent)
+        case .card(let bytes, let shots): return .card(CardSpace(freeBytes: bytes, freeShots: shots))
         }
     }
 }
@@ -141,16 +141,19 @@ struct CameraPower {
         }
     }
 
-    private mutating func readCard(_ session: CameraSession, signals: CameraPowerSignals, now: Double,
-                                   storageReadable: Bool) throws(PTPIPError) -> PowerChange? {
+    private mutating func readCard(
+        _ session: CameraSession, signals: CameraPowerSignals, now: Double,
+        storageReadable: Bool
+    ) throws(PTPIPError) -> PowerChange? {
         var bytes: Int64?
         var shots: Int?
-        if case let .card(knownBytes, knownShots) = card {
+        if case .card(let knownBytes, let knownShots) = card {
             bytes = knownBytes
             shots = knownShots
         }
         var read = false
-        let due = now >= nextCardRead || signals.storageChanged
+        let due =
+            now >= nextCardRead || signals.storageChanged
             || (photoSinceCardRead && now - lastCardRead >= Self.cardSpacing)
         if storageReadable, !cardUnreadable, due, session.supports(.getStorageIDs), session.supports(.getStorageInfo) {
             nextCardRead = now + Self.interval
@@ -192,7 +195,8 @@ struct CameraPower {
         var answered = false
         for storage in storages {
             guard case .answer(let data) = try Self.ask(session, .getStorageInfo, [storage]),
-                  let info = try? PTPStorageInfo(decoding: data) else { continue }
+                let info = try? PTPStorageInfo(decoding: data)
+            else { continue }
             answered = true
             bytes += Int64(min(info.freeSpaceInBytes, UInt64(Int64.max / 4)))
             shots = info.freeImages.flatMap { images in shots.map { $0 + images } }
@@ -210,8 +214,10 @@ struct CameraPower {
         case refused
     }
 
-    private static func ask(_ session: CameraSession, _ code: PTPOperationCode,
-                            _ parameters: [UInt32] = []) throws(PTPIPError) -> Answer<[UInt8]> {
+    private static func ask(
+        _ session: CameraSession, _ code: PTPOperationCode,
+        _ parameters: [UInt32] = []
+    ) throws(PTPIPError) -> Answer<[UInt8]> {
         let reply = try session.client.transaction(code, parameters, dataIn: .collect(limit: 1 << 16))
         if reply.code == .deviceBusy { return .busy }
         return reply.code.isOK ? .answer(reply.data ?? []) : .refused

@@ -40,8 +40,11 @@ struct CameraReconnectLoop {
                     report(.lost(reason: problem, summary: shortReason(error), retryIn: delay, attempt: failures))
                     lastProblem = problem
                 }
-                report(.connecting(String(format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
-                                      shortReason(error))))
+                report(
+                    .connecting(
+                        String(
+                            format: "camera: reconnecting in %.0fs (attempt %d): %@", delay.rounded(.up), failures,
+                            shortReason(error))))
                 stop.sleep(delay)
             }
         }

@@ -120,8 +120,10 @@ public final class CameraRegistry: @unchecked Sendable {
     /// Records a connection to the camera with `serial` at `address`; returns whether relay had
     /// connected to it before.
     @discardableResult
-    public func noteConnected(serial: String, manufacturer: String, model: String, address: String,
-                              at date: Date = Date()) throws(StateFileError) -> Bool {
+    public func noteConnected(
+        serial: String, manufacturer: String, model: String, address: String,
+        at date: Date = Date()
+    ) throws(StateFileError) -> Bool {
         try change { contents in
             let known = contents.cameras[serial]
             contents.cameras[serial] = KnownCamera(

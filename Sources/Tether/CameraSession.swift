@@ -53,8 +53,10 @@ final class CameraSession {
 
     /// Connects, opens the session and reads DeviceInfo. A session the camera still holds from
     /// an earlier client is closed and opened again, as libgphoto2 does.
-    static func open(_ options: PTPIPClientOptions, stop: StopFlag,
-                     interrupt: @escaping @Sendable () -> Bool) throws(PTPIPError) -> CameraSession {
+    static func open(
+        _ options: PTPIPClientOptions, stop: StopFlag,
+        interrupt: @escaping @Sendable () -> Bool
+    ) throws(PTPIPError) -> CameraSession {
         let client = try PTPIPClient.connect(options, interrupt: interrupt, probeFujifilmPort: true)
         var busy = 0
         do throws(PTPIPError) {
@@ -68,7 +70,9 @@ final class CameraSession {
                 try client.transaction(.getDeviceInfo, dataIn: .collect(limit: collectLimit))
             }
             let info = try decodeDeviceInfo(reply, address: options.address)
-            if let body = UnsupportedCamera.recognise(manufacturer: info.manufacturer, model: info.model) { throw body.error(peer: options.address) }
+            if let body = UnsupportedCamera.recognise(manufacturer: info.manufacturer, model: info.model) {
+                throw body.error(peer: options.address)
+            }
             return CameraSession(client: client, deviceInfo: info, stop: stop, busyAnswers: busy)
         } catch {
             client.close()
@@ -92,8 +96,10 @@ final class CameraSession {
     }
 
     /// One operation, repeated while the camera answers DeviceBusy (up to `busyBudget`).
-    func call(_ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
-              dataIn: PTPIPDataIn = .none, timeout: Double? = nil) throws(PTPIPError) -> PTPIPReply {
+    func call(
+        _ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
+        dataIn: PTPIPDataIn = .none, timeout: Double? = nil
+    ) throws(PTPIPError) -> PTPIPReply {
         try Self.retryingBusy(stop: stop, counting: &busyAnswers) { () throws(PTPIPError) in
             try client.transaction(code, parameters, dataOut: dataOut, dataIn: dataIn, timeout: timeout)
         }
@@ -118,15 +124,18 @@ final class CameraSession {
         guard reply.code.isOK else { throw .operationFailed(peer: address, operation: code, response: reply.code) }
     }
 
-    private static func retryingBusy(stop: StopFlag, counting busy: inout Int,
-                                     _ attempt: () throws(PTPIPError) -> PTPIPReply) throws(PTPIPError) -> PTPIPReply {
+    private static func retryingBusy(
+        stop: StopFlag, counting busy: inout Int,
+        _ attempt: () throws(PTPIPError) -> PTPIPReply
+    ) throws(PTPIPError) -> PTPIPReply {
         let started = ProcessInfo.processInfo.systemUptime
         var tries = 0
         while true {
             let reply = try attempt()
             guard reply.code == .deviceBusy,
-                  ProcessInfo.processInfo.systemUptime - started < busyBudget,
-                  !stop.isStopped else { return reply }
+                ProcessInfo.processInfo.systemUptime - started < busyBudget,
+                !stop.isStopped
+            else { return reply }
             busy += 1
             if stop.sleep(busyBackoff.ceiling(attempt: tries)) { throw .interrupted }
             tries += 1

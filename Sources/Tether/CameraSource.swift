@@ -50,16 +50,19 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     /// Seconds a transfer in progress may go on after a stop request before it is cut.
     static let stopGrace = 0.8
 
-    public init(options: Options, spool: Spool, home: RelayHome,
-                report: SourceReporter) throws(StateFileError) {
+    public init(
+        options: Options, spool: Spool, home: RelayHome,
+        report: SourceReporter
+    ) throws(StateFileError) {
         self.options = options
         self.spool = spool
         self.report = report
         try home.createIfNeeded()
         registry = try CameraRegistry(home: home)
         memories = CameraMemories(home: home)
-        autoFinder = AutoCameraFinder(registry: registry, addresses: options.discoveryAddresses,
-                                      connectTimeout: options.connectTimeout, friendlyName: Self.friendlyName)
+        autoFinder = AutoCameraFinder(
+            registry: registry, addresses: options.discoveryAddresses,
+            connectTimeout: options.connectTimeout, friendlyName: Self.friendlyName)
     }
 
     /// Waits between connections to a camera that refuses relay as not paired: slow, since the
@@ -68,10 +71,13 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
 
     /// How relay introduces itself at `host:port`: the id and name `relay pair` set for that
     /// address (read again each time, so a pairing made meanwhile counts), else the machine's own.
-    static func clientOptions(host: String, port: UInt16, registry: CameraRegistry,
-                              options: Options) throws(StateFileError) -> PTPIPClientOptions {
-        var clientOptions = PTPIPClientOptions(host: host, port: port, guid: registry.clientGUID, friendlyName: friendlyName,
-                                               connectTimeout: options.connectTimeout, ioTimeout: options.ioTimeout)
+    static func clientOptions(
+        host: String, port: UInt16, registry: CameraRegistry,
+        options: Options
+    ) throws(StateFileError) -> PTPIPClientOptions {
+        var clientOptions = PTPIPClientOptions(
+            host: host, port: port, guid: registry.clientGUID, friendlyName: friendlyName,
+            connectTimeout: options.connectTimeout, ioTimeout: options.ioTimeout)
         try registry.reload()
         let pairing = registry.pairing(for: clientOptions.address)
         if let guid = pairing?.guidBytes { clientOptions.guid = guid }
@@ -111,14 +117,17 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         autoFinder.sessionOpened()
         let serial = session.serial
         if let expectedSerial, expectedSerial != serial {
-            report(.info("a different camera answers at \(clientOptions.address): \(session.name) instead of serial "
-                + "\(expectedSerial); relay takes its photos now"))
+            report(
+                .info(
+                    "a different camera answers at \(clientOptions.address): \(session.name) instead of serial "
+                        + "\(expectedSerial); relay takes its photos now"))
         }
         expectedSerial = serial
         let memory = try memories.memory(for: serial)
         let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
-        try registry.noteConnected(serial: serial, manufacturer: session.deviceInfo.manufacturer,
-                                   model: session.deviceInfo.model, address: clientOptions.address)
+        try registry.noteConnected(
+            serial: serial, manufacturer: session.deviceInfo.manufacturer,
+            model: session.deviceInfo.model, address: clientOptions.address)
         connected()
         let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
         defer { if !stop.isStopped { options.capture?.cameraGone() } }
@@ -134,7 +143,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
     /// without opening a PTP/IP connection to any other.
     private func target(stop: StopFlag) throws -> (String, UInt16) {
         switch options.address {
-        case let .ptpip(host, port):
+        case .ptpip(let host, let port):
             return (host, port)
         case .auto:
             return try autoFinder.find(expectedSerial: expectedSerial, stop: stop, report: report)
@@ -175,12 +184,15 @@ public enum CameraSourceError: Error, CustomStringConvertible {
         switch self {
         case .noNetwork:
             return "this machine has no IPv4 network to look for a camera on: join the camera's Wi-Fi, or give --range"
-        case let .notFound(count, serial):
+        case .notFound(let count, let serial):
             let which = serial.map { "the camera with serial \($0)" } ?? "a PTP/IP camera"
             return "no answer from \(which) on \(count) addresses (is it on, on this network, with remote/PC connection mode enabled?)"
-        case let .notPaired(camera, reason):
-            return (["the camera at \(camera) refused relay (InitFail, \(reason.code)): not paired: run relay pair --camera \(camera)",
-                     "  and on the camera:"] + PairingGuide.steps(camera: camera).map { "  " + $0 })
+        case .notPaired(let camera, let reason):
+            return
+                ([
+                    "the camera at \(camera) refused relay (InitFail, \(reason.code)): not paired: run relay pair --camera \(camera)",
+                    "  and on the camera:",
+                ] + PairingGuide.steps(camera: camera).map { "  " + $0 })
                 .joined(separator: "\n")
         }
     }

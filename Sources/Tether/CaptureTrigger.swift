@@ -26,10 +26,11 @@ enum CaptureTrigger: Equatable {
     /// why `session`'s camera cannot be fired remotely.
     static func standard(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
         if session.supports(.initiateCapture) { return .success(.initiateCapture) }
-        return .failure(TriggerUnavailable(
-            reason: "\(session.name) cannot be fired remotely: it lists no capture operation "
-                + "(InitiateCapture, or Canon RemoteRelease/RemoteReleaseOn) in its DeviceInfo. "
-                + "Check that the camera is in remote shooting mode, not playback or image transfer"))
+        return .failure(
+            TriggerUnavailable(
+                reason: "\(session.name) cannot be fired remotely: it lists no capture operation "
+                    + "(InitiateCapture, or Canon RemoteRelease/RemoteReleaseOn) in its DeviceInfo. "
+                    + "Check that the camera is in remote shooting mode, not playback or image transfer"))
     }
 
     /// Fires one shot. DeviceBusy is asked again (three attempts in all); any other answer than

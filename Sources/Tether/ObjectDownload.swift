@@ -57,13 +57,17 @@ struct ObjectDownload {
                 mismatches += 1
             }
             guard received > 0 else {
-                throw .camera(.protocolViolation(peer: session.address,
-                    detail: "\(operation.code) sent no data for \(object.info.filename) at byte \(offset) of \(size)"))
+                throw .camera(
+                    .protocolViolation(
+                        peer: session.address,
+                        detail: "\(operation.code) sent no data for \(object.info.filename) at byte \(offset) of \(size)"))
             }
             if !resumable && received != size {
                 try discardSince(0)
-                throw .camera(.protocolViolation(peer: session.address,
-                    detail: "GetObject sent \(received) of the \(size) bytes of \(object.info.filename)"))
+                throw .camera(
+                    .protocolViolation(
+                        peer: session.address,
+                        detail: "GetObject sent \(received) of the \(size) bytes of \(object.info.filename)"))
             }
         }
         return mismatches
@@ -81,8 +85,9 @@ struct ObjectDownload {
         }
         let reply: PTPIPReply
         do {
-            reply = try session.call(operation.code, parameters(offset: offset, count: count),
-                                     dataIn: .stream(limit: Int(count), sink: sink))
+            reply = try session.call(
+                operation.code, parameters(offset: offset, count: count),
+                dataIn: .stream(limit: Int(count), sink: sink))
         } catch {
             // A cut connection leaves good bytes to resume from; a peer that broke the protocol
             // does not: what it sent in this request is dropped.
@@ -101,8 +106,10 @@ struct ObjectDownload {
         switch operation {
         case .partialObject: return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: count)]
         case .nikonPartialObjectEx:
-            return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32),
-                    UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: count >> 32)]
+            return [
+                handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32),
+                UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: count >> 32),
+            ]
         case .wholeObject: return [handle]
         }
     }

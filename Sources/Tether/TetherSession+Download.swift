@@ -53,8 +53,9 @@ extension TetherSession {
         if resumedAt > 0 {
             context.report(.info("resuming \(name) at \(ByteCountText.format(resumedAt)) of \(ByteCountText.format(identity.bytes))"))
         }
-        let transfer = ObjectDownload(session: session, object: object, incoming: incoming,
-                                      chunkSize: context.options.chunkSize, operation: dialect.downloadOperation(session))
+        let transfer = ObjectDownload(
+            session: session, object: object, incoming: incoming,
+            chunkSize: context.options.chunkSize, operation: dialect.downloadOperation(session))
         do {
             let mismatches = try transfer.run { () throws(PTPIPError) in
                 if context.stop.isStopped { throw .interrupted }
@@ -62,8 +63,10 @@ extension TetherSession {
                 commitFlushed(wait: false)
             }
             if mismatches > 0 {
-                context.report(.info("\(session.name) misreported the byte count of \(mismatches) piece(s) of \(name); "
-                    + "relay kept the bytes it received and checked the total size"))
+                context.report(
+                    .info(
+                        "\(session.name) misreported the byte count of \(mismatches) piece(s) of \(name); "
+                            + "relay kept the bytes it received and checked the total size"))
             }
         } catch {
             context.spool.withdraw(incoming)
@@ -79,7 +82,7 @@ extension TetherSession {
                     return
                 }
                 throw error
-            case let .refused(operation, response):
+            case .refused(let operation, let response):
                 return retryOrSetAside(candidate, refused: operation, response)
             case .spool(let error):
                 memory.partials[id] = nil

@@ -10,8 +10,10 @@ extension TetherSession {
         do {
             try context.registry.noteFirstListing(serial: memory.serial, handles)
         } catch {
-            context.report(.warning("could not keep the list of photos already on the card (\(error)); "
-                + "if relay stops before it has looked at them all, photos shot meanwhile may stay on the card"))
+            context.report(
+                .warning(
+                    "could not keep the list of photos already on the card (\(error)); "
+                        + "if relay stops before it has looked at them all, photos shot meanwhile may stay on the card"))
         }
     }
 
@@ -29,8 +31,10 @@ extension TetherSession {
         }
         let photos = firstConnection.finished()
         if photos > 0 {
-            context.report(.info("\(photos) file(s) were already on the card of \(session.name) and stay there; "
-                + "relay takes what is shot from now on (--include-existing takes those too)"))
+            context.report(
+                .info(
+                    "\(photos) file(s) were already on the card of \(session.name) and stay there; "
+                        + "relay takes what is shot from now on (--include-existing takes those too)"))
         }
     }
 }

@@ -106,14 +106,18 @@ final class TetherSession {
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
-        firstConnection.listed(listing, includeExisting: context.options.includeExisting,
-                               remembered: context.registry.camera(serial: memory.serial)?.firstListing)
+        firstConnection.listed(
+            listing, includeExisting: context.options.includeExisting,
+            remembered: context.registry.camera(serial: memory.serial)?.firstListing)
         rememberFirstListing()
         if session.busyAnswers > 0 {
             context.report(.info("\(session.name) answered DeviceBusy \(session.busyAnswers) time(s) while starting; relay waited it out"))
         }
-        context.report(.connected(CameraDescription(model: session.deviceInfo.model, name: session.name, serial: session.serial,
-                                                    address: "\(session.address)", via: dialect.description)))
+        context.report(
+            .connected(
+                CameraDescription(
+                    model: session.deviceInfo.model, name: session.name, serial: session.serial,
+                    address: "\(session.address)", via: dialect.description)))
         if let capture = context.options.capture {
             switch dialect.trigger(session) {
             case .success(let found):
@@ -256,7 +260,9 @@ final class TetherSession {
                 return try PTPObjectInfo(decoding: reply.data ?? [])
             } catch {
                 known[handle] = .skipOther
-                context.report(.warning("the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
+                context.report(
+                    .warning(
+                        "the camera's description of object \(String(handle, radix: 16)) is unreadable (\(error)); it is left on the card"))
                 return nil
             }
         case .invalidObjectHandle:
@@ -265,11 +271,14 @@ final class TetherSession {
             // Nikon answers GeneralError for about a second after announcing a shot.
             let giveUpAt = retryingUntil ?? now + Self.objectRetryBudget
             guard now < giveUpAt else {
-                setAside(handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code) for \(Int(Self.objectRetryBudget)) s")
+                setAside(
+                    handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code) for \(Int(Self.objectRetryBudget)) s"
+                )
                 return nil
             }
-            pendingDescriptions[handle] = PendingDescription(announcement: announcement, nextTry: now + Self.objectRetryInterval,
-                                                             giveUpAt: giveUpAt)
+            pendingDescriptions[handle] = PendingDescription(
+                announcement: announcement, nextTry: now + Self.objectRetryInterval,
+                giveUpAt: giveUpAt)
             return nil
         default:
             if let described = try dialect.describeWithoutObjectInfo(handle, refused: reply.code, session: session) {
@@ -283,16 +292,19 @@ final class TetherSession {
     /// Leaves an object alone until the next listing; the session goes on.
     func setAside(_ handle: UInt32, because reason: String) {
         setAside.insert(handle)
-        context.report(.warning("object \(String(handle, radix: 16)) on \(session.name) is set aside: \(reason); "
-            + "relay tries it again at the next listing of the card"))
+        context.report(
+            .warning(
+                "object \(String(handle, radix: 16)) on \(session.name) is set aside: \(reason); "
+                    + "relay tries it again at the next listing of the card"))
     }
 
     private func decide(_ object: CameraObject) throws(PTPIPError) {
         let handle = object.handle
         let info = object.info
         let key = object.identityKey
-        let decision = TakeDecision.decide(object, seen: memory.wasSeen(key), existing: firstConnection.isExisting(handle),
-                                           includeRAW: context.options.includeRAW)
+        let decision = TakeDecision.decide(
+            object, seen: memory.wasSeen(key), existing: firstConnection.isExisting(handle),
+            includeRAW: context.options.includeRAW)
         known[handle] = decision
         switch decision {
         case .take:
@@ -343,9 +355,10 @@ final class TetherSession {
 
     /// The shot a new photo confirms, if a timed capture waits for one.
     private func shotConfirmed(by object: CameraObject, willUpload: Bool) -> Int? {
-        context.options.capture?.photoAppeared(fileName: object.info.filename,
-                                               wasOnCardAtConnect: onCardAtConnect.contains(object.handle),
-                                               willUpload: willUpload)
+        context.options.capture?.photoAppeared(
+            fileName: object.info.filename,
+            wasOnCardAtConnect: onCardAtConnect.contains(object.handle),
+            willUpload: willUpload)
     }
 
     // MARK: - Stopping

@@ -22,8 +22,10 @@ extension PTPObjectInfo {
     /// An ObjectInfo for an object the camera would not describe, with a file name of relay's
     /// own: `PREFIX_HANDLE.JPG`. The handle keeps the name (and so the spool's identity and the
     /// gallery's Idempotency-Key) the same across retries and restarts.
-    static func described(handle: UInt32, kind: PTPObjectFormat.PhotoKind, size: UInt32, namePrefix: String,
-                          format: PTPObjectFormat? = nil) -> PTPObjectInfo {
+    static func described(
+        handle: UInt32, kind: PTPObjectFormat.PhotoKind, size: UInt32, namePrefix: String,
+        format: PTPObjectFormat? = nil
+    ) -> PTPObjectInfo {
         let ext: String
         let code: PTPObjectFormat
         switch kind {
@@ -36,6 +38,7 @@ extension PTPObjectInfo {
     }
 
     /// A folder of the card, for an object a body will not describe and that has no size.
-    static let folder = PTPObjectInfo(storageID: 0, objectFormat: .association, compressedSize: 0,
-                                      associationType: associationGenericFolder, filename: "")
+    static let folder = PTPObjectInfo(
+        storageID: 0, objectFormat: .association, compressedSize: 0,
+        associationType: associationGenericFolder, filename: "")
 }

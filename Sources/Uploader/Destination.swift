@@ -99,8 +99,10 @@ public protocol Destination: AnyObject {
 extension DeliveryReport {
     /// The manifest-then-done order for destinations with folders (S3, FTP): `send(file, name)`
     /// puts `manifest.json`, and only once it is delivered, `_DONE`.
-    public static func manifestThenDone(manifest: String, marker: String,
-                                        _ send: (_ file: String, _ name: String) -> DeliveryReport) -> DeliveryReport {
+    public static func manifestThenDone(
+        manifest: String, marker: String,
+        _ send: (_ file: String, _ name: String) -> DeliveryReport
+    ) -> DeliveryReport {
         let sent = send(manifest, "manifest.json")
         guard sent.decision == .delivered else { return sent }
         return send(marker, "_DONE")
@@ -112,12 +114,14 @@ extension DeliveryReport {
         let response = try? outcome.get()
         let failure: UploadTransportError? = if case .failure(let error) = outcome { error } else { nil }
         let answer = response.map { "HTTP \($0.statusCode)" + ($0.bodySummary.isEmpty ? "" : " \($0.bodySummary)") }
-        let problem: String? = switch decision {
-        case .delivered: nil
-        case .permanent(let reason): reason
-        case .retry: failure?.description ?? answer
-        }
-        self.init(decision: decision, evidence: GalleryReachability.evidence(of: outcome), statusCode: response?.statusCode,
-                  answer: answer, problem: problem, transportError: failure, bytesSent: response?.bytesSent ?? 0)
+        let problem: String? =
+            switch decision {
+            case .delivered: nil
+            case .permanent(let reason): reason
+            case .retry: failure?.description ?? answer
+            }
+        self.init(
+            decision: decision, evidence: GalleryReachability.evidence(of: outcome), statusCode: response?.statusCode,
+            answer: answer, problem: problem, transportError: failure, bytesSent: response?.bytesSent ?? 0)
     }
 }

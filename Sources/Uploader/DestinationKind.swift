@@ -98,8 +98,10 @@ public struct ConfigField: Sendable, Equatable {
             }
         case .secretReference:
             guard text.contains("${") else {
-                throw .invalidSetting(name, reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), "
-                    + "never the \(name) itself")
+                throw .invalidSetting(
+                    name,
+                    reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), "
+                        + "never the \(name) itself")
             }
         }
     }

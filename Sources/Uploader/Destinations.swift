@@ -38,8 +38,10 @@ public enum Destinations {
         let scheme = config.scheme
         guard let kind = kinds.first(where: { $0.schemes.contains(scheme) }) else {
             let names = schemes
-            throw .invalidURL(config.url.trimmingCharacters(in: .whitespacesAndNewlines), reason:
-                "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (WebDAV) are supported, not '\(scheme)'")
+            throw .invalidURL(
+                config.url.trimmingCharacters(in: .whitespacesAndNewlines),
+                reason:
+                    "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (WebDAV) are supported, not '\(scheme)'")
         }
         return kind
     }
@@ -54,11 +56,14 @@ public enum Destinations {
             guard let field, field.only?.contains(config.scheme) ?? true else {
                 let owners = fields.filter { $0.field.name == name }.flatMap(\.schemes)
                 guard owners.isEmpty else {
-                    throw .invalidSetting(name, reason: "\(name) is for \(owners.map { $0 + "://" }.joined(separator: ", ")) URLs, "
-                        + "not \(config.scheme)://")
+                    throw .invalidSetting(
+                        name,
+                        reason: "\(name) is for \(owners.map { $0 + "://" }.joined(separator: ", ")) URLs, "
+                            + "not \(config.scheme)://")
                 }
                 let known = RequestConfig.CommonField.allCases.map(\.stringValue) + kind.fields.map(\.name)
-                throw .invalidSetting(name, reason: "unknown field '\(name)' (a \(config.scheme):// config has \(known.joined(separator: ", ")))")
+                throw .invalidSetting(
+                    name, reason: "unknown field '\(name)' (a \(config.scheme):// config has \(known.joined(separator: ", ")))")
             }
             try field.check(config.options[name] ?? .null)
         }

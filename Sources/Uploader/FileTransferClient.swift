@@ -1,10 +1,11 @@
 import CCurl
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One FTP, FTPS or SFTP upload, fully resolved (secrets expanded), for `FileTransferClient`.
@@ -152,21 +153,30 @@ public final class FileTransferClient {
         _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
         guard code == CURLE_OK else {
             if let readError = state.readError {
-                return .failure(FileTransferError(UploadTransportError(
-                    category: .fileUnreadable, curlCode: Int(code.rawValue), message: "\(request.filePath): \(String(cString: strerror(readError)))")))
+                return .failure(
+                    FileTransferError(
+                        UploadTransportError(
+                            category: .fileUnreadable, curlCode: Int(code.rawValue),
+                            message: "\(request.filePath): \(String(cString: strerror(readError)))")))
             }
             if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
-                return .failure(FileTransferError(UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
-                                                                       message: "cancelled while the upload was in progress")))
+                return .failure(
+                    FileTransferError(
+                        UploadTransportError(
+                            category: .aborted, curlCode: Int(code.rawValue),
+                            message: "cancelled while the upload was in progress")))
             }
-            return .failure(FileTransferError(UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
-                                              replyCode: reply, hostKey: hostKey.refusal))
+            return .failure(
+                FileTransferError(
+                    UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
+                    replyCode: reply, hostKey: hostKey.refusal))
         }
         var uploaded: curl_off_t = 0
         _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
         var microseconds: curl_off_t = 0
         _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
-        return .success(FileTransferResponse(replyCode: reply, bytesSent: Int64(uploaded), duration: TimeInterval(microseconds) / 1_000_000))
+        return .success(
+            FileTransferResponse(replyCode: reply, bytesSent: Int64(uploaded), duration: TimeInterval(microseconds) / 1_000_000))
     }
 }
 
@@ -193,7 +203,8 @@ final class HostKeyCheck {
         if match == CURLKHMATCH_OK { return Int32(CURLKHSTAT_FINE.rawValue) }
         var fingerprint = "unknown"
         if let found, let key = found.pointee.key {
-            let blob: [UInt8] = found.pointee.len > 0
+            let blob: [UInt8] =
+                found.pointee.len > 0
                 ? Array(UnsafeRawBufferPointer(start: key, count: found.pointee.len))
                 : Array(Data(base64Encoded: String(cString: key)) ?? Data())
             fingerprint = HostKeyCheck.fingerprint(of: blob)

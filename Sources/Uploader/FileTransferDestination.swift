@@ -27,7 +27,8 @@ public final class FileTransferDestination: Destination {
         } catch {
             throw .config(error)
         }
-        knownHosts = location.scheme == .sftp ? Destinations.expandingHome(config.option("knownHosts") ?? "~/.ssh/known_hosts", environment) : nil
+        knownHosts =
+            location.scheme == .sftp ? Destinations.expandingHome(config.option("knownHosts") ?? "~/.ssh/known_hosts", environment) : nil
         sshKey = config.option("sshKey").map { Destinations.expandingHome($0, environment) }
         do { client = try FileTransferClient(cancellation: cancellation) } catch { throw .transport(error) }
     }
@@ -53,8 +54,10 @@ public final class FileTransferDestination: Destination {
     }
 
     /// One upload of the file at `filePath` to `target`, under a temporary name then renamed.
-    private func upload(_ filePath: String, to target: FileTransferLocation.Target, attempt: Int,
-                        progress: UploadProgress? = nil) -> DeliveryReport {
+    private func upload(
+        _ filePath: String, to target: FileTransferLocation.Target, attempt: Int,
+        progress: UploadProgress? = nil
+    ) -> DeliveryReport {
         let request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
@@ -65,15 +68,18 @@ public final class FileTransferDestination: Destination {
         let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
         switch outcome {
         case .success(let response):
-            return DeliveryReport(decision: decision, evidence: .reachable, answer: "stored as \(location.displayName(target))",
-                                  bytesSent: response.bytesSent)
+            return DeliveryReport(
+                decision: decision, evidence: .reachable, answer: "stored as \(location.displayName(target))",
+                bytesSent: response.bytesSent)
         case .failure(let error):
-            let problem: String? = switch decision {
-            case .permanent(let reason): reason
-            default: error.transport.description + (error.replyCode > 0 ? " (server reply \(error.replyCode))" : "")
-            }
-            return DeliveryReport(decision: decision, evidence: GalleryReachability.evidence(of: .failure(error.transport)),
-                                  problem: problem, transportError: error.transport)
+            let problem: String? =
+                switch decision {
+                case .permanent(let reason): reason
+                default: error.transport.description + (error.replyCode > 0 ? " (server reply \(error.replyCode))" : "")
+                }
+            return DeliveryReport(
+                decision: decision, evidence: GalleryReachability.evidence(of: .failure(error.transport)),
+                problem: problem, transportError: error.transport)
         }
     }
 
@@ -95,24 +101,29 @@ public enum FileTransferAnswer {
         if let hostKey = error.hostKey {
             let file = knownHosts ?? "known_hosts"
             if hostKey.mismatch {
-                return .permanent(reason: "the SFTP server \(server) showed host key \(hostKey.fingerprint), which is NOT the key "
-                    + "\(file) has for it: another machine may be answering in its place. Check with the server's owner before "
-                    + "changing \(file), then relay retry")
+                return .permanent(
+                    reason: "the SFTP server \(server) showed host key \(hostKey.fingerprint), which is NOT the key "
+                        + "\(file) has for it: another machine may be answering in its place. Check with the server's owner before "
+                        + "changing \(file), then relay retry")
             }
-            return .permanent(reason: "the SFTP server \(server) is not in \(file) (its host key is \(hostKey.fingerprint)): "
-                + "check that fingerprint with the server's owner, add the key (ssh-keyscan -p \(location.port) \(location.host) "
-                + ">> \(file)), then relay retry")
+            return .permanent(
+                reason: "the SFTP server \(server) is not in \(file) (its host key is \(hostKey.fingerprint)): "
+                    + "check that fingerprint with the server's owner, add the key (ssh-keyscan -p \(location.port) \(location.host) "
+                    + ">> \(file)), then relay retry")
         }
         switch UInt32(error.transport.curlCode) {
         case CURLE_LOGIN_DENIED.rawValue:
-            return .permanent(reason: "\(server) refused the login as '\(location.user ?? "anonymous")': check the user in the URL, "
-                + "the password (or SSH key) the config names, then relay retry")
+            return .permanent(
+                reason: "\(server) refused the login as '\(location.user ?? "anonymous")': check the user in the URL, "
+                    + "the password (or SSH key) the config names, then relay retry")
         case CURLE_REMOTE_ACCESS_DENIED.rawValue:
-            return .permanent(reason: "\(server) denied access to the folder (\(error.transport.message)): check the path and the "
-                + "account's rights there, then relay retry")
+            return .permanent(
+                reason: "\(server) denied access to the folder (\(error.transport.message)): check the path and the "
+                    + "account's rights there, then relay retry")
         case CURLE_REMOTE_FILE_NOT_FOUND.rawValue, CURLE_URL_MALFORMAT.rawValue:
-            return .permanent(reason: "\(server) has no such folder and it could not be made (\(error.transport.message)): check "
-                + "the path in the URL, then relay retry")
+            return .permanent(
+                reason: "\(server) has no such folder and it could not be made (\(error.transport.message)): check "
+                    + "the path in the URL, then relay retry")
         default:
             return policy.decide(.failure(error.transport), attempt: attempt)
         }
@@ -123,19 +134,23 @@ extension FileTransferDestination: DestinationKind {
     public static let schemes = ["ftp", "ftps", "sftp"]
 
     public static let fields = [
-        ConfigField("password", .secretReference, option: "--password", placeholder: "'${FTP_PASSWORD}'",
-                    help: "the password (with --ssh-key, the key's passphrase) as a ${VAR} read from the environment"),
-        ConfigField("caCertificate", .path, option: "--ca-certificate", placeholder: "PEM",
-                    help: "a PEM file of the certificate (or its authority) to trust for the server", only: ["ftps"]),
+        ConfigField(
+            "password", .secretReference, option: "--password", placeholder: "'${FTP_PASSWORD}'",
+            help: "the password (with --ssh-key, the key's passphrase) as a ${VAR} read from the environment"),
+        ConfigField(
+            "caCertificate", .path, option: "--ca-certificate", placeholder: "PEM",
+            help: "a PEM file of the certificate (or its authority) to trust for the server", only: ["ftps"]),
         ConfigField("sshKey", .path, option: "--ssh-key", placeholder: "FILE", help: "the private key to log in with", only: ["sftp"]),
-        ConfigField("knownHosts", .path, option: "--known-hosts", placeholder: "FILE",
-                    help: "the known_hosts file that vouches for the server (~/.ssh/known_hosts when not given)", only: ["sftp"]),
+        ConfigField(
+            "knownHosts", .path, option: "--known-hosts", placeholder: "FILE",
+            help: "the known_hosts file that vouches for the server (~/.ssh/known_hosts when not given)", only: ["sftp"]),
     ]
 
     /// No password in the URL; SFTP names its user.
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
         if url.password != nil {
-            throw .invalidURL(config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
+            throw .invalidURL(
+                config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${FTP_PASSWORD}\" instead")
         }
         if config.scheme == "sftp" && (url.user ?? "").isEmpty {
             throw .invalidURL(config.url, reason: "an SFTP URL names the user: sftp://USER@HOST/PATH")

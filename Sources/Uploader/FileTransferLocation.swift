@@ -30,7 +30,8 @@ public struct FileTransferLocation: Sendable, Equatable {
         let url = config.url.trimmingCharacters(in: .whitespacesAndNewlines)
         let template = try PathTemplate(url)
         guard let sample = URLComponents(string: template.render(PathTemplate.sample)),
-              let scheme = sample.scheme.flatMap({ Scheme(rawValue: $0.lowercased()) }), let host = sample.host else {
+            let scheme = sample.scheme.flatMap({ Scheme(rawValue: $0.lowercased()) }), let host = sample.host
+        else {
             throw .invalidURL(url, reason: "an FTP destination's URL is ftp://, ftps:// or sftp://[USER@]HOST[:PORT]/PATH")
         }
         self.scheme = scheme

@@ -41,7 +41,8 @@ public final class HTTPDestination: Destination {
         if chunked, case .success(let answer) = outcome, answer.statusCode == 411 {
             refusesChunkedBodies = true
             var report = DeliveryReport(outcome, decision: .retry(after: 0))
-            report.problem = "the gallery wants each upload's length (HTTP 411): photos whose size is known only at their end "
+            report.problem =
+                "the gallery wants each upload's length (HTTP 411): photos whose size is known only at their end "
                 + "are sent once complete"
             return report
         }
@@ -59,7 +60,8 @@ public final class HTTPDestination: Destination {
         let outcome: Result<UploadResponse, UploadTransportError>
         do {
             let request = UploadRequest(
-                method: "POST", url: url, headers: try RequestBuilder.headers(for: config, environment: environment), body: .raw, filePath: manifest, idempotencyKey: "manifest-" + session,
+                method: "POST", url: url, headers: try RequestBuilder.headers(for: config, environment: environment), body: .raw,
+                filePath: manifest, idempotencyKey: "manifest-" + session,
                 timeoutSeconds: config.timeoutSeconds, maxBytesPerSecond: nil, contentType: "application/json", signing: nil)
             outcome = client.perform(request, growing: nil)
         } catch {
@@ -104,12 +106,15 @@ extension HTTPDestination: DestinationKind {
 
     public static let fields = [
         ConfigField("fields", .pairs, option: "--field", placeholder: "name=value", help: "a form field sent with the photo"),
-        ConfigField("fileField", .text, option: "--file-field", placeholder: "NAME",
-                    help: "the form field that carries the photo (file when not given)"),
-        ConfigField("body", .choice(HTTPSettings.BodyMode.allCases.map(\.rawValue)), option: "--body", placeholder: "multipart|raw",
-                    help: "a multipart form (when not given) or the photo alone as the body"),
-        ConfigField("manifestUrl", .webURL, option: "--manifest-url", placeholder: "URL",
-                    help: "where the manifest of a run's named session is POSTed (S3, FTP and WebDAV get PREFIX/SESSION/manifest.json and _DONE)"),
+        ConfigField(
+            "fileField", .text, option: "--file-field", placeholder: "NAME",
+            help: "the form field that carries the photo (file when not given)"),
+        ConfigField(
+            "body", .choice(HTTPSettings.BodyMode.allCases.map(\.rawValue)), option: "--body", placeholder: "multipart|raw",
+            help: "a multipart form (when not given) or the photo alone as the body"),
+        ConfigField(
+            "manifestUrl", .webURL, option: "--manifest-url", placeholder: "URL",
+            help: "where the manifest of a run's named session is POSTed (S3, FTP and WebDAV get PREFIX/SESSION/manifest.json and _DONE)"),
     ]
 
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {

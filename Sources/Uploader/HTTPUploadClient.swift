@@ -1,10 +1,11 @@
 import CCurl
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sends upload attempts through one reused libcurl easy handle.
@@ -70,8 +71,9 @@ public final class HTTPUploadClient {
                 progress(total > 0 ? min(sent, total) : sent, total)
             }
         }
-        let state = TransferState(cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing,
-                                  progress: photoProgress)
+        let state = TransferState(
+            cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing,
+            progress: photoProgress)
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }
@@ -132,21 +134,23 @@ public final class HTTPUploadClient {
 
         set(curl.abortWhenCancelled(userData))
         set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
-        set(relay_easy_setopt_write_function(handle) { data, size, count, userData in
-            let total = size &* count
-            guard let data, let userData else { return total }
-            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-            state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
-            return total
-        })
+        set(
+            relay_easy_setopt_write_function(handle) { data, size, count, userData in
+                let total = size &* count
+                guard let data, let userData else { return total }
+                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
+                return total
+            })
         set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
-        set(relay_easy_setopt_header_function(handle) { data, size, count, userData in
-            let total = size &* count
-            guard let data, let userData else { return total }
-            let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-            state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
-            return total
-        })
+        set(
+            relay_easy_setopt_header_function(handle) { data, size, count, userData in
+                let total = size &* count
+                guard let data, let userData else { return total }
+                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
+                return total
+            })
 
         switch plan.body {
         case .none:
@@ -181,7 +185,9 @@ public final class HTTPUploadClient {
             set(curl_mime_name(filePart, fileField))
             set(curl_mime_filename(filePart, fileName))
             set(curl_mime_type(filePart, request.contentType))
-            set(curl_mime_data_cb(filePart, curl_off_t(fileSize ?? -1), TransferState.readCallback, TransferState.seekCallback, nil, userData))
+            set(
+                curl_mime_data_cb(
+                    filePart, curl_off_t(fileSize ?? -1), TransferState.readCallback, TransferState.seekCallback, nil, userData))
             set(relay_easy_setopt_mime(handle, CURLOPT_MIMEPOST, made))
             if plan.method != "POST" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
@@ -196,7 +202,8 @@ public final class HTTPUploadClient {
             // the answer, so it is not sent again. Not when the body was cut short on our side.
             var status = 0
             if !state.gaveUpReading, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
-               (200...299).contains(status) {
+                (200...299).contains(status)
+            {
                 return .success(response(state: state))
             }
             return .failure(error(for: code, state: state, path: request.filePath))
@@ -209,12 +216,14 @@ public final class HTTPUploadClient {
             return UploadTransportError(category: .sourceIncomplete, curlCode: Int(code.rawValue), message: growthFailure)
         }
         if let readError = state.readError {
-            return UploadTransportError(category: .fileUnreadable, curlCode: Int(code.rawValue),
-                                        message: "\(path): \(String(cString: strerror(readError)))")
+            return UploadTransportError(
+                category: .fileUnreadable, curlCode: Int(code.rawValue),
+                message: "\(path): \(String(cString: strerror(readError)))")
         }
         if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
-            return UploadTransportError(category: .aborted, curlCode: Int(code.rawValue),
-                                        message: "cancelled while the upload was in progress")
+            return UploadTransportError(
+                category: .aborted, curlCode: Int(code.rawValue),
+                message: "cancelled while the upload was in progress")
         }
         return UploadTransportError(curlCode: code, errorBuffer: curl.errorText)
     }
@@ -251,9 +260,10 @@ public final class HTTPUploadClient {
         guard descriptor >= 0 else {
             // Only a missing file is permanent; running out of descriptors or an I/O hiccup passes.
             let code = errno
-            return .failure(UploadTransportError(
-                category: code == ENOENT || code == EACCES ? .fileUnreadable : .other,
-                message: "\(path): \(String(cString: strerror(code)))"))
+            return .failure(
+                UploadTransportError(
+                    category: code == ENOENT || code == EACCES ? .fileUnreadable : .other,
+                    message: "\(path): \(String(cString: strerror(code)))"))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

@@ -19,7 +19,8 @@ public enum ResponseSummary {
     static func htmlSummary(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
         let start = text.drop { $0.isWhitespace }.prefix(256).lowercased()
-        guard start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<?xml") && text.lowercased().contains("<html")
+        guard
+            start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<?xml") && text.lowercased().contains("<html")
         else { return nil }
         let title = element("title", in: text).map(plainText).flatMap { $0.isEmpty ? nil : $0 }
         let paragraph = element("p", in: text).map(plainText).flatMap { $0.isEmpty ? nil : $0 }
@@ -32,8 +33,9 @@ public enum ResponseSummary {
     private static func element(_ name: String, in text: String) -> String? {
         let lower = text.lowercased()
         guard let open = lower.range(of: "<\(name)"),
-              let openEnd = lower[open.upperBound...].firstIndex(of: ">"),
-              let close = lower[openEnd...].range(of: "</\(name)") else { return nil }
+            let openEnd = lower[open.upperBound...].firstIndex(of: ">"),
+            let close = lower[openEnd...].range(of: "</\(name)")
+        else { return nil }
         let inner = lower.index(after: openEnd)
         return String(text[inner..<close.lowerBound])
     }
@@ -43,8 +45,15 @@ public enum ResponseSummary {
         var out = ""
         var inTag = false
         for character in markup {
-            if character == "<" { inTag = true; out.append(" "); continue }
-            if character == ">" { inTag = false; continue }
+            if character == "<" {
+                inTag = true
+                out.append(" ")
+                continue
+            }
+            if character == ">" {
+                inTag = false
+                continue
+            }
             if !inTag { out.append(character) }
         }
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {

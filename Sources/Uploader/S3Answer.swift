@@ -25,26 +25,31 @@ public enum S3Answer {
         let said = code.isEmpty ? "HTTP \(response.statusCode)" : "\(code), HTTP \(response.statusCode)"
         switch code {
         case "InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken", "TokenRefreshRequired":
-            return .permanent(reason: "the S3 store refused relay's credentials (\(said)): check AWS_ACCESS_KEY_ID, "
-                + "AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for bucket '\(bucket)', then relay retry")
+            return .permanent(
+                reason: "the S3 store refused relay's credentials (\(said)): check AWS_ACCESS_KEY_ID, "
+                    + "AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) for bucket '\(bucket)', then relay retry")
         case "AccessDenied", "AllAccessDisabled":
-            return .permanent(reason: "the S3 store denied writing to bucket '\(bucket)' (\(said)): give these credentials "
-                + "permission to put objects there, then relay retry")
+            return .permanent(
+                reason: "the S3 store denied writing to bucket '\(bucket)' (\(said)): give these credentials "
+                    + "permission to put objects there, then relay retry")
         case "NoSuchBucket":
             return .permanent(reason: "bucket '\(bucket)' does not exist (\(said)): create it or fix the s3:// URL, then relay retry")
         case "AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException":
-            return .permanent(reason: "bucket '\(bucket)' is not in region '\(region)' or not at this endpoint (\(said)): "
-                + "set the config's region and endpoint, then relay retry")
+            return .permanent(
+                reason: "bucket '\(bucket)' is not in region '\(region)' or not at this endpoint (\(said)): "
+                    + "set the config's region and endpoint, then relay retry")
         case "RequestTimeTooSkewed":
-            return .permanent(reason: "this machine's clock is too far off for the S3 store to accept a signature (\(said)): "
-                + "set the clock, then relay retry")
+            return .permanent(
+                reason: "this machine's clock is too far off for the S3 store to accept a signature (\(said)): "
+                    + "set the clock, then relay retry")
         case "BadDigest", "XAmzContentSHA256Mismatch", "InvalidDigest":
             // The file on disk is checksummed afresh for the next attempt.
             return .retry(after: policy.backoff.delay(attempt: attempt))
         default:
             if response.statusCode == 403 {
-                return .permanent(reason: "the S3 store refused the upload (\(said)): check the credentials and the "
-                    + "bucket's policy, then relay retry")
+                return .permanent(
+                    reason: "the S3 store refused the upload (\(said)): check the credentials and the "
+                        + "bucket's policy, then relay retry")
             }
             return policy.decide(outcome, attempt: attempt)
         }

@@ -48,7 +48,8 @@ public final class S3Destination: Destination {
     public var acceptsGrowingFiles: Bool { false }
 
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
-        put(item.filePath, key: location.key(for: item.template), contentType: item.contentType, relayKey: item.key,
+        put(
+            item.filePath, key: location.key(for: item.template), contentType: item.contentType, relayKey: item.key,
             attempt: attempt, progress: progress)
     }
 
@@ -61,14 +62,17 @@ public final class S3Destination: Destination {
     public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
         let folder = location.keyTemplate.sessionFolder(session)
         return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
-            put(file, key: folder + "/" + name, contentType: ContentType.of(fileName: name),
+            put(
+                file, key: folder + "/" + name, contentType: ContentType.of(fileName: name),
                 relayKey: nil, attempt: 0)
         }
     }
 
     /// One PUT of the file at `filePath` under `key`, with its checksum.
-    private func put(_ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int,
-                     progress: UploadProgress? = nil) -> DeliveryReport {
+    private func put(
+        _ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int,
+        progress: UploadProgress? = nil
+    ) -> DeliveryReport {
         let checksum: String
         do {
             checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath)).base64()
@@ -103,11 +107,13 @@ extension S3Destination: DestinationKind {
     public static let schemes = ["s3"]
 
     public static let fields = [
-        ConfigField("endpoint", .webURL, option: "--endpoint", placeholder: "http://HOST:PORT",
-                    help: "an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
+        ConfigField(
+            "endpoint", .webURL, option: "--endpoint", placeholder: "http://HOST:PORT",
+            help: "an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
         ConfigField("region", .text, option: "--region", placeholder: "REGION", help: "the bucket's region (us-east-1 when not given)"),
-        ConfigField("addressing", .choice(S3Location.Addressing.allCases.map(\.rawValue)), option: "--addressing", placeholder: "path|virtual",
-                    help: "bucket in the path or in the host name (virtual for AWS, path with --endpoint, when not given)"),
+        ConfigField(
+            "addressing", .choice(S3Location.Addressing.allCases.map(\.rawValue)), option: "--addressing", placeholder: "path|virtual",
+            help: "bucket in the path or in the host name (virtual for AWS, path with --endpoint, when not given)"),
     ]
 
     /// Bucket names by AWS's rules (3–63 lower-case letters, digits, `.` and `-`), an endpoint
@@ -116,14 +122,19 @@ extension S3Destination: DestinationKind {
         let bucket = url.host ?? ""
         let allowed = bucket.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
         guard (3...63).contains(bucket.count), allowed, !bucket.hasPrefix("."), !bucket.hasPrefix("-") else {
-            throw .invalidURL(config.url, reason: "'\(bucket)' is not a bucket name (3 to 63 lower-case letters, digits, '.' and '-'); "
-                + "write s3://BUCKET/PREFIX")
+            throw .invalidURL(
+                config.url,
+                reason: "'\(bucket)' is not a bucket name (3 to 63 lower-case letters, digits, '.' and '-'); "
+                    + "write s3://BUCKET/PREFIX")
         }
-        if let endpoint = config.option("endpoint"), let parsed = URLComponents(string: endpoint), !(parsed.path.isEmpty || parsed.path == "/") {
+        if let endpoint = config.option("endpoint"), let parsed = URLComponents(string: endpoint),
+            !(parsed.path.isEmpty || parsed.path == "/")
+        {
             throw .invalidURL(endpoint, reason: "an S3 endpoint is http://HOST[:PORT] or https://HOST[:PORT], without a path")
         }
         if let region = config.option("region"),
-           !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }) {
+            !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") })
+        {
             throw .invalidSetting(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
         }
     }

@@ -1,10 +1,11 @@
 import CCurl
 import Foundation
 import RelayCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The per-attempt state libcurl's C callbacks reach through their user-data pointer: the open
@@ -51,8 +52,10 @@ final class TransferState {
         return state.seekBody(offset: Int64(offset), origin: origin) ? relay_seekfunc_ok : relay_seekfunc_cantseek
     }
 
-    init(cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
-         progress: UploadProgress? = nil) {
+    init(
+        cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
+        progress: UploadProgress? = nil
+    ) {
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
         self.growing = growing

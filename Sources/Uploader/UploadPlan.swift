@@ -98,13 +98,14 @@ public struct UploadPlan: Sendable, Equatable {
 
     /// RFC 9110 token characters.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9": return true
-            case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": return true
-            default: return false
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9": return true
+                case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": return true
+                default: return false
+                }
             }
-        }
     }
 
     /// Visible characters, spaces and tabs; no CR, LF or other controls (header injection).

@@ -56,13 +56,13 @@ public struct UploadTransportError: Error, Sendable, Equatable, CustomStringConv
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .dns
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE,
-             CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SEND_FAIL_REWIND:
+            CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SEND_FAIL_REWIND:
             return .connectionLost
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
-             CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
-             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+            CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED:
             return .tls
         case CURLE_ABORTED_BY_CALLBACK:
             return .aborted
@@ -83,7 +83,8 @@ public struct UploadTransportError: Error, Sendable, Equatable, CustomStringConv
         case .timeout: what = "the upload timed out or stalled"
         case .dns: what = "the gallery's host name could not be resolved (no network or wrong URL)"
         case .connectionLost: what = "the connection to the gallery broke during the upload"
-        case .tls: what = "the secure (TLS) connection to the gallery failed; check the URL and the network (a hotspot login page causes this)"
+        case .tls:
+            what = "the secure (TLS) connection to the gallery failed; check the URL and the network (a hotspot login page causes this)"
         case .aborted: what = "the upload was cancelled"
         case .invalidRequest: what = "the upload request is invalid; fix the request config"
         case .fileUnreadable: what = "the photo file could not be read"

@@ -42,8 +42,9 @@ public final class WebDAVDestination: Destination {
     public var acceptsGrowingFiles: Bool { false }
 
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
-        upload(item.filePath, to: location.target(for: item.template), contentType: item.contentType, key: item.key,
-               attempt: attempt, progress: progress)
+        upload(
+            item.filePath, to: location.target(for: item.template), contentType: item.contentType, key: item.key,
+            attempt: attempt, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -54,9 +55,10 @@ public final class WebDAVDestination: Destination {
     public func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? {
         let folder = location.pathTemplate.sessionFolder(session)
         return .manifestThenDone(manifest: manifest, marker: marker) { file, name in
-            upload(file, to: FileTransferLocation.Target(folder: folder, name: name),
-                   contentType: name.hasSuffix(".json") ? "application/json" : "application/octet-stream",
-                   key: "manifest-\(session)-\(name)", attempt: 0)
+            upload(
+                file, to: FileTransferLocation.Target(folder: folder, name: name),
+                contentType: name.hasSuffix(".json") ? "application/json" : "application/octet-stream",
+                key: "manifest-\(session)-\(name)", attempt: 0)
         }
     }
 
@@ -65,8 +67,10 @@ public final class WebDAVDestination: Destination {
     }
 
     /// PUT under the temporary name (making missing folders), then MOVE into place.
-    private func upload(_ filePath: String, to target: FileTransferLocation.Target, contentType: String, key: String,
-                        attempt: Int, progress: UploadProgress? = nil) -> DeliveryReport {
+    private func upload(
+        _ filePath: String, to target: FileTransferLocation.Target, contentType: String, key: String,
+        attempt: Int, progress: UploadProgress? = nil
+    ) -> DeliveryReport {
         let put = request("PUT", location.url(target.partPath), filePath: filePath, key: key, contentType: contentType)
         var sent = client.perform(put, progress: progress)
         if case .success(let answer) = sent, answer.statusCode == 409, !target.folder.isEmpty, !knownFolders.contains(target.folder) {
@@ -80,9 +84,12 @@ public final class WebDAVDestination: Destination {
             return DeliveryReport(sent, decision: policy.decide(sent, attempt: attempt))
         }
         knownFolders.insert(target.folder)
-        let move = request("MOVE", location.url(target.partPath), filePath: "", key: key, contentType: contentType,
-                           extra: [HTTPHeader(name: "Destination", value: location.url(target.finalPath)),
-                                   HTTPHeader(name: "Overwrite", value: "T")])
+        let move = request(
+            "MOVE", location.url(target.partPath), filePath: "", key: key, contentType: contentType,
+            extra: [
+                HTTPHeader(name: "Destination", value: location.url(target.finalPath)),
+                HTTPHeader(name: "Overwrite", value: "T"),
+            ])
         let moved = client.perform(move)
         var report = DeliveryReport(moved, decision: policy.decide(moved, attempt: attempt))
         report.bytesSent = stored.bytesSent
@@ -108,18 +115,22 @@ public final class WebDAVDestination: Destination {
         }
         var report = DeliveryReport(made, decision: policy.decide(made, attempt: attempt))
         if case .permanent(let reason) = report.decision {
-            report.decision = .permanent(reason: "the WebDAV server would not make the folder /\(folder) (\(reason)): check the "
-                + "path in the URL and the account's rights there, then relay retry")
+            report.decision = .permanent(
+                reason: "the WebDAV server would not make the folder /\(folder) (\(reason)): check the "
+                    + "path in the URL and the account's rights there, then relay retry")
             report.problem = "could not make the folder /\(folder): \(reason)"
         }
         return report
     }
 
-    private func request(_ method: String, _ url: String, filePath: String, key: String, contentType: String,
-                         extra: [HTTPHeader] = []) -> UploadRequest {
-        UploadRequest(method: method, url: url, headers: headers + extra, body: .raw, filePath: filePath, idempotencyKey: key,
-                      timeoutSeconds: config.timeoutSeconds, maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil },
-                      contentType: contentType)
+    private func request(
+        _ method: String, _ url: String, filePath: String, key: String, contentType: String,
+        extra: [HTTPHeader] = []
+    ) -> UploadRequest {
+        UploadRequest(
+            method: method, url: url, headers: headers + extra, body: .raw, filePath: filePath, idempotencyKey: key,
+            timeoutSeconds: config.timeoutSeconds, maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil },
+            contentType: contentType)
     }
 }
 
@@ -139,7 +150,8 @@ public struct WebDAVLocation: Sendable, Equatable {
         let url = config.url.trimmingCharacters(in: .whitespacesAndNewlines)
         let template = try PathTemplate(url)
         guard let sample = URLComponents(string: template.render(PathTemplate.sample)), let scheme = sample.scheme?.lowercased(),
-              ["dav", "davs"].contains(scheme), let host = sample.host, !host.isEmpty else {
+            ["dav", "davs"].contains(scheme), let host = sample.host, !host.isEmpty
+        else {
             throw .invalidURL(url, reason: "a WebDAV destination's URL is dav:// or davs://[USER@]HOST[:PORT]/PATH")
         }
         secure = scheme == "davs"
@@ -183,14 +195,16 @@ extension WebDAVDestination: DestinationKind {
     public static let schemes = ["dav", "davs"]
 
     public static let fields = [
-        ConfigField("password", .secretReference, option: "--password", placeholder: "'${DAV_PASSWORD}'",
-                    help: "the password of the URL's user, as a ${VAR} read from the environment"),
+        ConfigField(
+            "password", .secretReference, option: "--password", placeholder: "'${DAV_PASSWORD}'",
+            help: "the password of the URL's user, as a ${VAR} read from the environment")
     ]
 
     /// No password in the URL, and a password only with a user to go with it.
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
         if url.password != nil {
-            throw .invalidURL(config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${DAV_PASSWORD}\" instead")
+            throw .invalidURL(
+                config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${DAV_PASSWORD}\" instead")
         }
         if config.options["password"] != nil && (url.user ?? "").isEmpty {
             throw .invalidURL(config.url, reason: "a password needs a user: dav://USER@HOST/PATH")

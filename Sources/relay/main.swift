@@ -1,4 +1,4 @@
-import RelayCLI
 import Foundation
+import RelayCLI
 
 exit(RelayCommandLine.main(Array(CommandLine.arguments.dropFirst())))

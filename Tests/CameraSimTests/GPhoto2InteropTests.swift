@@ -36,13 +36,15 @@ final class GPhoto2InteropTests: XCTestCase {
     }
 
     func testListFilesListsNikonPhotosAndRaw() throws {
-        try checkListFiles(profile: "nikon", arguments: ["--raw", "--initial-photos", "2"],
-                           expected: ["DSC_0001.JPG", "DSC_0001.NEF", "DSC_0002.JPG", "DSC_0002.NEF"])
+        try checkListFiles(
+            profile: "nikon", arguments: ["--raw", "--initial-photos", "2"],
+            expected: ["DSC_0001.JPG", "DSC_0001.NEF", "DSC_0002.JPG", "DSC_0002.NEF"])
     }
 
     func testListFilesListsGenericPhotos() throws {
-        try checkListFiles(profile: "generic", arguments: ["--initial-photos", "4"],
-                           expected: ["DSC00001.JPG", "DSC00002.JPG", "DSC00003.JPG", "DSC00004.JPG"])
+        try checkListFiles(
+            profile: "generic", arguments: ["--initial-photos", "4"],
+            expected: ["DSC00001.JPG", "DSC00002.JPG", "DSC00003.JPG", "DSC00004.JPG"])
     }
 
     // MARK: - --get-all-files
@@ -67,17 +69,19 @@ final class GPhoto2InteropTests: XCTestCase {
     }
 
     func testGetAllFilesIsByteIdenticalOnGenericWithRandomSplits() throws {
-        try checkGeneratedGetAllFiles(profile: "generic",
-                                      arguments: ["--raw", "--initial-photos", "2", "--random-split", "--seed", "7"],
-                                      count: 4)
+        try checkGeneratedGetAllFiles(
+            profile: "generic",
+            arguments: ["--raw", "--initial-photos", "2", "--random-split", "--seed", "7"],
+            count: 4)
     }
 
     // MARK: - --wait-event-and-download
 
     func testWaitEventAndDownloadSavesCanonShotsTakenDuringTheWait() throws {
         let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos",
-                                       arguments: ["--initial-photos", "1", "--export", export.path])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: ["--initial-photos", "1", "--export", export.path])
         defer { sim.stop() }
         let downloads = try makeFolder("downloads")
         let triggers = Thread {
@@ -94,8 +98,9 @@ final class GPhoto2InteropTests: XCTestCase {
 
     func testWaitEventAndDownloadSavesGenericScheduledShots() throws {
         let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "generic",
-                                       arguments: ["--initial-photos", "0", "--shoot-every", "2s", "--export", export.path])
+        let sim = try CameraSimProcess(
+            profile: "generic",
+            arguments: ["--initial-photos", "0", "--shoot-every", "2s", "--export", export.path])
         defer { sim.stop() }
         let downloads = try makeFolder("downloads")
         let result = try gphoto2(sim, ["--wait-event-and-download=7s", "--keep"], in: downloads)
@@ -107,8 +112,11 @@ final class GPhoto2InteropTests: XCTestCase {
 
     func testWaitEventAndDownloadTakesCanonShotsKeptInCameraMemory() throws {
         let export = scratch.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose"])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose",
+            ])
         defer { sim.stop() }
         let downloads = try makeFolder("downloads")
         let trigger = Thread {
@@ -211,7 +219,8 @@ final class GPhoto2InteropTests: XCTestCase {
     }
 
     func gphoto2(_ sim: CameraSimProcess, _ arguments: [String], in directory: URL) throws
-        -> (status: Int32, stdout: String, stderr: String) {
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         guard GPhoto2.executable != nil else {
             XCTFail(GPhoto2.missingMessage)
             throw GPhoto2Error.notInstalled

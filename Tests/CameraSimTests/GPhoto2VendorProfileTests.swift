@@ -19,13 +19,15 @@ extension GPhoto2InteropTests {
     /// reads DeviceInfo again, which only then lists GetEvent: the shots come through.
     func testWaitEventAndDownloadOnCanonEOSMAfterRemoteMode0x15() throws {
         let export = scratch.appendingPathComponent("export")
-        let (result, log, downloads) = try runGPhoto2(against: "canon-eosm", ["--initial-photos", "1", "--export", export.path],
-                                                     gphoto2: ["--wait-event-and-download=7s", "--keep"], shootAfter: 2.5)
+        let (result, log, downloads) = try runGPhoto2(
+            against: "canon-eosm", ["--initial-photos", "1", "--export", export.path],
+            gphoto2: ["--wait-event-and-download=7s", "--keep"], shootAfter: 2.5)
         XCTAssertEqual(result.status, 0, result.stderr)
         try assertSaved(["IMG_0002.JPG"], in: downloads, matching: export, output: result.stdout + log)
         let remoteMode = try XCTUnwrap(log.range(of: "SetRemoteMode (0x9114)(15)"), log)
-        XCTAssertNotNil(log.range(of: "GetDeviceInfo", range: remoteMode.upperBound..<log.endIndex),
-                        "gphoto2 reads DeviceInfo again after SetRemoteMode(0x15): \(log)")
+        XCTAssertNotNil(
+            log.range(of: "GetDeviceInfo", range: remoteMode.upperBound..<log.endIndex),
+            "gphoto2 reads DeviceInfo again after SetRemoteMode(0x15): \(log)")
     }
 
     // MARK: - canon-r5m2: 0xC1B6 / 0xC1B8 records
@@ -56,8 +58,9 @@ extension GPhoto2InteropTests {
 
     func testSummaryAndFilesOnNikonZInSmartDeviceMode() throws {
         try checkSummary(profile: "nikon-z", manufacturer: "Nikon Corporation", model: "Z 8 (relay camera-sim)")
-        try checkListFiles(profile: "nikon-z", arguments: ["--computer-mode", "off", "--raw", "--initial-photos", "1"],
-                           expected: ["DSC_0001.JPG", "DSC_0001.NEF"])
+        try checkListFiles(
+            profile: "nikon-z", arguments: ["--computer-mode", "off", "--raw", "--initial-photos", "1"],
+            expected: ["DSC_0001.JPG", "DSC_0001.NEF"])
         try checkGeneratedGetAllFiles(profile: "nikon-z", arguments: ["--computer-mode", "off", "--initial-photos", "3"], count: 3)
     }
 
@@ -91,8 +94,10 @@ extension GPhoto2InteropTests {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Manufacturer: Sony Corporation"), result.stdout)
         XCTAssertTrue(result.stdout.contains("Vendor Extension ID: 0x11"), "gphoto2 takes it for a Sony: \(result.stdout)")
-        let order = ["SDIOConnect (0x9201)(1,0,0)", "SDIOConnect (0x9201)(2,0,0)", "GetSDIOExtDeviceInfo (0x9202)(c8)",
-                     "SDIOConnect (0x9201)(3,0,0)", "GetStorageIDs"].map { log.range(of: $0)?.lowerBound }
+        let order = [
+            "SDIOConnect (0x9201)(1,0,0)", "SDIOConnect (0x9201)(2,0,0)", "GetSDIOExtDeviceInfo (0x9202)(c8)",
+            "SDIOConnect (0x9201)(3,0,0)", "GetStorageIDs",
+        ].map { log.range(of: $0)?.lowerBound }
         XCTAssertFalse(order.contains(nil), log)
         XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), "handshake before storage: \(log)")
         XCTAssertFalse(log.contains("stops answering"), log)
@@ -110,8 +115,9 @@ extension GPhoto2InteropTests {
     /// camera") and polls 0xD215 only through 0x9209 on bodies listing SetControlDeviceB 0x9207,
     /// which this PC Remote body does not: gphoto2 reports the event and downloads nothing.
     func testWaitEventOnSonyReportsC201ButDownloadsNothing() throws {
-        let (result, log, downloads) = try runGPhoto2(against: "sony", ["--initial-photos", "0"],
-                                                     gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2)
+        let (result, log, downloads) = try runGPhoto2(
+            against: "sony", ["--initial-photos", "0"],
+            gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("c201, Param1 ffffc001"), result.stdout + log)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [])
@@ -133,9 +139,12 @@ extension GPhoto2InteropTests {
     /// One gphoto2 run against a fresh simulator of `profile`, which shoots once `shootAfter`
     /// seconds in when given. Returns gphoto2's result, the simulator's log and the folder
     /// gphoto2 saved into.
-    func runGPhoto2(against profile: String, _ simArguments: [String] = [], gphoto2 arguments: [String],
-                    shootAfter: Double? = nil, folder: String = "downloads") throws
-        -> (result: (status: Int32, stdout: String, stderr: String), log: String, downloads: URL) {
+    func runGPhoto2(
+        against profile: String, _ simArguments: [String] = [], gphoto2 arguments: [String],
+        shootAfter: Double? = nil, folder: String = "downloads"
+    ) throws
+        -> (result: (status: Int32, stdout: String, stderr: String), log: String, downloads: URL)
+    {
         let sim = try CameraSimProcess(profile: profile, arguments: simArguments + ["--verbose"])
         defer { sim.stop() }
         let downloads = try makeFolder(folder)

@@ -1,8 +1,9 @@
-@testable import CameraSim
 import Foundation
+import RelayCore
 import TestSupport
 import XCTest
-import RelayCore
+
+@testable import CameraSim
 
 final class JPEGMakerTests: XCTestCase {
     func testMakesAWellFormedBaselineJPEGOfRoughlyTheAskedSize() throws {

@@ -9,8 +9,10 @@ extension PTPIPClient {
 
     /// Connects to the simulator on `port` (handshake and event channel, no session yet).
     static func connect(toSimulatorOn port: UInt16) throws -> PTPIPClient {
-        try connect(PTPIPClientOptions(host: "127.0.0.1", port: port, guid: Array(repeating: 7, count: 16),
-                                       friendlyName: "relay-test", ioTimeout: testTimeout))
+        try connect(
+            PTPIPClientOptions(
+                host: "127.0.0.1", port: port, guid: Array(repeating: 7, count: 16),
+                friendlyName: "relay-test", ioTimeout: testTimeout))
     }
 
     /// One operation by raw code, its data (if any) collected.

@@ -1,17 +1,22 @@
-@testable import CameraSim
 import PTPWire
 import XCTest
+
+@testable import CameraSim
 
 /// The simulated battery and card: options, and how each family reports them (standard
 /// BatteryLevel and DevicePropChanged, Nikon's event list, Canon's event stream, Sony's 0xD218,
 /// StorageInfo), without sockets.
 final class SimBatteryAndCardTests: XCTestCase {
     private func responder(_ profile: SimProfile, _ arguments: [String] = [], photos: Int = 0) throws -> SimResponder {
-        var options = try SimOptions.parse(["--profile", profile.rawValue, "--initial-photos", String(photos),
-                                            "--photo-size", "5k"] + arguments)
+        var options = try SimOptions.parse(
+            [
+                "--profile", profile.rawValue, "--initial-photos", String(photos),
+                "--photo-size", "5k",
+            ] + arguments)
         options.quirks.sdioHandshakeRequired = false
-        var responder = SimResponder(profile: profile, card: try CameraCard(options: options), burst: 1,
-                                     quirks: options.quirks)
+        var responder = SimResponder(
+            profile: profile, card: try CameraCard(options: options), burst: 1,
+            quirks: options.quirks)
         XCTAssertEqual(responder.respond(to: request(0x1002, [1]), dataOut: nil).code, .ok)
         return responder
     }
@@ -42,8 +47,10 @@ final class SimBatteryAndCardTests: XCTestCase {
     }
 
     func testOptionsParseAndRefuseNonsense() throws {
-        let options = try SimOptions.parse(["--profile", "generic", "--battery", "30", "--battery-drain", "2.5",
-                                            "--card-free", "25M", "--card-shots", "120"])
+        let options = try SimOptions.parse([
+            "--profile", "generic", "--battery", "30", "--battery-drain", "2.5",
+            "--card-free", "25M", "--card-shots", "120",
+        ])
         XCTAssertEqual(options.resources.batteryPercent, 30)
         XCTAssertEqual(options.resources.drainPerShot, 2.5)
         XCTAssertEqual(options.resources.cardFreeBytes, 25_000_000)
@@ -83,14 +90,19 @@ final class SimBatteryAndCardTests: XCTestCase {
     }
 
     func testCanonReportsStepsAndShotsInItsEventStream() throws {
-        var camera = try responder(.canonEOS, ["--battery", "30", "--battery-drain", "5", "--card-free", "1M",
-                                               "--card-shots", "100"])
+        var camera = try responder(
+            .canonEOS,
+            [
+                "--battery", "30", "--battery-drain", "5", "--card-free", "1M",
+                "--card-shots", "100",
+            ])
         XCTAssertEqual(camera.respond(to: request(.canonEOSSetEventMode, [1]), dataOut: nil).code, .ok)
         let dump = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes))
         XCTAssertEqual(dump.propertyValues[.canonEOSBatteryPower], 5, "30 % is Canon's 25 % step, in the recorded dump")
         XCTAssertEqual(dump.propertyValues[.canonEOSAvailableShots], 100)
-        XCTAssertTrue(try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)).isEmpty,
-                      "nothing changed since")
+        XCTAssertTrue(
+            try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)).isEmpty,
+            "nothing changed since")
         shoot(&camera)
         let second = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes))
         XCTAssertEqual(second.propertyValues[.canonEOSBatteryPower], nil, "25 % is still the 25 % step")

@@ -1,6 +1,7 @@
-@testable import CameraSim
 import TestSupport
 import XCTest
+
+@testable import CameraSim
 
 final class SimOptionsTests: XCTestCase {
     func testParsesEveryFlag() throws {
@@ -65,15 +66,19 @@ final class SimOptionsTests: XCTestCase {
 
     /// camera-sim reads durations and sizes as every relay command does (RelayCore's grammar).
     func testDurationsAndSizesUseRelaysOneGrammar() throws {
-        let options = try SimOptions.parse(["--profile", "generic", "--photo-size", "256KiB", "--raw-size", "1.5M",
-                                            "--idle-timeout", "1h", "--shoot-every", "1500ms", "--event-timeout", "0.5m"])
+        let options = try SimOptions.parse([
+            "--profile", "generic", "--photo-size", "256KiB", "--raw-size", "1.5M",
+            "--idle-timeout", "1h", "--shoot-every", "1500ms", "--event-timeout", "0.5m",
+        ])
         XCTAssertEqual(options.photoSize, 262_144)
         XCTAssertEqual(options.rawSize, 1_500_000)
         XCTAssertEqual(options.idleTimeout, 3600)
         XCTAssertEqual(options.shootEvery, 1.5)
         XCTAssertEqual(options.faults.eventChannelTimeout, 30)
-        for bad in [["--shoot-every", "1.5.2s"], ["--idle-timeout", "-1s"], ["--photo-size", "1e6"], ["--rate-limit", "nan"],
-                    ["--idle-timeout", "2d"], ["--photo-size", "1G"]] {
+        for bad in [
+            ["--shoot-every", "1.5.2s"], ["--idle-timeout", "-1s"], ["--photo-size", "1e6"], ["--rate-limit", "nan"],
+            ["--idle-timeout", "2d"], ["--photo-size", "1G"],
+        ] {
             XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic"] + bad), "\(bad)") { error in
                 XCTAssertTrue("\(error)".hasPrefix("\(bad[0]) '\(bad[1])': expected "), "\(error)")
             }
@@ -81,17 +86,19 @@ final class SimOptionsTests: XCTestCase {
     }
 
     func testBadFlagExitsWithUsageCodeAndNamesTheFlag() throws {
-        let result = try Subprocess.run(TestPaths.relayExecutable, ["camera-sim", "--profile", "generic", "--burst", "zero"],
-                                        timeout: 30)
+        let result = try Subprocess.run(
+            TestPaths.relayExecutable, ["camera-sim", "--profile", "generic", "--burst", "zero"],
+            timeout: 30)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("--burst"), result.stderr)
         XCTAssertTrue(result.stderr.contains("usage: relay camera-sim"), result.stderr)
     }
 
     func testMissingPhotosFolderIsReportedWithItsPath() throws {
-        let result = try Subprocess.run(TestPaths.relayExecutable,
-                                        ["camera-sim", "--profile", "generic", "--port", "0", "--photos", "/nonexistent/photos"],
-                                        timeout: 30)
+        let result = try Subprocess.run(
+            TestPaths.relayExecutable,
+            ["camera-sim", "--profile", "generic", "--port", "0", "--photos", "/nonexistent/photos"],
+            timeout: 30)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("/nonexistent/photos"), result.stderr)
     }
@@ -105,13 +112,15 @@ final class SimOptionsTests: XCTestCase {
         XCTAssertFalse(sony.quirks.sdioHandshakeRequired)
         XCTAssertEqual(sony.quirks.sessionsPerActivation, 0)
         XCTAssertTrue(try SimOptions.parse(["--profile", "canon-r5m2"]).captureToMemory)
-        XCTAssertEqual(try SimOptions.parse(["--profile", "canon-r5m2", "--memory-object-info", "works"]).quirks.memoryObjectInfoFails,
-                       false)
+        XCTAssertEqual(
+            try SimOptions.parse(["--profile", "canon-r5m2", "--memory-object-info", "works"]).quirks.memoryObjectInfoFails,
+            false)
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "sony", "--capture-to", "card"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon", "--capture-to", "memory"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon-z", "--computer-mode", "maybe"])) { error in
-            XCTAssertEqual(error as? SimOptionsError,
-                           .invalidValue(flag: "--computer-mode", value: "maybe", expected: "on or off"))
+            XCTAssertEqual(
+                error as? SimOptionsError,
+                .invalidValue(flag: "--computer-mode", value: "maybe", expected: "on or off"))
         }
         XCTAssertTrue(SimOptions.usage.contains("--sessions-per-activation"))
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import CameraSim
 import PTPWire
 import TestSupport
 import XCTest
+
+@testable import CameraSim
 
 /// The camera's answers without sockets: folder filters, transfers at the edges, deletion,
 /// sessions.
@@ -59,8 +60,9 @@ final class SimResponderTests: XCTestCase {
     func testCanonAnswersItsFirstGetEventWithTheRecordedReplyOfARealBody() throws {
         let shared = TestPaths.repositoryRoot.deletingLastPathComponent()
             .appendingPathComponent("shared/fixtures/canon-eos/getevent-initial.bin")
-        XCTAssertEqual(CanonEOSRecordedEvents.firstGetEvent, [UInt8](try Data(contentsOf: shared)),
-                       "the simulator's copy must be the shared fixture, byte for byte")
+        XCTAssertEqual(
+            CanonEOSRecordedEvents.firstGetEvent, [UInt8](try Data(contentsOf: shared)),
+            "the simulator's copy must be the shared fixture, byte for byte")
         var camera = try responder(.canonEOS, photos: 0)
         XCTAssertEqual(camera.respond(to: request(0x9115, [1]), dataOut: nil).code, .ok)
         camera.card.shoot(frames: 1)
@@ -73,8 +75,9 @@ final class SimResponderTests: XCTestCase {
         camera.changeProperty()
         let next = try CanonEOSEventList.parse(try XCTUnwrap(camera.respond(to: request(0x9116), dataOut: nil).bytes))
         XCTAssertEqual(next.newObjects.map(\.filename), ["IMG_0001.JPG"], "the shot follows the property dump")
-        XCTAssertEqual(next.records.last, .propValueChanged(property: CanonEOSBehaviour.batteryPowerProperty, value: 2, raw: []),
-                       "a property change is reported with the next GetEvent")
+        XCTAssertEqual(
+            next.records.last, .propValueChanged(property: CanonEOSBehaviour.batteryPowerProperty, value: 2, raw: []),
+            "a property change is reported with the next GetEvent")
     }
 
     func testCanonPropertyFloodPutsRecordsInEveryReply() throws {
@@ -104,8 +107,9 @@ final class SimResponderTests: XCTestCase {
     func testDeleteRemovesPhotosButNotFolders() throws {
         var camera = try responder(.nikon)
         let all = try handles(&camera, parent: 0)
-        XCTAssertEqual(camera.respond(to: request(0x100B, [all[0]]), dataOut: nil).code, .invalidObjectHandle,
-                       "DCIM is a folder")
+        XCTAssertEqual(
+            camera.respond(to: request(0x100B, [all[0]]), dataOut: nil).code, .invalidObjectHandle,
+            "DCIM is a folder")
         XCTAssertEqual(camera.respond(to: request(0x100B, [all[3]]), dataOut: nil).code, .ok)
         XCTAssertEqual(try handles(&camera, parent: 0).count, 3)
         XCTAssertEqual(camera.respond(to: request(0x1008, [all[3]]), dataOut: nil).code, .invalidObjectHandle)
@@ -126,8 +130,9 @@ final class SimResponderTests: XCTestCase {
             XCTAssertEqual(info.vendorExtensionID.rawValue, profile.vendorExtensionID)
             for code in info.operationsSupported {
                 let reply = camera.respond(to: request(code, [0xFFFF_FFFF, 0, 0]), dataOut: nil)
-                XCTAssertNotEqual(reply.code, .operationNotSupported,
-                                  "\(profile.rawValue) lists \(PTPOperationCode(code)) but does not answer it")
+                XCTAssertNotEqual(
+                    reply.code, .operationNotSupported,
+                    "\(profile.rawValue) lists \(PTPOperationCode(code)) but does not answer it")
                 if code == 0x1003 { XCTAssertEqual(camera.respond(to: request(0x1002, [1]), dataOut: nil).code, .ok) }
             }
         }

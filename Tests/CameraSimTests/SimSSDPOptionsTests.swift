@@ -1,6 +1,7 @@
-@testable import CameraSim
 import SSDPWire
 import XCTest
+
+@testable import CameraSim
 
 /// `--ssdp`, and which profiles announce themselves.
 final class SimSSDPOptionsTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import CameraSim
 import PTPWire
 import XCTest
+
+@testable import CameraSim
 
 /// The vendor profiles' answers without sockets, as relay's tether must meet them.
 final class SimVendorProfileTests: XCTestCase {
@@ -9,15 +10,18 @@ final class SimVendorProfileTests: XCTestCase {
         var now = 100.0
     }
 
-    private func camera(_ profile: SimProfile, quirks: SimQuirks = SimQuirks(), memory: Bool = false,
-                        clock: FakeClock = FakeClock()) throws -> SimResponder {
+    private func camera(
+        _ profile: SimProfile, quirks: SimQuirks = SimQuirks(), memory: Bool = false,
+        clock: FakeClock = FakeClock()
+    ) throws -> SimResponder {
         var options = SimOptions()
         options.profile = profile
         options.initialPhotos = 0
         options.photoSize = 3_000
         options.captureToMemory = memory
-        var camera = SimResponder(profile: profile, card: try CameraCard(options: options), burst: 1, quirks: quirks,
-                                  clock: { clock.now })
+        var camera = SimResponder(
+            profile: profile, card: try CameraCard(options: options), burst: 1, quirks: quirks,
+            clock: { clock.now })
         XCTAssertEqual(camera.respond(to: request(.openSession, [1]), dataOut: nil).code, .ok)
         return camera
     }
@@ -45,8 +49,13 @@ final class SimVendorProfileTests: XCTestCase {
         let shot = shoot(&r5)
         let data = try XCTUnwrap(r5.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)
         XCTAssertEqual(u32(data, 0), 37)
-        XCTAssertEqual(try CanonEOSEventList.parse(data).records, [.requestObjectTransfer(CanonObjectAdded(
-            recordType: 0xC1B8, handle: shot.handle, format: .exifJPEG, size: UInt32(shot.size), filename: ""))])
+        XCTAssertEqual(
+            try CanonEOSEventList.parse(data).records,
+            [
+                .requestObjectTransfer(
+                    CanonObjectAdded(
+                        recordType: 0xC1B8, handle: shot.handle, format: .exifJPEG, size: UInt32(shot.size), filename: ""))
+            ])
         XCTAssertEqual(r5.respond(to: request(.getObjectInfo, [shot.handle]), dataOut: nil).code, .invalidObjectHandle)
         XCTAssertEqual(r5.respond(to: request(.getObject, [shot.handle]), dataOut: nil).bytes?.count, shot.size)
         XCTAssertEqual(r5.respond(to: request(.canonEOSTransferComplete, [shot.handle]), dataOut: nil).code, .ok)
@@ -66,9 +75,13 @@ final class SimVendorProfileTests: XCTestCase {
         let shot = shoot(&r5)
         let data = try XCTUnwrap(r5.respond(to: request(.canonEOSGetEvent), dataOut: nil).bytes)
         XCTAssertEqual(u32(data, 4), 0xC1B6)
-        XCTAssertEqual(try CanonEOSEventList.parse(data).newObjects, [CanonObjectAdded(
-            recordType: 0xC1B6, handle: shot.handle, storageID: CameraCard.storageID, format: .exifJPEG,
-            size: UInt32(shot.size), parent: shot.parent, filename: "IMG_0001.JPG")])
+        XCTAssertEqual(
+            try CanonEOSEventList.parse(data).newObjects,
+            [
+                CanonObjectAdded(
+                    recordType: 0xC1B6, handle: shot.handle, storageID: CameraCard.storageID, format: .exifJPEG,
+                    size: UInt32(shot.size), parent: shot.parent, filename: "IMG_0001.JPG")
+            ])
         var reader = PTPDataReader(Array(data[(Int(u32(data, 0)) - 27)..<Int(u32(data, 0))]))
         XCTAssertEqual(try reader.readString(), "IMG_0001.JPG", "the name ends the record")
     }
@@ -132,8 +145,10 @@ final class SimVendorProfileTests: XCTestCase {
     // MARK: - sony
 
     private func sdioHandshake(_ sony: inout SimResponder) {
-        for step in [request(.sonySDIOConnect, [1, 0, 0]), request(.sonySDIOConnect, [2, 0, 0]),
-                     request(.sonyGetSDIOExtDeviceInfo, [0xC8]), request(.sonySDIOConnect, [3, 0, 0])] {
+        for step in [
+            request(.sonySDIOConnect, [1, 0, 0]), request(.sonySDIOConnect, [2, 0, 0]),
+            request(.sonyGetSDIOExtDeviceInfo, [0xC8]), request(.sonySDIOConnect, [3, 0, 0]),
+        ] {
             XCTAssertEqual(sony.respond(to: step, dataOut: nil).code, .ok)
         }
     }
@@ -174,11 +189,11 @@ final class SimVendorProfileTests: XCTestCase {
         var sony = try camera(.sony, memory: true)
         sdioHandshake(&sony)
         var start = PTPDataWriter()
-        [2, 2, 0, 0].forEach { start.appendU32($0) }
+        for value: UInt32 in [2, 2, 0, 0] { start.appendU32(value) }
         start.appendBytes([1, 1])
         XCTAssertFalse(sony.respond(to: request(.sonyPTPIPTransferMode, [4]), dataOut: start.bytes).endsActivation)
         var shutdown = PTPDataWriter()
-        [0, 5, 0, 0].forEach { shutdown.appendU32($0) }
+        for value: UInt32 in [0, 5, 0, 0] { shutdown.appendU32(value) }
         XCTAssertTrue(sony.respond(to: request(.sonyPTPIPTransferMode, [4]), dataOut: shutdown.bytes).endsActivation)
         let activation = SimActivation(sessionsPerActivation: 0)
         activation.sessionEnded(shutDown: true)

@@ -43,7 +43,7 @@ final class SimulatorSocketTests: XCTestCase {
         let sim = try CameraSimProcess(profile: "nikon")
         defer { sim.stop() }
         let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
-        _ = try client.call(0x1001) // tid 0: allowed without a session
+        _ = try client.call(0x1001)  // tid 0: allowed without a session
         XCTAssertEqual(try client.call(0x1004).response.code, .sessionNotOpen)
     }
 
@@ -60,9 +60,10 @@ final class SimulatorSocketTests: XCTestCase {
         defer { sim.stop() }
         let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        XCTAssertEqual(try client.call(0x9128, [3, 0]).response.code, .ok) // full press: a shot
-        XCTAssertEqual(try client.call(0x9116).data, [8, 0, 0, 0, 0, 0, 0, 0],
-                       "GetEvent before SetEventMode(1) must be the terminator alone")
+        XCTAssertEqual(try client.call(0x9128, [3, 0]).response.code, .ok)  // full press: a shot
+        XCTAssertEqual(
+            try client.call(0x9116).data, [8, 0, 0, 0, 0, 0, 0, 0],
+            "GetEvent before SetEventMode(1) must be the terminator alone")
         XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
         let dump = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         XCTAssertEqual(dump.records.count, 98 + 84 + 2, "the first GetEvent is the recorded property dump of a real body")
@@ -90,7 +91,7 @@ final class SimulatorSocketTests: XCTestCase {
         XCTAssertEqual(try client.openSession().code, .ok)
         XCTAssertEqual(try client.call(0x9115, [1]).response.code, .ok)
         XCTAssertEqual(try client.call(0x910F).response.code, .ok)
-        _ = try client.call(0x9116) // the property dump
+        _ = try client.call(0x9116)  // the property dump
         let events = try CanonEOSEventList.parse(try XCTUnwrap(client.call(0x9116).data))
         let object = try XCTUnwrap(events.newObjects.first)
         XCTAssertTrue(object.needsTransferComplete)
@@ -181,8 +182,9 @@ final class SimulatorSocketTests: XCTestCase {
     }
 
     func testDropDuringTransferCutsTheGivenTransferHalfway() throws {
-        let sim = try CameraSimProcess(profile: "generic",
-                                       arguments: ["--initial-photos", "2", "--photo-size", "300k", "--drop-during-transfer", "2"])
+        let sim = try CameraSimProcess(
+            profile: "generic",
+            arguments: ["--initial-photos", "2", "--photo-size", "300k", "--drop-during-transfer", "2"])
         defer { sim.stop() }
         let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
@@ -211,8 +213,9 @@ final class SimulatorSocketTests: XCTestCase {
     }
 
     func testDropEveryCutsTheLinkAgainAndAgain() throws {
-        let sim = try CameraSimProcess(profile: "generic",
-                                       arguments: ["--initial-photos", "1", "--photo-size", "300k", "--drop-every", "100k"])
+        let sim = try CameraSimProcess(
+            profile: "generic",
+            arguments: ["--initial-photos", "1", "--photo-size", "300k", "--drop-every", "100k"])
         defer { sim.stop() }
         var drops = 0
         for _ in 0..<3 {
@@ -229,13 +232,17 @@ final class SimulatorSocketTests: XCTestCase {
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--event-timeout", "500ms"])
         defer { sim.stop() }
         let command = PTPIPChannel(connection: try TCPConnection.connect(host: "127.0.0.1", port: sim.port, timeout: 30))
-        try command.send(.initCommandRequest(guid: Array(repeating: 7, count: 16), friendlyName: "relay-test",
-                                             protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: 30)
+        try command.send(
+            .initCommandRequest(
+                guid: Array(repeating: 7, count: 16), friendlyName: "relay-test",
+                protocolVersion: PTPIPPacket.protocolVersion1_0), timeout: 30)
         guard case .initCommandAck = try command.nextPacket(timeout: 30, waitingFor: "InitCommandAck") else {
             return XCTFail("no InitCommandAck")
         }
-        XCTAssertThrowsError(try command.nextPacket(timeout: 30, waitingFor: "the close"),
-                             "the camera should close a client with no event channel") { error in
+        XCTAssertThrowsError(
+            try command.nextPacket(timeout: 30, waitingFor: "the close"),
+            "the camera should close a client with no event channel"
+        ) { error in
             guard case .closedByCamera = error as? PTPIPError else { return XCTFail("\(error)") }
         }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { sim.log.contains("event channel not opened") }, sim.log)
@@ -244,9 +251,12 @@ final class SimulatorSocketTests: XCTestCase {
     func testRateLimitAndRandomSplitStillDeliverTheSameBytes() throws {
         let export = try TestPaths.makeTemporaryDirectory("sim-export")
         defer { try? FileManager.default.removeItem(at: export) }
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "1", "--photo-size", "120k", "--rate-limit", "2M", "--random-split",
-            "--export", export.path])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "1", "--photo-size", "120k", "--rate-limit", "2M", "--random-split",
+                "--export", export.path,
+            ])
         defer { sim.stop() }
         let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)

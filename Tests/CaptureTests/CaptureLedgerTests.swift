@@ -52,8 +52,9 @@ final class CaptureLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.photoAppeared(fileName: "IMG_0007.JPG", firedBefore: nil, willUpload: true), 1)
         XCTAssertEqual(ledger.counts.captured, 1)
         XCTAssertEqual(ledger.uploadsPending, 1)
-        XCTAssertNil(ledger.photoAppeared(fileName: "IMG_0008.JPG", firedBefore: nil, willUpload: true),
-                     "a photo no trigger asked for (the photographer pressed the button) is no shot")
+        XCTAssertNil(
+            ledger.photoAppeared(fileName: "IMG_0008.JPG", firedBefore: nil, willUpload: true),
+            "a photo no trigger asked for (the photographer pressed the button) is no shot")
         ledger.markUpload(1, delivered: true)
         ledger.markUpload(1, delivered: true)
         XCTAssertEqual(ledger.counts.uploaded, 1, "counted once")
@@ -103,7 +104,9 @@ final class CaptureLedgerTests: XCTestCase {
         var stopped = self.ledger(count: 15)
         for second in stride(from: 0.0, through: 70, by: 10) {
             guard let shot = stopped.takeDue(now: at(second), cameraReady: true, reasonIfAway: "") else { continue }
-            if shot == 4 { stopped.triggerFailed(shot, reason: "busy") } else {
+            if shot == 4 {
+                stopped.triggerFailed(shot, reason: "busy")
+            } else {
                 _ = stopped.photoAppeared(fileName: "IMG_\(shot).JPG", firedBefore: nil, willUpload: true)
             }
         }
@@ -132,7 +135,8 @@ final class CaptureLedgerTests: XCTestCase {
         resumed.start(at: at(700))
         XCTAssertTrue(resumed.expire(now: at(705), timeout: 10).isEmpty, "shot 2 waits for its photo again from the restart")
         XCTAssertEqual(resumed.takeDue(now: at(700), cameraReady: true, reasonIfAway: ""), 3)
-        XCTAssertEqual(resumed.photoAppeared(fileName: "IMG_2.JPG", firedBefore: at(700), willUpload: true), 2,
-                       "the photo shot while relay was stopped is shot 2's")
+        XCTAssertEqual(
+            resumed.photoAppeared(fileName: "IMG_2.JPG", firedBefore: at(700), willUpload: true), 2,
+            "the photo shot while relay was stopped is shot 2's")
     }
 }

@@ -27,8 +27,10 @@ final class CaptureTimingTests: XCTestCase {
 
     func testABadDurationNamesTheAcceptedForms() {
         XCTAssertThrowsError(try CaptureTiming.interval("every minute")) { error in
-            XCTAssertEqual("\(error)", "--every 'every minute' is not a duration: give a number with a unit ms, s, m, h or d "
-                + "(e.g. 500ms, 30s, 5m, 1.5h, 1d; a bare number is seconds)")
+            XCTAssertEqual(
+                "\(error)",
+                "--every 'every minute' is not a duration: give a number with a unit ms, s, m, h or d "
+                    + "(e.g. 500ms, 30s, 5m, 1.5h, 1d; a bare number is seconds)")
         }
         XCTAssertThrowsError(try CaptureTiming.runLength("0s"))
         XCTAssertThrowsError(try CaptureTiming.runLength("-1m"))

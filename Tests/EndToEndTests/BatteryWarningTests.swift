@@ -23,25 +23,31 @@ final class BatteryWarningTests: XCTestCase {
         let harness = try RelayHarness()
         let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "battery")
         XCTAssertEqual(added.status, 0, added.stderr)
-        let sim = try CameraSimProcess(profile: profile, arguments: [
-            "--initial-photos", "0", "--photo-size", "50k", "--battery", "30", "--battery-drain", "5",
-            "--card-free", "1M", "--card-shots", "102"])
+        let sim = try CameraSimProcess(
+            profile: profile,
+            arguments: [
+                "--initial-photos", "0", "--photo-size", "50k", "--battery", "30", "--battery-drain", "5",
+                "--card-free", "1M", "--card-shots", "102",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL, json ? ["--json"] : [])
         defer { _ = relay.stop(signal: SIGTERM, timeout: 30) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning },
-                      relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning },
+            relay.stderr)
         for shot in 1...(2 * shots) {
             sim.shootByStdin(1)
             let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= shot || !relay.isRunning }
             XCTAssertTrue(arrived && relay.isRunning, "photo \(shot) did not arrive:\n\(relay.stderr.suffix(3000))")
             if shot == shots {
-                XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains(warned) || !relay.isRunning },
-                              "no battery warning at 15 %:\n\(relay.stderr.suffix(3000))")
+                XCTAssertTrue(
+                    Subprocess.waitUntil(timeout: 60) { relay.stderr.contains(warned) || !relay.isRunning },
+                    "no battery warning at 15 %:\n\(relay.stderr.suffix(3000))")
             }
         }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("camera card nearly full") || !relay.isRunning },
-                      "no card warning:\n\(relay.stderr.suffix(3000))")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("camera card nearly full") || !relay.isRunning },
+            "no card warning:\n\(relay.stderr.suffix(3000))")
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         if json {
             let events = relay.stdout.split(separator: "\n").compactMap {
@@ -49,14 +55,17 @@ final class BatteryWarningTests: XCTestCase {
             }
             XCTAssertEqual(events.filter { $0["type"] as? String == "camera.battery_low" }.count, 1, relay.stdout)
             XCTAssertEqual(events.filter { $0["type"] as? String == "camera.card_low" }.count, 1, relay.stdout)
-            XCTAssertGreaterThanOrEqual(events.filter { $0["type"] as? String == "camera.battery" }.count, 4,
-                                        "30, 25, 20, 15 … each reading a line")
+            XCTAssertGreaterThanOrEqual(
+                events.filter { $0["type"] as? String == "camera.battery" }.count, 4,
+                "30, 25, 20, 15 … each reading a line")
         }
         let lines = relay.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.filter { $0.contains("charge or swap it soon") }.count, 1,
-                       "exactly one low battery warning:\n\(relay.stderr.suffix(3000))")
+        XCTAssertEqual(
+            lines.filter { $0.contains("charge or swap it soon") }.count, 1,
+            "exactly one low battery warning:\n\(relay.stderr.suffix(3000))")
         XCTAssertEqual(lines.filter { $0.contains(warned) }.count, 1)
-        XCTAssertEqual(lines.filter { $0.contains("camera card nearly full") }.count, 1,
-                       "exactly one low card warning:\n\(relay.stderr.suffix(3000))")
+        XCTAssertEqual(
+            lines.filter { $0.contains("camera card nearly full") }.count, 1,
+            "exactly one low card warning:\n\(relay.stderr.suffix(3000))")
     }
 }

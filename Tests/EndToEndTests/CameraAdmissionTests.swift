@@ -25,8 +25,9 @@ final class CameraAdmissionTests: XCTestCase {
         let notPaired = "not paired: run relay pair --camera \(sim.cameraURL)"
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains(notPaired) || !run.isRunning }, run.stderr)
         XCTAssertTrue(run.isRunning, "a body that is not paired is retried, not given up on:\n\(run.stderr)")
-        XCTAssertTrue(run.stderr.contains("Remote control (EOS Utility)") && run.stderr.contains("PC Remote"),
-                      "the message carries the steps:\n\(run.stderr)")
+        XCTAssertTrue(
+            run.stderr.contains("Remote control (EOS Utility)") && run.stderr.contains("PC Remote"),
+            "the message carries the steps:\n\(run.stderr)")
         XCTAssertFalse(sim.log.contains("session 1"), "no session without the paired id")
 
         let wrong = try harness.relay("pair", "--camera", sim.cameraURL, "--wait", "3")
@@ -38,10 +39,12 @@ final class CameraAdmissionTests: XCTestCase {
         XCTAssertEqual(paired.status, 0, paired.stdout + paired.stderr)
         XCTAssertTrue(paired.stdout.contains("paired with Z 8"), paired.stdout)
 
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains("connected to Z 8") },
-                      "relay run connects once paired:\n\(sim.log.suffix(3000))\n\(run.stderr.suffix(3000))")
-        XCTAssertTrue(sim.log.split(separator: "\n").contains { $0.contains("session 2 with") && $0.contains("(EOS Utility PC)") },
-                      "relay run's session, after relay pair's, announces the paired name:\n\(sim.log.suffix(3000))")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { run.stderr.contains("connected to Z 8") },
+            "relay run connects once paired:\n\(sim.log.suffix(3000))\n\(run.stderr.suffix(3000))")
+        XCTAssertTrue(
+            sim.log.split(separator: "\n").contains { $0.contains("session 2 with") && $0.contains("(EOS Utility PC)") },
+            "relay run's session, after relay pair's, announces the paired name:\n\(sim.log.suffix(3000))")
         sim.shootByStdin(2)
         let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 }
         XCTAssertTrue(arrived, "relay stderr:\n\(run.stderr.suffix(4000))\nsimulator:\n\(sim.log.suffix(3000))")
@@ -60,9 +63,11 @@ final class CameraAdmissionTests: XCTestCase {
         let lines = run.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 1, "the refusal is the run's one line, without the banner and the stop lines:\n\(run.stderr)")
         let last = lines.last ?? ""
-        XCTAssertEqual(last, "relay: the camera at 127.0.0.1:\(fuji.port) is a Fujifilm, which relay does not support over Wi-Fi: "
-            + "let the camera upload to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME "
-            + "says what to type into the camera)", run.stderr)
+        XCTAssertEqual(
+            last,
+            "relay: the camera at 127.0.0.1:\(fuji.port) is a Fujifilm, which relay does not support over Wi-Fi: "
+                + "let the camera upload to relay by FTP instead (relay run --ftp 2121 --ftp-user NAME; relay ftp-setup --ftp-user NAME "
+                + "says what to type into the camera)", run.stderr)
         XCTAssertFalse(run.stderr.contains("InitEventAck"), "no wait for an event channel Fuji never opens:\n\(run.stderr)")
         XCTAssertTrue(fuji.process.stderr.contains("packet type 1"), "relay's init request reached the listener: \(fuji.process.stderr)")
     }

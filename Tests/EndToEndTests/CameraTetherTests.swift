@@ -22,20 +22,26 @@ final class CameraTetherTests: XCTestCase {
         return harness
     }
 
-    private func waitForPhotos(_ gallery: GalleryProcess, count: Int, relay: Subprocess, sim: CameraSimProcess? = nil,
-                               timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func waitForPhotos(
+        _ gallery: GalleryProcess, count: Int, relay: Subprocess, sim: CameraSimProcess? = nil,
+        timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let arrived = try Subprocess.waitUntil(timeout: timeout) { try gallery.photos().count >= count || !relay.isRunning }
         let have = try gallery.photos().count
-        XCTAssertTrue(arrived && relay.isRunning,
-                      "\(have) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(4000))\nsimulator:\n\(sim?.log.suffix(3000) ?? "")",
-                      file: file, line: line)
+        XCTAssertTrue(
+            arrived && relay.isRunning,
+            "\(have) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(4000))\nsimulator:\n\(sim?.log.suffix(3000) ?? "")",
+            file: file, line: line)
     }
 
-    private func waitForLog(_ relay: Subprocess, _ text: String, timeout: TimeInterval = 60,
-                            file: StaticString = #filePath, line: UInt = #line) {
+    private func waitForLog(
+        _ relay: Subprocess, _ text: String, timeout: TimeInterval = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let seen = Subprocess.waitUntil(timeout: timeout) { relay.stderr.contains(text) || !relay.isRunning }
-        XCTAssertTrue(seen && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            seen && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
+            file: file, line: line)
     }
 
     /// Checks every received photo against the simulator's export of the same name.
@@ -64,9 +70,12 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: profile, arguments: [
-            "--initial-photos", "2", "--raw", "--photo-size", "120k", "--raw-size", "80k", "--export", export.path,
-            "--property-every", "500ms"])
+        let sim = try CameraSimProcess(
+            profile: profile,
+            arguments: [
+                "--initial-photos", "2", "--raw", "--photo-size", "120k", "--raw-size", "80k", "--export", export.path,
+                "--property-every", "500ms",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "were already on the card")
@@ -78,8 +87,9 @@ final class CameraTetherTests: XCTestCase {
         try stopWithNothingLeft(relay, harness)
 
         let photos = try gallery.photos()
-        XCTAssertEqual(photos.map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
-                       "the 30 new JPEGs, each once; not the 2 that were on the card before")
+        XCTAssertEqual(
+            photos.map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
+            "the 30 new JPEGs, each once; not the 2 that were on the card before")
         try assertByteIdentical(photos, export: export)
         XCTAssertEqual(try gallery.uploadRequests().count, 30, "nothing sent twice")
         let skippedRAW = relay.stderr.split(separator: "\n").filter {
@@ -93,12 +103,16 @@ final class CameraTetherTests: XCTestCase {
     /// Two photos of `size` shot on a Canon link of `rate` bytes/s, run through relay into the
     /// gallery started with `galleryArguments`, and relay stopped; returns what a test checks.
     private func shootTwoOnSlowLink(size: String, rate: String, galleryArguments: [String] = []) throws
-        -> (gallery: GalleryProcess, harness: RelayHarness, relay: Subprocess) {
+        -> (gallery: GalleryProcess, harness: RelayHarness, relay: Subprocess)
+    {
         let gallery = try GalleryProcess(arguments: galleryArguments)
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--photo-size", size, "--export", export.path, "--rate-limit", rate])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "0", "--photo-size", size, "--export", export.path, "--rate-limit", rate,
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
@@ -139,9 +153,12 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
-            "--rate-limit", "2M", "--busy-after-connect", "2s", "--property-flood", "25", "--seed", "11", "--verbose"])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
+                "--rate-limit", "2M", "--busy-after-connect", "2s", "--property-flood", "25", "--seed", "11", "--verbose",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "answered DeviceBusy")
@@ -158,9 +175,12 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "generic", arguments: [
-            "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
-            "--busy-rate", "0.3", "--seed", "5"])
+        let sim = try CameraSimProcess(
+            profile: "generic",
+            arguments: [
+                "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
+                "--busy-rate", "0.3", "--seed", "5",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
@@ -180,8 +200,11 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "generic", arguments: [
-            "--initial-photos", "0", "--photo-size", "4M", "--export", export.path, "--drop-every", "1500k", "--verbose"])
+        let sim = try CameraSimProcess(
+            profile: "generic",
+            arguments: [
+                "--initial-photos", "0", "--photo-size", "4M", "--export", export.path, "--drop-every", "1500k", "--verbose",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL, ["--chunk-size", "256K"])
         waitForLog(relay, "connected to")
@@ -209,7 +232,8 @@ final class CameraTetherTests: XCTestCase {
         for line in sim.log.split(separator: "\n") {
             if line.contains("dropped the connection") { droppedSinceLastRequest = true }
             guard line.contains("GetPartialObject (0x101B)("), let open = line.range(of: "GetPartialObject (0x101B)("),
-                  let close = line[open.upperBound...].firstIndex(of: ")") else { continue }
+                let close = line[open.upperBound...].firstIndex(of: ")")
+            else { continue }
             let parameters = line[open.upperBound..<close].split(separator: ",").compactMap { Int($0, radix: 16) }
             guard parameters.count == 3 else { continue }
             let handle = String(parameters[0], radix: 16)
@@ -247,12 +271,14 @@ final class CameraTetherTests: XCTestCase {
         try stopWithNothingLeft(relay, harness)
 
         let photos = try gallery.photos()
-        XCTAssertEqual(photos.map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
-                       "the card's first photo stays there; everything shot later arrives, also while relay was away")
+        XCTAssertEqual(
+            photos.map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
+            "the card's first photo stays there; everything shot later arrives, also while relay was away")
         try assertByteIdentical(photos, export: export)
         XCTAssertEqual(try gallery.uploadRequests().count, 7, "no photo was sent twice")
-        XCTAssertEqual(relay.stderr.components(separatedBy: "spooled ").count - 1, 4,
-                       "the second run downloads only the four new photos:\n\(relay.stderr)")
+        XCTAssertEqual(
+            relay.stderr.components(separatedBy: "spooled ").count - 1, 4,
+            "the second run downloads only the four new photos:\n\(relay.stderr)")
     }
 
     /// The quick form of the fault suite's crash case (scripts/chaos.sh crash): relay killed with
@@ -261,8 +287,11 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--photo-size", "1M", "--export", export.path, "--rate-limit", "8M"])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "0", "--photo-size", "1M", "--export", export.path, "--rate-limit", "8M",
+            ])
         defer { sim.stop() }
         var relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
@@ -296,8 +325,11 @@ final class CameraTetherTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: [
-            "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose"])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose",
+            ])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
@@ -305,8 +337,9 @@ final class CameraTetherTests: XCTestCase {
         try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         try assertByteIdentical(try gallery.photos(), export: export)
-        XCTAssertEqual(sim.log.components(separatedBy: "TransferComplete (0x9117)").count - 1, 2,
-                       "each capture is released from camera memory after it is spooled")
+        XCTAssertEqual(
+            sim.log.components(separatedBy: "TransferComplete (0x9117)").count - 1, 2,
+            "each capture is released from camera memory after it is spooled")
     }
 
     func testALostEventIsCaughtByTheListing() throws {
@@ -341,11 +374,14 @@ final class CameraTetherTests: XCTestCase {
     /// Ends a run whose photos all arrived, in a way that proves no more can: relay has exited
     /// (it sends nothing after that) and its spool is empty (nothing was waiting to be sent), so
     /// the gallery's counts that follow are final. A pause instead would prove nothing.
-    private func stopWithNothingLeft(_ relay: Subprocess, _ harness: RelayHarness, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func stopWithNothingLeft(_ relay: Subprocess, _ harness: RelayHarness, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
         let status = try harness.status()
-        XCTAssertEqual(status.queued.count + status.inFlight.count, 0, "nothing left to send: \(status.queued.map(\.uploadName))",
-                       file: file, line: line)
+        XCTAssertEqual(
+            status.queued.count + status.inFlight.count, 0, "nothing left to send: \(status.queued.map(\.uploadName))",
+            file: file, line: line)
     }
 
     func testDiscoverFindsExactlyTheTwoSimulatorsInARangeOfTwenty() throws {
@@ -364,8 +400,12 @@ final class CameraTetherTests: XCTestCase {
             var serialNumber: String
         }
         let found = try JSONDecoder().decode([Found].self, from: Data(result.stdout.utf8))
-        XCTAssertEqual(found, [Found(host: "127.0.0.7", port: 15740, serialNumber: "SIM0CANON0001"),
-                               Found(host: "127.0.0.13", port: 15740, serialNumber: "SIM0GENERIC01")])
+        XCTAssertEqual(
+            found,
+            [
+                Found(host: "127.0.0.7", port: 15740, serialNumber: "SIM0CANON0001"),
+                Found(host: "127.0.0.13", port: 15740, serialNumber: "SIM0GENERIC01"),
+            ])
         XCTAssertLessThan(seconds, 10, "discovery of 20 addresses took \(seconds) s")
         let table = try harness.relay("discover", "--range", "127.0.0.1-20", "--identify")
         XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.7  Canon EOS R50"), table.stdout)
@@ -442,13 +482,15 @@ final class CameraTetherTests: XCTestCase {
         sim.sleep(seconds: 3)
         // The camera goes while relay waits for an answer (an orderly close) or while it sends
         // the next poll (a reset): either way relay says so and reconnects.
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            relay.stderr.contains("closed the connection") || relay.stderr.contains("connection reset by the camera")
-        }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                relay.stderr.contains("closed the connection") || relay.stderr.contains("connection reset by the camera")
+            }, relay.stderr)
         waitForLog(relay, "connection refused")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
-        }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
+            }, relay.stderr)
         sim.shootByStdin(1)
         try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
@@ -464,9 +506,10 @@ final class CameraTetherTests: XCTestCase {
         let nikon = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
         defer { nikon.stop() }
         let relay = try harness.startCameraRun(canon.cameraURL, ["--camera", nikon.cameraURL])
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
-        }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
+            }, relay.stderr)
         canon.shootByStdin(2)
         nikon.shootByStdin(2)
         try waitForPhotos(gallery, count: 4, relay: relay)

@@ -101,17 +101,19 @@ final class CaptureRunTests: XCTestCase {
     func testARunKilledWithSIGKILLResumesAndTakesOnlyTheRemainingShots() throws {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
-        let withManifest = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "capture e2e",
-                                             "--manifest-url", gallery.manifestURL)
+        let withManifest = try harness.relay(
+            "config", "add", "--url", gallery.uploadURL, "--note", "capture e2e",
+            "--manifest-url", gallery.manifestURL)
         XCTAssertEqual(withManifest.status, 0, withManifest.stderr)
         let sim = try CameraSimProcess(profile: "generic")
         defer { sim.stop() }
         let first = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "8"])
         // Killed once three photos are delivered and recorded: a kill between a 2xx and its history
         // record loses that record (the photo itself is delivered once either way).
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) {
-            (try? gallery.photos().count) ?? 0 >= 3 && ((try? harness.history().filter(\.success).count) ?? 0) >= 3
-        }, first.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                (try? gallery.photos().count) ?? 0 >= 3 && ((try? harness.history().filter(\.success).count) ?? 0) >= 3
+            }, first.stderr)
         _ = first.stop(signal: SIGKILL)
         let run = try Subprocess(TestPaths.relayExecutable, ["capture", "--resume"], environment: harness.environment)
         XCTAssertEqual(waitForEnd(run), 0, run.stderr)
@@ -161,8 +163,9 @@ final class CaptureRunTests: XCTestCase {
             (["--once", "--every", "1s"], "--once takes a single shot"),
         ]
         for (arguments, message) in cases {
-            let result = try Subprocess.run(TestPaths.relayExecutable, ["capture", "--camera", "ptpip://127.0.0.1:9"] + arguments,
-                                            environment: harness.environment)
+            let result = try Subprocess.run(
+                TestPaths.relayExecutable, ["capture", "--camera", "ptpip://127.0.0.1:9"] + arguments,
+                environment: harness.environment)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }

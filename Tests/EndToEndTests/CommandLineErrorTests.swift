@@ -7,8 +7,10 @@ import XCTest
 final class CommandLineErrorTests: XCTestCase {
     /// Writes `garbage` as the state file `name`, runs each command: exit 4, the file named, no
     /// crash, and the file byte for byte as it was. `withConfig`: a usable config exists first.
-    private func assertCorrupt(_ name: String, _ garbage: String, withConfig: Bool = true, commands: (RelayHarness) -> [[String]],
-                               file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertCorrupt(
+        _ name: String, _ garbage: String, withConfig: Bool = true, commands: (RelayHarness) -> [[String]],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let harness = try RelayHarness()
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
         if withConfig {
@@ -73,8 +75,10 @@ final class CommandLineErrorTests: XCTestCase {
 
     func testHelpAfterACommandPrintsTheUsage() throws {
         let harness = try RelayHarness()
-        let sections = ["run": "RUN OPTIONS", "capture": "CAPTURE OPTIONS", "discover": "DISCOVER OPTIONS",
-                        "config": "CONFIG ADD OPTIONS", "history": "HISTORY OPTIONS", "ftp-setup": "FTP-SETUP OPTIONS"]
+        let sections = [
+            "run": "RUN OPTIONS", "capture": "CAPTURE OPTIONS", "discover": "DISCOVER OPTIONS",
+            "config": "CONFIG ADD OPTIONS", "history": "HISTORY OPTIONS", "ftp-setup": "FTP-SETUP OPTIONS",
+        ]
         for (command, section) in sections {
             let result = try harness.relay(command, "--help")
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
@@ -100,8 +104,9 @@ final class CommandLineErrorTests: XCTestCase {
             XCTAssertEqual(result.status, 3, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.home.appendingPathComponent("configs.json").path),
-                       "nothing was saved")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: harness.home.appendingPathComponent("configs.json").path),
+            "nothing was saved")
     }
 
     func testRunRefusesWithoutConfigWithUnsetVariableAndWithMissingFolder() throws {
@@ -110,7 +115,9 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("no config is selected"), result.stderr)
 
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/u", "--header", "Authorization: Bearer ${RELAY_TEST_UNSET}").status, 0)
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", "http://127.0.0.1:9/u", "--header", "Authorization: Bearer ${RELAY_TEST_UNSET}")
+                .status, 0)
         result = try harness.relay("run", "--folder", harness.dropFolder.path)
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("${RELAY_TEST_UNSET}"), result.stderr)
@@ -137,7 +144,8 @@ final class CommandLineErrorTests: XCTestCase {
 
     func testConfigCommandsRoundTrip() throws {
         let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "import", TestPaths.repositoryRoot.appendingPathComponent("config.example.json").path).status, 0)
+        XCTAssertEqual(
+            try harness.relay("config", "import", TestPaths.repositoryRoot.appendingPathComponent("config.example.json").path).status, 0)
         var list = try harness.relay("config", "list")
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, list.stdout)
         XCTAssertTrue(list.stdout.contains("* 6f1c2e0a"), list.stdout)
@@ -159,8 +167,11 @@ final class CommandLineErrorTests: XCTestCase {
         let priority = try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload", "--priority", "urgent")
         XCTAssertEqual(priority.status, 3)
         XCTAssertTrue(priority.stderr.contains("priority is normal or low") && !priority.stderr.contains("--field"), priority.stderr)
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "sftp://photo@127.0.0.1:9/in", "--ssh-key",
-                                         harness.root.appendingPathComponent("missing_ed25519").path, "--note", "archive").status, 0)
+        XCTAssertEqual(
+            try harness.relay(
+                "config", "add", "--url", "sftp://photo@127.0.0.1:9/in", "--ssh-key",
+                harness.root.appendingPathComponent("missing_ed25519").path, "--note", "archive"
+            ).status, 0)
         let run = try harness.relay("run", "--folder", harness.dropFolder.path, "--config", "archive")
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertTrue(run.stderr.contains("'sshKey' cannot be used: cannot read"), run.stderr)

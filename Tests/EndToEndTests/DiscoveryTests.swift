@@ -17,14 +17,16 @@ final class DiscoveryTests: XCTestCase {
     }
 
     private func discover(_ harness: RelayHarness, _ arguments: String...) throws -> [Found] {
-        let result = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json"] + arguments,
-                                        environment: harness.environment, timeout: 60)
+        let result = try Subprocess.run(
+            TestPaths.relayExecutable, ["discover", "--json"] + arguments,
+            environment: harness.environment, timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         return try JSONDecoder().decode([Found].self, from: Data(result.stdout.utf8))
     }
 
     private func assertNoConnection(_ sim: CameraSimProcess, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertFalse(sim.log.contains("InitCommandRequest from"), "the camera was sent a PTP/IP handshake:\n\(sim.log)", file: file, line: line)
+        XCTAssertFalse(
+            sim.log.contains("InitCommandRequest from"), "the camera was sent a PTP/IP handshake:\n\(sim.log)", file: file, line: line)
         XCTAssertFalse(sim.log.contains("session "), "the camera had a session:\n\(sim.log)", file: file, line: line)
     }
 
@@ -34,10 +36,15 @@ final class DiscoveryTests: XCTestCase {
         defer { sim.stop() }
         let target = try XCTUnwrap(sim.ssdpTarget, sim.child.stdout)
         let found = try discover(harness, "--range", "127.0.0.31-127.0.0.32", "--ssdp-target", target)
-        XCTAssertEqual(found, [Found(host: "127.0.0.31", port: 15740, foundBy: "announced", model: "Canon EOS R50 (relay camera-sim)",
-                                     serialNumber: "SIM0CANON0001",
-                                     serviceType: "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1",
-                                     url: "ptpip://127.0.0.31")])
+        XCTAssertEqual(
+            found,
+            [
+                Found(
+                    host: "127.0.0.31", port: 15740, foundBy: "announced", model: "Canon EOS R50 (relay camera-sim)",
+                    serialNumber: "SIM0CANON0001",
+                    serviceType: "urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1",
+                    url: "ptpip://127.0.0.31")
+            ])
         XCTAssertTrue(sim.log.contains("ssdp: served the device description"), sim.log)
         assertNoConnection(sim)
         XCTAssertFalse(sim.log.contains("closed or sent something other"), "not even a TCP connect to its PTP/IP port:\n\(sim.log)")
@@ -52,12 +59,18 @@ final class DiscoveryTests: XCTestCase {
         defer { sim.stop() }
         // SSDP goes to a loopback port where nothing answers, so no real network takes part.
         let silent = ["--range", "127.0.0.33-127.0.0.34", "--ssdp-target", "127.0.0.33:9"]
-        let found = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json"] + silent,
-                                       environment: harness.environment, timeout: 60)
+        let found = try Subprocess.run(
+            TestPaths.relayExecutable, ["discover", "--json"] + silent,
+            environment: harness.environment, timeout: 60)
         XCTAssertEqual(found.status, 0, found.stderr)
         let listed = try JSONDecoder().decode([Found].self, from: Data(found.stdout.utf8))
-        XCTAssertEqual(listed, [Found(host: "127.0.0.33", port: 15740, foundBy: "listening", model: "", serialNumber: "",
-                                      serviceType: nil, url: "ptpip://127.0.0.33")])
+        XCTAssertEqual(
+            listed,
+            [
+                Found(
+                    host: "127.0.0.33", port: 15740, foundBy: "listening", model: "", serialNumber: "",
+                    serviceType: nil, url: "ptpip://127.0.0.33")
+            ])
         XCTAssertTrue(sim.log.contains("closed or sent something other than InitCommandRequest"), "a plain TCP connect:\n\(sim.log)")
         assertNoConnection(sim)
         let table = try Subprocess.run(TestPaths.relayExecutable, ["discover"] + silent, environment: harness.environment, timeout: 60)
@@ -65,8 +78,9 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertTrue(table.stdout.contains("relay discover --identify"), table.stdout)
         assertNoConnection(sim)
 
-        let identified = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--json", "--identify"] + silent,
-                                            environment: harness.environment, timeout: 60)
+        let identified = try Subprocess.run(
+            TestPaths.relayExecutable, ["discover", "--json", "--identify"] + silent,
+            environment: harness.environment, timeout: 60)
         let named = try JSONDecoder().decode([Found].self, from: Data(identified.stdout.utf8))
         XCTAssertEqual(named.map(\.foundBy), ["identified"])
         XCTAssertEqual(named.map(\.serialNumber), ["SIM0NIKON0001"])
@@ -79,12 +93,17 @@ final class DiscoveryTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let announcing = try CameraSimProcess(profile: "canon-eos", arguments: ["--ssdp", "0", "--sessions-per-activation", "1", "--initial-photos", "0",
-                                                                               "--verbose"],
-                                              host: "127.0.0.35", port: 15740)
+        let announcing = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--ssdp", "0", "--sessions-per-activation", "1", "--initial-photos", "0",
+                "--verbose",
+            ],
+            host: "127.0.0.35", port: 15740)
         defer { announcing.stop() }
-        let silent = try CameraSimProcess(profile: "nikon", arguments: ["--sessions-per-activation", "1", "--initial-photos", "0", "--verbose"],
-                                          host: "127.0.0.36", port: 15740)
+        let silent = try CameraSimProcess(
+            profile: "nikon", arguments: ["--sessions-per-activation", "1", "--initial-photos", "0", "--verbose"],
+            host: "127.0.0.36", port: 15740)
         defer { silent.stop() }
         let found = try discover(harness, "--range", "127.0.0.35-127.0.0.36", "--ssdp-target", try XCTUnwrap(announcing.ssdpTarget))
         XCTAssertEqual(found.map(\.foundBy), ["announced", "listening"])
@@ -96,10 +115,13 @@ final class DiscoveryTests: XCTestCase {
             guard let storage = log.range(of: "GetStorageInfo") else { return false }
             return log[storage.upperBound...].contains("GetEvent")
         }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            announcing.log.contains("session 1 with") && silent.log.contains("session 1 with")
-                && pastFirstListing(announcing.log) && pastFirstListing(silent.log) || !relay.isRunning
-        }, "relay did not get the one session of each camera:\n\(relay.stderr)\n\(announcing.log.suffix(3000))\n\(silent.log.suffix(3000))")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                announcing.log.contains("session 1 with") && silent.log.contains("session 1 with")
+                    && pastFirstListing(announcing.log) && pastFirstListing(silent.log) || !relay.isRunning
+            },
+            "relay did not get the one session of each camera:\n\(relay.stderr)\n\(announcing.log.suffix(3000))\n\(silent.log.suffix(3000))"
+        )
         announcing.shootByStdin(1)
         silent.shootByStdin(1)
         let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 || !relay.isRunning }
@@ -108,9 +130,13 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "IMG_0001.JPG"])
 
         // The one session is spent now: a handshake is refused, as the real body would.
-        let after = try Subprocess.run(TestPaths.relayExecutable, ["discover", "--identify", "--range", "127.0.0.36",
-                                                                   "--ssdp-target", "127.0.0.36:9"],
-                                       environment: harness.environment, timeout: 60)
+        let after = try Subprocess.run(
+            TestPaths.relayExecutable,
+            [
+                "discover", "--identify", "--range", "127.0.0.36",
+                "--ssdp-target", "127.0.0.36:9",
+            ],
+            environment: harness.environment, timeout: 60)
         XCTAssertTrue(after.stdout.contains("a camera that refused relay"), after.stdout + after.stderr)
         XCTAssertTrue(silent.log.contains("served its sessions for this activation"), silent.log)
     }
@@ -139,8 +165,9 @@ final class DiscoveryTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--sessions-per-activation", "1"],
-                                       host: "127.0.0.39", port: 15740)
+        let sim = try CameraSimProcess(
+            profile: "generic", arguments: ["--initial-photos", "0", "--sessions-per-activation", "1"],
+            host: "127.0.0.39", port: 15740)
         defer { sim.stop() }
         let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.38-127.0.0.40"])
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)

@@ -8,7 +8,10 @@ final class FTPCommandLineTests: XCTestCase {
     func testBadFTPFlagsAreRefusedWithWhatToDo() throws {
         let harness = try RelayHarness()
         let cases: [([String], String)] = [
-            (["run", "--ftp", "2121", "--ftp-user", "alice"], "no password for FTP user alice: set it in the environment (export RELAY_FTP_PASSWORD=…)"),
+            (
+                ["run", "--ftp", "2121", "--ftp-user", "alice"],
+                "no password for FTP user alice: set it in the environment (export RELAY_FTP_PASSWORD=…)"
+            ),
             (["run", "--ftp", "2121", "--ftp-user", "alice:ALICE_PW"], "export ALICE_PW=…"),
             (["run", "--ftp", "2121"], "the FTP receiver needs a user: --ftp-user NAME"),
             (["run", "--ftp", "host:port", "--ftp-user", "a"], "--ftp 'host:port' is not [ADDRESS:]PORT"),

@@ -33,9 +33,10 @@ final class FTPCutThroughTests: XCTestCase {
         XCTAssertEqual(try ftp.camera(["--rate", "400000", "--die-after", "600000", ftp.path("DSC_0101.JPG")]).status, 3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("kept for a resume") }, ftp.relay.stderr)
         // The request that carried the cut upload has ended, unanswered by a stored photo.
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) {
-            ((try? ftp.gallery.uploadRequests()) ?? []).allSatisfy { $0.status != "pending" }
-        })
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                ((try? ftp.gallery.uploadRequests()) ?? []).allSatisfy { $0.status != "pending" }
+            })
         XCTAssertEqual(try ftp.gallery.photos().count, 0, "a cut upload is never stored")
         let resumed = try ftp.camera(["--resume", ftp.path("DSC_0101.JPG")])
         XCTAssertTrue(resumed.stdout.hasPrefix("DSC_0101.JPG 226"), resumed.stdout + resumed.stderr)
@@ -61,6 +62,7 @@ final class FTPCutThroughTests: XCTestCase {
         let stored = try gallery.photos()
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: stored.map { ($0.name, $0.sha256) }), photos.mapValues { SHA256.hex($0) })
         XCTAssertTrue(ftp.relay.stderr.contains("HTTP 411"), ftp.relay.stderr)
-        XCTAssertFalse(ftp.relay.stderr.contains("upload during its download failed"), "a refused length is not a failure: \(ftp.relay.stderr)")
+        XCTAssertFalse(
+            ftp.relay.stderr.contains("upload during its download failed"), "a refused length is not a failure: \(ftp.relay.stderr)")
     }
 }

@@ -12,20 +12,28 @@ final class FTPFaultTests: XCTestCase {
         let first = try ftp.photo("IMG_0001.JPG", bytes: 1_000_000, seed: 11)
         let second = try ftp.photo("IMG_0002.JPG", bytes: 800_000, seed: 12)
         XCTAssertEqual(try ftp.camera(["--die-after", "300000", ftp.path("IMG_0001.JPG")]).status, 3, "the camera died mid-upload")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("IMG_0001.JPG") && ftp.relay.stderr.contains("kept for a resume") },
-                      ftp.relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                ftp.relay.stderr.contains("IMG_0001.JPG") && ftp.relay.stderr.contains("kept for a resume")
+            },
+            ftp.relay.stderr)
         XCTAssertEqual(try ftp.gallery.photos().count, 0, "half a photo is never spooled, so never uploaded")
         XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["213 300000"], "the part received is kept for the resume")
         let partials = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
         let kept = try FileManager.default.contentsOfDirectory(atPath: partials.path)
         XCTAssertEqual(Set(kept.map { ($0 as NSString).pathExtension }), ["part", "path"], "\(kept)")
         for name in kept {
-            let mode = try FileManager.default.attributesOfItem(atPath: partials.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: partials.appendingPathComponent(name).path)[.posixPermissions] as? Int
             XCTAssertEqual(mode, 0o600, "\(name) is relay's user's alone, as the README says")
         }
 
-        let curl = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-C", "-", "-T", ftp.path("IMG_0001.JPG"),
-                                           "ftp://127.0.0.1:\(ftp.port)/"])
+        let curl = try ftp.client(
+            "curl",
+            [
+                "-sS", "-u", "alice:alice-secret", "-C", "-", "-T", ftp.path("IMG_0001.JPG"),
+                "ftp://127.0.0.1:\(ftp.port)/",
+            ])
         XCTAssertEqual(curl.status, 0, curl.stderr)
         XCTAssertEqual(try ftp.camera(["--die-after", "500000", ftp.path("IMG_0002.JPG")]).status, 3)
         let resumed = try ftp.camera(["--resume", ftp.path("IMG_0002.JPG")])
@@ -98,7 +106,8 @@ final class FTPFaultTests: XCTestCase {
             let result = try ftp.camera(["--folder", "/DCIM", ftp.path("IMG_0001.JPG")])
             XCTAssertTrue(result.stdout.hasPrefix("IMG_0001.JPG 226"), result.stdout + result.stderr)
         }
-        XCTAssertTrue(ftp.relay.stderr.contains("IMG_0001.JPG received again (same size and content): not delivered twice"), ftp.relay.stderr)
+        XCTAssertTrue(
+            ftp.relay.stderr.contains("IMG_0001.JPG received again (same size and content): not delivered twice"), ftp.relay.stderr)
         try ftp.waitForPhotos(1)
         let edited = try ftp.photo("IMG_0001.JPG", bytes: 200_000, seed: 22)
         XCTAssertTrue(try ftp.camera(["--folder", "/DCIM", ftp.path("IMG_0001.JPG")]).stdout.hasPrefix("IMG_0001.JPG 226"))
@@ -116,10 +125,12 @@ final class FTPFaultTests: XCTestCase {
             let folder = ftp.files.appendingPathComponent(user)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let data = try JPEGFixture.write(to: folder.appendingPathComponent("IMG_0001.JPG"), count: 1_500_000, seed: seed)
-            let process = try Subprocess(try XCTUnwrap(Subprocess.which("python3")), [
-                script, "--port", "\(ftp.port)", "--user", user, "--password-env", "PW", "--rate", "3000000",
-                folder.appendingPathComponent("IMG_0001.JPG").path,
-            ], environment: ["PW": password])
+            let process = try Subprocess(
+                try XCTUnwrap(Subprocess.which("python3")),
+                [
+                    script, "--port", "\(ftp.port)", "--user", user, "--password-env", "PW", "--rate", "3000000",
+                    folder.appendingPathComponent("IMG_0001.JPG").path,
+                ], environment: ["PW": password])
             uploads.append((process, data))
         }
         for (process, _) in uploads {
@@ -141,15 +152,18 @@ final class FTPFaultTests: XCTestCase {
         let ftp = try FTPRun()
         let photo = try ftp.photo("IMG_0001.JPG", bytes: 2_000_000, seed: 41)
         let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/ftp_camera.py").path
-        let camera = try Subprocess(try XCTUnwrap(Subprocess.which("python3")), [
-            script, "--port", "\(ftp.port)", "--user", "alice", "--password-env", "PW", "--rate", "500000", ftp.path("IMG_0001.JPG"),
-        ], environment: ["PW": "alice-secret"])
+        let camera = try Subprocess(
+            try XCTUnwrap(Subprocess.which("python3")),
+            [
+                script, "--port", "\(ftp.port)", "--user", "alice", "--password-env", "PW", "--rate", "500000", ftp.path("IMG_0001.JPG"),
+            ], environment: ["PW": "alice-secret"])
         let partial = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
         let arriving = Subprocess.waitUntil(timeout: 30) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: partial.path)) ?? []
             return names.contains { name in
                 name.hasSuffix(".part")
-                    && ((try? FileManager.default.attributesOfItem(atPath: partial.appendingPathComponent(name).path))?[.size] as? Int ?? 0) > 100_000
+                    && ((try? FileManager.default.attributesOfItem(atPath: partial.appendingPathComponent(name).path))?[.size] as? Int ?? 0)
+                        > 100_000
             }
         }
         XCTAssertTrue(arriving, "the upload did not start: \(ftp.relay.stderr)")
@@ -244,8 +258,9 @@ final class FTPLimitTests: XCTestCase {
 
         try ftp.photo("IMG_0001.JPG", bytes: 400_000, seed: 91)
         XCTAssertEqual(try ftp.camera(["--die-after", "100000", ftp.path("IMG_0001.JPG")]).status, 3)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("discarded the unfinished upload of /IMG_0001.JPG") },
-                      ftp.relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("discarded the unfinished upload of /IMG_0001.JPG") },
+            ftp.relay.stderr)
         XCTAssertEqual(try ftp.commands(["SIZE IMG_0001.JPG"]), ["550 no such file"])
     }
 
@@ -260,9 +275,10 @@ final class FTPLimitTests: XCTestCase {
             XCTAssertEqual(try ftp.camera(["--die-after", "1200000", ftp.path(name)]).status, 3, "the camera died mid-upload")
             // Seen as the connection dropped, or as a clean end of a JPEG cut short (which of
             // the two sockets relay sees close first varies): kept for a resume either way.
-            XCTAssertTrue(Subprocess.waitUntil(timeout: 30) {
-                ftp.relay.stderr.contains("\(name) cut off at") || ftp.relay.stderr.contains("\(name) is cut short at")
-            }, ftp.relay.stderr)
+            XCTAssertTrue(
+                Subprocess.waitUntil(timeout: 30) {
+                    ftp.relay.stderr.contains("\(name) cut off at") || ftp.relay.stderr.contains("\(name) is cut short at")
+                }, ftp.relay.stderr)
         }
         let partials = ftp.harness.home.appendingPathComponent("ftp/partial/alice")
         let kept = try FileManager.default.contentsOfDirectory(atPath: partials.path).filter { $0.hasSuffix(".part") }
@@ -341,8 +357,9 @@ final class FTPRawTests: XCTestCase {
         try closeThenAbort(ftp, ftp.path("DSC_0001.NEF"), as: "DSC_0001.NEF")
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("DSC_0001.NEF is cut short") }, ftp.relay.stderr)
         try closeThenAbort(ftp, ftp.path("DSC_0002.NEF"), as: "DSC_0002.NEF")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("DSC_0002.NEF ended at 180000 bytes and was then aborted") },
-                      ftp.relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("DSC_0002.NEF ended at 180000 bytes and was then aborted") },
+            ftp.relay.stderr)
         let aborted = try ftp.camera(["--die-after", "100000", ftp.path("DSC_0001.NEF")])
         XCTAssertEqual(aborted.status, 3)
 

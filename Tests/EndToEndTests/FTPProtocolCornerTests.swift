@@ -65,7 +65,8 @@ final class FTPProtocolCornerTests: XCTestCase {
     func testASkippedVideoOverTheSizeLimitIsAnswered226() throws {
         let ftp = try FTPRun(extra: ["--ftp-max-size", "100K"])
         try Data(repeating: 0x42, count: 300_000).write(to: ftp.files.appendingPathComponent("CLIP0001.MP4"))
-        let curl = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("CLIP0001.MP4"), "ftp://127.0.0.1:\(ftp.port)/"])
+        let curl = try ftp.client(
+            "curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("CLIP0001.MP4"), "ftp://127.0.0.1:\(ftp.port)/"])
         XCTAssertEqual(curl.status, 0, curl.stderr + ftp.relay.stderr)
         XCTAssertEqual(try ftp.commands(["SIZE CLIP0001.MP4"]), ["213 300000"], "received whole, then skipped")
     }
@@ -83,7 +84,8 @@ final class FTPProtocolCornerTests: XCTestCase {
             """
         let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["220", "220", "220", "220", "421"], result.stdout + result.stderr)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("4 sessions from 127.0.0.1 are open already") }, ftp.relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("4 sessions from 127.0.0.1 are open already") }, ftp.relay.stderr)
     }
 
     /// A client that sends command after command during an upload is answered 421 and let go
@@ -102,13 +104,17 @@ final class FTPProtocolCornerTests: XCTestCase {
             """
         let result = try ftp.client("python3", ["-c", script, "\(ftp.port)"])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["421"], result.stdout + result.stderr)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("more than 32 commands during the upload of IMG_0001.JPG") }, ftp.relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("more than 32 commands during the upload of IMG_0001.JPG") },
+            ftp.relay.stderr)
     }
 
     /// A refused STOR (here a name that is not a photo's) closes the passive port it was
     /// prepared with: nothing listens there once the answer is out.
     func testARefusedUploadClosesItsPassivePort() throws {
-        let lines = try whileUploading(try FTPRun(), """
+        let lines = try whileUploading(
+            try FTPRun(),
+            """
             host, data_port = second.makepasv()
             try:
                 second.sendcmd("STOR notes.txt")
@@ -130,7 +136,9 @@ final class FTPProtocolCornerTests: XCTestCase {
     func testACamerasRetryTakesOverAnUploadThatWentSilent() throws {
         let ftp = try FTPRun()
         let photo = try ftp.photo("IMG_0001.JPG", bytes: 300_000, seed: 27)
-        let lines = try whileUploading(ftp, """
+        let lines = try whileUploading(
+            ftp,
+            """
             import time
             started = time.monotonic()
             with open(sys.argv[2], "rb") as whole:
@@ -148,7 +156,9 @@ final class FTPProtocolCornerTests: XCTestCase {
     func testACamerasResumeTakesOverAnUploadThatWentSilent() throws {
         let ftp = try FTPRun()
         let photo = try ftp.photo("IMG_0001.JPG", bytes: 300_000, seed: 28)
-        let lines = try whileUploading(ftp, """
+        let lines = try whileUploading(
+            ftp,
+            """
             import time
             # As a camera would after a glance at SIZE; asked until relay has the 1,002 bytes
             # the stale upload sent (its connection may still be reading them).
@@ -170,7 +180,9 @@ final class FTPProtocolCornerTests: XCTestCase {
     /// A second session of the same user cannot rename a partial that is being uploaded: the
     /// RNTO is answered 450 and the upload goes on into its own file.
     func testAnUploadInProgressCannotBeRenamedAway() throws {
-        let lines = try whileUploading(try FTPRun(), """
+        let lines = try whileUploading(
+            try FTPRun(),
+            """
             print(second.sendcmd("RNFR IMG_0001.JPG")[:3])
             try:
                 print(second.sendcmd("RNTO IMG_0009.JPG")[:3])
@@ -183,7 +195,8 @@ final class FTPProtocolCornerTests: XCTestCase {
     /// Runs `body` (Python) with `second`, a logged-in ftplib session, while `first`, another
     /// session of the same user, has an upload of IMG_0001.JPG under way; returns what it printed.
     private func whileUploading(_ ftp: FTPRun, _ body: String, arguments: [String] = [], firstBytes: Data? = nil) throws -> [String] {
-        let sent = firstBytes.map { "bytes.fromhex(\"\($0.map { String(format: "%02x", $0) }.joined())\")" } ?? "b\"\\xff\\xd8\" + b\"\\0\" * 1000"
+        let sent =
+            firstBytes.map { "bytes.fromhex(\"\($0.map { String(format: "%02x", $0) }.joined())\")" } ?? "b\"\\xff\\xd8\" + b\"\\0\" * 1000"
         let script = """
             import ftplib, socket, sys
             def session():

@@ -28,8 +28,13 @@ final class FTPReceiverTests: XCTestCase {
             """
         result = try ftp.client("python3", ["-c", ftplib, "\(ftp.port)", ftp.path("FTPLIB.JPG")])
         XCTAssertEqual(result.stdout.prefix(3), "226", result.stdout + result.stderr)
-        result = try ftp.client("lftp", ["-c", "set net:max-retries 1; open -u \(credentials) -p \(ftp.port) 127.0.0.1; "
-            + "mkdir -p /lftp; cd /lftp; put \(ftp.path("LFTP.JPG"))"])
+        result = try ftp.client(
+            "lftp",
+            [
+                "-c",
+                "set net:max-retries 1; open -u \(credentials) -p \(ftp.port) 127.0.0.1; "
+                    + "mkdir -p /lftp; cd /lftp; put \(ftp.path("LFTP.JPG"))",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         result = try ftp.camera(["--folder", "/DCIM/101CANON", ftp.path("CAMERA.JPG")])
         XCTAssertTrue(result.stdout.hasPrefix("CAMERA.JPG 226"), result.stdout + result.stderr)
@@ -42,6 +47,7 @@ final class FTPReceiverTests: XCTestCase {
         XCTAssertEqual(photos.map(\.name).sorted(), sent.keys.sorted(), "each photo once, under its camera name")
         for photo in photos { XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(sent[photo.name])), photo.name) }
         let listing = try ftp.client("curl", ["-sS", "-u", credentials, "--list-only", url])
-        XCTAssertEqual(listing.stdout.split(whereSeparator: \.isNewline).map(String.init).sorted(), ["CURL_PASV.JPG", "CURL_PORT.JPG"], listing.stderr)
+        XCTAssertEqual(
+            listing.stdout.split(whereSeparator: \.isNewline).map(String.init).sorted(), ["CURL_PASV.JPG", "CURL_PORT.JPG"], listing.stderr)
     }
 }

@@ -45,7 +45,8 @@ final class FTPRun {
         _ = Subprocess.waitUntil(timeout: 30) {
             let text = relay.stderr
             if let match = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).last,
-               let range = Range(match.range(at: 1), in: text) {
+                let range = Range(match.range(at: 1), in: text)
+            {
                 found = Int(text[range])
             }
             return found != nil || !relay.isRunning
@@ -68,7 +69,9 @@ final class FTPRun {
     }
 
     /// Runs a client to its end.
-    func client(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func client(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let tool = try XCTUnwrap(Subprocess.which(executable), "\(executable) is not installed (scripts/install-deps.sh installs it)")
         return try Subprocess.run(tool, arguments, environment: environment, timeout: 60)
     }
@@ -94,9 +97,12 @@ final class FTPRun {
     }
 
     /// scripts/ftp_camera.py with `arguments` (password from the environment, as a camera's is stored).
-    func camera(_ arguments: [String], user: String = "alice", password: String = "alice-secret") throws -> (status: Int32, stdout: String, stderr: String) {
+    func camera(_ arguments: [String], user: String = "alice", password: String = "alice-secret") throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/ftp_camera.py").path
-        return try client("python3", [script, "--port", "\(port)", "--user", user, "--password-env", "CAMERA_FTP_PASSWORD"] + arguments,
-                          environment: ["CAMERA_FTP_PASSWORD": password])
+        return try client(
+            "python3", [script, "--port", "\(port)", "--user", user, "--password-env", "CAMERA_FTP_PASSWORD"] + arguments,
+            environment: ["CAMERA_FTP_PASSWORD": password])
     }
 }

@@ -46,21 +46,27 @@ final class FTPSTests: XCTestCase {
         let url = "ftp://127.0.0.1:\(ftp.port)/"
         var result = try ftp.client("curl", ["-sS", "-k", "--ssl-reqd", "-u", "alice:alice-secret", "-T", ftp.path("CURL_TLS.JPG"), url])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let ftplib = Self.tlsLogin + """
-            f.prot_p()
-            with open(sys.argv[2], "rb") as photo:
-                print(f.storbinary("STOR FTP_TLS.JPG", photo))
-            f.set_pasv(False)
-            with open(sys.argv[3], "rb") as photo:
-                print(f.storbinary("STOR FTP_TLS_PORT.JPG", photo))
-            f.quit()
-            """
+        let ftplib =
+            Self.tlsLogin + """
+                f.prot_p()
+                with open(sys.argv[2], "rb") as photo:
+                    print(f.storbinary("STOR FTP_TLS.JPG", photo))
+                f.set_pasv(False)
+                with open(sys.argv[3], "rb") as photo:
+                    print(f.storbinary("STOR FTP_TLS_PORT.JPG", photo))
+                f.quit()
+                """
         // Active FTPS is ftplib's: curl 7.88.1 (Debian 12) sends an active data connection's bytes
         // in the clear after PROT P, which relay's TLS handshake then refuses.
         result = try ftp.client("python3", ["-c", ftplib, "\(ftp.port)", ftp.path("FTP_TLS.JPG"), ftp.path("FTP_TLS_PORT.JPG")])
         XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.prefix(3) }, ["226", "226"], result.stdout + result.stderr)
-        result = try ftp.client("lftp", ["-c", "set ftp:ssl-force true; set ftp:ssl-protect-data true; set ssl:verify-certificate no; "
-            + "set net:max-retries 1; open -u alice,alice-secret -p \(ftp.port) 127.0.0.1; put \(ftp.path("LFTP_TLS.JPG"))"])
+        result = try ftp.client(
+            "lftp",
+            [
+                "-c",
+                "set ftp:ssl-force true; set ftp:ssl-protect-data true; set ssl:verify-certificate no; "
+                    + "set net:max-retries 1; open -u alice,alice-secret -p \(ftp.port) 127.0.0.1; put \(ftp.path("LFTP_TLS.JPG"))",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         result = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("PLAIN.JPG"), url])
         XCTAssertEqual(result.status, 0, "optional: the clear still works: \(result.stderr)")
@@ -75,18 +81,20 @@ final class FTPSTests: XCTestCase {
         let ftp = try FTPRun(extra: ["--ftp-tls", "required"])
         let first = try printedFingerprint(ftp)
         try ftp.photo("IMG_0001.JPG", bytes: 100_000, seed: 81)
-        let plain = try ftp.client("curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("IMG_0001.JPG"), "ftp://127.0.0.1:\(ftp.port)/"])
+        let plain = try ftp.client(
+            "curl", ["-sS", "-u", "alice:alice-secret", "-T", ftp.path("IMG_0001.JPG"), "ftp://127.0.0.1:\(ftp.port)/"])
         XCTAssertNotEqual(plain.status, 0)
         XCTAssertTrue(plain.stderr.contains("530"), plain.stderr)
-        let clearData = Self.tlsLogin + """
-            for attempt in (f.prot_c, lambda: f.storbinary("STOR IMG_0001.JPG", open(sys.argv[2], "rb"))):
-                try:
-                    attempt()
-                    print("accepted")
-                except ftplib.error_perm as error:
-                    print(str(error)[:3])
-            f.quit()
-            """
+        let clearData =
+            Self.tlsLogin + """
+                for attempt in (f.prot_c, lambda: f.storbinary("STOR IMG_0001.JPG", open(sys.argv[2], "rb"))):
+                    try:
+                        attempt()
+                        print("accepted")
+                    except ftplib.error_perm as error:
+                        print(str(error)[:3])
+                f.quit()
+                """
         let result = try ftp.client("python3", ["-c", clearData, "\(ftp.port)", ftp.path("IMG_0001.JPG")])
         XCTAssertEqual(result.stdout.split(separator: "\n"), ["536", "521"], result.stderr)
         XCTAssertEqual(try ftp.gallery.photos().count, 0)

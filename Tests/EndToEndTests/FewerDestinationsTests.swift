@@ -22,8 +22,10 @@ final class FewerDestinationsTests: XCTestCase {
 
     /// Day one: a run to the gallery and the backup while the backup answers 503 to everything:
     /// `photos` photos reach the gallery and wait for the backup.
-    private func dayOne(photos count: Int) throws -> (gallery: GalleryProcess, backup: GalleryProcess, harness: RelayHarness,
-                                                      photos: [String: Data]) {
+    private func dayOne(photos count: Int) throws -> (
+        gallery: GalleryProcess, backup: GalleryProcess, harness: RelayHarness,
+        photos: [String: Data]
+    ) {
         let gallery = try GalleryProcess()
         let backup = try GalleryProcess()
         try backup.setFaults(GalleryFaults(failRate: 1, failStatus: 503))
@@ -32,9 +34,10 @@ final class FewerDestinationsTests: XCTestCase {
         XCTAssertEqual(try harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
         let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
         let photos = try harness.dropPhotos(count)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? gallery.photos().count) ?? 0) == count && ((try? backup.uploadRequests().count) ?? 0) >= count || !relay.isRunning
-        }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? gallery.photos().count) ?? 0) == count && ((try? backup.uploadRequests().count) ?? 0) >= count || !relay.isRunning
+            }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         return (gallery, backup, harness, photos)
     }
@@ -50,8 +53,9 @@ final class FewerDestinationsTests: XCTestCase {
         let second = try harness.dropPhotos(3, startingAt: 6)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) == 8 || !relay.isRunning }, relay.stderr)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 0) == 5 }, "the backup's five stay")
-        let metrics = try RawHTTP.send(host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
-                                       headers: ["Authorization": "Bearer fewer"], body: Data())
+        let metrics = try RawHTTP.send(
+            host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
+            headers: ["Authorization": "Bearer fewer"], body: Data())
         let samples = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertTrue(samples.contains(#"relay_queue_depth{destination="backup",state="queued"} 5"#), "/metrics shows them:\n\(samples)")
         XCTAssertTrue(samples.contains(#"relay_destination_in_run{destination="backup"} 0"#))
@@ -96,9 +100,10 @@ final class FewerDestinationsTests: XCTestCase {
         XCTAssertEqual(try harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
         let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
         try harness.dropPhotos(2)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? gallery.photos().count) ?? 0) == 2 && ((try? backup.uploadRequests().count) ?? 0) >= 2 || !relay.isRunning
-        }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? gallery.photos().count) ?? 0) == 2 && ((try? backup.uploadRequests().count) ?? 0) >= 2 || !relay.isRunning
+            }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
 
         let unconfirmed = try harness.relay("drop", "--destination", "backup")

@@ -33,8 +33,9 @@ final class FullDiskTests: XCTestCase {
             XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(photos[photo.name])))
         }
         for name in photos.keys {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: harness.dropFolder.appendingPathComponent(name).path),
-                          "relay never removes the photographer's files")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: harness.dropFolder.appendingPathComponent(name).path),
+                "relay never removes the photographer's files")
         }
     }
 }

@@ -32,16 +32,19 @@ final class GPhoto2BackendTests: XCTestCase {
     /// Waits until relay's log holds `text` (or relay ended) and fails the test if it never does.
     private func expectLog(_ relay: Subprocess, _ text: String, file: StaticString = #filePath, line: UInt = #line) {
         let said = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains(text) || !relay.isRunning }
-        XCTAssertTrue(said && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            said && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
+            file: file, line: line)
     }
 
     /// Waits until the gallery has `names` and checks each against the simulator's export.
-    private func expectPhotos(_ names: [String], in rig: Rig, relay: Subprocess, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func expectPhotos(_ names: [String], in rig: Rig, relay: Subprocess, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let arrived = try Subprocess.waitUntil(timeout: 60) { try rig.gallery.photos().count >= names.count || !relay.isRunning }
         let photos = try rig.gallery.photos()
-        XCTAssertTrue(arrived, "\(photos.count) of \(names.count) photos arrived:\n\(relay.stderr.suffix(4000))\n\(rig.sim.log.suffix(2000))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            arrived, "\(photos.count) of \(names.count) photos arrived:\n\(relay.stderr.suffix(4000))\n\(rig.sim.log.suffix(2000))",
+            file: file, line: line)
         XCTAssertEqual(photos.map(\.name).sorted(), names.sorted(), "each photo once\n\(relay.stderr.suffix(3000))", file: file, line: line)
         for photo in photos {
             let original = try Data(contentsOf: rig.export.appendingPathComponent(photo.name))

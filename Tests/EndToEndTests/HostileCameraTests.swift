@@ -14,16 +14,19 @@ final class HostileCameraTests: XCTestCase {
 
     /// Runs relay against a simulator in `mode` that shoots one photo, until `expected` is logged
     /// (and a moment more, to see the reconnects), then stops it.
-    private func run(_ mode: String, expecting expected: String, photos wanted: Int = 0,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+    private func run(
+        _ mode: String, expecting expected: String, photos wanted: Int = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Outcome {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--hostile", mode])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("standard PTP events") || relay.stderr.contains(expected) },
-                      relay.stderr, file: file, line: line)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("standard PTP events") || relay.stderr.contains(expected) },
+            relay.stderr, file: file, line: line)
         sim.shootByStdin(1)
         let seen = Subprocess.waitUntil(timeout: 20) {
             relay.stderr.contains(expected) && ((try? gallery.photos().count) ?? 0) >= wanted

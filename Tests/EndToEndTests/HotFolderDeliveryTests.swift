@@ -18,8 +18,9 @@ final class HotFolderDeliveryTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let relay = try Subprocess(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--settle", "60"],
-                                   environment: harness.environment)
+        let relay = try Subprocess(
+            TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--settle", "60"],
+            environment: harness.environment)
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { relay.stderr.contains("watching for new photos") }, relay.stderr)
 
@@ -32,8 +33,9 @@ final class HotFolderDeliveryTests: XCTestCase {
         try harness.dropPhotos(2)
         // The two photos written after it have been taken: relay has looked at the folder since.
         try waitForPhotos(gallery, count: 2, relay: relay, timeout: 20)
-        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"],
-                       "the file still open for writing is not taken")
+        XCTAssertEqual(
+            try gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"],
+            "the file still open for writing is not taken")
 
         try handle.write(contentsOf: content.dropFirst(150_000))
         try handle.close()
@@ -46,8 +48,11 @@ final class HotFolderDeliveryTests: XCTestCase {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         harness.environment["GALLERY_TOKEN"] = "s3cret-token"
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "e2e",
-                                         "--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test").status, 0)
+        XCTAssertEqual(
+            try harness.relay(
+                "config", "add", "--url", gallery.uploadURL, "--note", "e2e",
+                "--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test"
+            ).status, 0)
         let relay = try harness.startRun()
         let photos = try harness.dropPhotos(50)
         try Data("raw".utf8).write(to: harness.dropFolder.appendingPathComponent("IMG_0001.CR3"))
@@ -132,8 +137,9 @@ final class HotFolderDeliveryTests: XCTestCase {
         let failures = try harness.history().filter { !$0.success }
         XCTAssertGreaterThanOrEqual(failures.count, 2)
         XCTAssertLessThan(failures.count, 50, "\(failures.count) failed attempts while the gallery was down")
-        XCTAssertTrue(failures.allSatisfy { $0.errorMessage?.contains("could not connect") == true },
-                      failures.map { $0.errorMessage ?? "-" }.joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.allSatisfy { $0.errorMessage?.contains("could not connect") == true },
+            failures.map { $0.errorMessage ?? "-" }.joined(separator: "\n"))
     }
 
     func testPermanentRejectionMovesThePhotoToFailedAndDoesNotBlockTheRest() throws {

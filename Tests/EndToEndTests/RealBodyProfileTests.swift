@@ -21,14 +21,19 @@ final class RealBodyProfileTests: XCTestCase {
     /// that the JPEGs the camera made, and nothing else, reached the gallery, each once.
     /// `reactivate`: the body lets one session in per activation (Sony), so once relay reports the
     /// refusal that follows the dropped connection, the photographer activates it again.
-    private func checkLiveShots(profile: String, extra: [String] = [], shots: Int = 8, reactivate: Bool = false,
-                                file: StaticString = #filePath, line: UInt = #line) throws -> (relay: String, sim: String) {
+    private func checkLiveShots(
+        profile: String, extra: [String] = [], shots: Int = 8, reactivate: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (relay: String, sim: String) {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)
         let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: profile, arguments: [
-            "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k", "--export", export.path,
-            "--seed", "7"] + faults + extra)
+        let sim = try CameraSimProcess(
+            profile: profile,
+            arguments: [
+                "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k", "--export", export.path,
+                "--seed", "7",
+            ] + faults + extra)
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         let connected = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }
@@ -50,15 +55,17 @@ final class RealBodyProfileTests: XCTestCase {
         }
         Thread.sleep(forTimeInterval: 1.5)
         let photos = try gallery.photos()
-        XCTAssertTrue(arrived, "\(photos.count) of \(shots) arrived:\n\(relay.stderr.suffix(5000))\nsimulator:\n\(sim.log.suffix(3000))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            arrived, "\(photos.count) of \(shots) arrived:\n\(relay.stderr.suffix(5000))\nsimulator:\n\(sim.log.suffix(3000))",
+            file: file, line: line)
         let made = try FileManager.default.contentsOfDirectory(at: export, includingPropertiesForKeys: nil)
             .filter { ["jpg", "jpeg"].contains($0.pathExtension.lowercased()) }
         XCTAssertEqual(made.count, shots, "the camera made one JPEG per shot", file: file, line: line)
         let expected = try made.map { SHA256.hex(try Data(contentsOf: $0)) }.sorted()
-        XCTAssertEqual(photos.map(\.sha256).sorted(), expected,
-                       "every JPEG the camera made arrives once, byte-identical, and no RAW:\n\(relay.stderr.suffix(4000))",
-                       file: file, line: line)
+        XCTAssertEqual(
+            photos.map(\.sha256).sorted(), expected,
+            "every JPEG the camera made arrives once, byte-identical, and no RAW:\n\(relay.stderr.suffix(4000))",
+            file: file, line: line)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
         return (relay.stderr, sim.log)
     }
@@ -68,8 +75,9 @@ final class RealBodyProfileTests: XCTestCase {
     func testCanonR5MarkIIMemoryCapturesAnnouncedBy0xC1B8() throws {
         let (relay, sim) = try checkLiveShots(profile: "canon-r5m2", extra: ["--verbose"])
         XCTAssertTrue(relay.contains("spooled IMG_"), relay)
-        XCTAssertGreaterThanOrEqual(sim.components(separatedBy: "TransferComplete").count - 1, 8,
-                                    "each capture in memory is released")
+        XCTAssertGreaterThanOrEqual(
+            sim.components(separatedBy: "TransferComplete").count - 1, 8,
+            "each capture in memory is released")
     }
 
     /// R5 Mark II shooting to the card: photos announced by 0xC1B6 records, the name at the end.
@@ -90,8 +98,9 @@ final class RealBodyProfileTests: XCTestCase {
     /// is asked again, the connection is kept.
     func testNikonGeneralErrorAfterAShotIsRetriedWithoutReconnecting() throws {
         let (relay, _) = try checkLiveShots(profile: "nikon", extra: ["--object-info-busy", "1s"])
-        XCTAssertEqual(relay.components(separatedBy: "connected to").count - 1, 2,
-                       "one connection, and one more after the dropped transfer; none for the GeneralErrors:\n\(relay)")
+        XCTAssertEqual(
+            relay.components(separatedBy: "connected to").count - 1, 2,
+            "one connection, and one more after the dropped transfer; none for the GeneralErrors:\n\(relay)")
         XCTAssertFalse(relay.contains("set aside"), relay)
     }
 
@@ -113,7 +122,8 @@ final class RealBodyProfileTests: XCTestCase {
         XCTAssertTrue(relay.contains("(Sony PC Remote events)"), relay)
         XCTAssertTrue(relay.contains("relay relies on its events alone"), relay)
         XCTAssertFalse(sim.contains("came before the sony handshake"), "relay sent nothing before the SDIO phases:\n\(sim)")
-        XCTAssertTrue(relay.contains("lets one connection in per activation"), "the dropped connection needed the body activated again:\n\(relay)")
+        XCTAssertTrue(
+            relay.contains("lets one connection in per activation"), "the dropped connection needed the body activated again:\n\(relay)")
     }
 
     /// `relay capture` fires each profile that can be fired, and the shots' photos arrive.

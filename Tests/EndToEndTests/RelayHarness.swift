@@ -24,29 +24,37 @@ final class RelayHarness {
 
     /// Runs a relay command to completion.
     @discardableResult
-    func relay(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+    func relay(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try Subprocess.run(TestPaths.relayExecutable, arguments, environment: environment, timeout: 60)
     }
 
     /// Starts `relay run` on the drop folder with fast settle and retry timings.
     func startRun(_ extra: [String] = []) throws -> Subprocess {
-        try Subprocess(TestPaths.relayExecutable, [
-            "run", "--folder", dropFolder.path, "--settle", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5",
-        ] + extra, environment: environment)
+        try Subprocess(
+            TestPaths.relayExecutable,
+            [
+                "run", "--folder", dropFolder.path, "--settle", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5",
+            ] + extra, environment: environment)
     }
 
     /// Starts `relay run --camera CAMERA EXTRA…` with fast retry timings.
     func startCameraRun(_ camera: String, _ extra: [String] = []) throws -> Subprocess {
-        try Subprocess(TestPaths.relayExecutable, [
-            "run", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
-        ] + extra, environment: environment)
+        try Subprocess(
+            TestPaths.relayExecutable,
+            [
+                "run", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
+            ] + extra, environment: environment)
     }
 
     /// Starts `relay capture --camera CAMERA EXTRA…` with fast retry timings.
     func startCapture(_ camera: String, _ extra: [String]) throws -> Subprocess {
-        try Subprocess(TestPaths.relayExecutable, [
-            "capture", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
-        ] + extra, environment: environment)
+        try Subprocess(
+            TestPaths.relayExecutable,
+            [
+                "capture", "--camera", camera, "--retry-base", "0.05", "--retry-cap", "0.5",
+            ] + extra, environment: environment)
     }
 
     /// Drops JPEGs named IMG_0001.JPG... into the hot folder the way FTP servers do (temporary

@@ -13,10 +13,13 @@ final class RenditionDeliveryTests: XCTestCase {
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         // A portrait shot (stored sideways, orientation 6) with GPS and XMP; a photo smaller than
         // the rendition; a photo whose pixel data is damaged.
-        try CameraJPEG.write(to: card.appendingPathComponent("PORT.JPG"), .init(width: 3000, height: 2000, orientation: 6, gps: true, xmp: true))
+        try CameraJPEG.write(
+            to: card.appendingPathComponent("PORT.JPG"), .init(width: 3000, height: 2000, orientation: 6, gps: true, xmp: true))
         let small = try CameraJPEG.write(to: card.appendingPathComponent("SMALL.JPG"), .init(width: 800, height: 600, seed: 2))
-        let damaged = CameraJPEG.damaged(try CameraJPEG.write(to: harness.root.appendingPathComponent("whole.jpg"),
-                                                              .init(width: 1600, height: 1200, seed: 3)))
+        let damaged = CameraJPEG.damaged(
+            try CameraJPEG.write(
+                to: harness.root.appendingPathComponent("whole.jpg"),
+                .init(width: 1600, height: 1200, seed: 3)))
         try damaged.write(to: card.appendingPathComponent("DAMAGED.JPG"))
 
         let gallery = try GalleryProcess()
@@ -44,8 +47,9 @@ final class RenditionDeliveryTests: XCTestCase {
         XCTAssertNotNil(tags["ICC_Profile:ProfileDescription"], "the colour profile is kept")
         XCTAssertEqual(tags["XMP:Creator"] as? String, "relay test photographer")
         XCTAssertTrue(tags.keys.filter { $0.hasPrefix("EXIF:GPS") }.isEmpty, "GPS removed: \(tags.keys.sorted())")
-        XCTAssertTrue(photos["PORT.JPG"]?.idempotencyKey?.hasSuffix("-1024q85-nogps") == true,
-                      "the rendition has its own key: \(String(describing: photos["PORT.JPG"]?.idempotencyKey))")
+        XCTAssertTrue(
+            photos["PORT.JPG"]?.idempotencyKey?.hasSuffix("-1024q85-nogps") == true,
+            "the rendition has its own key: \(String(describing: photos["PORT.JPG"]?.idempotencyKey))")
 
         // Smaller than the rendition and without GPS: sent as it is, byte for byte.
         XCTAssertEqual(photos["SMALL.JPG"]?.sha256, SHA256.hex(small))
@@ -80,7 +84,9 @@ final class RenditionDeliveryTests: XCTestCase {
         XCTAssertLessThan(before, names.count, "the kill came while renditions were still to be made")
 
         let second = try harness.startCameraRun(camera.cameraURL, ["--include-existing"])
-        let arrived = try Subprocess.waitUntil(timeout: 90) { try Set(gallery.photos().map(\.name)).count == names.count || !second.isRunning }
+        let arrived = try Subprocess.waitUntil(timeout: 90) {
+            try Set(gallery.photos().map(\.name)).count == names.count || !second.isRunning
+        }
         XCTAssertTrue(arrived, "second run:\n\(second.stderr.suffix(3000))")
         XCTAssertEqual(second.stop(signal: SIGTERM, timeout: 30), 0, second.stderr)
         let photos = try gallery.photos()

@@ -72,26 +72,32 @@ final class RunEventsOutputTests: XCTestCase {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
         let socketPath = harness.root.appendingPathComponent("notify.sock").path
-        let listener = try Subprocess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
-            import socket, sys
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            s.bind(sys.argv[1])
-            print("bound", flush=True)
-            while True:
-                message = s.recv(4096).decode()
-                print(message.replace("\\n", " "), flush=True)
-                if message == "STOPPING=1":
-                    break
-            """, socketPath], environment: [:])
+        let listener = try Subprocess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                "-c",
+                """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                s.bind(sys.argv[1])
+                print("bound", flush=True)
+                while True:
+                    message = s.recv(4096).decode()
+                    print(message.replace("\\n", " "), flush=True)
+                    if message == "STOPPING=1":
+                        break
+                """, socketPath,
+            ], environment: [:])
         defer { _ = listener.stop(signal: SIGKILL) }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { listener.stdout.contains("bound") }, listener.stderr)
         harness.environment["NOTIFY_SOCKET"] = socketPath
         harness.environment["WATCHDOG_USEC"] = "1000000"
         let relay = try harness.startRun()
         defer { _ = relay.stop(signal: SIGKILL) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) {
-            listener.stdout.contains("READY=1") && listener.stdout.contains("WATCHDOG=1") && listener.stdout.contains("STATUS=queued")
-        }, listener.stdout + relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 20) {
+                listener.stdout.contains("READY=1") && listener.stdout.contains("WATCHDOG=1") && listener.stdout.contains("STATUS=queued")
+            }, listener.stdout + relay.stderr)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertNotNil(listener.wait(timeout: 10), "STOPPING=1 was not sent:\n\(listener.stdout)")
         let lines = listener.stdout.split(separator: "\n").map(String.init)

@@ -10,8 +10,9 @@ final class S3DeliveryTests: XCTestCase {
         defer { store.stop() }
         try store.createBucket("event")
         let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", "s3://event/gala/{seq}-{name}", "--endpoint", store.endpoint,
-                                      "--note", "bucket")
+        let added = try harness.relay(
+            "config", "add", "--url", "s3://event/gala/{seq}-{name}", "--endpoint", store.endpoint,
+            "--note", "bucket")
         XCTAssertEqual(added.status, 0, added.stderr)
 
         let refused = try harness.relay("run", "--folder", harness.dropFolder.path)
@@ -56,8 +57,9 @@ final class SeveralDestinationsTests: XCTestCase {
         harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
         harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
-        let added = try harness.relay("config", "add", "--url", "s3://backup/originals", "--endpoint", store.endpoint,
-                                      "--note", "backup", "--priority", "low")
+        let added = try harness.relay(
+            "config", "add", "--url", "s3://backup/originals", "--endpoint", store.endpoint,
+            "--note", "backup", "--priority", "low")
         XCTAssertEqual(added.status, 0, added.stderr)
 
         // The backup is named first: the gallery, of normal priority, is still the primary.
@@ -68,8 +70,9 @@ final class SeveralDestinationsTests: XCTestCase {
             ((try? store.objects(in: "backup").count) ?? 0) >= 5 && ((try? gallery.photos().count) ?? 0) >= 5 || !relay.isRunning
         }
         XCTAssertTrue(done, relay.stderr)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 1) == 0 },
-                      "the spool empties: \((try? harness.relay("status").stdout) ?? "")\n\(relay.stderr)")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? 1) == 0 },
+            "the spool empties: \((try? harness.relay("status").stdout) ?? "")\n\(relay.stderr)")
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
 
         XCTAssertEqual(try gallery.photos().map(\.name).sorted(), photos.keys.sorted())
@@ -90,7 +93,8 @@ final class SeveralDestinationsTests: XCTestCase {
         harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
         harness.environment["AWS_SECRET_ACCESS_KEY"] = "wrong-secret"
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
-        XCTAssertEqual(try harness.relay("config", "add", "--url", "s3://backup/x", "--endpoint", store.endpoint, "--note", "backup").status, 0)
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", "s3://backup/x", "--endpoint", store.endpoint, "--note", "backup").status, 0)
 
         let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
         defer { _ = relay.stop(signal: SIGKILL) }

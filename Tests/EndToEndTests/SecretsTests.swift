@@ -14,10 +14,11 @@ final class SecretsTests: XCTestCase {
         harness.environment["GALLERY_TOKEN"] = token
         harness.environment["GALLERY_KEY"] = apiKey
         var outputs: [String] = []
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "secret gallery",
-                                      "--header", "Authorization: Bearer ${GALLERY_TOKEN}",
-                                      "--header", "X-Api-Key: ${GALLERY_KEY}",
-                                      "--header", "X-Literal-Token: \(token)")
+        let added = try harness.relay(
+            "config", "add", "--url", gallery.uploadURL, "--note", "secret gallery",
+            "--header", "Authorization: Bearer ${GALLERY_TOKEN}",
+            "--header", "X-Api-Key: ${GALLERY_KEY}",
+            "--header", "X-Literal-Token: \(token)")
         XCTAssertEqual(added.status, 0, added.stderr)
         outputs += [added.stdout, added.stderr]
 
@@ -25,15 +26,19 @@ final class SecretsTests: XCTestCase {
         let rejected = harness.dropFolder.appendingPathComponent("REJECT_0001.JPG")
         _ = try JPEGFixture.write(to: rejected, count: 30_000, seed: 9)
         let run = try harness.startRun()
-        XCTAssertTrue(try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count == 2 && run.stderr.contains("FAILED for good") },
-                      run.stderr)
+        XCTAssertTrue(
+            try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count == 2 && run.stderr.contains("FAILED for good") },
+            run.stderr)
         XCTAssertEqual(run.stop(signal: SIGINT, timeout: 30), 0)
         outputs += [run.stdout, run.stderr]
-        XCTAssertTrue(try gallery.requests().contains { $0.headers["authorization"] == "Bearer \(token)" },
-                      "the secret does reach the gallery")
+        XCTAssertTrue(
+            try gallery.requests().contains { $0.headers["authorization"] == "Bearer \(token)" },
+            "the secret does reach the gallery")
 
-        for command in [["config", "show"], ["config", "show", "--json"], ["config", "list"], ["config", "list", "--json"],
-                        ["history"], ["history", "--json"], ["status"], ["status", "--json"]] {
+        for command in [
+            ["config", "show"], ["config", "show", "--json"], ["config", "list"], ["config", "list", "--json"],
+            ["history"], ["history", "--json"], ["status"], ["status", "--json"],
+        ] {
             let result = try Subprocess.run(TestPaths.relayExecutable, command, environment: harness.environment)
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
             outputs += [result.stdout, result.stderr]

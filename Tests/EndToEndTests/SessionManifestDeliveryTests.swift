@@ -13,31 +13,36 @@ final class SessionManifestDeliveryTests: XCTestCase {
         let harness = try RelayHarness()
         harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
         harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
-        let added = try harness.relay("config", "add", "--url", "s3://event/gala/{run}/{name}", "--endpoint", store.endpoint,
-                                      "--note", "bucket")
+        let added = try harness.relay(
+            "config", "add", "--url", "s3://event/gala/{run}/{name}", "--endpoint", store.endpoint,
+            "--note", "bucket")
         XCTAssertEqual(added.status, 0, added.stderr)
 
         let first = try harness.startRun(["--session", "party"])
         defer { _ = first.stop(signal: SIGKILL) }
         var photos = try harness.dropPhotos(2)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? harness.history()) ?? []).filter(\.success).count >= 2 || !first.isRunning
-        }, first.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? harness.history()) ?? []).filter(\.success).count >= 2 || !first.isRunning
+            }, first.stderr)
         _ = first.stop(signal: SIGKILL)
         XCTAssertFalse(try store.objects(in: "event").contains { $0.key.hasSuffix("_DONE") }, "no marker after a crash")
 
         let second = try harness.startRun(["--session", "party"])
         defer { _ = second.stop(signal: SIGKILL) }
         photos.merge(try harness.dropPhotos(1, startingAt: 3)) { $1 }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            ((try? harness.history()) ?? []).filter(\.success).count >= 3 || !second.isRunning
-        }, second.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? harness.history()) ?? []).filter(\.success).count >= 3 || !second.isRunning
+            }, second.stderr)
         XCTAssertEqual(second.stop(signal: SIGINT), 0, second.stderr)
 
         let objects = try store.objects(in: "event")
-        XCTAssertEqual(objects.map(\.key).sorted(),
-                       (photos.keys.map { "gala/party/\($0)" } + ["gala/party/_DONE", "gala/party/manifest.json"]).sorted())
-        let manifest = try JSONSerialization.jsonObject(with: try store.body(of: "gala/party/manifest.json", in: "event"))
+        XCTAssertEqual(
+            objects.map(\.key).sorted(),
+            (photos.keys.map { "gala/party/\($0)" } + ["gala/party/_DONE", "gala/party/manifest.json"]).sorted())
+        let manifest =
+            try JSONSerialization.jsonObject(with: try store.body(of: "gala/party/manifest.json", in: "event"))
             as? [String: Any]
         XCTAssertEqual(manifest?["session"] as? String, "party")
         let listed = (manifest?["photos"] as? [[String: Any]]) ?? []
@@ -67,15 +72,17 @@ final class SessionManifestURLTests: XCTestCase {
         let harness = try RelayHarness()
         let refused = try harness.relay("config", "add", "--url", "s3://event/x", "--manifest-url", gallery.manifestURL)
         XCTAssertEqual(refused.status, 3, "manifestUrl is for http configs: \(refused.stderr)")
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--manifest-url", gallery.manifestURL,
-                                      "--note", "gallery")
+        let added = try harness.relay(
+            "config", "add", "--url", gallery.uploadURL, "--manifest-url", gallery.manifestURL,
+            "--note", "gallery")
         XCTAssertEqual(added.status, 0, added.stderr)
 
         let relay = try harness.startRun(["--session", "gig"])
         defer { _ = relay.stop(signal: SIGKILL) }
         let photos = try harness.dropPhotos(2)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 2 || !relay.isRunning },
-                      relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 2 || !relay.isRunning },
+            relay.stderr)
         XCTAssertEqual(try gallery.manifests().count, 0, "no manifest before the run ends")
         XCTAssertEqual(relay.stop(signal: SIGINT), 0, relay.stderr)
 

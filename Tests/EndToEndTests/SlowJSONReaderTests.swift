@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 26: a `--json` reader that stops reading holds up no upload, and Ctrl-C still ends relay
@@ -65,10 +66,11 @@ final class SlowJSONReaderTests: XCTestCase {
         // Read until the first photo is in the spool, then go away.
         var seen = ""
         let reader = pipe.fileHandleForReading
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) {
-            seen += String(decoding: reader.availableData, as: UTF8.self)
-            return seen.contains("\"photo.spooled\"") || !relay.isRunning
-        }, seen)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                seen += String(decoding: reader.availableData, as: UTF8.self)
+                return seen.contains("\"photo.spooled\"") || !relay.isRunning
+            }, seen)
         try reader.close()
         XCTAssertTrue(waitForExit(relay, timeout: 30), "relay noticed that stdout was closed")
         let log = try String(contentsOf: stderr, encoding: .utf8)

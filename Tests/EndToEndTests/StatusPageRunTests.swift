@@ -11,13 +11,19 @@ final class StatusPageRunTests: XCTestCase {
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "status e2e").status, 0)
         harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
         // A battery at 75 % (a step Canon bodies report as is) and a card with room for 900 shots.
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--photo-size", "200k", "--battery", "75",
-                                                                       "--card-shots", "900"])
+        let sim = try CameraSimProcess(
+            profile: "canon-eos",
+            arguments: [
+                "--photo-size", "200k", "--battery", "75",
+                "--card-shots", "900",
+            ])
         defer { sim.stop() }
         let port = try XCTUnwrap(ClosedPort.make())
         let relay = try harness.startCameraRun(sim.cameraURL, ["--status", "\(port)"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
-        let announced = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("status page at http://127.0.0.1:\(port)/") || !relay.isRunning }
+        let announced = Subprocess.waitUntil(timeout: 60) {
+            relay.stderr.contains("status page at http://127.0.0.1:\(port)/") || !relay.isRunning
+        }
         XCTAssertTrue(announced, "relay did not announce its status page:\n\(relay.stderr.suffix(3000))")
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected") || !relay.isRunning }, relay.stderr)
 
@@ -26,21 +32,26 @@ final class StatusPageRunTests: XCTestCase {
         XCTAssertTrue(arrived, "photos did not arrive:\n\(relay.stderr.suffix(3000))")
         // The delivery is settled in relay just after the gallery has it: wait for the count.
         let counted = try Subprocess.waitUntil(timeout: 30) {
-            try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json?token=e2e-secret").body.range(of: Data(#""delivered":3"#.utf8)) != nil
+            try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json?token=e2e-secret").body.range(
+                of: Data(#""delivered":3"#.utf8)) != nil
         }
         XCTAssertTrue(counted)
 
         XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/metrics").status, 401)
-        let metrics = try RawHTTP.send(host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
-                                       headers: ["Authorization": "Bearer e2e-secret"], body: Data())
+        let metrics = try RawHTTP.send(
+            host: "127.0.0.1", port: port, method: "GET", path: "/metrics",
+            headers: ["Authorization": "Bearer e2e-secret"], body: Data())
         XCTAssertEqual(metrics.status, 200)
         let lines = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_photos_delivered_total{destination=") && $0.hasSuffix("} 3") },
-                      String(decoding: metrics.body, as: UTF8.self))
-        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_camera_connected{model=\"Canon EOS R50 (relay camera-sim)\"") && $0.hasSuffix("} 1") })
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("relay_photos_delivered_total{destination=") && $0.hasSuffix("} 3") },
+            String(decoding: metrics.body, as: UTF8.self))
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("relay_camera_connected{model=\"Canon EOS R50 (relay camera-sim)\"") && $0.hasSuffix("} 1") })
         XCTAssertTrue(lines.contains("relay_upload_seconds_count 3"))
-        XCTAssertTrue(lines.contains { $0.hasPrefix("relay_camera_battery_percent{") && $0.hasSuffix("} 75") },
-                      String(decoding: metrics.body, as: UTF8.self))
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("relay_camera_battery_percent{") && $0.hasSuffix("} 75") },
+            String(decoding: metrics.body, as: UTF8.self))
         XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz").status, 200)
 
         let page = try HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/?token=e2e-secret")
@@ -60,12 +71,14 @@ final class StatusPageRunTests: XCTestCase {
     func testAPortInUseIsAUsageErrorNamingThePort() throws {
         let harness = try RelayHarness()
         let busy = try GalleryProcess()
-        let run = try Subprocess.run(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "\(busy.port)"],
-                                     environment: harness.environment, timeout: 60)
+        let run = try Subprocess.run(
+            TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "\(busy.port)"],
+            environment: harness.environment, timeout: 60)
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("port \(busy.port) is already in use"), run.stderr)
-        let bad = try Subprocess.run(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "[::1:80"],
-                                     environment: harness.environment, timeout: 60)
+        let bad = try Subprocess.run(
+            TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "[::1:80"],
+            environment: harness.environment, timeout: 60)
         XCTAssertEqual(bad.status, 2, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("brackets"), bad.stderr)
     }
@@ -77,14 +90,17 @@ final class StatusPageRunTests: XCTestCase {
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", "http://127.0.0.1:9/upload").status, 0)
         let port = try XCTUnwrap(ClosedPort.make())
-        let relay = try Subprocess(TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "0.0.0.0:\(port)"],
-                                   environment: harness.environment)
+        let relay = try Subprocess(
+            TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--status", "0.0.0.0:\(port)"],
+            environment: harness.environment)
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         let pattern = try NSRegularExpression(pattern: "status page at http://[^ ]+:\(port)/\\?token=([0-9a-f]{32}) ")
         var token: String?
         _ = Subprocess.waitUntil(timeout: 60) {
             let text = relay.stderr
-            if let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+            if let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            {
                 token = String(text[range])
             }
             return token != nil || !relay.isRunning

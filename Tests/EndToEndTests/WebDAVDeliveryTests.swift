@@ -10,8 +10,9 @@ final class WebDAVDeliveryTests: XCTestCase {
         defer { dav.stop() }
         let harness = try RelayHarness()
         harness.environment["DAV_PASSWORD"] = dav.password
-        let added = try harness.relay("config", "add", "--url", "dav://\(dav.user)@127.0.0.1:\(dav.port)/archive/wedding",
-                                      "--password", "${DAV_PASSWORD}", "--note", "nas")
+        let added = try harness.relay(
+            "config", "add", "--url", "dav://\(dav.user)@127.0.0.1:\(dav.port)/archive/wedding",
+            "--password", "${DAV_PASSWORD}", "--note", "nas")
         XCTAssertEqual(added.status, 0, added.stderr)
         let relay = try harness.startRun()
         defer { _ = relay.stop(signal: SIGKILL) }
@@ -21,13 +22,15 @@ final class WebDAVDeliveryTests: XCTestCase {
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         XCTAssertEqual(dav.files(), photos.keys.sorted().map { "archive/wedding/\($0)" })
         for name in photos.keys {
-            XCTAssertEqual(SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("archive/wedding/\(name)"))),
-                           photos[name].map(SHA256.hex))
+            XCTAssertEqual(
+                SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("archive/wedding/\(name)"))),
+                photos[name].map(SHA256.hex))
         }
         let history = try harness.history()
         XCTAssertEqual(history.filter(\.success).count, 3)
         XCTAssertTrue(history.allSatisfy { $0.requestSummary.hasPrefix("PUT dav://photo@127.0.0.1") }, "\(history.map(\.requestSummary))")
-        XCTAssertFalse(try String(contentsOf: harness.home.appendingPathComponent("configs.json"), encoding: .utf8).contains(dav.password),
-                       "the password stays in the environment")
+        XCTAssertFalse(
+            try String(contentsOf: harness.home.appendingPathComponent("configs.json"), encoding: .utf8).contains(dav.password),
+            "the password stays in the environment")
     }
 }

@@ -1,5 +1,6 @@
-@testable import FTPReceiver
 import XCTest
+
+@testable import FTPReceiver
 
 /// The receiver's pure rules, without sockets: accounts, listen addresses, peers, login slowdown.
 final class FTPReceiverRulesTests: XCTestCase {

@@ -38,7 +38,9 @@ final class FTPCommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("PORT 192,168,1,20,4,1"), .port(FTPHostPort(host: "192.168.1.20", port: 1025)))
         XCTAssertEqual(try parse("EPRT |1|10.0.0.5|6275|"), .eprt(FTPHostPort(host: "10.0.0.5", port: 6275)))
         XCTAssertEqual(try parse("EPRT |2|::1|6275|"), .eprt(FTPHostPort(host: "::1", port: 6275)))
-        for bad in ["PORT 1,2,3,4,5", "PORT 1,2,3,256,0,1", "PORT 1,2,3,4,0,0", "EPRT |3|x|1|", "EPRT |1|::1|5|", "EPRT |1|1.2.3.4|0|", "PORT"] {
+        for bad in [
+            "PORT 1,2,3,4,5", "PORT 1,2,3,256,0,1", "PORT 1,2,3,4,0,0", "EPRT |3|x|1|", "EPRT |1|::1|5|", "EPRT |1|1.2.3.4|0|", "PORT",
+        ] {
             XCTAssertThrowsError(try parse(bad), bad)
         }
         XCTAssertEqual(FTPHostPort(host: "127.0.0.1", port: 50_000).portArgument, "127,0,0,1,195,80")

@@ -5,11 +5,13 @@ import XCTest
 final class FTPReplyAndPathTests: XCTestCase {
     func testRepliesAreSingleOrMultiLineAndCannotBeSplitByTheirText() {
         XCTAssertEqual(String(decoding: FTPReply(226, "done").encoded, as: UTF8.self), "226 done\r\n")
-        XCTAssertEqual(String(decoding: FTPReply(211, lines: ["Features:", " SIZE", "End"]).encoded, as: UTF8.self),
-                       "211-Features:\r\n SIZE\r\n211 End\r\n")
+        XCTAssertEqual(
+            String(decoding: FTPReply(211, lines: ["Features:", " SIZE", "End"]).encoded, as: UTF8.self),
+            "211-Features:\r\n SIZE\r\n211 End\r\n")
         XCTAssertEqual(String(decoding: FTPReply(550, "a\r\n226 fake").encoded, as: UTF8.self), "550 a  226 fake\r\n")
-        XCTAssertEqual(String(decoding: FTPReply(211, lines: ["x", "211 inner", "End"]).encoded, as: UTF8.self),
-                       "211-x\r\n 211 inner\r\n211 End\r\n")
+        XCTAssertEqual(
+            String(decoding: FTPReply(211, lines: ["x", "211 inner", "End"]).encoded, as: UTF8.self),
+            "211-x\r\n 211 inner\r\n211 End\r\n")
         XCTAssertEqual(String(decoding: FTPReply.folder("/a\"b", "created").encoded, as: UTF8.self), "257 \"/a\"\"b\" created\r\n")
     }
 
@@ -26,7 +28,9 @@ final class FTPReplyAndPathTests: XCTestCase {
         XCTAssertThrowsError(try FTPVirtualPath.resolve("../../../x.jpg", from: folder))
         XCTAssertThrowsError(try FTPVirtualPath.resolve("/..", from: folder))
         for host in ["~root/x.jpg", "C:\\x.jpg", "c:/x.jpg", "a\\..\\..\\x.jpg"] {
-            XCTAssertThrowsError(try FTPVirtualPath.resolve(host, from: .root), host) { XCTAssertEqual($0 as? FTPVirtualPath.Refusal, .hostPath) }
+            XCTAssertThrowsError(try FTPVirtualPath.resolve(host, from: .root), host) {
+                XCTAssertEqual($0 as? FTPVirtualPath.Refusal, .hostPath)
+            }
         }
         XCTAssertThrowsError(try FTPVirtualPath.resolve("a\u{1}b.jpg", from: .root))
         XCTAssertThrowsError(try FTPVirtualPath.resolve(String(repeating: "a/", count: 40), from: .root))
@@ -60,10 +64,13 @@ final class FTPReplyAndPathTests: XCTestCase {
     func testListingAndModificationTimes() {
         let date = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13:20 UTC
         XCTAssertEqual(FTPListing.modificationTime(date), "20231114221320")
-        let entries = [FTPListing.Entry(name: "100CANON", isFolder: true, bytes: 0, modified: date),
-                       FTPListing.Entry(name: "IMG_0001.JPG", isFolder: false, bytes: 1234, modified: date)]
-        XCTAssertEqual(FTPListing.long(entries),
-                       "drwx------ 1 ftp ftp 0 Nov 14 22:13 100CANON\r\n-rw------- 1 ftp ftp 1234 Nov 14 22:13 IMG_0001.JPG\r\n")
+        let entries = [
+            FTPListing.Entry(name: "100CANON", isFolder: true, bytes: 0, modified: date),
+            FTPListing.Entry(name: "IMG_0001.JPG", isFolder: false, bytes: 1234, modified: date),
+        ]
+        XCTAssertEqual(
+            FTPListing.long(entries),
+            "drwx------ 1 ftp ftp 0 Nov 14 22:13 100CANON\r\n-rw------- 1 ftp ftp 1234 Nov 14 22:13 IMG_0001.JPG\r\n")
         XCTAssertEqual(FTPListing.names(entries), "100CANON\r\nIMG_0001.JPG\r\n")
     }
 }

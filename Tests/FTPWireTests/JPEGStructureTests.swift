@@ -61,8 +61,9 @@ final class JPEGStructureTests: XCTestCase {
 
     func testWhatIsNotAJPEGStructureIsUnreadable() {
         XCTAssertEqual(JPEGStructure.verdict(of: [0x89, 0x50, 0x4E, 0x47]), .unreadable, "a PNG")
-        XCTAssertEqual(JPEGStructure.verdict(of: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x12, 0x34, 0x56, 0xFF, 0xD9]), .unreadable,
-                       "filler where a marker belongs")
+        XCTAssertEqual(
+            JPEGStructure.verdict(of: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x12, 0x34, 0x56, 0xFF, 0xD9]), .unreadable,
+            "filler where a marker belongs")
         XCTAssertEqual(JPEGStructure.verdict(of: [0xFF, 0xD8, 0xFF, 0xD9]), .unreadable, "an end before any frame and scan")
         XCTAssertEqual(JPEGStructure.verdict(of: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01]), .unreadable, "a length shorter than itself")
         XCTAssertEqual(JPEGStructure.verdict(of: [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02]), .unreadable, "a scan before the frame")

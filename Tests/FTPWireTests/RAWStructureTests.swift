@@ -24,7 +24,10 @@ final class RAWStructureTests: XCTestCase {
         func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] { u16(tag) + u16(type) + u32(count) + value }
         // Layout: header 8, IFD0 at 8 (4 entries: 2 + 48 + 4 = 54 bytes), arrays at 62, SubIFD at 78,
         // then the JPEG (1,000 bytes) and the two strips (3,000 and 5,000 bytes).
-        let subIFD = 78, jpeg = 78 + 2 + 24 + 4, strip1 = jpeg + 1_000, strip2 = strip1 + 3_000
+        let subIFD = 78
+        let jpeg = 78 + 2 + 24 + 4
+        let strip1 = jpeg + 1_000
+        let strip2 = strip1 + 3_000
         var file: [UInt8] = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
         file += u16(4)
         file += entry(0x0100, 3, 1, u16(4000) + [0, 0])
@@ -95,7 +98,9 @@ final class RAWStructureTests: XCTestCase {
     }
 
     func testARAFIsCompleteWhenItsRegionsArrived() {
-        func u32(_ value: Int) -> [UInt8] { [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] {
+            [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
         var raf = Array("FUJIFILMCCD-RAW ".utf8) + [UInt8](repeating: 0x30, count: 68)
         raf += u32(200) + u32(1_000) + u32(1_200) + u32(100) + u32(1_300) + u32(6_000)
         raf += [UInt8](repeating: 0, count: 7_300 - raf.count)

@@ -1,6 +1,7 @@
-@testable import GPhoto2
 import Foundation
 import XCTest
+
+@testable import GPhoto2
 
 final class GPhoto2OwnerThreadTests: XCTestCase {
     func testEveryJobRunsOnTheOneOwnerThreadAndHandsItsValueBack() throws {
@@ -15,9 +16,11 @@ final class GPhoto2OwnerThreadTests: XCTestCase {
     func testAJobsErrorReachesTheCaller() {
         let owner = GPhoto2OwnerThread(name: "test owner")
         defer { owner.finish() }
-        XCTAssertThrowsError(try owner.perform { () throws(GPhoto2Error) in
-            throw GPhoto2Error(code: GPhoto2Result.cameraBusy, operation: "fire the camera")
-        }) { error in
+        XCTAssertThrowsError(
+            try owner.perform { () throws(GPhoto2Error) in
+                throw GPhoto2Error(code: GPhoto2Result.cameraBusy, operation: "fire the camera")
+            }
+        ) { error in
             XCTAssertEqual((error as? GPhoto2Error)?.kind, .busy)
         }
     }

@@ -15,8 +15,9 @@ final class GPhoto2SummaryTests: XCTestCase {
             Device Capabilities:
             \tFile Download, File Deletion, File Upload
             """
-        XCTAssertEqual(GPhoto2Summary(parsing: text),
-                       GPhoto2Summary(manufacturer: "Canon.Inc", model: "Canon EOS R50", serial: "0123456789ab"))
+        XCTAssertEqual(
+            GPhoto2Summary(parsing: text),
+            GPhoto2Summary(manufacturer: "Canon.Inc", model: "Canon EOS R50", serial: "0123456789ab"))
     }
 
     func testMissingOrEmptyFieldsStayNil() {

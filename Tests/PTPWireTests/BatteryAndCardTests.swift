@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 /// Battery levels and free card space as bodies report them: the standard property with its
@@ -16,8 +17,9 @@ final class BatteryAndCardTests: XCTestCase {
         XCTAssertEqual(desc.encoded(), bytes)
         XCTAssertEqual(BatteryLevel.percent(standard: desc), 15)
         XCTAssertEqual(BatteryLevel.percent(value: 100, form: desc.form), 100)
-        XCTAssertEqual(BatteryLevel.percent(value: 2, form: .range(minimum: 1, maximum: 4, step: 1)), 50,
-                       "a range of steps is scaled into 0–100")
+        XCTAssertEqual(
+            BatteryLevel.percent(value: 2, form: .range(minimum: 1, maximum: 4, step: 1)), 50,
+            "a range of steps is scaled into 0–100")
     }
 
     func testEnumerationsOfStepsAndOfPercentages() throws {
@@ -31,8 +33,9 @@ final class BatteryAndCardTests: XCTestCase {
     }
 
     func testSonyLevelIsSignedAndMinusOneIsUnknown() throws {
-        let unknown = PTPDevicePropDesc(property: .sonyBatteryLevel, dataType: .int8, current: -1,
-                                        form: .range(minimum: -1, maximum: 100, step: 1))
+        let unknown = PTPDevicePropDesc(
+            property: .sonyBatteryLevel, dataType: .int8, current: -1,
+            form: .range(minimum: -1, maximum: 100, step: 1))
         let decoded = try PTPDevicePropDesc(decoding: unknown.encoded())
         XCTAssertEqual(decoded.current, -1, "INT8 is read signed")
         XCTAssertNil(BatteryLevel.percent(sony: decoded))
@@ -51,8 +54,9 @@ final class BatteryAndCardTests: XCTestCase {
     }
 
     func testCanonStepsFollowLibgphoto2sTable() {
-        XCTAssertEqual([0, 5, 1, 4, 2].map { BatteryLevel.percent(canonEOSStep: $0) },
-                       [BatteryLevel.canonLowPercent, 25, 50, 75, 100])
+        XCTAssertEqual(
+            [0, 5, 1, 4, 2].map { BatteryLevel.percent(canonEOSStep: $0) },
+            [BatteryLevel.canonLowPercent, 25, 50, 75, 100])
         XCTAssertNil(BatteryLevel.percent(canonEOSStep: 3))
         XCTAssertLessThan(BatteryLevel.canonLowPercent, 20, "Low must be under the warning line")
         for percent in [0, 15, 24, 25, 49, 50, 74, 75, 99, 100] {
@@ -73,8 +77,9 @@ final class BatteryAndCardTests: XCTestCase {
         let later = CanonEOSEventList.encode([
             .propValueChanged(property: 0xD111, value: 2, raw: []), .propValueChanged(property: 0xD111, value: 0, raw: []),
         ])
-        XCTAssertEqual(try CanonEOSEventList.parse(later).propertyValues, [.canonEOSBatteryPower: 0],
-                       "the last value in a reply wins")
+        XCTAssertEqual(
+            try CanonEOSEventList.parse(later).propertyValues, [.canonEOSBatteryPower: 0],
+            "the last value in a reply wins")
     }
 
     func testStorageInfoFreeImagesUnknownIsNil() throws {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class CanonEventParserTests: XCTestCase {
@@ -16,7 +17,7 @@ final class CanonEventParserTests: XCTestCase {
         let kinds = list.records.filter {
             switch $0 {
             case .propValueChanged, .availListChanged: return false
-            case let .unknown(type, size): return !(type == 0xC1A4 && size == 12)
+            case .unknown(let type, let size): return !(type == 0xC1A4 && size == 12)
             default: return true
             }
         }
@@ -37,15 +38,16 @@ final class CanonEventParserTests: XCTestCase {
     }
 
     func testObjectAddedExLayout() throws {
-        let object = CanonObjectAdded(handle: 0x11223344, storageID: 0x0001_0001, format: .canonCR3,
-                                      size: 0x0102_0304, parent: 0x9000_0002, filename: "IMG_1.CR3")
+        let object = CanonObjectAdded(
+            handle: 0x1122_3344, storageID: 0x0001_0001, format: .canonCR3,
+            size: 0x0102_0304, parent: 0x9000_0002, filename: "IMG_1.CR3")
         let bytes = CanonEOSEventList.encode([.objectAdded(object)])
         func u32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }
-        XCTAssertEqual(u32(0), 50)                   // 40 fixed + 9 name + NUL
+        XCTAssertEqual(u32(0), 50)  // 40 fixed + 9 name + NUL
         XCTAssertEqual(u32(4), 0xC181)
-        XCTAssertEqual(u32(8), 0x11223344)
+        XCTAssertEqual(u32(8), 0x1122_3344)
         XCTAssertEqual(u32(12), 0x0001_0001)
         XCTAssertEqual(bytes[16], 0x08)
         XCTAssertEqual(bytes[17], 0xB1)
@@ -63,29 +65,46 @@ final class CanonEventParserTests: XCTestCase {
     func testHandWrittenObjectAddedEx64AndRequestTransfer() throws {
         var writer = PTPDataWriter()
         // 0xC1A7: handle @8, storage @12, format @16, size @28, parent @36, name @44.
-        writer.appendU32(52); writer.appendU32(0xC1A7)
-        writer.appendU32(0x9000_0010); writer.appendU32(0x0002_0001); writer.appendU16(0x3801)
-        writer.appendZeros(10); writer.appendU32(777); writer.appendU32(0)
-        writer.appendU32(0x9000_0003); writer.appendU32(0)
+        writer.appendU32(52)
+        writer.appendU32(0xC1A7)
+        writer.appendU32(0x9000_0010)
+        writer.appendU32(0x0002_0001)
+        writer.appendU16(0x3801)
+        writer.appendZeros(10)
+        writer.appendU32(777)
+        writer.appendU32(0)
+        writer.appendU32(0x9000_0003)
+        writer.appendU32(0)
         writer.appendBytes(Array("A.JPG".utf8) + [0, 0, 0])
         // 0xC1A9 with a name lacking its NUL at the end of the record.
-        writer.appendU32(32); writer.appendU32(0xC1A9)
-        writer.appendU32(0x9000_0011); writer.appendU32(0xB108); writer.appendU32(0)
-        writer.appendU32(888); writer.appendU32(0)
+        writer.appendU32(32)
+        writer.appendU32(0xC1A9)
+        writer.appendU32(0x9000_0011)
+        writer.appendU32(0xB108)
+        writer.appendU32(0)
+        writer.appendU32(888)
+        writer.appendU32(0)
         writer.appendBytes(Array("B.CR".utf8))
-        writer.appendU32(8); writer.appendU32(0)
+        writer.appendU32(8)
+        writer.appendU32(0)
         let list = try CanonEOSEventList.parse(writer.bytes)
-        XCTAssertEqual(list.records, [
-            .objectAdded(CanonObjectAdded(recordType: 0xC1A7, handle: 0x9000_0010, storageID: 0x0002_0001,
-                                          format: .exifJPEG, size: 777, parent: 0x9000_0003, filename: "A.JPG")),
-            .requestObjectTransfer(CanonObjectAdded(recordType: 0xC1A9, handle: 0x9000_0011, format: .canonCR3,
-                                                    size: 888, filename: "B.CR")),
-        ])
+        XCTAssertEqual(
+            list.records,
+            [
+                .objectAdded(
+                    CanonObjectAdded(
+                        recordType: 0xC1A7, handle: 0x9000_0010, storageID: 0x0002_0001,
+                        format: .exifJPEG, size: 777, parent: 0x9000_0003, filename: "A.JPG")),
+                .requestObjectTransfer(
+                    CanonObjectAdded(
+                        recordType: 0xC1A9, handle: 0x9000_0011, format: .canonCR3,
+                        size: 888, filename: "B.CR")),
+            ])
     }
 
     func testRecordPastTheEndIsAnError() {
         var bytes = CanonEOSEventList.encode([.propValueChanged(property: 1, value: 2, raw: [])])
-        bytes[0] = 40   // claims 40 bytes, only 24 in total
+        bytes[0] = 40  // claims 40 bytes, only 24 in total
         XCTAssertThrowsError(try CanonEOSEventList.parse(bytes)) { error in
             XCTAssertEqual(error as? PTPWireError, .recordOutOfBounds(offset: 0, size: 40, available: 24))
         }
@@ -138,11 +157,13 @@ final class CanonEventParserTests: XCTestCase {
     /// The 0xC1B8 record as libgphoto2's ptp-pack.c quotes it from an R5 Mark II (commit af0b35bb3):
     /// no file name; handle, format and size where that comment shows them.
     func testRequestObjectTransfer64LFNFromTheLibgphoto2Sample() throws {
-        let record: [UInt8] = [0x25, 0, 0, 0, 0xB8, 0xC1, 0, 0,
-                               0x40, 0xC0, 0x32, 0x14, 0x08, 0xB1, 0, 0, 0, 0, 0, 0, 0xD4, 0x1C, 0xA6, 0x02,
-                               0, 0, 0, 0, 0, 0xC0, 0x32, 0x14, 0x06, 0, 0, 0, 0]
+        let record: [UInt8] = [
+            0x25, 0, 0, 0, 0xB8, 0xC1, 0, 0,
+            0x40, 0xC0, 0x32, 0x14, 0x08, 0xB1, 0, 0, 0, 0, 0, 0, 0xD4, 0x1C, 0xA6, 0x02,
+            0, 0, 0, 0, 0, 0xC0, 0x32, 0x14, 0x06, 0, 0, 0, 0,
+        ]
         let list = try CanonEOSEventList.parse(record + [8, 0, 0, 0, 0, 0, 0, 0])
-        guard case let .requestObjectTransfer(object)? = list.records.first else { return XCTFail("\(list.records)") }
+        guard case .requestObjectTransfer(let object)? = list.records.first else { return XCTFail("\(list.records)") }
         XCTAssertEqual(object.handle, 0x1432_C040)
         XCTAssertEqual(object.format, .canonCR3)
         XCTAssertEqual(object.size, 0x02A6_1CD4)
@@ -152,9 +173,10 @@ final class CanonEventParserTests: XCTestCase {
     }
 
     func testObjectAddedEx64LFNCarriesItsNameAtTheEnd() throws {
-        let object = CanonObjectAdded(recordType: CanonEOSEventType.objectAddedEx64LFN, handle: 0x0A00_0001,
-                                      storageID: 0x0001_0001, format: .exifJPEG, size: 24_000_000, parent: 0x0900_0001,
-                                      filename: "IMG_0042.JPG")
+        let object = CanonObjectAdded(
+            recordType: CanonEOSEventType.objectAddedEx64LFN, handle: 0x0A00_0001,
+            storageID: 0x0001_0001, format: .exifJPEG, size: 24_000_000, parent: 0x0900_0001,
+            filename: "IMG_0042.JPG")
         let bytes = CanonEOSEventList.encode([.objectAdded(object)])
         let list = try CanonEOSEventList.parse(bytes)
         XCTAssertEqual(list.newObjects, [object])

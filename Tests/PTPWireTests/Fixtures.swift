@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PTPWire
 
 /// Locates `shared/fixtures` beside the repository root, as it lies in production and CI.
@@ -27,8 +28,9 @@ enum Fixtures {
             .appendingPathComponent(relativePath)
             .standardizedFileURL
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            XCTFail("fixture not found at \(url.path) (expected repoRoot/../shared/fixtures/\(relativePath))",
-                    file: file, line: line)
+            XCTFail(
+                "fixture not found at \(url.path) (expected repoRoot/../shared/fixtures/\(relativePath))",
+                file: file, line: line)
             throw FixtureMissing(path: url.path)
         }
         return [UInt8](data)
@@ -54,8 +56,10 @@ enum Samples {
             .initFail(reason: 2),
             .operationRequest(PTPOperationRequest(code: .openSession, transactionID: 0, parameters: [1])),
             .operationRequest(PTPOperationRequest(code: .canonEOSGetEvent, transactionID: 12)),
-            .operationRequest(PTPOperationRequest(dataPhase: PTPOperationRequest.dataPhaseOut, code: .sendObjectInfo,
-                                                  transactionID: 0xFFFF_FFFF, parameters: [1, 2, 3, 4, 5])),
+            .operationRequest(
+                PTPOperationRequest(
+                    dataPhase: PTPOperationRequest.dataPhaseOut, code: .sendObjectInfo,
+                    transactionID: 0xFFFF_FFFF, parameters: [1, 2, 3, 4, 5])),
             .operationResponse(PTPOperationResponse(code: .ok, transactionID: 12)),
             .operationResponse(PTPOperationResponse(code: .deviceBusy, transactionID: 3, parameters: [9, 8, 7, 6, 5])),
             .event(PTPEvent(code: .objectAdded, transactionID: 0, parameters: [0x9000_0001])),
@@ -84,32 +88,40 @@ enum Samples {
     }
 
     static var storageInfo: PTPStorageInfo {
-        PTPStorageInfo(storageType: 4, filesystemType: 3, accessCapability: 0,
-                       maxCapacity: 64_000_000_000, freeSpaceInBytes: 12_345_678_901,
-                       freeSpaceInImages: 1234, storageDescription: "SD1", volumeLabel: "EOS_DIGITAL")
+        PTPStorageInfo(
+            storageType: 4, filesystemType: 3, accessCapability: 0,
+            maxCapacity: 64_000_000_000, freeSpaceInBytes: 12_345_678_901,
+            freeSpaceInImages: 1234, storageDescription: "SD1", volumeLabel: "EOS_DIGITAL")
     }
 
     static var objectInfo: PTPObjectInfo {
-        PTPObjectInfo(storageID: 0x0001_0001, objectFormat: .exifJPEG, protectionStatus: 0,
-                      compressedSize: 5_432_100, thumbFormat: .jfif, thumbCompressedSize: 12_000,
-                      thumbPixWidth: 160, thumbPixHeight: 120, imagePixWidth: 6000, imagePixHeight: 4000,
-                      imageBitDepth: 24, parentObject: 0x9000_0002, associationType: 0,
-                      associationDesc: 0, sequenceNumber: 0, filename: "IMG_0001.JPG",
-                      captureDate: "20261122T123456", modificationDate: "20261122T123457", keywords: "")
+        PTPObjectInfo(
+            storageID: 0x0001_0001, objectFormat: .exifJPEG, protectionStatus: 0,
+            compressedSize: 5_432_100, thumbFormat: .jfif, thumbCompressedSize: 12_000,
+            thumbPixWidth: 160, thumbPixHeight: 120, imagePixWidth: 6000, imagePixHeight: 4000,
+            imageBitDepth: 24, parentObject: 0x9000_0002, associationType: 0,
+            associationDesc: 0, sequenceNumber: 0, filename: "IMG_0001.JPG",
+            captureDate: "20261122T123456", modificationDate: "20261122T123457", keywords: "")
     }
 
     static var canonRecords: [CanonEOSEventRecord] {
         [
             .propValueChanged(property: 0xD105, value: 3, raw: []),
-            .objectAdded(CanonObjectAdded(recordType: CanonEOSEventType.objectAddedEx, handle: 0x9000_0101,
-                                          storageID: 0x0001_0001, format: .exifJPEG, size: 5_000_000,
-                                          parent: 0x9000_0002, filename: "IMG_0001.JPG")),
-            .objectAdded(CanonObjectAdded(recordType: CanonEOSEventType.objectAddedEx64, handle: 0x9000_0102,
-                                          storageID: 0x0001_0001, format: .canonCR3, size: 30_000_000,
-                                          parent: 0x9000_0002, filename: "IMG_0002.CR3")),
-            .requestObjectTransfer(CanonObjectAdded(recordType: CanonEOSEventType.requestObjectTransfer,
-                                                    handle: 0x9000_0103, format: .exifJPEG, size: 4_000_000,
-                                                    filename: "IMG_0003.JPG")),
+            .objectAdded(
+                CanonObjectAdded(
+                    recordType: CanonEOSEventType.objectAddedEx, handle: 0x9000_0101,
+                    storageID: 0x0001_0001, format: .exifJPEG, size: 5_000_000,
+                    parent: 0x9000_0002, filename: "IMG_0001.JPG")),
+            .objectAdded(
+                CanonObjectAdded(
+                    recordType: CanonEOSEventType.objectAddedEx64, handle: 0x9000_0102,
+                    storageID: 0x0001_0001, format: .canonCR3, size: 30_000_000,
+                    parent: 0x9000_0002, filename: "IMG_0002.CR3")),
+            .requestObjectTransfer(
+                CanonObjectAdded(
+                    recordType: CanonEOSEventType.requestObjectTransfer,
+                    handle: 0x9000_0103, format: .exifJPEG, size: 4_000_000,
+                    filename: "IMG_0003.JPG")),
             .availListChanged(property: 0xD101),
             .objectInfoChanged(handle: 0x9000_0101),
             .propValueChanged(property: 0xD1A0, value: 0x1234_5678, raw: [9, 9, 9, 9]),

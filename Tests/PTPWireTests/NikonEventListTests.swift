@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class NikonEventListTests: XCTestCase {
@@ -30,13 +31,23 @@ final class NikonEventListTests: XCTestCase {
         var writer = PTPDataWriter()
         writer.appendU16(3)
         writer.appendU16(0)
-        writer.appendU16(0x4002); writer.appendU16(1); writer.appendU32(0x1234)
-        writer.appendU16(0x400D); writer.appendU16(0)
-        writer.appendU16(0x4006); writer.appendU16(2); writer.appendU32(0x5007); writer.appendU32(9)
+        writer.appendU16(0x4002)
+        writer.appendU16(1)
+        writer.appendU32(0x1234)
+        writer.appendU16(0x400D)
+        writer.appendU16(0)
+        writer.appendU16(0x4006)
+        writer.appendU16(2)
+        writer.appendU32(0x5007)
+        writer.appendU32(9)
         let list = try NikonEventList(decodingEx: writer.bytes)
-        XCTAssertEqual(list.events, [NikonEvent(code: .objectAdded, parameter: 0x1234),
-                                     NikonEvent(code: .captureComplete, parameter: 0),
-                                     NikonEvent(code: .devicePropChanged, parameter: 0x5007)])
+        XCTAssertEqual(
+            list.events,
+            [
+                NikonEvent(code: .objectAdded, parameter: 0x1234),
+                NikonEvent(code: .captureComplete, parameter: 0),
+                NikonEvent(code: .devicePropChanged, parameter: 0x5007),
+            ])
         XCTAssertEqual(list.addedObjectHandles, [0x1234])
         XCTAssertEqual(try NikonEventList(decodingEx: list.encodedEx()).addedObjectHandles, [0x1234])
         XCTAssertEqual(try NikonEventList(decodingEx: [0, 0, 0, 0]).events, [])

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class PTPCodeTests: XCTestCase {

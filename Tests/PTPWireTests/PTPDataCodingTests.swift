@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class PTPDataCodingTests: XCTestCase {
@@ -100,8 +101,9 @@ final class PTPDataCodingTests: XCTestCase {
     }
 
     func testErrorDescriptionsAreReadable() {
-        XCTAssertEqual(PTPWireError.lengthTooLarge(0xFFFF_FFFF, limit: 100).description,
-                       "PTP/IP packet length 4294967295 exceeds the limit of 100 bytes")
+        XCTAssertEqual(
+            PTPWireError.lengthTooLarge(0xFFFF_FFFF, limit: 100).description,
+            "PTP/IP packet length 4294967295 exceeds the limit of 100 bytes")
         XCTAssertTrue(PTPWireError.recordOutOfBounds(offset: 16, size: 99, available: 20).description.contains("offset 16"))
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class PTPDatasetTests: XCTestCase {
@@ -10,12 +11,13 @@ final class PTPDatasetTests: XCTestCase {
     }
 
     func testDeviceInfoLayout() throws {
-        let info = PTPDeviceInfo(vendorExtensionID: .nikon, vendorExtensionDescription: "",
-                                 operationsSupported: [0x1001], manufacturer: "N", model: "", deviceVersion: "", serialNumber: "")
+        let info = PTPDeviceInfo(
+            vendorExtensionID: .nikon, vendorExtensionDescription: "",
+            operationsSupported: [0x1001], manufacturer: "N", model: "", deviceVersion: "", serialNumber: "")
         var expected: [UInt8] = [100, 0, 0x0A, 0, 0, 0, 100, 0, 0, 0, 0]
-        expected += [1, 0, 0, 0, 0x01, 0x10]                       // operations
-        expected += [UInt8](repeating: 0, count: 16)               // four empty arrays
-        expected += [2, 0x4E, 0, 0, 0, 0, 0, 0]                     // "N", three empty strings
+        expected += [1, 0, 0, 0, 0x01, 0x10]  // operations
+        expected += [UInt8](repeating: 0, count: 16)  // four empty arrays
+        expected += [2, 0x4E, 0, 0, 0, 0, 0, 0]  // "N", three empty strings
         XCTAssertEqual(info.encoded(), expected)
     }
 
@@ -34,8 +36,8 @@ final class PTPDatasetTests: XCTestCase {
         let info = Samples.storageInfo
         let bytes = info.encoded()
         XCTAssertEqual(try PTPStorageInfo(decoding: bytes), info)
-        XCTAssertEqual(Array(bytes[6..<14]), [0x00, 0x80, 0xB2, 0xE6, 0x0E, 0x00, 0x00, 0x00]) // 64e9 = 0xEE6B28000
-        XCTAssertEqual(bytes[26], 4)   // "SD1" count incl. NUL, after 26 fixed bytes
+        XCTAssertEqual(Array(bytes[6..<14]), [0x00, 0x80, 0xB2, 0xE6, 0x0E, 0x00, 0x00, 0x00])  // 64e9 = 0xEE6B28000
+        XCTAssertEqual(bytes[26], 4)  // "SD1" count incl. NUL, after 26 fixed bytes
     }
 
     func testObjectInfoRoundTrips() throws {
@@ -84,8 +86,9 @@ final class PTPDatasetTests: XCTestCase {
     }
 
     func testFolderObjectInfo() throws {
-        let folder = PTPObjectInfo(storageID: 0x0001_0001, objectFormat: .association, compressedSize: 0,
-                                   associationType: PTPObjectInfo.associationGenericFolder, filename: "DCIM")
+        let folder = PTPObjectInfo(
+            storageID: 0x0001_0001, objectFormat: .association, compressedSize: 0,
+            associationType: PTPObjectInfo.associationGenericFolder, filename: "DCIM")
         let decoded = try PTPObjectInfo(decoding: folder.encoded())
         XCTAssertTrue(decoded.isFolder)
         XCTAssertEqual(decoded, folder)

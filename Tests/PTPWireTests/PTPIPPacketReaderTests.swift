@@ -1,6 +1,7 @@
-import XCTest
-@testable import PTPWire
 import RelayCore
+import XCTest
+
+@testable import PTPWire
 
 final class PTPIPPacketReaderTests: XCTestCase {
     /// Several packets including a multi-KB data phase, as one byte stream.
@@ -44,7 +45,8 @@ final class PTPIPPacketReaderTests: XCTestCase {
             reader.append(stream[split...])
             try drain(&reader, into: &got)
             if got != expected {
-                return XCTFail("split at \(split) of \(stream.count) decoded \(got.count) packets, differing from the \(expected.count) sent")
+                return XCTFail(
+                    "split at \(split) of \(stream.count) decoded \(got.count) packets, differing from the \(expected.count) sent")
             }
             XCTAssertEqual(reader.bufferedByteCount, 0)
         }
@@ -96,11 +98,14 @@ final class PTPIPPacketReaderTests: XCTestCase {
     func testHostileLengthsAreRefusedAtTheHeader() {
         for length: UInt32 in [0, 7, 0xFFFF_FFFF] {
             var reader = PTPIPPacketReader()
-            let header: [UInt8] = [UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8),
-                                   UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 24),
-                                   10, 0, 0, 0]
+            let header: [UInt8] = [
+                UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8),
+                UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 24),
+                10, 0, 0, 0,
+            ]
             reader.append(header)
-            let expected: PTPWireError = length < 8
+            let expected: PTPWireError =
+                length < 8
                 ? .lengthTooSmall(length)
                 : .lengthTooLarge(length, limit: PTPIPPacketReader.defaultMaxPacketLength)
             XCTAssertThrowsError(try reader.nextPacket(), "length \(length)") { error in

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PTPWire
 
 final class PTPIPPacketTests: XCTestCase {
@@ -25,8 +26,8 @@ final class PTPIPPacketTests: XCTestCase {
         let packet = PTPIPPacket.initCommandRequest(guid: Samples.guid, friendlyName: "ab", protocolVersion: 0x0001_0000)
         let bytes = packet.encoded()
         var expected: [UInt8] = [34, 0, 0, 0, 1, 0, 0, 0] + Samples.guid
-        expected += [0x61, 0, 0x62, 0, 0, 0]   // UTF-16LE name, NUL, no length prefix
-        expected += [0, 0, 1, 0]               // u16 minor 0, u16 major 1
+        expected += [0x61, 0, 0x62, 0, 0, 0]  // UTF-16LE name, NUL, no length prefix
+        expected += [0, 0, 1, 0]  // u16 minor 0, u16 major 1
         XCTAssertEqual(bytes, expected)
     }
 
@@ -37,13 +38,14 @@ final class PTPIPPacketTests: XCTestCase {
 
     func testResponseParameterCountComesFromLength() throws {
         let bytes: [UInt8] = [0x01, 0x20, 5, 0, 0, 0, 0xAA, 0, 0, 0, 0xBB, 0, 0, 0]
-        XCTAssertEqual(try PTPIPPacket.decode(type: 7, payload: bytes),
-                       .operationResponse(PTPOperationResponse(code: .ok, transactionID: 5, parameters: [0xAA, 0xBB])))
+        XCTAssertEqual(
+            try PTPIPPacket.decode(type: 7, payload: bytes),
+            .operationResponse(PTPOperationResponse(code: .ok, transactionID: 5, parameters: [0xAA, 0xBB])))
     }
 
     func testGUIDIsPaddedOrClippedTo16Bytes() throws {
         let short = PTPIPPacket.initCommandRequest(guid: [1, 2], friendlyName: "x", protocolVersion: 1)
-        guard case let .initCommandRequest(guid, _, _) = try decodeWhole(short.encoded()) else {
+        guard case .initCommandRequest(let guid, _, _) = try decodeWhole(short.encoded()) else {
             return XCTFail("wrong packet")
         }
         XCTAssertEqual(guid, [1, 2] + Array(repeating: 0, count: 14))
@@ -101,20 +103,24 @@ final class PTPIPPacketTests: XCTestCase {
 
     func testFriendlyNameWithoutNULIsTolerated() throws {
         let payload: [UInt8] = Samples.guid + [0x41, 0, 0x42, 0] + [0, 0, 1, 0]
-        XCTAssertEqual(try PTPIPPacket.decode(type: 1, payload: payload),
-                       .initCommandRequest(guid: Samples.guid, friendlyName: "AB", protocolVersion: 0x0001_0000))
+        XCTAssertEqual(
+            try PTPIPPacket.decode(type: 1, payload: payload),
+            .initCommandRequest(guid: Samples.guid, friendlyName: "AB", protocolVersion: 0x0001_0000))
     }
 
     func testDataPhaseSplitsIntoStartDataChunksAndEndData() throws {
         let payload = (0..<10).map { UInt8($0) }
         let packets = PTPIPPacket.dataPhase(transactionID: 3, payload: payload, chunkSize: 4)
-        XCTAssertEqual(packets, [
-            .startData(transactionID: 3, totalLength: 10),
-            .data(transactionID: 3, payload: [0, 1, 2, 3]),
-            .data(transactionID: 3, payload: [4, 5, 6, 7]),
-            .endData(transactionID: 3, payload: [8, 9]),
-        ])
-        XCTAssertEqual(PTPIPPacket.dataPhase(transactionID: 1, payload: []),
-                       [.startData(transactionID: 1, totalLength: 0), .endData(transactionID: 1, payload: [])])
+        XCTAssertEqual(
+            packets,
+            [
+                .startData(transactionID: 3, totalLength: 10),
+                .data(transactionID: 3, payload: [0, 1, 2, 3]),
+                .data(transactionID: 3, payload: [4, 5, 6, 7]),
+                .endData(transactionID: 3, payload: [8, 9]),
+            ])
+        XCTAssertEqual(
+            PTPIPPacket.dataPhase(transactionID: 1, payload: []),
+            [.startData(transactionID: 1, totalLength: 0), .endData(transactionID: 1, payload: [])])
     }
 }

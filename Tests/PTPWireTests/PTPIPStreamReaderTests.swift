@@ -1,6 +1,7 @@
-import XCTest
-@testable import PTPWire
 import RelayCore
+import XCTest
+
+@testable import PTPWire
 
 final class PTPIPStreamReaderTests: XCTestCase {
     /// What a client receives in one exchange: a response, a data phase split Canon-style and
@@ -34,8 +35,10 @@ final class PTPIPStreamReaderTests: XCTestCase {
             case .data(let data):
                 payload += data.bytes
                 if data.endsPacket {
-                    result.append(data.isEndData ? .endData(transactionID: data.transactionID, payload: payload)
-                                  : .data(transactionID: data.transactionID, payload: payload))
+                    result.append(
+                        data.isEndData
+                            ? .endData(transactionID: data.transactionID, payload: payload)
+                            : .data(transactionID: data.transactionID, payload: payload))
                     payload = []
                 }
             }
@@ -142,7 +145,8 @@ final class PTPIPStreamReaderTests: XCTestCase {
         six.appendU32(4)
         for value in 1...6 { six.appendU32(UInt32(value)) }
         reader.append(six.bytes)
-        XCTAssertEqual(try reader.next(), .packet(.operationResponse(PTPOperationResponse(code: .ok, transactionID: 4, parameters: [1, 2, 3, 4, 5]))))
+        XCTAssertEqual(
+            try reader.next(), .packet(.operationResponse(PTPOperationResponse(code: .ok, transactionID: 4, parameters: [1, 2, 3, 4, 5]))))
 
         var strict = PTPIPStreamReader(policy: .strict)
         strict.append([20, 0, 0, 0, 7, 0, 0, 0, 0x01, 0x20, 3, 0, 0, 0, 9, 0, 0, 0, 0xAA, 0xBB])
@@ -182,13 +186,19 @@ final class PTPIPDataPhaseTests: XCTestCase {
             XCTAssertEqual(try collect(PTPIPPacket.dataPhase(transactionID: 4, payload: payload, chunkSize: chunk)), payload)
         }
         // Canon style: Data packets, then an empty EndData.
-        XCTAssertEqual(try collect([.startData(transactionID: 4, totalLength: 1000),
-                                    .data(transactionID: 4, payload: Array(payload[..<600])),
-                                    .data(transactionID: 4, payload: Array(payload[600...])),
-                                    .endData(transactionID: 4, payload: [])]), payload)
+        XCTAssertEqual(
+            try collect([
+                .startData(transactionID: 4, totalLength: 1000),
+                .data(transactionID: 4, payload: Array(payload[..<600])),
+                .data(transactionID: 4, payload: Array(payload[600...])),
+                .endData(transactionID: 4, payload: []),
+            ]), payload)
         // Unknown total.
-        XCTAssertEqual(try collect([.startData(transactionID: 4, totalLength: PTPIPPacket.unknownTotalLength),
-                                    .endData(transactionID: 4, payload: [1, 2])]), [1, 2])
+        XCTAssertEqual(
+            try collect([
+                .startData(transactionID: 4, totalLength: PTPIPPacket.unknownTotalLength),
+                .endData(transactionID: 4, payload: [1, 2]),
+            ]), [1, 2])
     }
 
     func testOrderAndTransactionAreChecked() {
@@ -204,8 +214,12 @@ final class PTPIPDataPhaseTests: XCTestCase {
         XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: 2), .data(transactionID: 9, payload: [1])])) { error in
             XCTAssertEqual(error as? PTPWireError, .transactionMismatch(expected: 4, got: 9))
         }
-        XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: 0), .endData(transactionID: 4, payload: []),
-                                          .endData(transactionID: 4, payload: [])])) { error in
+        XCTAssertThrowsError(
+            try collect([
+                .startData(transactionID: 4, totalLength: 0), .endData(transactionID: 4, payload: []),
+                .endData(transactionID: 4, payload: []),
+            ])
+        ) { error in
             XCTAssertEqual(error as? PTPWireError, .unexpectedPacket(expected: "no packet after EndData", got: .endData))
         }
     }
@@ -214,16 +228,29 @@ final class PTPIPDataPhaseTests: XCTestCase {
         XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: 101)], maxLength: 100)) { error in
             XCTAssertEqual(error as? PTPWireError, .dataPhaseTooLarge(length: 101, limit: 100))
         }
-        XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: PTPIPPacket.unknownTotalLength),
-                                          .data(transactionID: 4, payload: Array(repeating: 0, count: 101))], maxLength: 100)) { error in
+        XCTAssertThrowsError(
+            try collect(
+                [
+                    .startData(transactionID: 4, totalLength: PTPIPPacket.unknownTotalLength),
+                    .data(transactionID: 4, payload: Array(repeating: 0, count: 101)),
+                ], maxLength: 100)
+        ) { error in
             XCTAssertEqual(error as? PTPWireError, .dataPhaseTooLarge(length: 101, limit: 100))
         }
-        XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: 3),
-                                          .data(transactionID: 4, payload: [1, 2, 3, 4])])) { error in
+        XCTAssertThrowsError(
+            try collect([
+                .startData(transactionID: 4, totalLength: 3),
+                .data(transactionID: 4, payload: [1, 2, 3, 4]),
+            ])
+        ) { error in
             XCTAssertEqual(error as? PTPWireError, .dataLengthMismatch(declared: 3, received: 4))
         }
-        XCTAssertThrowsError(try collect([.startData(transactionID: 4, totalLength: 3),
-                                          .endData(transactionID: 4, payload: [1, 2])])) { error in
+        XCTAssertThrowsError(
+            try collect([
+                .startData(transactionID: 4, totalLength: 3),
+                .endData(transactionID: 4, payload: [1, 2]),
+            ])
+        ) { error in
             XCTAssertEqual(error as? PTPWireError, .dataLengthMismatch(declared: 3, received: 2))
         }
     }

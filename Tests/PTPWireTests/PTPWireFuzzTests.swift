@@ -1,6 +1,7 @@
-import XCTest
-@testable import PTPWire
 import RelayCore
+import XCTest
+
+@testable import PTPWire
 
 /// Seeded random and mutated inputs through every decoder: each must return a value or a
 /// PTPWireError (a trap would abort the test run), and whatever decodes must re-encode to bytes
@@ -22,8 +23,9 @@ final class PTPWireFuzzTests: XCTestCase {
     private func checkPacket(type: UInt32, payload: [UInt8], seed: UInt64) -> Bool {
         guard let packet = try? PTPIPPacket.decode(type: type, payload: payload) else { return false }
         let again = packet.encoded()
-        XCTAssertEqual(try? PTPIPPacket.decode(type: type, payload: Array(again.dropFirst(8))), packet,
-                       "seed \(seed): packet type \(type) did not survive re-encoding")
+        XCTAssertEqual(
+            try? PTPIPPacket.decode(type: type, payload: Array(again.dropFirst(8))), packet,
+            "seed \(seed): packet type \(type) did not survive re-encoding")
         return true
     }
 
@@ -48,8 +50,9 @@ final class PTPWireFuzzTests: XCTestCase {
             accepted += 1
         }
         if let list = try? CanonEOSEventList.parse(bytes) {
-            XCTAssertEqual(try? CanonEOSEventList.parse(CanonEOSEventList.encode(list.records)).records, list.records,
-                           "seed \(seed): Canon events")
+            XCTAssertEqual(
+                try? CanonEOSEventList.parse(CanonEOSEventList.encode(list.records)).records, list.records,
+                "seed \(seed): Canon events")
             accepted += 1
         }
         return accepted

@@ -1,6 +1,5 @@
 import RelayCore
 
-
 /// Fuzzing helpers on the shared seeded generator, so a failure replays from its seed.
 extension SeededRandom {
     /// A value in 0..<bound (bound > 0).

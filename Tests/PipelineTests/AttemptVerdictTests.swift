@@ -1,21 +1,27 @@
 import Foundation
-@testable import Pipeline
 import RunEvents
 import Spool
 import Uploader
 import XCTest
 
+@testable import Pipeline
+
 /// How a worker settles an attempt, without a destination, a spool or a thread.
 final class AttemptVerdictTests: XCTestCase {
     private let sent = Delivery(answer: "HTTP 201", bytesSent: 10, seconds: 1, shutterToGallery: 2, duringDownload: false)
 
-    private func report(_ decision: DeliveryDecision, status: Int? = nil, problem: String? = nil, answer: String? = nil,
-                        transport: UploadTransportError? = nil) -> DeliveryReport {
-        DeliveryReport(decision: decision, evidence: .reachable, statusCode: status, answer: answer, problem: problem, transportError: transport)
+    private func report(
+        _ decision: DeliveryDecision, status: Int? = nil, problem: String? = nil, answer: String? = nil,
+        transport: UploadTransportError? = nil
+    ) -> DeliveryReport {
+        DeliveryReport(
+            decision: decision, evidence: .reachable, statusCode: status, answer: answer, problem: problem, transportError: transport)
     }
 
     func testADeliveryIsRecordedWithItsFigures() {
-        let verdict = AttemptVerdict.settling(.delivered, report: report(.delivered, status: 201), attempts: 1, stopping: false, keptIn: nil) { sent }
+        let verdict = AttemptVerdict.settling(
+            .delivered, report: report(.delivered, status: 201), attempts: 1, stopping: false, keptIn: nil
+        ) { sent }
         XCTAssertEqual(verdict, AttemptVerdict(result: .delivered, outcome: .delivered(sent)))
     }
 
@@ -35,8 +41,10 @@ final class AttemptVerdictTests: XCTestCase {
 
     func testARefusalSaysWhereThePhotoWaits() {
         let refused = report(.permanent(reason: "HTTP 413 too large"), status: 413)
-        let kept = AttemptVerdict.settling(.permanent(reason: "HTTP 413 too large"), report: refused, attempts: 1, stopping: false,
-                                           keptIn: "/spool/failed") { sent }
+        let kept = AttemptVerdict.settling(
+            .permanent(reason: "HTTP 413 too large"), report: refused, attempts: 1, stopping: false,
+            keptIn: "/spool/failed"
+        ) { sent }
         XCTAssertEqual(kept.result, .failed(error: "HTTP 413 too large", statusCode: 413))
         XCTAssertEqual(kept.outcome, .failed(reason: "HTTP 413 too large", keptIn: "/spool/failed"))
     }
@@ -82,7 +90,8 @@ final class AttemptVerdictTests: XCTestCase {
         let verdict = CutThroughVerdict(report(.retry(after: 0), status: 411), name: "IMG_1.JPG")
         XCTAssertTrue(verdict.lengthRequired)
         XCTAssertEqual(verdict.retryDelay, 0)
-        XCTAssertFalse(CutThroughVerdict(report(.permanent(reason: "HTTP 411"), status: 411), name: "IMG_1.JPG").lengthRequired,
-                       "a 411 to a body with a length is the gallery's rule, settled as usual")
+        XCTAssertFalse(
+            CutThroughVerdict(report(.permanent(reason: "HTTP 411"), status: 411), name: "IMG_1.JPG").lengthRequired,
+            "a 411 to a body with a length is the gallery's rule, settled as usual")
     }
 }

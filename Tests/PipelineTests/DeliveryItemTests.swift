@@ -1,13 +1,15 @@
 import Foundation
-@testable import Pipeline
 import Spool
 import XCTest
+
+@testable import Pipeline
 
 /// What a destination's path template gets for `{camera}`, per source.
 final class DeliveryItemTests: XCTestCase {
     private func camera(of source: String) -> String {
-        let entry = SpoolEntry(id: "id", sequence: 1, source: source, cameraFileName: "DSC_0001.JPG", uploadName: "DSC_0001.JPG",
-                               bytes: 1, capturedAt: Date(), spooledAt: Date(), idempotencyKey: "id")
+        let entry = SpoolEntry(
+            id: "id", sequence: 1, source: source, cameraFileName: "DSC_0001.JPG", uploadName: "DSC_0001.JPG",
+            bytes: 1, capturedAt: Date(), spooledAt: Date(), idempotencyKey: "id")
         return DeliveryWorker.item(entry, filePath: "/dev/null", session: nil).template.camera
     }
 

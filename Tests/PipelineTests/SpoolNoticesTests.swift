@@ -1,7 +1,8 @@
 import Foundation
-@testable import Pipeline
 import Spool
 import XCTest
+
+@testable import Pipeline
 
 /// What a run says about photos in the spool that are not its own to send.
 final class SpoolNoticesTests: XCTestCase {

@@ -13,7 +13,10 @@ final class BashCompletionTests: XCTestCase {
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "source '\(file.path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _relay; printf '%s\\n' \"${COMPREPLY[@]}\""]
+        process.arguments = [
+            "-c",
+            "source '\(file.path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _relay; printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

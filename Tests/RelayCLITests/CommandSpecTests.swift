@@ -1,7 +1,8 @@
-@testable import RelayCLI
 import RelayCore
 import Tether
 import XCTest
+
+@testable import RelayCLI
 
 /// Each command's options are declared once; these tests hold the parser, the help and the
 /// defaults to that declaration, so none of them can drift from the others.
@@ -9,7 +10,10 @@ final class CommandSpecTests: XCTestCase {
     /// Every option list a parser is built from, with the help that must show it.
     private var parsers: [(command: String, options: [OptionSpec], help: String)] {
         RelayCommandLine.commands.map { ($0.name, $0.options, $0.help) }
-            + [("config", ConfigCommand.addOptions, ConfigCommand.spec.help), ("config", ConfigCommand.listOptions, ConfigCommand.spec.help)]
+            + [
+                ("config", ConfigCommand.addOptions, ConfigCommand.spec.help),
+                ("config", ConfigCommand.listOptions, ConfigCommand.spec.help),
+            ]
     }
 
     /// The arguments that give `option` once.
@@ -21,7 +25,8 @@ final class CommandSpecTests: XCTestCase {
         for (command, options, help) in parsers {
             for option in options {
                 XCTAssertNoThrow(try Arguments(giving(option), options, command: command), "\(command) \(option.name)")
-                XCTAssertTrue(help.contains("  \(option.alias.map { "\($0), " } ?? "")\(option.name)"), "\(command) --help lacks \(option.name)")
+                XCTAssertTrue(
+                    help.contains("  \(option.alias.map { "\($0), " } ?? "")\(option.name)"), "\(command) --help lacks \(option.name)")
             }
         }
     }

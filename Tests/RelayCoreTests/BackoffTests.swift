@@ -1,5 +1,5 @@
-import XCTest
 import RelayCore
+import XCTest
 
 final class BackoffTests: XCTestCase {
     func testCeilingDoublesUntilTheCap() {

@@ -21,8 +21,10 @@ final class ByteSizeTextTests: XCTestCase {
     }
 
     func testWhatIsRefused() {
-        for bad in ["", "K", "-1", "-5M", "+5M", "nan", "inf", "1e6", "1.5.2M", "1.M", ".5M", "5 M", "5X", "5T", "5KIBB",
-                    "1.5", "0.0001K", "1.0000000001G", "9223372036854775808", "10000000000G", "99999999999999999999"] {
+        for bad in [
+            "", "K", "-1", "-5M", "+5M", "nan", "inf", "1e6", "1.5.2M", "1.M", ".5M", "5 M", "5X", "5T", "5KIBB",
+            "1.5", "0.0001K", "1.0000000001G", "9223372036854775808", "10000000000G", "99999999999999999999",
+        ] {
             XCTAssertNil(ByteSizeText.bytes(bad), bad)
         }
         XCTAssertEqual(ByteSizeText.bytes("9223372036854775807"), Int64.max)
@@ -31,7 +33,8 @@ final class ByteSizeTextTests: XCTestCase {
     func testParseNamesTheOptionTheFormsAndTheRange() {
         XCTAssertEqual(try ByteSizeText.parse("64K", option: "--chunk-size", in: 4_000...64_000_000), 64_000)
         XCTAssertThrowsError(try ByteSizeText.parse("lots", option: "--spool-max-bytes", in: 1...Int64.max)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("--spool-max-bytes 'lots' is not a size: give bytes, or a number with a unit K, M or G"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasPrefix("--spool-max-bytes 'lots' is not a size: give bytes, or a number with a unit K, M or G"), "\(error)")
         }
         XCTAssertThrowsError(try ByteSizeText.parse("1G", option: "--chunk-size", in: 4_000...64_000_000)) { error in
             XCTAssertEqual("\(error)", "--chunk-size '1G' is out of range: give a size from 4K to 64M")

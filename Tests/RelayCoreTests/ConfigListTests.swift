@@ -95,7 +95,8 @@ final class ConfigListTests: XCTestCase {
     }
 
     func testEnvironmentExpansion() throws {
-        XCTAssertEqual(try EnvironmentExpansion.expand("Bearer ${TOKEN}", header: "Authorization", environment: ["TOKEN": "abc"]), "Bearer abc")
+        XCTAssertEqual(
+            try EnvironmentExpansion.expand("Bearer ${TOKEN}", header: "Authorization", environment: ["TOKEN": "abc"]), "Bearer abc")
         XCTAssertEqual(try EnvironmentExpansion.expand("$5 ${A}${B}", header: "X", environment: ["A": "1", "B": "2"]), "$5 12")
         XCTAssertThrowsError(try EnvironmentExpansion.expand("Bearer ${MISSING}", header: "Authorization", environment: [:])) { error in
             XCTAssertEqual(error as? ConfigError, .unknownEnvironmentVariable(name: "MISSING", header: "Authorization"))
@@ -104,10 +105,12 @@ final class ConfigListTests: XCTestCase {
     }
 
     func testShownConfigsHideSecretValuesButNotEnvironmentReferences() {
-        let config = RequestConfig(url: "https://a.example/up", headers: [
-            "Authorization": "Bearer ${GALLERY_TOKEN}", "X-Api-Key": "abc123", "Cookie": "session=${S} extra 42",
-            "X-Event": "gala", "X-Token": "${T}",
-        ])
+        let config = RequestConfig(
+            url: "https://a.example/up",
+            headers: [
+                "Authorization": "Bearer ${GALLERY_TOKEN}", "X-Api-Key": "abc123", "Cookie": "session=${S} extra 42",
+                "X-Event": "gala", "X-Token": "${T}",
+            ])
         let shown = config.redactingSecrets().headers
         XCTAssertEqual(shown["Authorization"], "Bearer ${GALLERY_TOKEN}", "a reference holds no secret and says which variable is used")
         XCTAssertEqual(shown["X-Token"], "${T}")

@@ -13,8 +13,10 @@ final class DurationTextTests: XCTestCase {
     }
 
     func testWhatIsRefused() {
-        for bad in ["", " ", "s", "-5s", "+5s", "-1", "nan", "NaN", "inf", "infinity", "1e3", "1e400", "1.5.2s", "1.s", ".5s", "5 m",
-                    "5x", "1w", "5sec", "5mins", "--3s", "0x10", "3651d", String(repeating: "9", count: 400), "١٢s"] {
+        for bad in [
+            "", " ", "s", "-5s", "+5s", "-1", "nan", "NaN", "inf", "infinity", "1e3", "1e400", "1.5.2s", "1.s", ".5s", "5 m",
+            "5x", "1w", "5sec", "5mins", "--3s", "0x10", "3651d", String(repeating: "9", count: 400), "١٢s",
+        ] {
             XCTAssertNil(DurationText.seconds(bad), bad)
         }
     }
@@ -22,8 +24,10 @@ final class DurationTextTests: XCTestCase {
     func testParseNamesTheOptionTheFormsAndTheRange() {
         XCTAssertEqual(try DurationText.parse("2m", option: "--grace", in: 0...3600), 120)
         XCTAssertThrowsError(try DurationText.parse("soon", option: "--grace", in: 0...3600)) { error in
-            XCTAssertEqual("\(error)", "--grace 'soon' is not a duration: give a number with a unit ms, s, m, h or d "
-                + "(e.g. 500ms, 30s, 5m, 1.5h, 1d; a bare number is seconds)")
+            XCTAssertEqual(
+                "\(error)",
+                "--grace 'soon' is not a duration: give a number with a unit ms, s, m, h or d "
+                    + "(e.g. 500ms, 30s, 5m, 1.5h, 1d; a bare number is seconds)")
         }
         XCTAssertThrowsError(try DurationText.parse("2h", option: "--wait", in: 1...3600)) { error in
             XCTAssertEqual("\(error)", "--wait '2h' is out of range: give a duration from 1s to 1h")

@@ -10,8 +10,9 @@ final class RenditionSettingTests: XCTestCase {
     func testAConfigWithoutRenditionSendsOriginals() throws {
         let config = try decode(#"{"url": "https://g.example/up"}"#)
         XCTAssertNil(config.renditionSpec)
-        XCTAssertFalse(String(decoding: try JSONEncoder().encode(config), as: UTF8.self).contains("rendition"),
-                       "a Camera2URL config stays as it was")
+        XCTAssertFalse(
+            String(decoding: try JSONEncoder().encode(config), as: UTF8.self).contains("rendition"),
+            "a Camera2URL config stays as it was")
         XCTAssertNil(try decode(#"{"url": "https://g.example/up", "rendition": "original"}"#).renditionSpec)
     }
 
@@ -30,10 +31,13 @@ final class RenditionSettingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("maxedge") || "\(error)".contains("maxEdge"), "\(error)")
         }
         XCTAssertThrowsError(try decode(#"{"url": "https://g.example/up", "rendition": "small"}"#))
-        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 10))).validateCommon()) { error in
+        XCTAssertThrowsError(
+            try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 10))).validateCommon()
+        ) { error in
             XCTAssertTrue("\(error)".contains("rendition.maxEdge"), "\(error)")
         }
-        XCTAssertThrowsError(try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 2048, quality: 0))).validateCommon())
+        XCTAssertThrowsError(
+            try RequestConfig(url: "https://g.example/up", rendition: .resized(RenditionSpec(maxEdge: 2048, quality: 0))).validateCommon())
     }
 
     func testSizesShowWhatWasSent() {

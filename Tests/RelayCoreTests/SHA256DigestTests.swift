@@ -13,8 +13,9 @@ final class SHA256DigestTests: XCTestCase {
     func testKnownVectors() {
         XCTAssertEqual(hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     /// Fed in uneven pieces, the digest is the one of the whole; base64 is the same 32 bytes.
@@ -24,7 +25,10 @@ final class SHA256DigestTests: XCTestCase {
         whole.update(bytes)
         var pieces = SHA256Digest()
         var index = 0
-        for size in [1, 63, 64, 65, 127, 1000, 3000] { pieces.update(bytes[index..<index + size]); index += size }
+        for size in [1, 63, 64, 65, 127, 1000, 3000] {
+            pieces.update(bytes[index..<index + size])
+            index += size
+        }
         pieces.update(bytes[index...])
         XCTAssertEqual(pieces.hex(), whole.hex())
         XCTAssertEqual(Data(base64Encoded: whole.base64()).map(Array.init), whole.finish())

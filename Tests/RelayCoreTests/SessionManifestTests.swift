@@ -7,12 +7,15 @@ final class SessionManifestTests: XCTestCase {
 
     private func record() -> SessionRecord {
         var record = SessionRecord(session: "party")
-        record.record(key: "k2", name: "IMG_2.JPG", capturedAt: early.addingTimeInterval(5), destinationID: "s3",
-                      .init(location: "s3://b/party/IMG_2.JPG", size: 20, sha256: "bb"))
-        record.record(key: "k1", name: "IMG_1.JPG", capturedAt: early, destinationID: "s3",
-                      .init(location: "s3://b/party/IMG_1.JPG", size: 10, sha256: "aa"))
-        record.record(key: "k1", name: "IMG_1.JPG", capturedAt: early, destinationID: "ftp",
-                      .init(location: "/in/IMG_1.JPG", size: 10, sha256: "aa"))
+        record.record(
+            key: "k2", name: "IMG_2.JPG", capturedAt: early.addingTimeInterval(5), destinationID: "s3",
+            .init(location: "s3://b/party/IMG_2.JPG", size: 20, sha256: "bb"))
+        record.record(
+            key: "k1", name: "IMG_1.JPG", capturedAt: early, destinationID: "s3",
+            .init(location: "s3://b/party/IMG_1.JPG", size: 10, sha256: "aa"))
+        record.record(
+            key: "k1", name: "IMG_1.JPG", capturedAt: early, destinationID: "ftp",
+            .init(location: "/in/IMG_1.JPG", size: 10, sha256: "aa"))
         return record
     }
 
@@ -36,8 +39,9 @@ final class SessionManifestTests: XCTestCase {
         record.markAnnounced(to: "s3")
         XCTAssertFalse(record.needsAnnouncement(to: "s3"))
         XCTAssertTrue(record.needsAnnouncement(to: "ftp"))
-        record.record(key: "k3", name: "IMG_3.JPG", capturedAt: early, destinationID: "s3",
-                      .init(location: "x", size: 1, sha256: "cc"))
+        record.record(
+            key: "k3", name: "IMG_3.JPG", capturedAt: early, destinationID: "s3",
+            .init(location: "x", size: 1, sha256: "cc"))
         XCTAssertTrue(record.needsAnnouncement(to: "s3"))
         XCTAssertFalse(SessionRecord(session: "empty").needsAnnouncement(to: "s3"), "an empty session has nothing to announce")
     }

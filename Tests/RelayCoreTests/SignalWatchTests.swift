@@ -1,10 +1,11 @@
 import Foundation
 import RelayCore
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A signal sent the moment `SignalWatch.watch` returns reaches its handler: relay's run did not

@@ -40,9 +40,11 @@ final class StateFileTests: XCTestCase {
         let garbage = Data("{\"configs\": [ {\"url\": \"https://x\"".utf8)
         try garbage.write(to: home.configsFile)
         let store = ConfigStore(home: home)
-        XCTAssertThrowsError(try store.update { (list: inout ConfigList) throws(ConfigError) in
-            list.upsert(RequestConfig(url: "https://y.example/u"))
-        }) { error in
+        XCTAssertThrowsError(
+            try store.update { (list: inout ConfigList) throws(ConfigError) in
+                list.upsert(RequestConfig(url: "https://y.example/u"))
+            }
+        ) { error in
             let message = "\(error)"
             XCTAssertTrue(message.contains(self.home.configsFile.path), message)
             XCTAssertTrue(message.contains("left unchanged"), message)
@@ -62,10 +64,11 @@ final class StateFileTests: XCTestCase {
     func testHistoryKeepsTheNewestHundredAcrossReopen() throws {
         let store = try HistoryStore(home: home)
         for number in 1...120 {
-            try store.append(HistoryRecord(
-                captureNumber: number, timestamp: Date(), success: true, statusCode: 201, errorMessage: nil,
-                requestSummary: "POST x", responseSummary: nil, fileName: "IMG_\(number).JPG", bytes: 10,
-                durationSeconds: 0.1, attempt: 1))
+            try store.append(
+                HistoryRecord(
+                    captureNumber: number, timestamp: Date(), success: true, statusCode: 201, errorMessage: nil,
+                    requestSummary: "POST x", responseSummary: nil, fileName: "IMG_\(number).JPG", bytes: 10,
+                    durationSeconds: 0.1, attempt: 1))
         }
         let reopened = try HistoryStore(home: home).records
         XCTAssertEqual(reopened.count, 100)
@@ -80,7 +83,8 @@ final class StateFileTests: XCTestCase {
         XCTAssertThrowsError(try ConfigImport.read(file, validate: common)) { error in
             XCTAssertTrue("\(error)".contains("config #2"), "\(error)")
         }
-        try Data(#"[{"url":"https://a.example/u","note":"a"},{"url":"https://b.example/u","verb":"PUT","body":"raw"}]"#.utf8).write(to: file)
+        try Data(#"[{"url":"https://a.example/u","note":"a"},{"url":"https://b.example/u","verb":"PUT","body":"raw"}]"#.utf8).write(
+            to: file)
         var list = ConfigList()
         XCTAssertEqual(try ConfigImport.merge(try ConfigImport.read(file, validate: common), into: &list), 2)
         XCTAssertEqual(list.configs.map(\.note), ["a", ""])

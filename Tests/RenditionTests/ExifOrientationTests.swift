@@ -26,7 +26,8 @@ import Testing
         for r in 0..<height {
             for c in 0..<width {
                 // Stored row r runs from the row0 side inwards, column c from the column0 side.
-                let x: Int, y: Int
+                let x: Int
+                let y: Int
                 switch (row0, column0) {
                 case (.top, .left): (x, y) = (c, r)
                 case (.top, .right): (x, y) = (upright.width - 1 - c, r)

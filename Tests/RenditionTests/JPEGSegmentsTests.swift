@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct JPEGSegmentsTests {
     /// SOI, APP0 JFIF, APP1 Exif, APP2 ICC, APP2 MPF, APP13 IPTC, then a quantisation table.
-    static let header: [UInt8] = [0xFF, 0xD8]
+    static let header: [UInt8] =
+        [0xFF, 0xD8]
         + JPEGSegments.segment(0xE0, body: Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
         + JPEGSegments.segment(0xE1, body: Array("Exif\0\0".utf8) + [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         + JPEGSegments.segment(0xE2, body: Array("ICC_PROFILE\0".utf8) + [1, 1])

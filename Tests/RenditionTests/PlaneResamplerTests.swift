@@ -1,5 +1,6 @@
-@testable import Rendition
 import Testing
+
+@testable import Rendition
 
 @Suite struct PlaneResamplerTests {
     @Test func weightsSumToOneEverywhere() {

@@ -40,9 +40,12 @@ import Testing
         #expect(threeEighths == RenditionGeometry.Scale(3, 8))
         // With only 1/2, 1/4, 1/8 (plain libjpeg), 6000 → 3000.
         let halves = [RenditionGeometry.Scale(1, 2), RenditionGeometry.Scale(1, 4), RenditionGeometry.Scale(1, 8)]
-        #expect(RenditionGeometry.decodeScale(width: 6000, height: 4000, target: (2048, 1365), scales: halves) == RenditionGeometry.Scale(1, 2))
+        #expect(
+            RenditionGeometry.decodeScale(width: 6000, height: 4000, target: (2048, 1365), scales: halves) == RenditionGeometry.Scale(1, 2))
         // A photo just above the target is decoded whole.
-        #expect(RenditionGeometry.decodeScale(width: 2100, height: 1400, target: (2048, 1365), scales: Self.eighths) == RenditionGeometry.Scale(8, 8))
+        #expect(
+            RenditionGeometry.decodeScale(width: 2100, height: 1400, target: (2048, 1365), scales: Self.eighths)
+                == RenditionGeometry.Scale(8, 8))
     }
 
     @Test func scaledDimensionsRoundUpAsTheDecoderDoes() {

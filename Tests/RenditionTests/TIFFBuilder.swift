@@ -36,8 +36,10 @@ struct TIFFBuilder {
 
     func ascii(_ tag: UInt16, _ text: String) -> Entry {
         let data = Array(text.utf8) + [0]
-        return Entry(tag: tag, type: 2, count: UInt32(data.count), inline: data.count <= 4 ? data + [UInt8](repeating: 0, count: 4 - data.count) : nil,
-                     data: data.count > 4 ? data : nil)
+        return Entry(
+            tag: tag, type: 2, count: UInt32(data.count),
+            inline: data.count <= 4 ? data + [UInt8](repeating: 0, count: 4 - data.count) : nil,
+            data: data.count > 4 ? data : nil)
     }
 
     func rationals(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> Entry {
@@ -66,7 +68,8 @@ struct TIFFBuilder {
 
     /// Points the entry with `tag` (in the directory at `directory`) at `target`.
     mutating func link(directory: Int, tag: UInt16, to target: Int) {
-        let count = bigEndian ? Int(bytes[directory]) << 8 | Int(bytes[directory + 1]) : Int(bytes[directory + 1]) << 8 | Int(bytes[directory])
+        let count =
+            bigEndian ? Int(bytes[directory]) << 8 | Int(bytes[directory + 1]) : Int(bytes[directory + 1]) << 8 | Int(bytes[directory])
         for i in 0..<count {
             let at = directory + 2 + 12 * i
             let found = bigEndian ? UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]) : UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at])

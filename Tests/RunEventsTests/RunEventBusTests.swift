@@ -36,7 +36,10 @@ final class RunEventBusTests: XCTestCase {
         let inside = NSLock()
         let overlaps = Collector()
         bus.subscribe { event in
-            if !inside.try() { overlaps.add(event); return }
+            if !inside.try() {
+                overlaps.add(event)
+                return
+            }
             seen.add(event)
             inside.unlock()
         }

@@ -8,14 +8,21 @@ let everyEvent: [RunEvent] = {
     let at = Date(timeIntervalSince1970: 1_800_000_000)
     let source = "camera 10.0.0.5:15740"
     return [
-        .run(.started(RunDescription(sources: [source], destinations: [DestinationDescription(label: "gallery", target: "POST http://g/")],
-                                     workers: 2, resumed: 1, rendition: "2048 px"))),
+        .run(
+            .started(
+                RunDescription(
+                    sources: [source], destinations: [DestinationDescription(label: "gallery", target: "POST http://g/")],
+                    workers: 2, resumed: 1, rendition: "2048 px"))),
         .run(.notice("spool: x", .warning)),
         .run(.stopping(graceSeconds: 15)),
         .run(.stopped(RunTotals(delivered: 3, failed: 1, left: 0, failedInSpool: 1))),
         .source(source, .connecting("camera: connecting to 10.0.0.5")),
-        .source(source, .connected(CameraDescription(model: "Nikon Z 6", name: "Nikon Z 6 (serial 9)", serial: "9",
-                                                     address: "10.0.0.5:15740", via: "Nikon events"))),
+        .source(
+            source,
+            .connected(
+                CameraDescription(
+                    model: "Nikon Z 6", name: "Nikon Z 6 (serial 9)", serial: "9",
+                    address: "10.0.0.5:15740", via: "Nikon events"))),
         .source(source, .lost(reason: "reset\nby peer", summary: "reset", retryIn: 2, attempt: 1)),
         .source(source, .battery(percent: 50)),
         .source(source, .card(CardSpace(freeBytes: 1_000, freeShots: nil))),
@@ -29,8 +36,12 @@ let everyEvent: [RunEvent] = {
         .source(source, .unusable("not supported")),
         .upload(.started(photo, destination: "gallery", attempt: 1, duringDownload: true)),
         .upload(.progressed(photo, destination: "gallery", sent: 10, total: 20)),
-        .upload(.settled(photo, destination: "gallery", outcome: .delivered(Delivery(
-            answer: "HTTP 201", bytesSent: 400_000, seconds: 0.5, shutterToGallery: 1.5, duringDownload: false)))),
+        .upload(
+            .settled(
+                photo, destination: "gallery",
+                outcome: .delivered(
+                    Delivery(
+                        answer: "HTTP 201", bytesSent: 400_000, seconds: 0.5, shutterToGallery: 1.5, duringDownload: false)))),
         .upload(.settled(photo, destination: "gallery", outcome: .retrying(attempt: 2, reason: "HTTP 503", retryIn: 4))),
         .upload(.settled(photo, destination: "gallery", outcome: .interrupted)),
         .upload(.settled(photo, destination: "gallery", outcome: .failed(reason: "HTTP 400", keptIn: "/s/failed"))),
@@ -48,8 +59,11 @@ let everyEvent: [RunEvent] = {
         .capture(.missed(shot: 3, of: nil, reason: "away")),
         .capture(.paused),
         .capture(.resumed(camera: "R6", afterSeconds: 12)),
-        .capture(.progress(CaptureProgress(shot: 1, planned: nil, captured: 1, failed: 0, missed: 0, uploaded: 0,
-                                           nextShotAt: nil, waitingForPhotos: 0, uploadsPending: 1, paused: false))),
+        .capture(
+            .progress(
+                CaptureProgress(
+                    shot: 1, planned: nil, captured: 1, failed: 0, missed: 0, uploaded: 0,
+                    nextShotAt: nil, waitingForPhotos: 0, uploadsPending: 1, paused: false))),
         .capture(.notice("rounded", .info)),
     ]
 }()
@@ -92,31 +106,60 @@ final class EventSentenceTests: XCTestCase {
         var sentence = EventSentence()
         sentence.learn(everyEvent[0])
         let photo = PhotoRef(id: "a1", name: "IMG_0001.JPG", bytes: 24_800_000, renditionBytes: 812_000)
-        XCTAssertEqual(sentence.line(for: .upload(.settled(photo, destination: "gallery", outcome: .delivered(Delivery(
-            answer: "HTTP 201", bytesSent: 812_000, seconds: 0.42, shutterToGallery: 1.5, duringDownload: true))))),
+        XCTAssertEqual(
+            sentence.line(
+                for: .upload(
+                    .settled(
+                        photo, destination: "gallery",
+                        outcome: .delivered(
+                            Delivery(
+                                answer: "HTTP 201", bytesSent: 812_000, seconds: 0.42, shutterToGallery: 1.5, duringDownload: true))))),
             "uploaded IMG_0001.JPG (24.8 MB → 812 KB) HTTP 201 in 0.42s, 1.50s from shutter to gallery (sent while downloading)")
-        XCTAssertEqual(sentence.line(for: .upload(.settled(photo, destination: "backup", outcome: .delivered(Delivery(
-            answer: "delivered", bytesSent: 1, seconds: 0.5, shutterToGallery: 1, duringDownload: false))))),
+        XCTAssertEqual(
+            sentence.line(
+                for: .upload(
+                    .settled(
+                        photo, destination: "backup",
+                        outcome: .delivered(
+                            Delivery(
+                                answer: "delivered", bytesSent: 1, seconds: 0.5, shutterToGallery: 1, duringDownload: false))))),
             "IMG_0001.JPG → backup: delivered in 0.50s")
-        XCTAssertEqual(sentence.line(for: .upload(.settled(photo, destination: "gallery", outcome: .retrying(
-            attempt: 2, reason: "HTTP 503", retryIn: 4)))), "IMG_0001.JPG: attempt 2 failed (HTTP 503); retrying in 4.0s")
-        XCTAssertEqual(sentence.line(for: .destination("gallery", .lost(reason: "connection refused", retryIn: 1))),
-                       "the gallery cannot be reached (connection refused); photos wait in the spool, next try in 1.0s")
+        XCTAssertEqual(
+            sentence.line(
+                for: .upload(
+                    .settled(
+                        photo, destination: "gallery",
+                        outcome: .retrying(
+                            attempt: 2, reason: "HTTP 503", retryIn: 4)))), "IMG_0001.JPG: attempt 2 failed (HTTP 503); retrying in 4.0s")
+        XCTAssertEqual(
+            sentence.line(for: .destination("gallery", .lost(reason: "connection refused", retryIn: 1))),
+            "the gallery cannot be reached (connection refused); photos wait in the spool, next try in 1.0s")
         XCTAssertEqual(sentence.line(for: .destination("backup", .found)), "destination 'backup' is reachable again")
-        XCTAssertEqual(sentence.line(for: .source("camera x", .lost(reason: "reset\nsecond line", summary: "reset", retryIn: 2,
-                                                                     attempt: 1))),
-                       "reset; trying again every few seconds\nsecond line")
-        XCTAssertEqual(sentence.line(for: .capture(.captured(shot: 2, of: 5, fileName: "IMG_0002.JPG"))),
-                       "shot 2 of 5: captured IMG_0002.JPG")
+        XCTAssertEqual(
+            sentence.line(
+                for: .source(
+                    "camera x",
+                    .lost(
+                        reason: "reset\nsecond line", summary: "reset", retryIn: 2,
+                        attempt: 1))),
+            "reset; trying again every few seconds\nsecond line")
+        XCTAssertEqual(
+            sentence.line(for: .capture(.captured(shot: 2, of: 5, fileName: "IMG_0002.JPG"))),
+            "shot 2 of 5: captured IMG_0002.JPG")
         XCTAssertNil(sentence.line(for: .destination("gallery", .queue(QueueState(queued: 1, inFlight: 0, failed: 0)))))
         XCTAssertNil(sentence.line(for: .source("camera x", .battery(percent: 80))))
     }
 
     func testSeveralSourcesAreNamed() {
         var sentence = EventSentence()
-        sentence.learn(.run(.started(RunDescription(sources: ["folder /a", "ftp 0.0.0.0:2121"], destinations: [], workers: 1,
-                                                    resumed: 0))))
-        XCTAssertEqual(sentence.line(for: .source("folder /a", .skipped(fileName: "x.mov", reason: "not a JPEG"))),
-                       "[folder /a] skipped x.mov: not a JPEG")
+        sentence.learn(
+            .run(
+                .started(
+                    RunDescription(
+                        sources: ["folder /a", "ftp 0.0.0.0:2121"], destinations: [], workers: 1,
+                        resumed: 0))))
+        XCTAssertEqual(
+            sentence.line(for: .source("folder /a", .skipped(fileName: "x.mov", reason: "not a JPEG"))),
+            "[folder /a] skipped x.mov: not a JPEG")
     }
 }

@@ -13,10 +13,15 @@ final class RunStateTests: XCTestCase {
     }
 
     var started: RunEvent {
-        .run(.started(RunDescription(sources: ["camera 10.0.0.5:15740"],
-                                     destinations: [DestinationDescription(label: "gallery", target: "POST http://g/upload"),
-                                                    DestinationDescription(label: "backup", target: "s3://b/x", lowPriority: true)],
-                                     workers: 2, resumed: 0)))
+        .run(
+            .started(
+                RunDescription(
+                    sources: ["camera 10.0.0.5:15740"],
+                    destinations: [
+                        DestinationDescription(label: "gallery", target: "POST http://g/upload"),
+                        DestinationDescription(label: "backup", target: "s3://b/x", lowPriority: true),
+                    ],
+                    workers: 2, resumed: 0)))
     }
 
     func delivered(_ seconds: Double, bytes: Int64 = 8_000_000) -> UploadOutcome {
@@ -47,10 +52,19 @@ final class RunStateTests: XCTestCase {
     }
 
     func testDestinationsOutsideTheRunThatPhotosWaitForAreShownWithTheirCount() {
-        let state = fold([(0, .run(.started(RunDescription(
-            sources: ["folder /in"], destinations: [DestinationDescription(label: "gallery", target: "POST http://g/upload")],
-            workers: 1, resumed: 3,
-            waitingElsewhere: [WaitingElsewhere(label: "backup", photos: 5), WaitingElsewhere(label: "gallery", photos: 1)]))))])
+        let state = fold([
+            (
+                0,
+                .run(
+                    .started(
+                        RunDescription(
+                            sources: ["folder /in"],
+                            destinations: [DestinationDescription(label: "gallery", target: "POST http://g/upload")],
+                            workers: 1, resumed: 3,
+                            waitingElsewhere: [WaitingElsewhere(label: "backup", photos: 5), WaitingElsewhere(label: "gallery", photos: 1)])
+                    ))
+            )
+        ])
         XCTAssertEqual(state.destinations.map(\.label), ["gallery", "backup"], "a label the run delivers to is not listed twice")
         XCTAssertEqual(state.destinations.map(\.inRun), [true, false])
         XCTAssertEqual(state.destinations[1].queue.queued, 5)
@@ -70,8 +84,9 @@ final class RunStateTests: XCTestCase {
 
     func testCameraConnectionBatteryCardAndLastShot() {
         let source = "camera 10.0.0.5:15740"
-        let camera = CameraDescription(model: "Canon EOS R6", name: "Canon EOS R6 (serial 42)", serial: "42",
-                                       address: "10.0.0.5:15740", via: "Canon EOS events")
+        let camera = CameraDescription(
+            model: "Canon EOS R6", name: "Canon EOS R6 (serial 42)", serial: "42",
+            address: "10.0.0.5:15740", via: "Canon EOS events")
         var state = fold([
             (0, started),
             (1, .source(source, .connected(camera))),
@@ -86,8 +101,10 @@ final class RunStateTests: XCTestCase {
         XCTAssertEqual(state.sources[0].card?.freeShots, 1200)
         XCTAssertEqual(state.sources[0].lastShot?.name, "IMG_0001.JPG")
         XCTAssertEqual(state.spooled, 1)
-        state.apply(TimedEvent(at: t0.addingTimeInterval(4),
-                               .source(source, .lost(reason: "connection reset", summary: "reset", retryIn: 2, attempt: 1))))
+        state.apply(
+            TimedEvent(
+                at: t0.addingTimeInterval(4),
+                .source(source, .lost(reason: "connection reset", summary: "reset", retryIn: 2, attempt: 1))))
         XCTAssertFalse(state.sources[0].connected)
         XCTAssertEqual(state.sources[0].problem, "connection reset")
     }
@@ -104,14 +121,16 @@ final class RunStateTests: XCTestCase {
             (1, .upload(.settled(photo, destination: "gallery", outcome: delivered(0.84, bytes: 25_000_000)))),
             (2, .destination("backup", .lost(reason: "timeout", retryIn: 4))),
         ])
-        XCTAssertEqual(ProgressLine.format(state, at: t0.addingTimeInterval(2)),
-                       "queued 3 · uploading 1 · done 1 · failed 0 · 2.5 MB/s · last shutter→gallery 1.84s · "
-                       + "Canon EOS R50 connected · battery 18 % · backup unreachable")
+        XCTAssertEqual(
+            ProgressLine.format(state, at: t0.addingTimeInterval(2)),
+            "queued 3 · uploading 1 · done 1 · failed 0 · 2.5 MB/s · last shutter→gallery 1.84s · "
+                + "Canon EOS R50 connected · battery 18 % · backup unreachable")
     }
 
     func testCaptureProgressLeadsTheProgressLine() {
-        let progress = CaptureProgress(shot: 3, planned: 10, captured: 3, failed: 0, missed: 0, uploaded: 2,
-                                       nextShotAt: t0.addingTimeInterval(4.2), waitingForPhotos: 0, uploadsPending: 1, paused: false)
+        let progress = CaptureProgress(
+            shot: 3, planned: 10, captured: 3, failed: 0, missed: 0, uploaded: 2,
+            nextShotAt: t0.addingTimeInterval(4.2), waitingForPhotos: 0, uploadsPending: 1, paused: false)
         let state = fold([(0, started), (0, .capture(.progress(progress)))])
         XCTAssertTrue(ProgressLine.format(state, at: t0).hasPrefix("shot 3 of 10 · next in 4.2s · 1 upload(s) pending · queued 0"))
     }

@@ -5,34 +5,38 @@ import XCTest
 final class DeviceDescriptionTests: XCTestCase {
     func testACanonDescriptionIsRead() throws {
         let xml = """
-        <?xml version="1.0"?>
-        <root xmlns="urn:schemas-upnp-org:device-1-0">
-        <specVersion><major>1</major><minor>0</minor></specVersion>
-        <URLBase>http://192.168.1.2:49152/upnp/</URLBase>
-        <device>
-        <deviceType>urn:schemas-upnp-org:device:Basic:1</deviceType>
-        <friendlyName>Canon EOS Rebel T6</friendlyName>
-        <manufacturer>Canon</manufacturer>
-        <modelName>
-          Canon EOS Rebel T6
-        </modelName>
-        <serialNumber>123456789123</serialNumber>
-        <UDN>uuid:00000000-0000-0000-0001-00BBC1859FAB</UDN>
-        <serviceList><service><serviceType>urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1</serviceType>
-        <serialNumber>not this one</serialNumber></service></serviceList>
-        <deviceList><device><modelName>an embedded device</modelName></device></deviceList>
-        </device>
-        </root>
-        """
+            <?xml version="1.0"?>
+            <root xmlns="urn:schemas-upnp-org:device-1-0">
+            <specVersion><major>1</major><minor>0</minor></specVersion>
+            <URLBase>http://192.168.1.2:49152/upnp/</URLBase>
+            <device>
+            <deviceType>urn:schemas-upnp-org:device:Basic:1</deviceType>
+            <friendlyName>Canon EOS Rebel T6</friendlyName>
+            <manufacturer>Canon</manufacturer>
+            <modelName>
+              Canon EOS Rebel T6
+            </modelName>
+            <serialNumber>123456789123</serialNumber>
+            <UDN>uuid:00000000-0000-0000-0001-00BBC1859FAB</UDN>
+            <serviceList><service><serviceType>urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1</serviceType>
+            <serialNumber>not this one</serialNumber></service></serviceList>
+            <deviceList><device><modelName>an embedded device</modelName></device></deviceList>
+            </device>
+            </root>
+            """
         let description = try UPnPDeviceDescription(parsing: Array(xml.utf8))
-        XCTAssertEqual(description, UPnPDeviceDescription(friendlyName: "Canon EOS Rebel T6", manufacturer: "Canon",
-                                                          modelName: "Canon EOS Rebel T6", serialNumber: "123456789123",
-                                                          udn: "uuid:00000000-0000-0000-0001-00BBC1859FAB"))
+        XCTAssertEqual(
+            description,
+            UPnPDeviceDescription(
+                friendlyName: "Canon EOS Rebel T6", manufacturer: "Canon",
+                modelName: "Canon EOS Rebel T6", serialNumber: "123456789123",
+                udn: "uuid:00000000-0000-0000-0001-00BBC1859FAB"))
     }
 
     func testEncodedDescriptionsRoundTripWithMarkupInNames() throws {
-        let original = UPnPDeviceDescription(friendlyName: "Anna's <R5> & \"B\" 1<\u{652}x", manufacturer: "Canon.Inc", modelName: "EOS R5",
-                                             serialNumber: "SIM0CANON0001", udn: "uuid:1")
+        let original = UPnPDeviceDescription(
+            friendlyName: "Anna's <R5> & \"B\" 1<\u{652}x", manufacturer: "Canon.Inc", modelName: "EOS R5",
+            serialNumber: "SIM0CANON0001", udn: "uuid:1")
         XCTAssertEqual(try UPnPDeviceDescription(parsing: original.encoded()), original)
     }
 
@@ -47,7 +51,8 @@ final class DeviceDescriptionTests: XCTestCase {
 
     /// Inputs that crashed Foundation's XMLParser in the fuzz target read cleanly here.
     func testProcessingInstructionsCommentsAndPrefixesAreTolerated() throws {
-        let xml = "<?x?><!-- c --><upnp:root xmlns:upnp='u'><device a='>'><modelName>R5 &#x2161; &lt;x&gt;</modelName>"
+        let xml =
+            "<?x?><!-- c --><upnp:root xmlns:upnp='u'><device a='>'><modelName>R5 &#x2161; &lt;x&gt;</modelName>"
             + "<friendlyName><![CDATA[<b>]]></friendlyName><serialNumber/></device></upnp:root>"
         let description = try UPnPDeviceDescription(parsing: Array(xml.utf8))
         XCTAssertEqual(description.modelName, "R5 Ⅱ <x>")

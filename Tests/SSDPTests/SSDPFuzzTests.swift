@@ -8,13 +8,16 @@ import XCTest
 final class SSDPFuzzTests: XCTestCase {
     private static let iterations = Int(ProcessInfo.processInfo.environment["SSDP_FUZZ_ITERATIONS"] ?? "") ?? 3000
 
-    private static let answer = Array("""
-    HTTP/1.1 200 OK\r\nLOCATION: http://10.0.0.5:49152/upnp/CameraDevDesc.xml\r\nST: \
-    urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1\r\nUSN: uuid:1::upnp:rootdevice\r\n\r\n
-    """.utf8)
+    private static let answer = Array(
+        """
+        HTTP/1.1 200 OK\r\nLOCATION: http://10.0.0.5:49152/upnp/CameraDevDesc.xml\r\nST: \
+        urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1\r\nUSN: uuid:1::upnp:rootdevice\r\n\r\n
+        """.utf8)
 
-    private static let description = UPnPDeviceDescription(friendlyName: "EOS <R5> & co", manufacturer: "Canon",
-                                                           modelName: "Canon EOS R5", serialNumber: "0123", udn: "uuid:1").encoded()
+    private static let description = UPnPDeviceDescription(
+        friendlyName: "EOS <R5> & co", manufacturer: "Canon",
+        modelName: "Canon EOS R5", serialNumber: "0123", udn: "uuid:1"
+    ).encoded()
 
     /// `input` with 1–4 random byte edits, flips or cuts.
     private func mutate(_ input: [UInt8], _ random: inout SeededRandom) -> [UInt8] {

@@ -27,14 +27,14 @@ final class SSDPMessageTests: XCTestCase {
 
     func testASonyAnnouncementWithLineFeedsOnlyIsACamera() throws {
         let text = """
-        NOTIFY * HTTP/1.1
-        HOST: 239.255.255.250:1900
-        LOCATION: http://192.168.1.209:1900/DeviceDescription.xml
-        NT: urn:microsoft-com:service:MtpNullService:1
-        NTS: ssdp:alive
-        USN: uuid:00000000-0001-0010-8000-98f17039c6fc::urn:microsoft-com:service:MtpNullService:1
+            NOTIFY * HTTP/1.1
+            HOST: 239.255.255.250:1900
+            LOCATION: http://192.168.1.209:1900/DeviceDescription.xml
+            NT: urn:microsoft-com:service:MtpNullService:1
+            NTS: ssdp:alive
+            USN: uuid:00000000-0001-0010-8000-98f17039c6fc::urn:microsoft-com:service:MtpNullService:1
 
-        """
+            """
         let message = try SSDPMessage(parsing: Array(text.utf8))
         XCTAssertEqual(message.kind, .notify)
         XCTAssertEqual(CameraServiceType.of(message), .sonyMTP)
@@ -45,20 +45,26 @@ final class SSDPMessageTests: XCTestCase {
     }
 
     func testAByebyeIsNotACamera() {
-        let text = bytes(["NOTIFY * HTTP/1.1", "NT: urn:schemas-canon-com:service:ICPO-SmartPhoneEOSSystemService:1",
-                          "NTS: ssdp:byebye", "LOCATION: http://192.168.1.10:49152/d.xml", "", ""])
+        let text = bytes([
+            "NOTIFY * HTTP/1.1", "NT: urn:schemas-canon-com:service:ICPO-SmartPhoneEOSSystemService:1",
+            "NTS: ssdp:byebye", "LOCATION: http://192.168.1.10:49152/d.xml", "", "",
+        ])
         XCTAssertNil(SSDPSearch.camera(in: text, from: "192.168.1.10"), "a Canon going to sleep says byebye")
     }
 
     func testAnAnswerToSsdpAllIsRecognisedByItsUSN() throws {
-        let text = bytes(["HTTP/1.1 200 OK", "LOCATION: http://10.0.0.5:49152/upnp/CameraDevDesc.xml", "ST: upnp:rootdevice",
-                          "USN: uuid:1::urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1", "", ""])
+        let text = bytes([
+            "HTTP/1.1 200 OK", "LOCATION: http://10.0.0.5:49152/upnp/CameraDevDesc.xml", "ST: upnp:rootdevice",
+            "USN: uuid:1::urn:schemas-canon-com:service:ICPO-WFTEOSSystemService:1", "", "",
+        ])
         XCTAssertEqual(SSDPSearch.camera(in: text, from: "10.0.0.5")?.service, .canonEOSUtility)
     }
 
     func testRoutersSearchesAndGarbageAreNotCameras() {
-        let router = bytes(["HTTP/1.1 200 OK", "LOCATION: http://192.168.1.1:5000/rootDesc.xml",
-                            "ST: urn:schemas-upnp-org:device:InternetGatewayDevice:1", "USN: uuid:9::upnp:rootdevice", "", ""])
+        let router = bytes([
+            "HTTP/1.1 200 OK", "LOCATION: http://192.168.1.1:5000/rootDesc.xml",
+            "ST: urn:schemas-upnp-org:device:InternetGatewayDevice:1", "USN: uuid:9::upnp:rootdevice", "", "",
+        ])
         XCTAssertNil(SSDPSearch.camera(in: router, from: "192.168.1.1"))
         let search = SSDPMessage.search(target: CameraServiceType.sonyMTP.rawValue, maxWait: 1).encoded()
         XCTAssertNil(SSDPSearch.camera(in: search, from: "192.168.1.7"), "another client's search is not an answer")
@@ -82,8 +88,9 @@ final class SSDPMessageTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: \"ssdp:discover\"\r\n"), text)
         XCTAssertTrue(text.hasSuffix("\r\n\r\n"))
         XCTAssertEqual(try SSDPMessage(parsing: search.encoded()), search)
-        let answer = SSDPMessage.answer(type: CameraServiceType.canonEOSUtility.rawValue, location: "http://127.0.0.1:8/d.xml",
-                                        uniqueServiceName: "uuid:x::y", server: "relay")
+        let answer = SSDPMessage.answer(
+            type: CameraServiceType.canonEOSUtility.rawValue, location: "http://127.0.0.1:8/d.xml",
+            uniqueServiceName: "uuid:x::y", server: "relay")
         XCTAssertEqual(try SSDPMessage(parsing: answer.encoded()), answer)
     }
 

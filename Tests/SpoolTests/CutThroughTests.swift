@@ -179,10 +179,12 @@ final class CutThroughTests: XCTestCase {
 
     func testAReservedNameIsNotGivenToAnotherPhotoEvenWhileWithdrawn() throws {
         let spool = try Spool(directory: folder)
-        let incoming = try spool.beginIngest(PhotoIdentity(source: "a", fileName: "IMG_1.JPG", bytes: 4, capturedAt: Date(), uniqueKey: "1"))
+        let incoming = try spool.beginIngest(
+            PhotoIdentity(source: "a", fileName: "IMG_1.JPG", bytes: 4, capturedAt: Date(), uniqueKey: "1"))
         spool.offer(incoming)
         spool.withdraw(incoming)
-        let other = try spool.ingest(PhotoIdentity(source: "b", fileName: "IMG_1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in }
+        let other = try spool.ingest(PhotoIdentity(source: "b", fileName: "IMG_1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in
+        }
         XCTAssertNotEqual(other.uploadName, "IMG_1.JPG")
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import RelayCore
-@testable import Spool
 import XCTest
+
+@testable import Spool
 
 /// A spool feeding several destinations: per-destination progress in the sidecar, a photo that
 /// leaves only once every destination has it, the low-priority rule, and retries per destination.
@@ -65,12 +66,16 @@ final class DestinationSpoolTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: rendering).path, contents: Data([1, 2, 3])))
         try spool.finishRendition(rendering, .made(spec: "w800", photoKey: photo.idempotencyKey, bytes: 3, width: 2, height: 1))
 
-        guard case .spooled(let forBackup)? = spool.claimWork(for: "BACKUP", cutThrough: true) else { return XCTFail("nothing for the backup") }
+        guard case .spooled(let forBackup)? = spool.claimWork(for: "BACKUP", cutThrough: true) else {
+            return XCTFail("nothing for the backup")
+        }
         XCTAssertEqual(forBackup.attempts, 1)
         XCTAssertNil(forBackup.rendition, "the rendition is the gallery's")
         XCTAssertEqual(spool.uploadURL(for: forBackup), spool.photoURL(for: photo))
         XCTAssertEqual(forBackup.deliveryKey, photo.idempotencyKey)
-        guard case .spooled(let forGallery)? = spool.claimWork(for: "GALLERY", cutThrough: true) else { return XCTFail("nothing for the gallery") }
+        guard case .spooled(let forGallery)? = spool.claimWork(for: "GALLERY", cutThrough: true) else {
+            return XCTFail("nothing for the gallery")
+        }
         XCTAssertEqual(spool.uploadURL(for: forGallery).lastPathComponent, "\(photo.id).rendition.jpg")
         XCTAssertEqual(forGallery.deliveryKey, "\(photo.idempotencyKey)-w800")
 

@@ -35,8 +35,9 @@ final class LedgerRunTests: XCTestCase {
             XCTAssertTrue(outcome.failed.isEmpty, "seed \(seed)")
             for number in 1...40 {
                 for destination in ["A", "B", "C"] {
-                    XCTAssertEqual(outcome.delivered[Leg(id: "photo\(number)", destination: destination)], 1,
-                                   "seed \(seed): photo \(number) recorded delivered to \(destination) exactly once")
+                    XCTAssertEqual(
+                        outcome.delivered[Leg(id: "photo\(number)", destination: destination)], 1,
+                        "seed \(seed): photo \(number) recorded delivered to \(destination) exactly once")
                 }
             }
         }
@@ -101,9 +102,11 @@ final class LedgerRunTests: XCTestCase {
                 let sequence = ledger.takeSequence()
                 var entry = SpoolEntry(
                     id: "photo\(committed)", sequence: sequence, source: committed.isMultiple(of: 2) ? "camera:X" : "folder:/drop",
-                    cameraFileName: "IMG_\(committed).JPG", uploadName: ledger.uniqueUploadName(for: "IMG.JPG", sequence: sequence, id: "photo\(committed)"),
+                    cameraFileName: "IMG_\(committed).JPG",
+                    uploadName: ledger.uniqueUploadName(for: "IMG.JPG", sequence: sequence, id: "photo\(committed)"),
                     bytes: bytes, capturedAt: now, spooledAt: now, idempotencyKey: "photo\(committed)")
-                entry.destinations = Dictionary(uniqueKeysWithValues: ([run.primary] + run.others).map { ($0.id, DestinationProgress(label: $0.label)) })
+                entry.destinations = Dictionary(
+                    uniqueKeysWithValues: ([run.primary] + run.others).map { ($0.id, DestinationProgress(label: $0.label)) })
                 sidecars[entry.id] = entry
                 ledger.admit(entry, inFlight: false)
             case 25..<55:
@@ -126,7 +129,8 @@ final class LedgerRunTests: XCTestCase {
                     case .delivered:
                         _ = ledger.settleQueueFed(entry, .delivered, error: nil, statusCode: nil)
                     case .retry(let after, let error, let statusCode):
-                        ledger.requeue(ledger.recordRetry(entry, error: error, statusCode: statusCode), notBefore: now.addingTimeInterval(after))
+                        ledger.requeue(
+                            ledger.recordRetry(entry, error: error, statusCode: statusCode), notBefore: now.addingTimeInterval(after))
                     case .failed(let error, let statusCode):
                         _ = ledger.settleQueueFed(entry, .failed, error: error, statusCode: statusCode)
                     }

@@ -4,8 +4,9 @@ import XCTest
 /// The pure rules of a photo's destinations: decided when it is taken, never forgotten by a run
 /// that delivers to fewer, released only when asked.
 final class PhotoDestinationsTests: XCTestCase {
-    private let both = SpoolDestinations(primary: .init(id: "A", label: "gallery", lowPriority: false),
-                                         others: [.init(id: "B", label: "backup", lowPriority: false)])
+    private let both = SpoolDestinations(
+        primary: .init(id: "A", label: "gallery", lowPriority: false),
+        others: [.init(id: "B", label: "backup", lowPriority: false)])
     private let onlyA = SpoolDestinations(primary: .init(id: "A", label: "gallery", lowPriority: false), others: [])
     private let onlyB = SpoolDestinations(primary: .init(id: "B", label: "backup", lowPriority: false), others: [])
 
@@ -43,11 +44,14 @@ final class PhotoDestinationsTests: XCTestCase {
     }
 
     func testSettlement() {
-        XCTAssertEqual(PhotoDestinations.settlement(["A": progress(.delivered, "gallery"), "B": progress(.delivered, "backup")]), .delivered)
-        XCTAssertEqual(PhotoDestinations.settlement(["A": progress(.failed, "gallery", error: "HTTP 400")]),
-                       .refused(reason: "HTTP 400", statusCode: nil), "one destination keeps its own words")
-        XCTAssertEqual(PhotoDestinations.settlement(["A": progress(.delivered, "gallery"), "B": progress(.failed, "backup", error: "530")]),
-                       .refused(reason: "backup: 530", statusCode: nil))
+        XCTAssertEqual(
+            PhotoDestinations.settlement(["A": progress(.delivered, "gallery"), "B": progress(.delivered, "backup")]), .delivered)
+        XCTAssertEqual(
+            PhotoDestinations.settlement(["A": progress(.failed, "gallery", error: "HTTP 400")]),
+            .refused(reason: "HTTP 400", statusCode: nil), "one destination keeps its own words")
+        XCTAssertEqual(
+            PhotoDestinations.settlement(["A": progress(.delivered, "gallery"), "B": progress(.failed, "backup", error: "530")]),
+            .refused(reason: "backup: 530", statusCode: nil))
         XCTAssertEqual(PhotoDestinations.settlement(["A": progress(.failed, "gallery"), "B": progress(.queued, "backup")]), .waiting)
         XCTAssertEqual(PhotoDestinations.settlement([:]), .delivered)
     }
@@ -67,8 +71,12 @@ final class PhotoDestinationsTests: XCTestCase {
             ("3.JPG", ["A": progress(.queued, "gallery"), "B": progress(.failed, "backup")]),
         ]
         let waiting = PhotoDestinations.waiting(photos, outside: ["A"])
-        XCTAssertEqual(waiting, [WaitingDestination(id: "B", label: "backup", photos: ["1.JPG", "2.JPG"]),
-                                 WaitingDestination(id: "C", label: "nas", photos: ["2.JPG"])])
+        XCTAssertEqual(
+            waiting,
+            [
+                WaitingDestination(id: "B", label: "backup", photos: ["1.JPG", "2.JPG"]),
+                WaitingDestination(id: "C", label: "nas", photos: ["2.JPG"]),
+            ])
         XCTAssertEqual(PhotoDestinations.waiting(photos, outside: ["A", "B", "C"]), [])
     }
 }

@@ -15,9 +15,10 @@ final class PhotoLedgerTests: XCTestCase {
             id: "photo\(number)", sequence: number, source: "test", cameraFileName: "IMG_\(number).JPG", uploadName: "IMG_\(number).JPG",
             bytes: bytes, capturedAt: start, spooledAt: start.addingTimeInterval(Double(number)), idempotencyKey: "photo\(number)")
         if let destinations {
-            entry.destinations = Dictionary(uniqueKeysWithValues: ([destinations.primary] + destinations.others).map {
-                ($0.id, DestinationProgress(label: $0.label))
-            })
+            entry.destinations = Dictionary(
+                uniqueKeysWithValues: ([destinations.primary] + destinations.others).map {
+                    ($0.id, DestinationProgress(label: $0.label))
+                })
         }
         return entry
     }
@@ -72,8 +73,9 @@ final class PhotoLedgerTests: XCTestCase {
         var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
         let reserved = ledger.reserve(for: "IMG_1.JPG", id: "photo1")
         XCTAssertEqual(reserved.uploadName, "IMG_1.JPG")
-        XCTAssertEqual(ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "other"), "IMG_1-9.JPG",
-                       "a name reserved by a photo still downloading is not given to another")
+        XCTAssertEqual(
+            ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "other"), "IMG_1-9.JPG",
+            "a name reserved by a photo still downloading is not given to another")
         XCTAssertEqual(ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "photo1"), "IMG_1.JPG", "but is its own")
         var entry = photo(reserved.sequence)
         entry.id = "photo1"

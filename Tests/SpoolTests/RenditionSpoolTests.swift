@@ -61,7 +61,8 @@ final class RenditionSpoolTests: XCTestCase {
 
     func testNothingIsHandedOutBeforeTheRenditionAndNothingIsOfferedWhileDownloading() throws {
         let spool = try Spool(directory: folder, renditionKey: key)
-        let incoming = try spool.beginIngest(PhotoIdentity(source: "test", fileName: "A.JPG", bytes: 10, capturedAt: Date(), uniqueKey: "A"))
+        let incoming = try spool.beginIngest(
+            PhotoIdentity(source: "test", fileName: "A.JPG", bytes: 10, capturedAt: Date(), uniqueKey: "A"))
         spool.offer(incoming)
         _ = try spoolPhoto(spool, "B.JPG")
         XCTAssertNil(nextWorkNow(spool), "neither the growing photo nor the one without rendition is handed out")

@@ -64,7 +64,8 @@ final class SpoolTests: XCTestCase {
 
     func testClashingNamesAreMadeUniqueAndSafe() throws {
         let spool = try Spool(directory: folder)
-        let a = try spool.ingest(PhotoIdentity(source: "s", fileName: "../IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "1")) { _ in }
+        let a = try spool.ingest(PhotoIdentity(source: "s", fileName: "../IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "1")) { _ in
+        }
         let b = try spool.ingest(PhotoIdentity(source: "s", fileName: "IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in }
         XCTAssertEqual(a.uploadName, "IMG_1.JPG")
         XCTAssertEqual(b.uploadName, "IMG_1-\(b.sequence).JPG")
@@ -119,8 +120,9 @@ final class SpoolTests: XCTestCase {
             // A folder where `.sequence` should be: its write fails, as on a full disk.
             try FileManager.default.createDirectory(at: sequenceFile, withIntermediateDirectories: false)
             try spool.markDelivered(try XCTUnwrap(spool.claimNext()))
-            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(delivered.id).json").path),
-                          "the sidecar is the only record of its number")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(delivered.id).json").path),
+                "the sidecar is the only record of its number")
         }
         try FileManager.default.removeItem(at: sequenceFile)
         _ = try Spool(directory: folder)
@@ -164,10 +166,11 @@ final class SpoolTests: XCTestCase {
     func testPartialWritesAndOrphanSidecarsAreDiscarded() throws {
         do {
             let spool = try Spool(directory: folder)
-            XCTAssertThrowsError(try spool.ingest(identity("A.JPG")) { fd in
-                try AtomicFile.writeAll(fd, Data([1, 2, 3]))
-                throw CocoaError(.fileWriteUnknown)
-            })
+            XCTAssertThrowsError(
+                try spool.ingest(identity("A.JPG")) { fd in
+                    try AtomicFile.writeAll(fd, Data([1, 2, 3]))
+                    throw CocoaError(.fileWriteUnknown)
+                })
             XCTAssertEqual(spool.counts().queued, 0)
         }
         let incoming = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path)
@@ -240,7 +243,9 @@ final class SpoolTests: XCTestCase {
 
         XCTAssertEqual(try Spool(directory: folder).retryFailed(ids: [String(id.prefix(8))]).map(\.id), [id])
         let again = try Spool(directory: folder)
-        XCTAssertEqual(again.snapshot().queued.map(\.id).sorted(), [id, try XCTUnwrap(again.snapshot().queued.first { $0.cameraFileName == "B.JPG" }).id].sorted())
+        XCTAssertEqual(
+            again.snapshot().queued.map(\.id).sorted(),
+            [id, try XCTUnwrap(again.snapshot().queued.first { $0.cameraFileName == "B.JPG" }).id].sorted())
         XCTAssertEqual(again.problems, [], "reported once")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RunEvents
 import Testing
+
 @testable import StatusPage
 
 @Suite struct MetricsTextTests {
@@ -28,10 +29,14 @@ import Testing
         #expect(lines.contains("relay_queue_oldest_wait_seconds{destination=\"backup \\\"b\\\"\"} 5"))
         #expect(lines.contains("relay_destination_reachable{destination=\"gallery\"} 1"))
         #expect(lines.contains("relay_destination_reachable{destination=\"backup \\\"b\\\"\"} 0"))
-        #expect(lines.contains("relay_queue_depth{destination=\"archive\",state=\"queued\"} 4"), "photos waiting for a destination outside the run")
+        #expect(
+            lines.contains("relay_queue_depth{destination=\"archive\",state=\"queued\"} 4"),
+            "photos waiting for a destination outside the run")
         #expect(lines.contains("relay_destination_in_run{destination=\"archive\"} 0"))
         #expect(lines.contains("relay_destination_in_run{destination=\"gallery\"} 1"))
-        #expect(!lines.contains { $0.hasPrefix("relay_destination_reachable{destination=\"archive\"}") }, "relay does not try it: neither up nor down")
+        #expect(
+            !lines.contains { $0.hasPrefix("relay_destination_reachable{destination=\"archive\"}") },
+            "relay does not try it: neither up nor down")
         #expect(lines.contains("relay_camera_connected{model=\"Canon EOS R50\",source=\"ptpip://127.0.0.1:15740\"} 1"))
         #expect(lines.contains("relay_camera_battery_percent{source=\"ptpip://127.0.0.1:15740\"} 80"))
         #expect(lines.contains("relay_camera_card_free_bytes{source=\"ptpip://127.0.0.1:15740\"} 12500000000"))
@@ -73,9 +78,14 @@ import Testing
     @Test func timedCaptureAppearsOnlyDuringOne() {
         #expect(!text.contains("relay_capture_shots"))
         var state = SampleRun.state()
-        state.apply(TimedEvent(at: SampleRun.now, .capture(.progress(CaptureProgress(
-            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: nil, waitingForPhotos: 0,
-            uploadsPending: 1, paused: false)))))
+        state.apply(
+            TimedEvent(
+                at: SampleRun.now,
+                .capture(
+                    .progress(
+                        CaptureProgress(
+                            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: nil, waitingForPhotos: 0,
+                            uploadsPending: 1, paused: false)))))
         let capture = MetricsText.format(state, now: SampleRun.now)
         #expect(capture.contains("relay_capture_shots{outcome=\"captured\"} 4\n"))
         #expect(capture.contains("relay_capture_shots{outcome=\"missed\"} 1\n"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StatusPage
 
 @Suite struct StatusAddressTests {

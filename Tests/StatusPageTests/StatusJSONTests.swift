@@ -1,6 +1,7 @@
 import Foundation
 import RunEvents
 import Testing
+
 @testable import StatusPage
 
 @Suite struct StatusJSONTests {
@@ -41,9 +42,14 @@ import Testing
 
     @Test func aTimedCapture() throws {
         var state = SampleRun.state()
-        state.apply(TimedEvent(at: SampleRun.now, .capture(.progress(CaptureProgress(
-            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: SampleRun.now + 30,
-            waitingForPhotos: 0, uploadsPending: 1, paused: false)))))
+        state.apply(
+            TimedEvent(
+                at: SampleRun.now,
+                .capture(
+                    .progress(
+                        CaptureProgress(
+                            shot: 5, planned: 10, captured: 4, failed: 0, missed: 1, uploaded: 3, nextShotAt: SampleRun.now + 30,
+                            waitingForPhotos: 0, uploadsPending: 1, paused: false)))))
         let capture = try #require(try decoded(state)["capture"] as? [String: Any])
         #expect(capture["planned"] as? Int == 10)
         #expect(capture["nextShotInSeconds"] as? Double == 30)

@@ -1,7 +1,8 @@
 import Foundation
 import RunEvents
-import Testing
 import TestSupport
+import Testing
+
 @testable import StatusPage
 
 /// The page in a real browser (Debian's headless Chromium), served by the real server with a
@@ -16,8 +17,10 @@ import TestSupport
         let photo = folder.appendingPathComponent("photo.jpg")
         try CameraJPEG.write(to: photo, CameraJPEG.Options(width: 1200, height: 800, seed: 7))
         let bus = RunEventBus()
-        let server = try StatusServer.start(StatusOptions(address: StatusAddress(host: "127.0.0.1", family: .ipv4, port: 0),
-                                                          token: token), bus: bus)
+        let server = try StatusServer.start(
+            StatusOptions(
+                address: StatusAddress(host: "127.0.0.1", family: .ipv4, port: 0),
+                token: token), bus: bus)
         let run = SampleRun(start: Date() - 9)
         for event in run.events(photoPaths: [photo.path, folder.appendingPathComponent("gone.jpg").path, photo.path]) {
             bus.publish(event)

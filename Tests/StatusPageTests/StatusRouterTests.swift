@@ -1,6 +1,7 @@
 import Foundation
 import RunEvents
 import Testing
+
 @testable import StatusPage
 
 @Suite struct StatusRouterTests {
@@ -70,8 +71,9 @@ import Testing
         state.apply(TimedEvent(at: SampleRun.now, .run(.stopping(graceSeconds: 15))))
         let stopping = RunHealth(state)
         #expect(!stopping.isHealthy)
-        let response = StatusRouter(token: nil).respond(to: StatusRequest(method: "GET", path: "/healthz"),
-                                                        snapshot: { StatusSnapshot(state: state, now: SampleRun.now) })
+        let response = StatusRouter(token: nil).respond(
+            to: StatusRequest(method: "GET", path: "/healthz"),
+            snapshot: { StatusSnapshot(state: state, now: SampleRun.now) })
         #expect(response.status == 503)
         #expect(body(response).hasPrefix("stopping"))
     }

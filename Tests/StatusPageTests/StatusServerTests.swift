@@ -1,19 +1,22 @@
 import Foundation
 import RunEvents
 import SocketIO
-import Testing
 import TestSupport
+import Testing
+
 @testable import StatusPage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real server on loopback, asked by a plain HTTP client, fed by a bus the test publishes on.
 @Suite struct StatusServerTests {
     static func start(token: String? = nil, host: String = "127.0.0.1") throws -> (StatusServer, RunEventBus) {
         let bus = RunEventBus()
-        let server = try StatusServer.start(StatusOptions(address: StatusAddress(host: host, family: .ipv4, port: 0), token: token),
-                                            bus: bus)
+        let server = try StatusServer.start(
+            StatusOptions(address: StatusAddress(host: host, family: .ipv4, port: 0), token: token),
+            bus: bus)
         return (server, bus)
     }
 
@@ -78,11 +81,13 @@ import Glibc
     @Test func onlyGetAndHead() throws {
         let (server, _) = try Self.start()
         defer { server.stop() }
-        let posted = try RawHTTP.send(host: "127.0.0.1", port: Int(server.address.port), method: "POST", path: "/status.json",
-                                      body: Data("x".utf8))
+        let posted = try RawHTTP.send(
+            host: "127.0.0.1", port: Int(server.address.port), method: "POST", path: "/status.json",
+            body: Data("x".utf8))
         #expect(posted.status == 405)
-        let head = try RawHTTP.exchange(host: "127.0.0.1", port: Int(server.address.port),
-                                        request: Data("HEAD /metrics HTTP/1.0\r\n\r\n".utf8))
+        let head = try RawHTTP.exchange(
+            host: "127.0.0.1", port: Int(server.address.port),
+            request: Data("HEAD /metrics HTTP/1.0\r\n\r\n".utf8))
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(try Self.get(server, "/spool/queue").status == 404)
@@ -152,8 +157,9 @@ import Glibc
         #expect(thumbnail.headers["content-type"] == "image/jpeg")
         #expect(thumbnail.body.starts(with: [0xFF, 0xD8]))
         #expect(thumbnail.body.count < 20_000)
-        let (width, height, _, _) = try CameraJPEG.probe(folder.appendingPathComponent("thumb.jpg", isDirectory: false)
-            .writing(thumbnail.body))
+        let (width, height, _, _) = try CameraJPEG.probe(
+            folder.appendingPathComponent("thumb.jpg", isDirectory: false)
+                .writing(thumbnail.body))
         #expect(max(width, height) == ThumbnailStore.maxEdge)
         #expect(try Self.get(server, "/thumb/p2.jpg").status == 404)
         let json = try #require(try JSONSerialization.jsonObject(with: try Self.get(server, "/status.json").body) as? [String: Any])
@@ -163,7 +169,8 @@ import Glibc
 
     @Test func theCamerasOwnPreviewServesWhenThePhotoHasOne() throws {
         let folder = try TestPaths.makeTemporaryDirectory("status-preview")
-        let photo = folder.appendingPathComponent("photo.jpg"), preview = folder.appendingPathComponent("preview.jpg")
+        let photo = folder.appendingPathComponent("photo.jpg")
+        let preview = folder.appendingPathComponent("preview.jpg")
         try CameraJPEG.write(to: photo, CameraJPEG.Options(width: 1200, height: 800))
         let previewBytes = try CameraJPEG.write(to: preview, CameraJPEG.Options(width: 160, height: 120, seed: 5))
         let exiftool = try #require(Subprocess.which("exiftool"), "exiftool is missing: run scripts/install-deps.sh")

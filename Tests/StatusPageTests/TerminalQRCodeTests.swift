@@ -42,7 +42,9 @@ struct TerminalQRCodeTests {
         let address = "http://192.168.1.20:8080/?token=0123456789abcdef0123456789abcdef"
         let code = try #require(TerminalQRCode(encoding: address))
         // A grey image (PGM), 4 pixels a module, with a quiet zone of 4 modules.
-        let scale = 4, quiet = 4, size = (code.modules.count + 2 * quiet) * scale
+        let scale = 4
+        let quiet = 4
+        let size = (code.modules.count + 2 * quiet) * scale
         var pixels = [UInt8](repeating: 255, count: size * size)
         for (row, modules) in code.modules.enumerated() {
             for (column, dark) in modules.enumerated() where dark {

@@ -24,7 +24,11 @@ public enum CameraJPEG {
 
     public enum Failure: Error, CustomStringConvertible {
         case tool(String)
-        public var description: String { switch self { case .tool(let message): message } }
+        public var description: String {
+            switch self {
+            case .tool(let message): message
+            }
+        }
     }
 
     static var python: URL {
@@ -37,9 +41,11 @@ public enum CameraJPEG {
     /// Writes a photo to `url`; returns its bytes.
     @discardableResult
     public static func write(to url: URL, _ options: Options) throws -> Data {
-        var arguments = [TestPaths.repositoryRoot.appendingPathComponent("scripts/camera_jpeg.py").path, url.path,
-                         "--width", "\(options.width)", "--height", "\(options.height)",
-                         "--orientation", "\(options.orientation)", "--seed", "\(options.seed)", "--quality", "90"]
+        var arguments = [
+            TestPaths.repositoryRoot.appendingPathComponent("scripts/camera_jpeg.py").path, url.path,
+            "--width", "\(options.width)", "--height", "\(options.height)",
+            "--orientation", "\(options.orientation)", "--seed", "\(options.seed)", "--quality", "90",
+        ]
         if options.gps { arguments.append("--gps") }
         if options.xmp { arguments.append("--xmp") }
         let result = try Subprocess.run(try python, arguments, timeout: 120)
@@ -49,10 +55,13 @@ public enum CameraJPEG {
 
     /// `exiftool -j -n` of one file: every tag by its short name.
     public static func exif(_ url: URL) throws -> [String: Any] {
-        guard let exiftool = Subprocess.which("exiftool") else { throw Failure.tool("exiftool is missing (apt install libimage-exiftool-perl)") }
+        guard let exiftool = Subprocess.which("exiftool") else {
+            throw Failure.tool("exiftool is missing (apt install libimage-exiftool-perl)")
+        }
         let result = try Subprocess.run(exiftool, ["-j", "-n", "-G0", url.path], timeout: 60)
         guard result.status == 0, let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]],
-              let tags = list.first else { throw Failure.tool("exiftool failed on \(url.path): \(result.stderr)") }
+            let tags = list.first
+        else { throw Failure.tool("exiftool failed on \(url.path): \(result.stderr)") }
         return tags
     }
 
@@ -60,17 +69,18 @@ public enum CameraJPEG {
     /// and the RGB of two probe points: near the top-left and near the top-right corner.
     public static func probe(_ url: URL) throws -> (width: Int, height: Int, topLeft: [Int], topRight: [Int]) {
         let script = """
-        import json, sys
-        from PIL import Image
-        image = Image.open(sys.argv[1]); image.load(); image = image.convert("RGB")
-        w, h = image.size
-        m = max(2, min(w, h) // 40)
-        print(json.dumps({"w": w, "h": h, "tl": image.getpixel((m, m)), "tr": image.getpixel((w - 1 - m, m))}))
-        """
+            import json, sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]); image.load(); image = image.convert("RGB")
+            w, h = image.size
+            m = max(2, min(w, h) // 40)
+            print(json.dumps({"w": w, "h": h, "tl": image.getpixel((m, m)), "tr": image.getpixel((w - 1 - m, m))}))
+            """
         let result = try Subprocess.run(try python, ["-c", script, url.path], timeout: 60)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-              let width = object["w"] as? Int, let height = object["h"] as? Int,
-              let topLeft = object["tl"] as? [Int], let topRight = object["tr"] as? [Int] else {
+            let width = object["w"] as? Int, let height = object["h"] as? Int,
+            let topLeft = object["tl"] as? [Int], let topRight = object["tr"] as? [Int]
+        else {
             throw Failure.tool("Pillow could not decode \(url.path): \(result.stderr)")
         }
         return (width, height, topLeft, topRight)

@@ -14,13 +14,16 @@ public final class CameraSimProcess: Sendable {
 
     /// Starts `relay camera-sim --profile PROFILE --host HOST --port PORT EXTRA…` (by default on a
     /// free port of 127.0.0.1) and waits up to `timeout` for it to listen.
-    public init(profile: String, arguments: [String] = [], host: String = "127.0.0.1", port requestedPort: UInt16 = 0,
-                timeout: TimeInterval = 60) throws {
+    public init(
+        profile: String, arguments: [String] = [], host: String = "127.0.0.1", port requestedPort: UInt16 = 0,
+        timeout: TimeInterval = 60
+    ) throws {
         self.host = host
         stdinPipe = Pipe()
-        child = try Subprocess(TestPaths.relayExecutable,
-                               ["camera-sim", "--profile", profile, "--host", host, "--port", String(requestedPort)] + arguments,
-                               stdin: stdinPipe.fileHandleForReading)
+        child = try Subprocess(
+            TestPaths.relayExecutable,
+            ["camera-sim", "--profile", profile, "--host", host, "--port", String(requestedPort)] + arguments,
+            stdin: stdinPipe.fileHandleForReading)
         var found: UInt16?
         let child = self.child
         _ = Subprocess.waitUntil(timeout: timeout) {
@@ -101,7 +104,7 @@ public enum CameraSimProcessError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .didNotStart(stdout, stderr):
+        case .didNotStart(let stdout, let stderr):
             return "relay camera-sim did not report a listening port.\nstdout: \(stdout)\nstderr: \(stderr)"
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum FileServerError: Error, CustomStringConvertible {
@@ -22,7 +23,8 @@ func childProcesses(of parent: Int32) -> [Int32] {
     var parentOf: [Int32: Int32] = [:]
     for pid in names.compactMap(Int32.init) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { continue }
+            let close = stat.lastIndex(of: ")")
+        else { continue }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         if fields.count > 2, let ppid = Int32(fields[1]) { parentOf[pid] = ppid }
     }
@@ -47,14 +49,14 @@ func killTree(_ pid: Int32) {
 
 /// Every regular file below `root`, relative to it, hidden ones included, sorted.
 func regularFiles(under root: URL) -> [String] {
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        var found: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
-            }
+    let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+    var found: [String] = []
+    while let url = enumerator?.nextObject() as? URL {
+        if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            found.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
         }
-        return found.sorted()
+    }
+    return found.sorted()
 }
 
 /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
@@ -92,7 +94,8 @@ public final class VsftpdProcess {
     private let configFile: URL
 
     public init(tls: Bool = false) throws {
-        guard let vsftpd = ["/usr/sbin/vsftpd"].first(where: FileManager.default.isExecutableFile(atPath:)).map(URL.init(fileURLWithPath:)) else {
+        guard let vsftpd = ["/usr/sbin/vsftpd"].first(where: FileManager.default.isExecutableFile(atPath:)).map(URL.init(fileURLWithPath:))
+        else {
             throw FileServerError.missing("vsftpd")
         }
         directory = try TestPaths.makeTemporaryDirectory("vsftpd")
@@ -113,12 +116,18 @@ public final class VsftpdProcess {
             let key = directory.appendingPathComponent("key.pem")
             let cert = directory.appendingPathComponent("cert.pem")
             guard let openssl = Subprocess.which("openssl") else { throw FileServerError.missing("openssl") }
-            let made = try Subprocess.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
-                                                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            let made = try Subprocess.run(
+                openssl,
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
             guard made.status == 0 else { throw FileServerError.didNotStart("openssl: \(made.stderr)") }
             certificate = cert
-            lines += ["ssl_enable=YES", "allow_anon_ssl=YES", "force_anon_logins_ssl=YES", "force_anon_data_ssl=YES",
-                      "rsa_cert_file=\(cert.path)", "rsa_private_key_file=\(key.path)", "require_ssl_reuse=NO"]
+            lines += [
+                "ssl_enable=YES", "allow_anon_ssl=YES", "force_anon_logins_ssl=YES", "force_anon_data_ssl=YES",
+                "rsa_cert_file=\(cert.path)", "rsa_private_key_file=\(key.path)", "require_ssl_reuse=NO",
+            ]
         } else {
             certificate = nil
         }
@@ -176,7 +185,8 @@ public final class SSHDProcess {
 
     public init() throws {
         guard let sshd = ["/usr/sbin/sshd"].first(where: FileManager.default.isExecutableFile(atPath:)).map(URL.init(fileURLWithPath:)),
-              let keygen = Subprocess.which("ssh-keygen") else { throw FileServerError.missing("sshd and ssh-keygen (openssh-server)") }
+            let keygen = Subprocess.which("ssh-keygen")
+        else { throw FileServerError.missing("sshd and ssh-keygen (openssh-server)") }
         directory = try TestPaths.makeTemporaryDirectory("sshd")
         uploads = directory.appendingPathComponent("uploads")
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
@@ -223,7 +233,6 @@ public final class SSHDProcess {
     /// The user the tests run as, whom the server lets in with `userKey`.
     public static var user: String { ProcessInfo.processInfo.environment["USER"] ?? NSUserName() }
 
-
     deinit { stop() }
 
     public func stop() {
@@ -247,7 +256,8 @@ public final class ApacheDAVProcess {
         let apache = URL(fileURLWithPath: "/usr/sbin/apache2")
         let modules = "/usr/lib/apache2/modules"
         guard FileManager.default.isExecutableFile(atPath: apache.path),
-              FileManager.default.fileExists(atPath: "\(modules)/mod_dav_fs.so") else {
+            FileManager.default.fileExists(atPath: "\(modules)/mod_dav_fs.so")
+        else {
             throw FileServerError.missing("Apache httpd with mod_dav (apache2-bin)")
         }
         guard let openssl = Subprocess.which("openssl") else { throw FileServerError.missing("openssl") }

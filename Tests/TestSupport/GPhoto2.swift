@@ -9,12 +9,15 @@ public enum GPhoto2 {
     public static var executable: URL? { Subprocess.which("gphoto2") }
 
     /// Runs `gphoto2 --port PORT ARGS…` in `directory` with HOME set to `home`.
-    public static func run(port: String, _ arguments: [String], in directory: URL, home: URL,
-                           timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(
+        port: String, _ arguments: [String], in directory: URL, home: URL,
+        timeout: TimeInterval = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         guard let executable else { throw GPhoto2Error.notInstalled }
-        let child = try Subprocess(executable, ["--port", port] + arguments,
-                                   environment: ["HOME": home.path, "LANG": "C", "LC_ALL": "C"],
-                                   currentDirectory: directory)
+        let child = try Subprocess(
+            executable, ["--port", port] + arguments,
+            environment: ["HOME": home.path, "LANG": "C", "LC_ALL": "C"],
+            currentDirectory: directory)
         let status = child.wait(timeout: timeout) ?? child.stop(signal: SIGKILL, timeout: 5)
         return (status, child.stdout, child.stderr)
     }

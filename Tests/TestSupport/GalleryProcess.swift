@@ -128,12 +128,13 @@ public final class GalleryProcess {
             return !process.isRunning
         }
         guard let address = line, let colon = address.lastIndex(of: ":"),
-              let port = Int(address[address.index(after: colon)...]) else {
+            let port = Int(address[address.index(after: colon)...])
+        else {
             let running = process.isRunning
             process.stop(timeout: 5)
             throw GalleryError.didNotStart(
                 (running ? "no listening line within \(Int(startTimeout)) s" : "exited with status \(process.process.terminationStatus)")
-                + "; stdout: \(process.stdout); stderr: \(process.stderr)")
+                    + "; stdout: \(process.stdout); stderr: \(process.stderr)")
         }
         host = String(address[..<colon])
         self.port = port
@@ -176,8 +177,9 @@ public final class GalleryProcess {
 
     public func setFaults(_ faults: GalleryFaults) throws {
         let body = try JSONEncoder().encode(faults)
-        let response = try RawHTTP.send(host: host, port: port, method: "POST", path: "/api/faults",
-                                        headers: ["Content-Type": "application/json"], body: body)
+        let response = try RawHTTP.send(
+            host: host, port: port, method: "POST", path: "/api/faults",
+            headers: ["Content-Type": "application/json"], body: body)
         guard response.status == 200 else {
             throw GalleryError.badAnswer("POST /api/faults: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         }

@@ -9,13 +9,18 @@ public enum HeadlessChromium {
     }
 
     public static func run(_ arguments: [String], url: String, virtualTimeBudget: Int = 5000) throws
-        -> (status: Int32, stdout: String, stderr: String) {
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         guard let chromium = Subprocess.which("chromium") else { throw Missing() }
         let profile = try TestPaths.makeTemporaryDirectory("chromium-profile")
         defer { try? FileManager.default.removeItem(at: profile) }
-        return try Subprocess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-                                             "--user-data-dir=\(profile.path)", "--virtual-time-budget=\(virtualTimeBudget)"]
-                                  + arguments + [url], timeout: 120)
+        return try Subprocess.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+                "--user-data-dir=\(profile.path)", "--virtual-time-budget=\(virtualTimeBudget)",
+            ]
+                + arguments + [url], timeout: 120)
     }
 
     /// The page's DOM once its scripts have run.

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A minimal blocking HTTP/1.0 exchange over a plain POSIX socket (127.0.0.1 style IPv4 hosts).
@@ -32,9 +33,9 @@ public enum RawHTTP {
     /// server closes the connection. Use HTTP/1.0 or `Connection: close` in the request.
     public static func exchange(host: String, port: Int, request: Data, timeout: TimeInterval = 30) throws -> Response {
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure.socket("socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -97,9 +98,9 @@ public enum RawHTTP {
     /// The C `send`, which the `send(...)` helper above would otherwise shadow.
     private static func systemSend(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
         #if canImport(Glibc)
-        return Glibc.send(descriptor, buffer, count, flags)
+            return Glibc.send(descriptor, buffer, count, flags)
         #else
-        return Darwin.send(descriptor, buffer, count, flags)
+            return Darwin.send(descriptor, buffer, count, flags)
         #endif
     }
 

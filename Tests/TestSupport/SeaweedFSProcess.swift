@@ -42,10 +42,14 @@ public final class SeaweedFSProcess {
         directory = try TestPaths.makeTemporaryDirectory("seaweedfs")
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let identities: [String: Any] = ["identities": [[
-            "name": "relay", "credentials": [["accessKey": accessKey, "secretKey": secretKey]],
-            "actions": ["Admin", "Read", "Write", "List", "Tagging"],
-        ]]]
+        let identities: [String: Any] = [
+            "identities": [
+                [
+                    "name": "relay", "credentials": [["accessKey": accessKey, "secretKey": secretKey]],
+                    "actions": ["Admin", "Read", "Write", "List", "Tagging"],
+                ]
+            ]
+        ]
         let config = directory.appendingPathComponent("s3.json")
         try JSONSerialization.data(withJSONObject: identities).write(to: config)
         var ports: [Int] = []
@@ -57,7 +61,8 @@ public final class SeaweedFSProcess {
         var arguments = [
             "server", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
-            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer", "-filer.port=\(ports[4])", "-filer.port.grpc=\(ports[5])",
+            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer", "-filer.port=\(ports[4])",
+            "-filer.port.grpc=\(ports[5])",
             "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])",
             "-s3.port.lance=\(ports[9])", "-s3.config=\(config.path)",
         ]
@@ -92,14 +97,14 @@ public final class SeaweedFSProcess {
     /// Every object in `bucket`, with its SHA-256, content type and user metadata.
     public func objects(in bucket: String) throws -> [StoredObject] {
         let script = """
-        out = []
-        for item in s3.list_objects_v2(Bucket=sys.argv[1]).get("Contents", []):
-            got = s3.get_object(Bucket=sys.argv[1], Key=item["Key"])
-            body = got["Body"].read()
-            out.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(),
-                        "contentType": got.get("ContentType", ""), "metadata": got.get("Metadata", {})})
-        print(json.dumps(out))
-        """
+            out = []
+            for item in s3.list_objects_v2(Bucket=sys.argv[1]).get("Contents", []):
+                got = s3.get_object(Bucket=sys.argv[1], Key=item["Key"])
+                body = got["Body"].read()
+                out.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(),
+                            "contentType": got.get("ContentType", ""), "metadata": got.get("Metadata", {})})
+            print(json.dumps(out))
+            """
         let output = try boto3(script, [bucket])
         do {
             return try JSONDecoder().decode([StoredObject].self, from: Data(output.utf8))
@@ -123,12 +128,12 @@ public final class SeaweedFSProcess {
     private func boto3(_ body: String, _ arguments: [String]) throws -> String {
         guard let python = Subprocess.which("python3") else { throw SeaweedFSError.missing("python3") }
         let script = """
-        import boto3, botocore.config, hashlib, json, sys
-        s3 = boto3.client("s3", endpoint_url="\(endpoint)", aws_access_key_id="\(accessKey)",
-                          aws_secret_access_key="\(secretKey)", region_name="us-east-1",
-                          config=botocore.config.Config(s3={"addressing_style": "path"}))
+            import boto3, botocore.config, hashlib, json, sys
+            s3 = boto3.client("s3", endpoint_url="\(endpoint)", aws_access_key_id="\(accessKey)",
+                              aws_secret_access_key="\(secretKey)", region_name="us-east-1",
+                              config=botocore.config.Config(s3={"addressing_style": "path"}))
 
-        """ + body
+            """ + body
         let result = try Subprocess.run(python, ["-c", script] + arguments, timeout: 60)
         guard result.status == 0 else { throw SeaweedFSError.client(result.stderr) }
         return result.stdout

@@ -17,12 +17,12 @@ public enum TestPaths {
     /// The folder that holds the built executables (`relay`) next to the test bundle.
     public static let productsDirectory: URL = {
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            return Bundle.main.bundleURL
         #else
-        return Bundle.main.bundleURL
+            return Bundle.main.bundleURL
         #endif
     }()
 

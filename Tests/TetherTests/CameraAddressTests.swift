@@ -11,8 +11,10 @@ final class CameraAddressTests: XCTestCase {
     }
 
     func testRefusedFormsNameTheAcceptedOnes() {
-        for bad in ["192.168.1.2", "http://192.168.1.2", "ptpip://", "ptpip://host:0", "ptpip://host:70000",
-                    "ptpip://host:12ab", "ptpip://user@host", "ptpip://host/path", "ptpip://[::1"] {
+        for bad in [
+            "192.168.1.2", "http://192.168.1.2", "ptpip://", "ptpip://host:0", "ptpip://host:70000",
+            "ptpip://host:12ab", "ptpip://user@host", "ptpip://host/path", "ptpip://[::1",
+        ] {
             XCTAssertThrowsError(try CameraAddress.parse(bad), bad) { error in
                 XCTAssertTrue("\(error)".contains("ptpip://HOST[:PORT]"), "\(error)")
             }
@@ -40,8 +42,10 @@ final class AddressRangeTests: XCTestCase {
     }
 
     func testRefused() {
-        for bad in ["", "10.0.0", "10.0.0.256", "10.0.0.5-3", "10.0.0.1/8", "10.0.0.1/33", "a.b.c.d", "10.0.0.1-",
-                    "10.0.0.1-10.0.255.255", "1.2.3.4.5", "10.0.0.01234"] {
+        for bad in [
+            "", "10.0.0", "10.0.0.256", "10.0.0.5-3", "10.0.0.1/8", "10.0.0.1/33", "a.b.c.d", "10.0.0.1-",
+            "10.0.0.1-10.0.255.255", "1.2.3.4.5", "10.0.0.01234",
+        ] {
             XCTAssertThrowsError(try AddressRange.parse(bad), bad) { error in
                 XCTAssertTrue("\(error)".contains("192.168.1.0/24"), "\(error)")
             }

@@ -3,26 +3,30 @@ import PTPIP
 import PTPWire
 import RelayCore
 import TestSupport
-@testable import Tether
 import XCTest
+
+@testable import Tether
 
 /// The battery and card reader: where each body keeps its battery, and the readings it takes
 /// from the simulator over real sockets as the battery drains and the card fills.
 final class CameraPowerTests: XCTestCase {
     private func info(_ vendor: PTPVendorExtension, operations: [PTPOperationCode], properties: [PTPDevicePropertyCode]) -> PTPDeviceInfo {
-        PTPDeviceInfo(vendorExtensionID: vendor, operationsSupported: operations.map(\.rawValue),
-                      devicePropertiesSupported: properties.map(\.rawValue), manufacturer: "M", model: "M",
-                      deviceVersion: "1", serialNumber: "S")
+        PTPDeviceInfo(
+            vendorExtensionID: vendor, operationsSupported: operations.map(\.rawValue),
+            devicePropertiesSupported: properties.map(\.rawValue), manufacturer: "M", model: "M",
+            deviceVersion: "1", serialNumber: "S")
     }
 
     func testTheBatteryIsReadWhereTheBodyKeepsIt() {
         XCTAssertEqual(CameraPower.batterySource(info(.nikon, operations: [.getDevicePropDesc], properties: [.batteryLevel])), .standard)
         XCTAssertEqual(CameraPower.batterySource(info(.mtp, operations: [.getDevicePropDesc], properties: [.sonyBatteryLevel])), .sony)
         XCTAssertEqual(CameraPower.batterySource(info(.canon, operations: [.canonEOSGetEvent], properties: [])), .canonEvents)
-        XCTAssertEqual(CameraPower.batterySource(info(.microsoft, operations: [.getDevicePropDesc], properties: [])), .none,
-                       "a body that does not list BatteryLevel is not asked")
-        XCTAssertEqual(CameraPower.batterySource(info(.microsoft, operations: [], properties: [.batteryLevel])), .none,
-                       "nor one that cannot describe its properties")
+        XCTAssertEqual(
+            CameraPower.batterySource(info(.microsoft, operations: [.getDevicePropDesc], properties: [])), .none,
+            "a body that does not list BatteryLevel is not asked")
+        XCTAssertEqual(
+            CameraPower.batterySource(info(.microsoft, operations: [], properties: [.batteryLevel])), .none,
+            "nor one that cannot describe its properties")
     }
 
     func testEventsAskForANewReadingOnlyForTheBatteryAndTheCard() {
@@ -76,13 +80,19 @@ final class CameraPowerTests: XCTestCase {
     }
 
     func testStandardBodyBatteryDrainsAndCardFillsAsPhotosAreShot() throws {
-        var camera = try Connected(profile: "generic", ["--battery", "30", "--battery-drain", "5", "--card-free", "10M",
-                                                        "--card-shots", "200"])
+        var camera = try Connected(
+            profile: "generic",
+            [
+                "--battery", "30", "--battery-drain", "5", "--card-free", "10M",
+                "--card-shots", "200",
+            ])
         defer { camera.close() }
-        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: true),
-                       [.battery(percent: 30), .card(freeBytes: 10_000_000, freeShots: 200)])
-        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: true), [],
-                       "nothing changed, nothing reported")
+        XCTAssertEqual(
+            try camera.power.update(camera.session, now: camera.session.now, storageReadable: true),
+            [.battery(percent: 30), .card(freeBytes: 10_000_000, freeShots: 200)])
+        XCTAssertEqual(
+            try camera.power.update(camera.session, now: camera.session.now, storageReadable: true), [],
+            "nothing changed, nothing reported")
         camera.sim.shootByStdin(3)
         let batteries = try camera.readUntil { $0 == .battery(percent: 15) }.filter {
             if case .battery = $0 { return true } else { return false }
@@ -90,7 +100,7 @@ final class CameraPowerTests: XCTestCase {
         XCTAssertEqual(batteries.last, .battery(percent: 15))
         XCTAssertEqual(Set(batteries).count, batteries.count, "each level once")
         _ = try camera.readUntil { change in
-            if case let .card(_, shots) = change { return (shots ?? 200) < 200 }
+            if case .card(_, let shots) = change { return (shots ?? 200) < 200 }
             return false
         }
     }
@@ -98,19 +108,24 @@ final class CameraPowerTests: XCTestCase {
     func testNikonBatteryChangeArrivesInItsEventList() throws {
         var camera = try Connected(profile: "nikon", ["--battery", "50", "--battery-drain", "10"])
         defer { camera.close() }
-        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: true).first,
-                       .battery(percent: 50))
+        XCTAssertEqual(
+            try camera.power.update(camera.session, now: camera.session.now, storageReadable: true).first,
+            .battery(percent: 50))
         camera.sim.shootByStdin(1)
         _ = try camera.readUntil { $0 == .battery(percent: 40) }
     }
 
     func testCanonBatteryStepsAndAvailableShotsComeFromTheEventStream() throws {
-        var camera = try Connected(profile: "canon-eos", ["--battery", "30", "--battery-drain", "5", "--card-free", "1M",
-                                                          "--card-shots", "100"])
+        var camera = try Connected(
+            profile: "canon-eos",
+            [
+                "--battery", "30", "--battery-drain", "5", "--card-free", "1M",
+                "--card-shots", "100",
+            ])
         defer { camera.close() }
         let first = try camera.power.update(camera.session, now: camera.session.now, storageReadable: true)
         XCTAssertEqual(first.first, .battery(percent: 25), "30 % is Canon's 25 % step, from the start-up's GetEvent")
-        XCTAssertEqual(first.last.flatMap { if case let .card(_, shots) = $0 { return shots } else { return nil } }, 100)
+        XCTAssertEqual(first.last.flatMap { if case .card(_, let shots) = $0 { return shots } else { return nil } }, 100)
         camera.sim.shootByStdin(2)
         _ = try camera.readUntil { $0 == .battery(percent: BatteryLevel.canonLowPercent) }
     }
@@ -119,8 +134,9 @@ final class CameraPowerTests: XCTestCase {
         var camera = try Connected(profile: "sony", ["--battery", "77"])
         defer { camera.close() }
         XCTAssertFalse(camera.dialect.storageListing(camera.session) != nil, "PC Remote cannot browse the card")
-        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: false),
-                       [.battery(percent: 77)])
+        XCTAssertEqual(
+            try camera.power.update(camera.session, now: camera.session.now, storageReadable: false),
+            [.battery(percent: 77)])
     }
 
     /// A card that answers StoreNotAvailable gives no reading and no error, and is not asked again.

@@ -27,8 +27,10 @@ final class CameraRegistryTests: XCTestCase {
         let registry = try CameraRegistry(home: home)
         let early = Date(timeIntervalSince1970: 1_000)
         XCTAssertFalse(try registry.noteConnected(serial: "A1", manufacturer: "Canon", model: "R5", address: "10.0.0.2", at: early))
-        XCTAssertTrue(try registry.noteConnected(serial: "A1", manufacturer: "Canon", model: "R5", address: "10.0.0.3",
-                                                 at: early.addingTimeInterval(60)))
+        XCTAssertTrue(
+            try registry.noteConnected(
+                serial: "A1", manufacturer: "Canon", model: "R5", address: "10.0.0.3",
+                at: early.addingTimeInterval(60)))
         try registry.noteConnected(serial: "B2", manufacturer: "Nikon", model: "Z6", address: "10.0.0.4", at: early.addingTimeInterval(30))
         try registry.noteFirstListing(serial: "A1", ["1", "2"])
         try registry.noteFirstListing(serial: "B2", ["9"])
@@ -81,8 +83,9 @@ final class CameraRegistryTests: XCTestCase {
     }
 
     func testAPairingIsKeptPerAddressAndSurvivesAnotherWriter() throws {
-        let pairing = CameraRegistry.Pairing(guid: "ffeeddccbbaa99887766554433221100", name: "EOS Utility PC",
-                                             model: "Z 8", serial: "300", paired: Date(timeIntervalSince1970: 5_000))
+        let pairing = CameraRegistry.Pairing(
+            guid: "ffeeddccbbaa99887766554433221100", name: "EOS Utility PC",
+            model: "Z 8", serial: "300", paired: Date(timeIntervalSince1970: 5_000))
         let running = try CameraRegistry(home: home)
         try CameraRegistry(home: home).notePaired(address: "10.0.0.9:15740", pairing)
         try running.noteConnected(serial: "300", manufacturer: "Nikon", model: "Z 8", address: "10.0.0.9:15740")

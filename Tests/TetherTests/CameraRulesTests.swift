@@ -28,8 +28,11 @@ final class CameraRulesTests: XCTestCase {
     }
 
     private func object(_ name: String, _ format: PTPObjectFormat) -> CameraObject {
-        CameraObject(handle: 1, info: PTPObjectInfo(storageID: 0x10001, objectFormat: format, compressedSize: 100,
-                                                    filename: name, captureDate: "20261123T101010"))
+        CameraObject(
+            handle: 1,
+            info: PTPObjectInfo(
+                storageID: 0x10001, objectFormat: format, compressedSize: 100,
+                filename: name, captureDate: "20261123T101010"))
     }
 
     func testTakeDecision() {
@@ -51,8 +54,11 @@ final class CameraRulesTests: XCTestCase {
         let first = object("IMG_0001.JPG", .exifJPEG)
         var again = CameraObject(handle: 99, info: first.info)
         XCTAssertEqual(first.identityKey, again.identityKey, "a camera may renumber handles on reconnect")
-        again = CameraObject(handle: 1, info: PTPObjectInfo(storageID: 0x10001, objectFormat: .exifJPEG, compressedSize: 100,
-                                                            filename: "IMG_0001.JPG", captureDate: "20261123T101011"))
+        again = CameraObject(
+            handle: 1,
+            info: PTPObjectInfo(
+                storageID: 0x10001, objectFormat: .exifJPEG, compressedSize: 100,
+                filename: "IMG_0001.JPG", captureDate: "20261123T101011"))
         XCTAssertNotEqual(first.identityKey, again.identityKey, "a card reformatted and renumbered is a new photo")
     }
 }

@@ -1,32 +1,42 @@
-import XCTest
 import PTPWire
+import XCTest
+
 @testable import Tether
 
 /// The pure parts of the vendor dialects: which dialect a DeviceInfo gets, Canon's remote mode
 /// and shutter speed codes, Sony's extended DeviceInfo, and how an undescribed object is named.
 final class DialectTests: XCTestCase {
-    private func info(_ vendor: PTPVendorExtension, _ manufacturer: String, _ operations: [PTPOperationCode],
-                      model: String = "M") -> PTPDeviceInfo {
-        PTPDeviceInfo(vendorExtensionID: vendor, operationsSupported: operations.map(\.rawValue),
-                      manufacturer: manufacturer, model: model, deviceVersion: "1", serialNumber: "S")
+    private func info(
+        _ vendor: PTPVendorExtension, _ manufacturer: String, _ operations: [PTPOperationCode],
+        model: String = "M"
+    ) -> PTPDeviceInfo {
+        PTPDeviceInfo(
+            vendorExtensionID: vendor, operationsSupported: operations.map(\.rawValue),
+            manufacturer: manufacturer, model: model, deviceVersion: "1", serialNumber: "S")
     }
 
     func testTheDialectIsPickedFromVendorIdManufacturerAndOperations() {
         XCTAssertTrue(DialectCatalog.dialect(for: info(.canon, "Canon Inc.", [.canonEOSGetEvent])) is CanonEOSDialect)
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.microsoft, "Canon Inc.", [.canonEOSGetEvent])) is CanonEOSDialect,
-                      "Canon bodies that report the Microsoft vendor id")
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.canon, "Canon Inc.", [])) is StandardDialect,
-                      "a Canon without EOS operations (old PowerShot) uses standard events")
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.canon, "Canon Inc.", [.canonEOSSetRemoteMode])) is CanonEOSDialect,
-                      "an EOS M lists GetEvent only after its remote mode is set")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.microsoft, "Canon Inc.", [.canonEOSGetEvent])) is CanonEOSDialect,
+            "Canon bodies that report the Microsoft vendor id")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.canon, "Canon Inc.", [])) is StandardDialect,
+            "a Canon without EOS operations (old PowerShot) uses standard events")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.canon, "Canon Inc.", [.canonEOSSetRemoteMode])) is CanonEOSDialect,
+            "an EOS M lists GetEvent only after its remote mode is set")
         XCTAssertTrue(DialectCatalog.dialect(for: info(.nikon, "Nikon", [.nikonGetEvent])) is NikonDialect)
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.mtp, "Nikon Corporation", [])) is NikonDialect,
-                      "a Nikon Z reports 0xFFFFFFFF over PTP/IP (libgphoto2 issue 1135)")
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.mtp, "Sony Corporation", [])) is SonyDialect,
-                      "a Sony reports 0xFFFFFFFF over PTP/IP")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.mtp, "Nikon Corporation", [])) is NikonDialect,
+            "a Nikon Z reports 0xFFFFFFFF over PTP/IP (libgphoto2 issue 1135)")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.mtp, "Sony Corporation", [])) is SonyDialect,
+            "a Sony reports 0xFFFFFFFF over PTP/IP")
         XCTAssertTrue(DialectCatalog.dialect(for: info(.sony, "Sony Corporation", [.sonyGetSDIOExtDeviceInfo])) is SonyDialect)
-        XCTAssertTrue(DialectCatalog.dialect(for: info(.microsoft, "Relay Simulated Cameras", [.canonEOSGetEvent])) is StandardDialect,
-                      "an operation code alone does not make a camera Canon")
+        XCTAssertTrue(
+            DialectCatalog.dialect(for: info(.microsoft, "Relay Simulated Cameras", [.canonEOSGetEvent])) is StandardDialect,
+            "an operation code alone does not make a camera Canon")
         XCTAssertEqual(CameraVendor.of(info(.mtp, "FUJIFILM", [])), .fujifilm)
         XCTAssertEqual(CameraVendor.of(info(.fuji, "", [])), .fujifilm)
         XCTAssertEqual(CameraVendor.of(info(.mtp, "OLYMPUS", [])), .other)
@@ -36,12 +46,19 @@ final class DialectTests: XCTestCase {
         XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [], model: "Canon EOS R50")), 1)
         XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [], model: "Canon EOS M50")), 0x15)
         XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [], model: "Canon EOS M6 Mark II")), 1)
-        XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [.canonEOSRemoteReleaseOn],
-                                                       model: "Canon PowerShot SX740 HS")), 0x15)
-        XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [], model: "Canon PowerShot SX740 HS")), 1,
-                       "a PowerShot without EOS remote release is not EOS M-like")
-        XCTAssertEqual(CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [.canonEOSRemoteReleaseOn],
-                                                       model: "Canon PowerShot SX720 HS")), 0x11)
+        XCTAssertEqual(
+            CanonEOSDialect.remoteMode(
+                info(
+                    .canon, "Canon Inc.", [.canonEOSRemoteReleaseOn],
+                    model: "Canon PowerShot SX740 HS")), 0x15)
+        XCTAssertEqual(
+            CanonEOSDialect.remoteMode(info(.canon, "Canon Inc.", [], model: "Canon PowerShot SX740 HS")), 1,
+            "a PowerShot without EOS remote release is not EOS M-like")
+        XCTAssertEqual(
+            CanonEOSDialect.remoteMode(
+                info(
+                    .canon, "Canon Inc.", [.canonEOSRemoteReleaseOn],
+                    model: "Canon PowerShot SX720 HS")), 0x11)
     }
 
     /// A Z that denies GetPartialObject is read with GetPartialObjectEx, listed or not; the
@@ -99,8 +116,9 @@ final class DialectTests: XCTestCase {
         let jpeg = PTPObjectInfo.described(handle: 0x1A2B, kind: .jpeg, size: 5000, namePrefix: "NIKON")
         XCTAssertEqual(jpeg.filename, "NIKON_00001A2B.JPG")
         XCTAssertEqual(jpeg.photoKind, .jpeg)
-        XCTAssertEqual(CameraObject(handle: 0x1A2B, info: jpeg).identityKey,
-                       CameraObject(handle: 0x1A2B, info: .described(handle: 0x1A2B, kind: .jpeg, size: 5000, namePrefix: "NIKON")).identityKey)
+        XCTAssertEqual(
+            CameraObject(handle: 0x1A2B, info: jpeg).identityKey,
+            CameraObject(handle: 0x1A2B, info: .described(handle: 0x1A2B, kind: .jpeg, size: 5000, namePrefix: "NIKON")).identityKey)
         let raw = PTPObjectInfo.described(handle: 7, kind: .raw, size: 5000, namePrefix: "NIKON")
         XCTAssertEqual(raw.photoKind, .raw)
         XCTAssertEqual(TakeDecision.decide(CameraObject(handle: 7, info: raw), seen: false, existing: false, includeRAW: false), .skipRAW)

@@ -1,6 +1,7 @@
 import GPhoto2
-@testable import Tether
 import XCTest
+
+@testable import Tether
 
 /// A file libgphoto2 lists with its time a second off in another session is still the file
 /// relay took (the chaos matrix took one photo twice after a restart before this).
@@ -13,7 +14,8 @@ final class GPhoto2IdentityTests: XCTestCase {
         let otherSize = GPhoto2FileInfo(size: 150_000, modified: 1_795_616_691, mimeType: "image/jpeg")
         XCTAssertFalse(GPhoto2Session.identityKeys(path, otherSize).contains(GPhoto2Session.identityKey(path, first)))
         let muchLater = GPhoto2FileInfo(size: 149_996, modified: 1_795_616_700, mimeType: "image/jpeg")
-        XCTAssertFalse(GPhoto2Session.identityKeys(path, muchLater).contains(GPhoto2Session.identityKey(path, first)),
-                       "the same name and size shot later (after a format) is a new photo")
+        XCTAssertFalse(
+            GPhoto2Session.identityKeys(path, muchLater).contains(GPhoto2Session.identityKey(path, first)),
+            "the same name and size shot later (after a format) is a new photo")
     }
 }

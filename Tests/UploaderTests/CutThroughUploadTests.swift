@@ -76,8 +76,9 @@ final class CutThroughUploadTests: GalleryTestCase {
         let photo = try makePhoto("source.jpg", size: 200_000, seed: 32)
         let spool = try Spool(directory: spoolFolder)
         let (incoming, growing) = try growingPhoto(spool, name: "IMG_0003.JPG", size: photo.data.count)
-        let request = multipartRequest(gallery, path: growing.url.path, fileName: growing.entry.uploadName,
-                                       key: growing.entry.idempotencyKey)
+        let request = multipartRequest(
+            gallery, path: growing.url.path, fileName: growing.entry.uploadName,
+            key: growing.entry.idempotencyKey)
         let outcome = startUpload(request, growing: growing)
         try append(incoming, photo.data, 0..<150_000)
         XCTAssert(try Subprocess.waitUntil(timeout: 30) { try gallery.uploadRequests().contains { $0.status == "pending" } })
@@ -96,8 +97,9 @@ final class CutThroughUploadTests: GalleryTestCase {
         let entry = try spool.commit(incoming)
         let claimed = try XCTUnwrap(spool.claimNext())
         XCTAssertEqual(claimed.id, entry.id)
-        let again = multipartRequest(gallery, path: spool.photoURL(for: claimed).path, fileName: claimed.uploadName,
-                                     key: claimed.idempotencyKey)
+        let again = multipartRequest(
+            gallery, path: spool.photoURL(for: claimed).path, fileName: claimed.uploadName,
+            key: claimed.idempotencyKey)
         XCTAssertEqual(try expectResponse(try HTTPUploadClient().perform(again)).statusCode, 201)
         let stored = try XCTUnwrap(try gallery.photos().first)
         XCTAssertEqual(try storedBytes(gallery, stored), photo.data)

@@ -1,7 +1,7 @@
+import RelayCore
 import TestSupport
 import Uploader
 import XCTest
-import RelayCore
 
 final class DeliveryPolicyTests: XCTestCase {
     private let policy = DeliveryPolicy(backoff: Backoff(base: 0.5, cap: 60), maxRetryAfter: 600)

@@ -29,30 +29,40 @@ final class DestinationKindsTests: XCTestCase {
     /// A field of another kind is refused with the kind it is for; a field of no kind with the
     /// fields this kind has (a misspelt field would otherwise be lost without a word).
     func testFieldsBelongToTheirKind() {
-        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["region": "us-east-1"])).contains("region is for s3:// URLs"))
-        XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", options: ["fields": ["album": "a"]])).contains("fields is for http://, https:// URLs"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "https://x.example/up", options: ["region": "us-east-1"])).contains("region is for s3:// URLs"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "s3://photos/x", options: ["fields": ["album": "a"]])).contains(
+                "fields is for http://, https:// URLs"))
         XCTAssertTrue(message(RequestConfig(url: "dav://h/x", options: ["sshKey": "/k"])).contains("sshKey is for sftp:// URLs"))
         let typo = message(RequestConfig(url: "https://x.example/up", options: ["colour": "red"]))
         XCTAssertTrue(typo.contains("unknown field 'colour'") && typo.contains("fileField"), typo)
-        XCTAssertTrue(message(RequestConfig(url: "ftp://h/x", options: ["caCertificate": "/c.pem"])).contains("caCertificate is for ftps://"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "ftp://h/x", options: ["caCertificate": "/c.pem"])).contains("caCertificate is for ftps://"))
         XCTAssertTrue(message(RequestConfig(url: "ftp://h/x", options: ["sshKey": "/k"])).contains("sshKey is for sftp:// URLs"))
     }
 
     /// Each field's form is checked the same way whatever its kind.
     func testEachFieldHasItsForm() {
         XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["body": "json"])).contains("body is multipart or raw"))
-        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["body": .number(1)])).contains("body is text, not a number"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "https://x.example/up", options: ["body": .number(1)])).contains("body is text, not a number"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["fields": "album=a"])).contains("fields is an object"))
-        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["fields": ["": "a"]])).contains("field name cannot be empty"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "https://x.example/up", options: ["fields": ["": "a"]])).contains("field name cannot be empty"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["fileField": "a\"b"])).contains("quotes"))
-        XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["manifestUrl": "ftp://h/m"])).contains("http:// or https://"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "https://x.example/up", options: ["manifestUrl": "ftp://h/m"])).contains("http:// or https://"))
         XCTAssertTrue(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "hunter2"])).contains("${NAME} reference"))
         XCTAssertEqual(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "${FTP_PASSWORD}"])), "")
         XCTAssertTrue(message(RequestConfig(url: "sftp://h/x")).contains("names the user"))
     }
 
     func testS3Rules() {
-        XCTAssertEqual(message(RequestConfig(url: "s3://photos/gala/{date}/{name}", options: ["endpoint": "http://127.0.0.1:8333", "region": "eu-west-1"])), "")
+        XCTAssertEqual(
+            message(
+                RequestConfig(url: "s3://photos/gala/{date}/{name}", options: ["endpoint": "http://127.0.0.1:8333", "region": "eu-west-1"])),
+            "")
         XCTAssertEqual(message(RequestConfig(url: "s3://photos", options: ["addressing": "virtual"])), "")
         XCTAssertTrue(message(RequestConfig(url: "s3://Photos_Bucket/x")).contains("not a bucket name"))
         XCTAssertTrue(message(RequestConfig(url: "s3://photos/x", options: ["endpoint": "ftp://h"])).contains("http:// or https://"))
@@ -79,7 +89,8 @@ final class DestinationKindsTests: XCTestCase {
         for kind in Destinations.kinds {
             for field in kind.fields {
                 XCTAssertTrue(field.option.hasPrefix("--"), field.option)
-                XCTAssertFalse(RequestConfig.CommonField.allCases.map(\.stringValue).contains(field.name), "\(field.name) is a common field")
+                XCTAssertFalse(
+                    RequestConfig.CommonField.allCases.map(\.stringValue).contains(field.name), "\(field.name) is a common field")
             }
         }
     }
@@ -89,7 +100,8 @@ final class DestinationKindsTests: XCTestCase {
         XCTAssertEqual(http.fileField, "file")
         XCTAssertEqual(http.body, .multipart)
         XCTAssertEqual(http.fields, [:])
-        let raw = HTTPSettings(RequestConfig(url: "https://x.example/u", options: ["body": "raw", "fields": ["a": "1"], "fileField": "photo"]))
+        let raw = HTTPSettings(
+            RequestConfig(url: "https://x.example/u", options: ["body": "raw", "fields": ["a": "1"], "fileField": "photo"]))
         XCTAssertEqual(raw.body, .raw)
         XCTAssertEqual(raw.fields, ["a": "1"])
         XCTAssertEqual(raw.fileField, "photo")

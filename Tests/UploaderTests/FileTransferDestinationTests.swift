@@ -15,9 +15,11 @@ final class FileTransferDestinationTests: GalleryTestCase {
     }
 
     private func item(_ path: String, name: String) -> DeliveryItem {
-        DeliveryItem(filePath: path, name: name, key: "key-\(name)", contentType: ContentType.of(fileName: name),
-                     template: PathTemplate.Values(name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
-                                                   camera: "0123", serial: "0123", sequence: 42, run: "gala"))
+        DeliveryItem(
+            filePath: path, name: name, key: "key-\(name)", contentType: ContentType.of(fileName: name),
+            template: PathTemplate.Values(
+                name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
+                camera: "0123", serial: "0123", sequence: 42, run: "gala"))
     }
 
     private func destination(_ config: RequestConfig, _ environment: [String: String] = [:]) throws -> FileTransferDestination {
@@ -41,7 +43,8 @@ final class FileTransferDestinationTests: GalleryTestCase {
     func testFTPUploadsUnderATemporaryNameThenRenames() throws {
         let server = try ftp()
         let photo = try makePhoto("IMG_0042.JPG", size: 200_000, seed: 1)
-        let config = RequestConfig(url: "ftp://127.0.0.1:\(server.port)/upload/{run}/{date}/{name}", options: ["password": "${FTP_PASSWORD}"])
+        let config = RequestConfig(
+            url: "ftp://127.0.0.1:\(server.port)/upload/{run}/{date}/{name}", options: ["password": "${FTP_PASSWORD}"])
         let ftp = try destination(config, ["FTP_PASSWORD": "guest"])
         for attempt in 0..<2 {
             let report = ftp.deliver(item(photo.path, name: "IMG_0042.JPG"), growing: nil, attempt: attempt)
@@ -71,8 +74,10 @@ final class FileTransferDestinationTests: GalleryTestCase {
         let server = try ftp(tls: true)
         let photo = try makePhoto("IMG_0043.JPG", size: 50_000, seed: 2)
         let certificate = try XCTUnwrap(server.certificate).path
-        let report = try destination(RequestConfig(url: "ftps://127.0.0.1:\(server.port)/upload", options: ["caCertificate": .string(certificate)]))
-            .deliver(item(photo.path, name: "IMG_0043.JPG"), growing: nil, attempt: 0)
+        let report = try destination(
+            RequestConfig(url: "ftps://127.0.0.1:\(server.port)/upload", options: ["caCertificate": .string(certificate)])
+        )
+        .deliver(item(photo.path, name: "IMG_0043.JPG"), growing: nil, attempt: 0)
         XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
         XCTAssertEqual(server.files(), ["upload/IMG_0043.JPG"])
 
@@ -99,9 +104,10 @@ final class FileTransferDestinationTests: GalleryTestCase {
             first = uploader.deliver(photoItem, growing: nil, attempt: 0)
             finished.signal()
         }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) {
-            ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) > 100_000
-        }, "the upload started")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) > 100_000
+            }, "the upload started")
         server.kill()
         XCTAssertEqual(finished.wait(timeout: .now() + 120), .success, "the upload notices the server is gone")
         guard case .retry = first?.decision else { return XCTFail("a server gone mid-upload is retried: \(String(describing: first))") }
@@ -118,7 +124,9 @@ final class FileTransferDestinationTests: GalleryTestCase {
     func testSFTPWithAKeyAndAKnownHost() throws {
         let server = try sshd()
         let photo = try makePhoto("IMG_0046.JPG", size: 100_000, seed: 4)
-        let config = RequestConfig(url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(server.port)\(server.uploads.path)/{seq}-{name}", options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(server.knownHosts.path)])
+        let config = RequestConfig(
+            url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(server.port)\(server.uploads.path)/{seq}-{name}",
+            options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(server.knownHosts.path)])
         let sftp = try destination(config)
         for attempt in 0..<2 {
             let report = sftp.deliver(item(photo.path, name: "IMG_0046.JPG"), growing: nil, attempt: attempt)
@@ -139,23 +147,29 @@ final class FileTransferDestinationTests: GalleryTestCase {
 
         let empty = server.directory.appendingPathComponent("empty_known_hosts")
         try Data().write(to: empty)
-        let unknown = try destination(RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(empty.path)]))
-            .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
+        let unknown = try destination(
+            RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(empty.path)])
+        )
+        .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let reason) = unknown.decision else { return XCTFail("unknown host: \(unknown)") }
         XCTAssertTrue(reason.contains("is not in \(empty.path)") && reason.contains(fingerprint), reason)
 
         let other = server.directory.appendingPathComponent("other_known_hosts")
         try "[127.0.0.1]:\(server.port) ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n"
             .write(to: other, atomically: true, encoding: .utf8)
-        let changed = try destination(RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(other.path)]))
-            .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
+        let changed = try destination(
+            RequestConfig(url: url, options: ["sshKey": .string(server.userKey.path), "knownHosts": .string(other.path)])
+        )
+        .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let why) = changed.decision else { return XCTFail("changed host key: \(changed)") }
         XCTAssertTrue(why.contains("NOT the key") && why.contains(fingerprint), why)
 
         // The host key is a key this server does not accept as a user's.
         let strangerKey = server.directory.appendingPathComponent("host_key")
-        let refused = try destination(RequestConfig(url: url, options: ["sshKey": .string(strangerKey.path), "knownHosts": .string(server.knownHosts.path)]))
-            .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
+        let refused = try destination(
+            RequestConfig(url: url, options: ["sshKey": .string(strangerKey.path), "knownHosts": .string(server.knownHosts.path)])
+        )
+        .deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0)
         guard case .permanent(let login) = refused.decision else { return XCTFail("unknown user key: \(refused)") }
         XCTAssertTrue(login.contains("refused the login"), login)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: server.uploads.path), [])
@@ -164,8 +178,9 @@ final class FileTransferDestinationTests: GalleryTestCase {
 
 /// The FTP paths and commands (pure).
 final class FileTransferLocationTests: XCTestCase {
-    private let values = PathTemplate.Values(name: "IMG 1.JPG", capturedAt: Date(timeIntervalSince1970: 0), camera: "c",
-                                             serial: "s", sequence: 7, run: "r")
+    private let values = PathTemplate.Values(
+        name: "IMG 1.JPG", capturedAt: Date(timeIntervalSince1970: 0), camera: "c",
+        serial: "s", sequence: 7, run: "r")
 
     func testPathsAndCommands() throws {
         var location = try FileTransferLocation(config: RequestConfig(url: "ftps://desk@news.example/in/{run}"))
@@ -182,13 +197,17 @@ final class FileTransferLocationTests: XCTestCase {
         location = try FileTransferLocation(config: RequestConfig(url: "sftp://me@h:2222/srv/photos"))
         target = location.target(for: values)
         XCTAssertEqual(location.uploadURL(target), "sftp://h:2222/srv/photos/.IMG_1.JPG.part")
-        XCTAssertEqual(location.renameCommands(target),
-                       [#"*rm "/srv/photos/IMG_1.JPG""#, #"rename "/srv/photos/.IMG_1.JPG.part" "/srv/photos/IMG_1.JPG""#])
+        XCTAssertEqual(
+            location.renameCommands(target),
+            [#"*rm "/srv/photos/IMG_1.JPG""#, #"rename "/srv/photos/.IMG_1.JPG.part" "/srv/photos/IMG_1.JPG""#])
     }
 
     func testSecretsStayOutOfTheConfig() {
         func message(_ config: RequestConfig) -> String {
-            do { try Destinations.validate(config); return "" } catch { return error.description }
+            do {
+                try Destinations.validate(config)
+                return ""
+            } catch { return error.description }
         }
         XCTAssertTrue(message(RequestConfig(url: "ftp://u:secret@h/x")).contains("password in the URL"))
         XCTAssertTrue(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "secret"])).contains("${NAME}"))

@@ -20,8 +20,9 @@ final class GalleryReachabilityTests: XCTestCase {
 
     func testOnceUnreachableEveryoneWaitsThenOneWorkerProbes() {
         var gallery = GalleryReachability()
-        XCTAssertEqual(gallery.record(.unreachable, probe: false, at: start, delay: delay),
-                       .lost(nextTry: start + 10))
+        XCTAssertEqual(
+            gallery.record(.unreachable, probe: false, at: start, delay: delay),
+            .lost(nextTry: start + 10))
         XCTAssertEqual(gallery.turn(at: start + 5), .wait(until: start + 10))
         XCTAssertEqual(gallery.turn(at: start + 10), .probe)
         XCTAssertEqual(gallery.turn(at: start + 10), .wait(until: nil), "one probe at a time")
@@ -32,18 +33,21 @@ final class GalleryReachabilityTests: XCTestCase {
         var gallery = GalleryReachability()
         _ = gallery.record(.unreachable, probe: false, at: start, delay: delay)
         XCTAssertEqual(gallery.turn(at: start + 10), .probe)
-        XCTAssertEqual(gallery.record(.unreachable, probe: true, at: start + 10, delay: delay),
-                       .stillUnreachable(nextTry: start + 30))
+        XCTAssertEqual(
+            gallery.record(.unreachable, probe: true, at: start + 10, delay: delay),
+            .stillUnreachable(nextTry: start + 30))
         XCTAssertEqual(gallery.turn(at: start + 30), .probe)
-        XCTAssertEqual(gallery.record(.unreachable, probe: true, at: start + 30, delay: delay),
-                       .stillUnreachable(nextTry: start + 60))
+        XCTAssertEqual(
+            gallery.record(.unreachable, probe: true, at: start + 30, delay: delay),
+            .stillUnreachable(nextTry: start + 60))
         XCTAssertEqual(gallery.turn(at: start + 60), .probe)
         XCTAssertEqual(gallery.record(.reachable, probe: true, at: start + 60, delay: delay), .regained)
         XCTAssertTrue(gallery.isReachable)
         XCTAssertEqual(gallery.turn(at: start + 60), .send)
         // A new outage starts again from the first step.
-        XCTAssertEqual(gallery.record(.unreachable, probe: false, at: start + 70, delay: delay),
-                       .lost(nextTry: start + 80))
+        XCTAssertEqual(
+            gallery.record(.unreachable, probe: false, at: start + 70, delay: delay),
+            .lost(nextTry: start + 80))
     }
 
     func testAFailureThatStartedBeforeTheOutageWasSeenDoesNotLengthenTheWait() {
@@ -67,21 +71,25 @@ final class GalleryReachabilityTests: XCTestCase {
         XCTAssertNil(gallery.record(.unknown, probe: true, at: start + 11, delay: delay))
         XCTAssertEqual(gallery.turn(at: start + 11), .probe)
         // The failure count was kept: the next failed probe waits the second step.
-        XCTAssertEqual(gallery.record(.unreachable, probe: true, at: start + 11, delay: delay),
-                       .stillUnreachable(nextTry: start + 31))
+        XCTAssertEqual(
+            gallery.record(.unreachable, probe: true, at: start + 11, delay: delay),
+            .stillUnreachable(nextTry: start + 31))
     }
 
     func testEvidenceOfOutcomes() {
         XCTAssertEqual(GalleryReachability.evidence(of: refused()), .unreachable)
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .dns, message: "x"))), .unreachable)
         // Any answer, even an error, shows the gallery is there.
-        XCTAssertEqual(GalleryReachability.evidence(of: .success(UploadResponse(statusCode: 503, retryAfter: nil, bodySummary: ""))),
-                       .reachable)
-        XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .connectionLost, message: "x"))),
-                       .reachable)
+        XCTAssertEqual(
+            GalleryReachability.evidence(of: .success(UploadResponse(statusCode: 503, retryAfter: nil, bodySummary: ""))),
+            .reachable)
+        XCTAssertEqual(
+            GalleryReachability.evidence(of: .failure(UploadTransportError(category: .connectionLost, message: "x"))),
+            .reachable)
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .timeout, message: "x"))), .unknown)
         XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .other, message: "x"))), .unknown)
-        XCTAssertEqual(GalleryReachability.evidence(of: .failure(UploadTransportError(category: .invalidRequest, message: "x"))),
-                       .unknown)
+        XCTAssertEqual(
+            GalleryReachability.evidence(of: .failure(UploadTransportError(category: .invalidRequest, message: "x"))),
+            .unknown)
     }
 }

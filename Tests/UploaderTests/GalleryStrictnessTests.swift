@@ -28,8 +28,9 @@ final class GalleryStrictnessTests: XCTestCase {
     }
 
     private func post(_ body: Data, contentType: String = "multipart/form-data; boundary=bnd") throws -> RawHTTP.Response {
-        try RawHTTP.send(host: gallery.host, port: gallery.port, method: "POST", path: "/upload",
-                         headers: ["Content-Type": contentType], body: body)
+        try RawHTTP.send(
+            host: gallery.host, port: gallery.port, method: "POST", path: "/upload",
+            headers: ["Content-Type": contentType], body: body)
     }
 
     private func assertRejected(_ response: RawHTTP.Response, mentioning text: String, line: UInt = #line) {
@@ -41,7 +42,8 @@ final class GalleryStrictnessTests: XCTestCase {
     private var close: Data { Data("--bnd--\r\n".utf8) }
 
     func testAWellFormedHandWrittenUploadIsAccepted() throws {
-        let body = part("form-data; name=\"note\"", type: nil, data: Data("hi".utf8))
+        let body =
+            part("form-data; name=\"note\"", type: nil, data: Data("hi".utf8))
             + part("form-data; name=\"photo\"; filename=\"hand.jpg\"", type: "image/jpeg", data: jpeg) + close
         let response = try post(body)
         XCTAssertEqual(response.status, 201, String(decoding: response.body, as: UTF8.self))

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import RelayCore
+import TestSupport
 import Uploader
 import XCTest
 
@@ -91,8 +91,9 @@ final class HTTPUploadClientTests: GalleryTestCase {
         let gallery = try startGallery()
         let photo = try makePhoto("large.jpg", size: 2_500_000, seed: 4)
         let client = try HTTPUploadClient()
-        let response = try expectResponse(client.perform(
-            multipartRequest(gallery, path: photo.path, fileName: "large.jpg", key: "key-large")))
+        let response = try expectResponse(
+            client.perform(
+                multipartRequest(gallery, path: photo.path, fileName: "large.jpg", key: "key-large")))
         XCTAssertEqual(response.statusCode, 201, response.bodySummary)
         let stored = try XCTUnwrap(try gallery.photos().first)
         XCTAssertEqual(stored.bytes, 2_500_000)
@@ -155,8 +156,9 @@ final class HTTPUploadClientTests: GalleryTestCase {
         let gallery = try startGallery(["--fail-first", "1", "--fail-status", "503", "--retry-after", "7"])
         let photo = try makePhoto("r.jpg", seed: 8)
         let client = try HTTPUploadClient()
-        let response = try expectResponse(client.perform(
-            multipartRequest(gallery, path: photo.path, fileName: "r.jpg", key: "key-503")))
+        let response = try expectResponse(
+            client.perform(
+                multipartRequest(gallery, path: photo.path, fileName: "r.jpg", key: "key-503")))
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(response.retryAfter, 7)
         XCTAssertEqual(policy.decide(.success(response), attempt: 0), .retry(after: 7))
@@ -168,13 +170,15 @@ final class HTTPUploadClientTests: GalleryTestCase {
         let client = try HTTPUploadClient()
         try gallery.setFaults(GalleryFaults(failRate: 1, failStatus: 429, retryAfter: 2))
         let photo = try makePhoto("f.jpg", seed: 9)
-        let limited = try expectResponse(client.perform(
-            multipartRequest(gallery, path: photo.path, fileName: "f.jpg", key: "key-faults")))
+        let limited = try expectResponse(
+            client.perform(
+                multipartRequest(gallery, path: photo.path, fileName: "f.jpg", key: "key-faults")))
         XCTAssertEqual(limited.statusCode, 429)
         XCTAssertEqual(policy.decide(.success(limited), attempt: 0), .retry(after: 2))
         try gallery.setFaults(GalleryFaults(failRate: 0))
-        let delivered = try expectResponse(client.perform(
-            multipartRequest(gallery, path: photo.path, fileName: "f.jpg", key: "key-faults")))
+        let delivered = try expectResponse(
+            client.perform(
+                multipartRequest(gallery, path: photo.path, fileName: "f.jpg", key: "key-faults")))
         XCTAssertEqual(delivered.statusCode, 201)
     }
 
@@ -211,8 +215,9 @@ final class HTTPUploadClientTests: GalleryTestCase {
         let gallery = try startGallery(["--reject-name", "BAD", "--reject-status", "422"])
         let photo = try makePhoto("x.jpg", seed: 12)
         let client = try HTTPUploadClient()
-        let response = try expectResponse(client.perform(
-            multipartRequest(gallery, path: photo.path, fileName: "IMG_BAD_1.JPG", key: "key-reject")))
+        let response = try expectResponse(
+            client.perform(
+                multipartRequest(gallery, path: photo.path, fileName: "IMG_BAD_1.JPG", key: "key-reject")))
         XCTAssertEqual(response.statusCode, 422)
         guard case .permanent(let reason) = policy.decide(.success(response), attempt: 0) else {
             return XCTFail("a rejection must be permanent")
@@ -224,7 +229,8 @@ final class HTTPUploadClientTests: GalleryTestCase {
     func testBrokenMultipartBodyIsRejectedAsPermanent() throws {
         let gallery = try startGallery()
         let jpeg = JPEGFixture.bytes(count: 1000, seed: 13)
-        var body = Data("--xx\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        var body = Data(
+            "--xx\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
         body.append(jpeg)
         body.append(Data("\r\n".utf8))  // and no closing "--xx--"
         let path = scratch.appendingPathComponent("broken.multipart").path
@@ -288,8 +294,10 @@ final class HTTPUploadClientTests: GalleryTestCase {
         var responses: [UploadResponse] = []
         for index in 0..<3 {
             let photo = try makePhoto("k\(index).jpg", seed: 20 + UInt64(index))
-            responses.append(try expectResponse(client.perform(
-                multipartRequest(gallery, path: photo.path, fileName: "k\(index).jpg", key: "key-alive-\(index)"))))
+            responses.append(
+                try expectResponse(
+                    client.perform(
+                        multipartRequest(gallery, path: photo.path, fileName: "k\(index).jpg", key: "key-alive-\(index)"))))
         }
         XCTAssertEqual(responses.map(\.statusCode), [201, 201, 201])
         XCTAssertEqual(responses.map(\.newConnections), [1, 0, 0])

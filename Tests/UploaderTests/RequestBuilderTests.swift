@@ -5,17 +5,23 @@ import XCTest
 
 final class RequestBuilderTests: XCTestCase {
     private func item(_ path: String, name: String = "IMG_0007.JPG") -> DeliveryItem {
-        DeliveryItem(filePath: path, name: name, key: "key-7", contentType: ContentType.of(fileName: name),
-                     template: PathTemplate.Values(name: name, capturedAt: Date(timeIntervalSince1970: 1_779_000_000),
-                                                   camera: "5501234", serial: "5501234", sequence: 7, run: "gala"))
+        DeliveryItem(
+            filePath: path, name: name, key: "key-7", contentType: ContentType.of(fileName: name),
+            template: PathTemplate.Values(
+                name: name, capturedAt: Date(timeIntervalSince1970: 1_779_000_000),
+                camera: "5501234", serial: "5501234", sequence: 7, run: "gala"))
     }
 
     func testMultipartCarriesTheNoteOnlyWhenNotBlankThenFieldsInNameOrder() throws {
         var config = RequestConfig(url: "https://g.example/up", note: "  Gala  ", options: ["fields": ["z": "1", "album": "live"]])
         var request = try RequestBuilder.request(for: config, item: item("/spool/abc.jpg"), environment: [:])
-        XCTAssertEqual(request.body, .multipart(
-            fields: [FormField(name: "note", value: "Gala"), FormField(name: "album", value: "live"), FormField(name: "z", value: "1")],
-            fileField: "file", fileName: "IMG_0007.JPG"))
+        XCTAssertEqual(
+            request.body,
+            .multipart(
+                fields: [
+                    FormField(name: "note", value: "Gala"), FormField(name: "album", value: "live"), FormField(name: "z", value: "1"),
+                ],
+                fileField: "file", fileName: "IMG_0007.JPG"))
         XCTAssertEqual(request.idempotencyKey, "key-7")
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(request.filePath, "/spool/abc.jpg")
@@ -23,12 +29,16 @@ final class RequestBuilderTests: XCTestCase {
         config.note = "   "
         config.options["fileField"] = "photo"
         request = try RequestBuilder.request(for: config, item: item("/p"), environment: [:])
-        XCTAssertEqual(request.body, .multipart(
-            fields: [FormField(name: "album", value: "live"), FormField(name: "z", value: "1")], fileField: "photo", fileName: "IMG_0007.JPG"))
+        XCTAssertEqual(
+            request.body,
+            .multipart(
+                fields: [FormField(name: "album", value: "live"), FormField(name: "z", value: "1")], fileField: "photo",
+                fileName: "IMG_0007.JPG"))
     }
 
     func testRawPutAndLimits() throws {
-        let config = RequestConfig(verb: .PUT, url: "https://u.example/in.jpg", timeoutSeconds: 90, maxBytesPerSecond: 0, options: ["body": "raw"])
+        let config = RequestConfig(
+            verb: .PUT, url: "https://u.example/in.jpg", timeoutSeconds: 90, maxBytesPerSecond: 0, options: ["body": "raw"])
         let request = try RequestBuilder.request(for: config, item: item("/p"), environment: [:])
         XCTAssertEqual(request.body, .raw)
         XCTAssertEqual(request.method, "PUT")
@@ -46,9 +56,11 @@ final class RequestBuilderTests: XCTestCase {
     }
 
     func testSummaryNeverShowsSecrets() {
-        let config = RequestConfig(url: "https://g.example/up", headers: [
-            "Authorization": "Bearer literal-secret", "X-Api-Key": "k", "X-Custom": "${FROM_ENV}", "X-Team": "blue",
-        ])
+        let config = RequestConfig(
+            url: "https://g.example/up",
+            headers: [
+                "Authorization": "Bearer literal-secret", "X-Api-Key": "k", "X-Custom": "${FROM_ENV}", "X-Team": "blue",
+            ])
         let summary = RequestBuilder.summary(for: config, item: item("/p"))
         XCTAssertTrue(summary.hasPrefix("POST https://g.example/up (multipart, file=IMG_0007.JPG)"), summary)
         XCTAssertTrue(summary.contains("Authorization: <redacted>"), summary)

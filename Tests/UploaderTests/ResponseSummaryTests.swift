@@ -21,19 +21,20 @@ final class ResponseSummaryTests: XCTestCase {
     /// Apache's answer to a PUT into a folder that does not exist, as mod_dav sends it.
     func testAnHTMLPageIsSummarisedByItsTitleAndFirstParagraph() {
         let apache = """
-        <!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">
-        <html><head>
-        <title>409 Conflict</title>
-        </head><body>
-        <h1>Conflict</h1>
-        <p>Cannot PUT to /dav/wedding/IMG_0001.JPG
-        because intermediate collections do not exist &amp; must be created first.</p>
-        <hr>
-        <address>Apache/2.4.62 (Debian) Server at 127.0.0.1 Port 8080</address>
-        </body></html>
-        """
-        XCTAssertEqual(ResponseSummary.make(Array(apache.utf8)),
-                       "409 Conflict: Cannot PUT to /dav/wedding/IMG_0001.JPG because intermediate collections do not exist & must be created first.")
+            <!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">
+            <html><head>
+            <title>409 Conflict</title>
+            </head><body>
+            <h1>Conflict</h1>
+            <p>Cannot PUT to /dav/wedding/IMG_0001.JPG
+            because intermediate collections do not exist &amp; must be created first.</p>
+            <hr>
+            <address>Apache/2.4.62 (Debian) Server at 127.0.0.1 Port 8080</address>
+            </body></html>
+            """
+        XCTAssertEqual(
+            ResponseSummary.make(Array(apache.utf8)),
+            "409 Conflict: Cannot PUT to /dav/wedding/IMG_0001.JPG because intermediate collections do not exist & must be created first.")
         XCTAssertEqual(ResponseSummary.make(Array("<html><body><h1>Bad gateway</h1>\n<hr>nginx</body></html>".utf8)), "Bad gateway nginx")
         XCTAssertEqual(ResponseSummary.make(Array("<b>not a page</b>".utf8)), "<b>not a page</b>", "a fragment is not summarised")
     }

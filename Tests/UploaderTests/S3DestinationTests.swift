@@ -25,9 +25,11 @@ final class S3DestinationTests: GalleryTestCase {
     }
 
     private func item(_ path: String, name: String = "IMG_0042.JPG") -> DeliveryItem {
-        DeliveryItem(filePath: path, name: name, key: "key-42", contentType: ContentType.of(fileName: name),
-                     template: PathTemplate.Values(name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
-                                                   camera: "0123", serial: "0123", sequence: 42, run: "gala"))
+        DeliveryItem(
+            filePath: path, name: name, key: "key-42", contentType: ContentType.of(fileName: name),
+            template: PathTemplate.Values(
+                name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
+                camera: "0123", serial: "0123", sequence: 42, run: "gala"))
     }
 
     private func destination(_ config: RequestConfig, _ environment: [String: String]) throws -> S3Destination {
@@ -43,7 +45,8 @@ final class S3DestinationTests: GalleryTestCase {
     func testPhotoIsStoredOnceUnderItsKey() throws {
         let store = try startStore(bucket: "photos")
         let photo = try makePhoto("IMG_0042.JPG", size: 300_000, seed: 4)
-        let s3 = try destination(RequestConfig(url: "s3://photos/gala/{date}/{name}", options: ["endpoint": .string(store.endpoint)]), credentials(store))
+        let s3 = try destination(
+            RequestConfig(url: "s3://photos/gala/{date}/{name}", options: ["endpoint": .string(store.endpoint)]), credentials(store))
         let first = s3.deliver(item(photo.path), growing: nil, attempt: 0)
         XCTAssertEqual(first.decision, .delivered, first.problem ?? "")
         XCTAssertEqual(first.statusCode, 200)
@@ -64,7 +67,8 @@ final class S3DestinationTests: GalleryTestCase {
     func testVirtualHostStyleAndRawType() throws {
         let store = try startStore(bucket: "rawphotos")
         let photo = try makePhoto("IMG_0043.CR3", size: 50_000, seed: 5)
-        let config = RequestConfig(url: "s3://rawphotos/raw", options: ["endpoint": .string("http://localhost:\(store.s3Port)"), "addressing": "virtual"])
+        let config = RequestConfig(
+            url: "s3://rawphotos/raw", options: ["endpoint": .string("http://localhost:\(store.s3Port)"), "addressing": "virtual"])
         let report = try destination(config, credentials(store)).deliver(item(photo.path, name: "IMG_0043.CR3"), growing: nil, attempt: 0)
         XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
         let objects = try store.objects(in: "rawphotos")
@@ -99,8 +103,9 @@ final class S3DestinationTests: GalleryTestCase {
         let gallery = try startGallery()
         try gallery.setFaults(GalleryFaults(failStatus: 503, failFirst: 1))
         let photo = try makePhoto("IMG_0045.JPG", size: 20_000, seed: 7)
-        let s3 = try destination(RequestConfig(url: "s3://upload", options: ["endpoint": .string(gallery.baseURL)]),
-                                 ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"])
+        let s3 = try destination(
+            RequestConfig(url: "s3://upload", options: ["endpoint": .string(gallery.baseURL)]),
+            ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"])
         let first = s3.deliver(item(photo.path, name: "IMG_0045.JPG"), growing: nil, attempt: 0)
         guard case .retry = first.decision else { return XCTFail("503 must be retried: \(first)") }
         XCTAssertEqual(first.statusCode, 503)

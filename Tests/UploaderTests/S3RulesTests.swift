@@ -21,14 +21,16 @@ final class S3RulesTests: XCTestCase {
         XCTAssertEqual(location.addressing, .virtual)
         XCTAssertEqual(location.objectURL(key: location.key(for: values)), "https://photos.s3.eu-central-1.amazonaws.com/IMG_0042.JPG")
 
-        config = RequestConfig(url: "s3://photos/{run}/{seq}-{name}", options: ["endpoint": "http://localhost:9000", "addressing": "virtual"])
+        config = RequestConfig(
+            url: "s3://photos/{run}/{seq}-{name}", options: ["endpoint": "http://localhost:9000", "addressing": "virtual"])
         location = try S3Location(config: config)
         XCTAssertEqual(location.objectURL(key: location.key(for: values)), "http://photos.localhost:9000/gala/0042-IMG_0042.JPG")
     }
 
     private func answer(_ status: Int, _ body: String = "") -> DeliveryDecision {
-        S3Answer.decide(.success(UploadResponse(statusCode: status, bodySummary: body)), attempt: 0, bucket: "photos",
-                        region: "us-east-1", policy: DeliveryPolicy())
+        S3Answer.decide(
+            .success(UploadResponse(statusCode: status, bodySummary: body)), attempt: 0, bucket: "photos",
+            region: "us-east-1", policy: DeliveryPolicy())
     }
 
     func testAnswers() {

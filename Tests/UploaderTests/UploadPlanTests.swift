@@ -19,21 +19,26 @@ final class UploadPlanTests: XCTestCase {
     }
 
     func testMultipartCarriesFieldsAndASafeFileName() throws {
-        let made = try plan(request(body: .multipart(
-            fields: [FormField(name: "note", value: "Hall B"), FormField(name: "event", value: "x")],
-            fileField: "file", fileName: "../My Photo.JPG")))
+        let made = try plan(
+            request(
+                body: .multipart(
+                    fields: [FormField(name: "note", value: "Hall B"), FormField(name: "event", value: "x")],
+                    fileField: "file", fileName: "../My Photo.JPG")))
         XCTAssertEqual(made.method, "POST")
-        XCTAssertEqual(made.body, .multipart(
-            fields: [FormField(name: "note", value: "Hall B"), FormField(name: "event", value: "x")],
-            fileField: "file", fileName: "My_Photo.JPG"))
+        XCTAssertEqual(
+            made.body,
+            .multipart(
+                fields: [FormField(name: "note", value: "Hall B"), FormField(name: "event", value: "x")],
+                fileField: "file", fileName: "My_Photo.JPG"))
     }
 
     func testIdempotencyKeyIsAlwaysSentOnceAndExpectIsSuppressed() throws {
-        let made = try plan(request(headers: [
-            HTTPHeader(name: "Authorization", value: "Bearer abc"),
-            HTTPHeader(name: "idempotency-key", value: "other"),
-            HTTPHeader(name: "Expect", value: "100-continue"),
-        ]))
+        let made = try plan(
+            request(headers: [
+                HTTPHeader(name: "Authorization", value: "Bearer abc"),
+                HTTPHeader(name: "idempotency-key", value: "other"),
+                HTTPHeader(name: "Expect", value: "100-continue"),
+            ]))
         XCTAssertEqual(made.headerLines, ["Authorization: Bearer abc", "Idempotency-Key: key-1", "Expect:"])
     }
 
@@ -42,7 +47,8 @@ final class UploadPlanTests: XCTestCase {
         XCTAssertEqual(plain.method, "PUT")
         XCTAssertEqual(plain.body, .raw)
         XCTAssert(plain.headerLines.contains("Content-Type: image/jpeg"))
-        let given = try plan(request(method: "PUT", headers: [HTTPHeader(name: "Content-Type", value: "application/octet-stream")], body: .raw))
+        let given = try plan(
+            request(method: "PUT", headers: [HTTPHeader(name: "Content-Type", value: "application/octet-stream")], body: .raw))
         XCTAssertEqual(given.headerLines.filter { $0.lowercased().hasPrefix("content-type") }, ["Content-Type: application/octet-stream"])
     }
 

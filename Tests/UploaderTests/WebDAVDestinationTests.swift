@@ -15,9 +15,11 @@ final class WebDAVDestinationTests: GalleryTestCase {
     }
 
     private func item(_ path: String, name: String) -> DeliveryItem {
-        DeliveryItem(filePath: path, name: name, key: "key-\(name)", contentType: ContentType.of(fileName: name),
-                     template: PathTemplate.Values(name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
-                                                   camera: "0123", serial: "0123", sequence: 42, run: "gala"))
+        DeliveryItem(
+            filePath: path, name: name, key: "key-\(name)", contentType: ContentType.of(fileName: name),
+            template: PathTemplate.Values(
+                name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
+                camera: "0123", serial: "0123", sequence: 42, run: "gala"))
     }
 
     private func start() throws -> ApacheDAVProcess {
@@ -29,8 +31,9 @@ final class WebDAVDestinationTests: GalleryTestCase {
     private func destination(_ url: String, password: String? = "${DAV_PASSWORD}", secret: String) throws -> WebDAVDestination {
         let config = RequestConfig(url: url, options: password.map { ["password": .string($0)] } ?? [:])
         try Destinations.validate(config)
-        return try WebDAVDestination(config: config, environment: ["DAV_PASSWORD": secret], policy: DeliveryPolicy(),
-                                     cancellation: UploadCancellation())
+        return try WebDAVDestination(
+            config: config, environment: ["DAV_PASSWORD": secret], policy: DeliveryPolicy(),
+            cancellation: UploadCancellation())
     }
 
     /// Issue 26: a folder that does not exist is made (with its parents); the photo shows only
@@ -40,7 +43,8 @@ final class WebDAVDestinationTests: GalleryTestCase {
         let dav = try start()
         let first = try makePhoto("IMG_0042.JPG", size: 300_000, seed: 1)
         let second = try makePhoto("IMG 0043 ü.JPG", size: 100_000, seed: 2)
-        let destination = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/studio/wedding/{run}/{date}/{name}", secret: dav.password)
+        let destination = try destination(
+            "dav://\(dav.user)@127.0.0.1:\(dav.port)/studio/wedding/{run}/{date}/{name}", secret: dav.password)
         for attempt in 0..<2 {
             let report = destination.deliver(item(first.path, name: "IMG_0042.JPG"), growing: nil, attempt: attempt)
             XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
@@ -52,7 +56,8 @@ final class WebDAVDestinationTests: GalleryTestCase {
         // Path templates make names safe: "IMG 0043 ü.JPG" is stored as IMG_0043__.JPG.
         XCTAssertEqual(dav.files(), ["\(folder)/IMG_0042.JPG", "\(folder)/IMG_0043__.JPG"], "no .part left, one file per photo")
         XCTAssertEqual(SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("\(folder)/IMG_0042.JPG"))), SHA256.hex(first.data))
-        XCTAssertEqual(SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("\(folder)/IMG_0043__.JPG"))), SHA256.hex(second.data))
+        XCTAssertEqual(
+            SHA256.hex(try Data(contentsOf: dav.root.appendingPathComponent("\(folder)/IMG_0043__.JPG"))), SHA256.hex(second.data))
         XCTAssertEqual(report.answer, "stored as dav://photo@127.0.0.1:\(dav.port)/\(folder)/IMG_0043__.JPG")
     }
 
@@ -85,9 +90,12 @@ final class WebDAVDestinationTests: GalleryTestCase {
         XCTAssertEqual(plain.url(target.partPath), "https://nas.local/remote.php/dav/files/anna/Weddings/.IMG_0001.JPG.part")
         XCTAssertEqual(try WebDAVLocation(config: RequestConfig(url: "dav://[::1]:8080")).url("a b/c.jpg"), "http://[::1]:8080/a%20b/c.jpg")
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "DAVS://x/y")) == WebDAVDestination.self)
-        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "secret"])), "a password only as ${NAME}")
-        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "${P}"])), "a password needs a user")
-        XCTAssertThrowsError(try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["fields": ["a": "b"]])), "no form fields")
+        XCTAssertThrowsError(
+            try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "secret"])), "a password only as ${NAME}")
+        XCTAssertThrowsError(
+            try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["password": "${P}"])), "a password needs a user")
+        XCTAssertThrowsError(
+            try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["fields": ["a": "b"]])), "no form fields")
         XCTAssertNoThrow(try Destinations.validate(RequestConfig(url: "davs://nas/in", headers: ["Authorization": "Bearer ${TOKEN}"])))
     }
 }

@@ -11,10 +11,11 @@ extension SimBody {
     static let canonEOSM = canon(model: "Canon EOS M50 (relay camera-sim)", serial: "SIM0CANONEOSM")
 
     private static func canon(model: String, serial: String) -> SimBody {
-        SimBody(vendorExtensionID: 0x0000_000B, vendorExtensionDescription: "Canon EOS simulated by relay",
-                manufacturer: "Canon.Inc", model: model, deviceVersion: "3-1.0.0", serialNumber: serial,
-                folderName: "100CANON", namePrefix: "IMG_", rawFormat: ("CR3", 0xB108), storageDescription: "SD",
-                dataPacketSize: 0x8_0000, endsWithEmptyEndData: true)
+        SimBody(
+            vendorExtensionID: 0x0000_000B, vendorExtensionDescription: "Canon EOS simulated by relay",
+            manufacturer: "Canon.Inc", model: model, deviceVersion: "3-1.0.0", serialNumber: serial,
+            folderName: "100CANON", namePrefix: "IMG_", rawFormat: ("CR3", 0xB108), storageDescription: "SD",
+            dataPacketSize: 0x8_0000, endsWithEmptyEndData: true)
     }
 }
 
@@ -62,8 +63,10 @@ struct CanonEOSBehaviour: SimBehaviour {
     /// `changeProperty` asked for the battery to be reported again.
     private var batteryReportDue = false
 
-    init(records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
-         propertyFlood: Int = 0) {
+    init(
+        records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
+        propertyFlood: Int = 0
+    ) {
         self.records = records
         self.needsRemoteMode = needsRemoteMode
         self.memoryObjectInfoFails = memoryObjectInfoFails
@@ -174,27 +177,31 @@ struct CanonEOSBehaviour: SimBehaviour {
 
     static func classicRecord(_ object: SimObject) -> CanonEOSEventRecord {
         if object.inMemory {
-            return .requestObjectTransfer(CanonObjectAdded(
-                recordType: CanonEOSEventType.requestObjectTransfer, handle: object.handle,
-                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
-                filename: object.name))
+            return .requestObjectTransfer(
+                CanonObjectAdded(
+                    recordType: CanonEOSEventType.requestObjectTransfer, handle: object.handle,
+                    format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+                    filename: object.name))
         }
-        return .objectAdded(CanonObjectAdded(
-            recordType: CanonEOSEventType.objectAddedEx, handle: object.handle, storageID: object.storageID,
-            format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
-            parent: object.parent, filename: object.name))
+        return .objectAdded(
+            CanonObjectAdded(
+                recordType: CanonEOSEventType.objectAddedEx, handle: object.handle, storageID: object.storageID,
+                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+                parent: object.parent, filename: object.name))
     }
 
     /// R5 Mark II: 0xC1B8 (no name) for a shot in camera memory, 0xC1B6 (name at the end) on the card.
     static func longFileNameRecord(_ object: SimObject) -> CanonEOSEventRecord {
         if object.inMemory {
-            return .requestObjectTransfer(CanonObjectAdded(
-                recordType: CanonEOSEventType.requestObjectTransfer64LFN, handle: object.handle,
-                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size), filename: ""))
+            return .requestObjectTransfer(
+                CanonObjectAdded(
+                    recordType: CanonEOSEventType.requestObjectTransfer64LFN, handle: object.handle,
+                    format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size), filename: ""))
         }
-        return .objectAdded(CanonObjectAdded(
-            recordType: CanonEOSEventType.objectAddedEx64LFN, handle: object.handle, storageID: object.storageID,
-            format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
-            parent: object.parent, filename: object.name))
+        return .objectAdded(
+            CanonObjectAdded(
+                recordType: CanonEOSEventType.objectAddedEx64LFN, handle: object.handle, storageID: object.storageID,
+                format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+                parent: object.parent, filename: object.name))
     }
 }

@@ -5,7 +5,7 @@ extension SimBody {
     static let generic = SimBody(
         vendorExtensionID: 0, vendorExtensionDescription: "", manufacturer: "Relay Simulated Cameras",
         model: "Generic PTP/IP (relay camera-sim)", deviceVersion: "1.0", serialNumber: "SIM0GENERIC01",
-        folderName: "100MSDCF", namePrefix: "DSC0", rawFormat: ("ARW", 0xB101), // Sony's RAW code
+        folderName: "100MSDCF", namePrefix: "DSC0", rawFormat: ("ARW", 0xB101),  // Sony's RAW code
         storageDescription: "Memory card", dataPacketSize: 0x1_0000)
 }
 

@@ -6,7 +6,7 @@ extension SimBody {
         vendorExtensionID: 0x0000_000A, vendorExtensionDescription: "Nikon PTP Extensions (simulated by relay)",
         manufacturer: "Nikon Corporation", model: "Z 6 (relay camera-sim)", deviceVersion: "V1.00",
         serialNumber: "SIM0NIKON0001", folderName: "100NCZ_6", namePrefix: "DSC_",
-        rawFormat: ("NEF", 0x3000), // Nikon bodies report NEF as "undefined"
+        rawFormat: ("NEF", 0x3000),  // Nikon bodies report NEF as "undefined"
         storageDescription: "SD card", dataPacketSize: nil)
 
     /// A Nikon Z over PTP/IP, as the Z 8 DeviceInfo in libgphoto2 issue 1135 shows it: the MTP
@@ -111,8 +111,10 @@ struct NikonBehaviour: SimBehaviour {
             }
             let offset = UInt64(param(1)) | UInt64(param(2)) << 32
             let maximum = UInt64(param(3)) | UInt64(param(4)) << 32
-            return SimCamera.transfer(object, offset: Int(min(offset, UInt64(Int.max))),
-                                      count: Int(min(maximum, UInt64(Int.max)))) { count in
+            return SimCamera.transfer(
+                object, offset: Int(min(offset, UInt64(Int.max))),
+                count: Int(min(maximum, UInt64(Int.max)))
+            ) { count in
                 [UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: UInt64(count) >> 32)]
             }
         default:

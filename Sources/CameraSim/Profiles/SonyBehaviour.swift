@@ -62,9 +62,11 @@ struct SonyBehaviour: SimBehaviour {
     }
 
     func operations(camera: SimCamera) -> [PTPOperationCode] {
-        [.getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
-         .getObjectHandles, .getObjectInfo, .getObject, .getPartialObject, .getDevicePropDesc, .getDevicePropValue,
-         .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult]
+        [
+            .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
+            .getObjectHandles, .getObjectInfo, .getObject, .getPartialObject, .getDevicePropDesc, .getDevicePropValue,
+            .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult,
+        ]
     }
 
     var events: [PTPEventCode] { [.objectAdded, .sonyObjectAdded, PTPEventCode(0xC203)] }
@@ -101,8 +103,10 @@ struct SonyBehaviour: SimBehaviour {
             if handshake == .connected2 { handshake = .extDeviceInfo }
             var writer = PTPDataWriter()
             writer.appendU16(param(0) >= 300 ? 300 : 200)
-            writer.appendArrayU16([UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
-                                   PTPDevicePropertyCode.sonyBatteryLevel.rawValue])
+            writer.appendArrayU16([
+                UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
+                PTPDevicePropertyCode.sonyBatteryLevel.rawValue,
+            ])
             writer.appendArrayU16([])
             return SimReply(code: .ok, data: writer.bytes)
         case .sonySetControlDeviceA:
@@ -140,11 +144,11 @@ struct SonyBehaviour: SimBehaviour {
             guard param(0) == Self.objectInMemoryProperty else { return SimReply(code: .devicePropNotSupported) }
             var writer = PTPDataWriter(capacity: 12)
             writer.appendU16(UInt16(Self.objectInMemoryProperty))
-            writer.appendU16(0x0004) // u16
-            writer.appendU8(0)       // read-only
-            writer.appendU16(0)      // factory default
+            writer.appendU16(0x0004)  // u16
+            writer.appendU8(0)  // read-only
+            writer.appendU16(0)  // factory default
             writer.appendU16(objectsInMemory(camera))
-            writer.appendU8(0)       // no form
+            writer.appendU8(0)  // no form
             return SimReply(code: .ok, data: writer.bytes)
         default:
             return nil
@@ -155,7 +159,8 @@ struct SonyBehaviour: SimBehaviour {
     mutating func takePushEvents(camera: inout SimCamera) -> [PTPEvent] {
         camera.undelivered.removeAll()
         guard camera.sessionOpen, !stalled, !handshakeRequired || handshake == .done,
-              let head = head(camera), head.handle != announced, head.handle != readWhole else { return [] }
+            let head = head(camera), head.handle != announced, head.handle != readWhole
+        else { return [] }
         announced = head.handle
         return [PTPEvent(code: .sonyObjectAdded, parameters: [Self.memoryHandle])]
     }

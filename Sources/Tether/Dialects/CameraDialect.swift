@@ -66,8 +66,10 @@ protocol CameraDialect: Sendable {
     var reusesHandles: Bool { get }
     /// An object GetObjectInfo refused with `response`, described another way; nil when the
     /// dialect knows none (the object is then set aside).
-    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
-                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo?
+    func describeWithoutObjectInfo(
+        _ handle: UInt32, refused response: PTPResponseCode,
+        session: CameraSession
+    ) throws(PTPIPError) -> PTPObjectInfo?
     /// How this body's objects are read.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation
     /// The camera refused a transfer with `response`: whether the dialect switched to another
@@ -94,8 +96,10 @@ extension CameraDialect {
         session.supports(.getObjectHandles) ? .getStorageIDs : nil
     }
 
-    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
-                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo? { nil }
+    func describeWithoutObjectInfo(
+        _ handle: UInt32, refused response: PTPResponseCode,
+        session: CameraSession
+    ) throws(PTPIPError) -> PTPObjectInfo? { nil }
 
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
         session.supports(.getPartialObject) ? .partialObject : .wholeObject
@@ -111,8 +115,10 @@ extension CameraDialect {
 
     /// ObjectAdded events pushed on the event channel (standard cameras, and any body that
     /// pushes them besides its own event list), waiting up to `wait`; probes are answered.
-    func pushedObjects(_ session: CameraSession, wait: Double,
-                       codes: Set<PTPEventCode> = [.objectAdded]) throws(PTPIPError) -> [ObjectAnnouncement] {
+    func pushedObjects(
+        _ session: CameraSession, wait: Double,
+        codes: Set<PTPEventCode> = [.objectAdded]
+    ) throws(PTPIPError) -> [ObjectAnnouncement] {
         try session.client.events(timeout: wait).compactMap { event in
             session.powerSignals.note(event.code, parameter: event.parameters.first)
             guard codes.contains(event.code), let handle = event.parameters.first else { return nil }

@@ -36,9 +36,10 @@ struct CanonEOSDialect: CameraDialect {
     /// firmware, with libgphoto2's exceptions by model; 1 for every other EOS.
     static func remoteMode(_ info: PTPDeviceInfo) -> UInt32 {
         let model = info.model
-        let eosMLike = model.hasPrefix("Canon EOS M")
+        let eosMLike =
+            model.hasPrefix("Canon EOS M")
             || ((model.hasPrefix("Canon PowerShot SX") || model.hasPrefix("Canon PowerShot G")
-                 || model.hasPrefix("Canon Digital IXUS")) && info.supports(.canonEOSRemoteReleaseOn))
+                || model.hasPrefix("Canon Digital IXUS")) && info.supports(.canonEOSRemoteReleaseOn))
         guard eosMLike else { return 1 }
         switch model {
         case "Canon EOS M6 Mark II": return 0x1
@@ -113,11 +114,12 @@ struct CanonEOSDialect: CameraDialect {
     private mutating func getEvent(_ session: CameraSession) throws(PTPIPError) -> CanonEOSEventList {
         let list = CanonEOSEventList.parsePrefix(try session.data(.canonEOSGetEvent))
         if let malformation = list.malformation {
-            session.notices.append("\(session.name) sent a malformed event record (\(malformation)); "
-                + "the rest of that reply was skipped, the session goes on")
+            session.notices.append(
+                "\(session.name) sent a malformed event record (\(malformation)); "
+                    + "the rest of that reply was skipped, the session goes on")
         }
         session.powerSignals.note(canon: list.propertyValues)
-        for case let .propValueChanged(property, value, _) in list.records
+        for case .propValueChanged(let property, let value, _) in list.records
         where property == UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue) {
             exposureSeconds = CanonShutterSpeed.seconds(code: value)
         }
@@ -129,11 +131,14 @@ struct CanonEOSDialect: CameraDialect {
             var announcement = ObjectAnnouncement(handle: object.handle, needsTransferComplete: object.needsTransferComplete)
             if object.needsTransferComplete {
                 // Held in camera memory: the record says what relay needs to download it.
-                announcement.described = object.filename.isEmpty
-                    ? .described(handle: object.handle, kind: object.format.photoKind(fileName: ""), size: object.size,
-                                 namePrefix: "IMG", format: object.format)
-                    : PTPObjectInfo(storageID: 0, objectFormat: object.format, compressedSize: object.size,
-                                    filename: object.filename)
+                announcement.described =
+                    object.filename.isEmpty
+                    ? .described(
+                        handle: object.handle, kind: object.format.photoKind(fileName: ""), size: object.size,
+                        namePrefix: "IMG", format: object.format)
+                    : PTPObjectInfo(
+                        storageID: 0, objectFormat: object.format, compressedSize: object.size,
+                        filename: object.filename)
             }
             return announcement
         }

@@ -26,7 +26,9 @@ struct NikonDialect: CameraDialect {
     mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] { [] }
 
     mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        let operation: PTPOperationCode? = session.supports(.nikonGetEventEx) ? .nikonGetEventEx
+        let operation: PTPOperationCode? =
+            session.supports(.nikonGetEventEx)
+            ? .nikonGetEventEx
             : session.supports(.nikonGetEvent) ? .nikonGetEvent : nil
         guard let operation else { return try pushedObjects(session, wait: wait) }
         let pushed = try pushedObjects(session, wait: min(wait, interval.current))
@@ -43,8 +45,9 @@ struct NikonDialect: CameraDialect {
     }
 
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
-        Self.downloadOperation(listsEx: session.supports(.nikonGetPartialObjectEx),
-                               listsPartial: session.supports(.getPartialObject), partialDenied: deniedPartialObject)
+        Self.downloadOperation(
+            listsEx: session.supports(.nikonGetPartialObjectEx),
+            listsPartial: session.supports(.getPartialObject), partialDenied: deniedPartialObject)
     }
 
     /// GetPartialObjectEx where listed or where GetPartialObject was denied, else GetPartialObject
@@ -63,15 +66,18 @@ struct NikonDialect: CameraDialect {
     /// A Z in "connect to computer" mode: size from GetObjectSize, kind from the first bytes, a
     /// name of relay's own that stays the same for this object across retries and restarts. An
     /// object GetObjectSize does not know (a folder of the card) is described as a folder.
-    func describeWithoutObjectInfo(_ handle: UInt32, refused response: PTPResponseCode,
-                                   session: CameraSession) throws(PTPIPError) -> PTPObjectInfo? {
+    func describeWithoutObjectInfo(
+        _ handle: UInt32, refused response: PTPResponseCode,
+        session: CameraSession
+    ) throws(PTPIPError) -> PTPObjectInfo? {
         guard response == .accessDenied else { return nil }
         let sized = try session.call(.nikonGetObjectSize, [handle], dataIn: .collect(limit: 64))
         if sized.code == .invalidObjectHandle { return .folder }
         var reader = PTPDataReader(sized.data ?? [])
         guard sized.code.isOK, let size = try? reader.readU64(), size > 0, size <= UInt64(UInt32.max) else { return nil }
-        let head = try session.call(.nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0],
-                                    dataIn: .collect(limit: FileSignature.prefixLength))
+        let head = try session.call(
+            .nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0],
+            dataIn: .collect(limit: FileSignature.prefixLength))
         guard head.code.isOK else { return nil }
         return .described(handle: handle, kind: FileSignature.kind(of: head.data ?? []), size: UInt32(size), namePrefix: "NIKON")
     }

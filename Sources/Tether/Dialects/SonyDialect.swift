@@ -53,8 +53,9 @@ struct SonyDialect: CameraDialect {
     private func sdioConnect(_ session: CameraSession) throws(PTPIPError) {
         let collect = PTPIPDataIn.collect(limit: CameraSession.collectLimit)
         for phase: UInt32 in [1, 2] {
-            try CameraSession.requireOK(try session.call(.sonySDIOConnect, [phase, 0, 0], dataIn: collect),
-                                        .sonySDIOConnect, address: session.address)
+            try CameraSession.requireOK(
+                try session.call(.sonySDIOConnect, [phase, 0, 0], dataIn: collect),
+                .sonySDIOConnect, address: session.address)
         }
         for _ in 0..<Self.sdioInfoAttempts {
             let data = try session.data(.sonyGetSDIOExtDeviceInfo, [Self.sdioProtocolVersion, 1])
@@ -66,16 +67,18 @@ struct SonyDialect: CameraDialect {
             }
             break
         }
-        try CameraSession.requireOK(try session.call(.sonySDIOConnect, [3, 0, 0], dataIn: collect),
-                                    .sonySDIOConnect, address: session.address)
+        try CameraSession.requireOK(
+            try session.call(.sonySDIOConnect, [3, 0, 0], dataIn: collect),
+            .sonySDIOConnect, address: session.address)
     }
 
     mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
         var announced = try pushedObjects(session, wait: min(wait, interval.current), codes: [.sonyObjectAdded, .objectAdded])
         if pcRemote, announced.isEmpty, session.supports(.getDevicePropValue) {
             // Events may be late or never come over Wi-Fi: the property says it too.
-            let reply = try session.call(.getDevicePropValue, [UInt32(PTPDevicePropertyCode.sonyObjectInMemory.rawValue)],
-                                         dataIn: .collect(limit: 64))
+            let reply = try session.call(
+                .getDevicePropValue, [UInt32(PTPDevicePropertyCode.sonyObjectInMemory.rawValue)],
+                dataIn: .collect(limit: 64))
             var reader = PTPDataReader(reply.data ?? [])
             if reply.code.isOK, let waiting = try? reader.readU16(), waiting > 0x8000 {
                 announced.append(ObjectAnnouncement(handle: Self.memoryHandle))
@@ -94,8 +97,9 @@ struct SonyDialect: CameraDialect {
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {
         guard session.supports(.sonyPTPIPTransferMode) && session.supports(.sonyPTPIPTransferModeResult) else { return }
         _ = try session.client.transaction(.sonyPTPIPTransferMode, [4], dataOut: Self.transferModeEnd, timeout: timeout)
-        _ = try session.client.transaction(.sonyPTPIPTransferModeResult, [4], dataIn: .collect(limit: CameraSession.collectLimit),
-                                           timeout: timeout)
+        _ = try session.client.transaction(
+            .sonyPTPIPTransferModeResult, [4], dataIn: .collect(limit: CameraSession.collectLimit),
+            timeout: timeout)
     }
 
     func storageListing(_ session: CameraSession) -> PTPOperationCode? {

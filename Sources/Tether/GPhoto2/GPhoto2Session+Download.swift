@@ -18,14 +18,16 @@ extension GPhoto2Session {
             // A driver that reports no size: the file comes whole, then goes to the spool.
             return try downloadWhole(candidate, key: key)
         }
-        let identity = PhotoIdentity(source: CameraObject.sourceLabel(serial: memory.serial), fileName: path.name, bytes: size,
-                                     capturedAt: candidate.detectedAt, uniqueKey: key, timerShot: candidate.shot)
+        let identity = PhotoIdentity(
+            source: CameraObject.sourceLabel(serial: memory.serial), fileName: path.name, bytes: size,
+            capturedAt: candidate.detectedAt, uniqueKey: key, timerShot: candidate.shot)
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
         let incoming: IncomingPhoto
         // libgphoto2 may give a file no time in the session that saw it appear and its time
         // after a reconnect, so the earlier partial of the same file is found by name and size.
-        let partial = memory.partials.first { $0.key == id }
+        let partial =
+            memory.partials.first { $0.key == id }
             ?? memory.partials.first { $0.value.identity.fileName == path.name && $0.value.identity.bytes == size }
         if let (partialID, resumed) = partial {
             memory.partials[partialID] = nil
@@ -38,7 +40,9 @@ extension GPhoto2Session {
         context.spool.offer(incoming)
         do {
             while incoming.byteCount < size {
-                if context.stop.isStopped { throw GPhoto2Error(code: GPhoto2Result.cancel, operation: "download \(path.name)", detail: "relay is stopping") }
+                if context.stop.isStopped {
+                    throw GPhoto2Error(code: GPhoto2Result.cancel, operation: "download \(path.name)", detail: "relay is stopping")
+                }
                 let count = Int(min(Int64(context.options.chunkSize), size - incoming.byteCount))
                 let bytes = try readPiece(path, offset: incoming.byteCount, count: count)
                 guard !bytes.isEmpty else { break }
@@ -46,8 +50,9 @@ extension GPhoto2Session {
                 try fireDueShot()
             }
             guard incoming.byteCount == size else {
-                throw GPhoto2Error(code: GPhoto2Result.io, operation: "download \(path.name)",
-                                   detail: "the camera sent \(incoming.byteCount) of \(size) bytes")
+                throw GPhoto2Error(
+                    code: GPhoto2Result.io, operation: "download \(path.name)",
+                    detail: "the camera sent \(incoming.byteCount) of \(size) bytes")
             }
         } catch let error as SpoolError {
             context.spool.withdraw(incoming)
@@ -80,8 +85,9 @@ extension GPhoto2Session {
     /// Downloads a file whose size the driver does not report in one piece, then spools it.
     private func downloadWhole(_ candidate: Candidate, key: String) throws {
         let bytes = try camera.download(candidate.path)
-        let identity = PhotoIdentity(source: CameraObject.sourceLabel(serial: memory.serial), fileName: candidate.path.name,
-                                     bytes: Int64(bytes.count), capturedAt: candidate.detectedAt, uniqueKey: key, timerShot: candidate.shot)
+        let identity = PhotoIdentity(
+            source: CameraObject.sourceLabel(serial: memory.serial), fileName: candidate.path.name,
+            bytes: Int64(bytes.count), capturedAt: candidate.detectedAt, uniqueKey: key, timerShot: candidate.shot)
         if context.spool.contains(id: identity.stableID) { return }
         let incoming: IncomingPhoto
         do throws(SpoolError) {

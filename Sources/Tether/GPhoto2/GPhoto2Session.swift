@@ -70,12 +70,18 @@ final class GPhoto2Session {
         }
         queue = toLookAt.map { Candidate(path: $0, detectedAt: Date()) }
         firstConnection = false
-        context.report(.connected(CameraDescription(model: camera.summary.model ?? camera.driverModel, name: camera.name,
-                                                    serial: camera.summary.serial, address: camera.port, via: "through libgphoto2")))
+        context.report(
+            .connected(
+                CameraDescription(
+                    model: camera.summary.model ?? camera.driverModel, name: camera.name,
+                    serial: camera.summary.serial, address: camera.port, via: "through libgphoto2")))
         if let capture = context.options.capture {
-            capture.cameraReady(name: camera.name, triggerProblem: camera.canCapture ? nil
-                : "\(camera.name) cannot be fired through libgphoto2 (its driver has no capture for this camera): "
-                    + "check that the camera is in a remote or PC shooting mode")
+            capture.cameraReady(
+                name: camera.name,
+                triggerProblem: camera.canCapture
+                    ? nil
+                    : "\(camera.name) cannot be fired through libgphoto2 (its driver has no capture for this camera): "
+                        + "check that the camera is in a remote or PC shooting mode")
         }
         while !context.stop.isStopped {
             try fireDueShot()
@@ -84,7 +90,9 @@ final class GPhoto2Session {
             if let error = memory.recordPending() {
                 context.report(.warning("photos are spooled but could not be remembered as taken: \(error)"))
             }
-            let untilShot = context.options.capture?.secondsUntilNextShot().map { Int32(max(0, min(Double(Self.idleWaitMilliseconds), $0 * 1000))) }
+            let untilShot = context.options.capture?.secondsUntilNextShot().map {
+                Int32(max(0, min(Double(Self.idleWaitMilliseconds), $0 * 1000)))
+            }
             let wait = worked ? 0 : min(Self.idleWaitMilliseconds, untilShot ?? Self.idleWaitMilliseconds)
             try take(camera.waitForEvent(milliseconds: wait))
         }
@@ -113,8 +121,10 @@ final class GPhoto2Session {
         try memory.seen.record(lines)
         try context.registry.noteExistingPhotosRecorded(serial: memory.serial)
         if !lines.isEmpty {
-            context.report(.info("\(lines.count) file(s) were already on the card of \(camera.name) and stay there; "
-                + "relay takes what is shot from now on (--include-existing takes those too)"))
+            context.report(
+                .info(
+                    "\(lines.count) file(s) were already on the card of \(camera.name) and stay there; "
+                        + "relay takes what is shot from now on (--include-existing takes those too)"))
         }
     }
 
@@ -142,7 +152,9 @@ final class GPhoto2Session {
         let kind = Self.kind(of: candidate.path.name, mimeType: info.mimeType)
         let wasOnCard = onCardAtConnect.contains(candidate.path)
         guard kind == .jpeg || (kind == .raw && context.options.includeRAW) else {
-            if kind == .raw { _ = context.options.capture?.photoAppeared(fileName: candidate.path.name, wasOnCardAtConnect: wasOnCard, willUpload: false) }
+            if kind == .raw {
+                _ = context.options.capture?.photoAppeared(fileName: candidate.path.name, wasOnCardAtConnect: wasOnCard, willUpload: false)
+            }
             if memory.skippedKeys.insert(key).inserted {
                 let reason = kind == .raw ? "RAW, kept on the card (--include-raw takes RAW files too)" : "not a photo relay uploads"
                 context.report(.skipped(fileName: candidate.path.name, reason: reason))
@@ -160,8 +172,11 @@ final class GPhoto2Session {
         }
         reportedWaitingForRoom = false
         var taken = candidate
-        taken.shot = taken.shot ?? context.options.capture?.photoAppeared(fileName: candidate.path.name, wasOnCardAtConnect: wasOnCard,
-                                                                            willUpload: true)
+        taken.shot =
+            taken.shot
+            ?? context.options.capture?.photoAppeared(
+                fileName: candidate.path.name, wasOnCardAtConnect: wasOnCard,
+                willUpload: true)
         try download(taken, info: info, key: key)
         return true
     }

@@ -40,8 +40,10 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
     /// back at a new device number when it is replugged, and is found again by it.
     private var expectedSerial: String?
 
-    public init(options: Options, spool: Spool, home: RelayHome,
-                report: SourceReporter) throws(StateFileError) {
+    public init(
+        options: Options, spool: Spool, home: RelayHome,
+        report: SourceReporter
+    ) throws(StateFileError) {
         self.options = options
         self.spool = spool
         self.report = report
@@ -69,14 +71,17 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
         defer { camera.close() }
         let serial = Self.serial(of: camera)
         if let expectedSerial, expectedSerial != serial {
-            report(.info("a different camera answers at \(options.port): \(camera.name) instead of serial \(expectedSerial); "
-                + "relay takes its photos now"))
+            report(
+                .info(
+                    "a different camera answers at \(options.port): \(camera.name) instead of serial \(expectedSerial); "
+                        + "relay takes its photos now"))
         }
         expectedSerial = serial
         let memory = try memories.memory(for: serial)
         let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
-        try registry.noteConnected(serial: serial, manufacturer: camera.summary.manufacturer ?? "",
-                                   model: camera.summary.model ?? camera.driverModel, address: "gphoto2:" + camera.port)
+        try registry.noteConnected(
+            serial: serial, manufacturer: camera.summary.manufacturer ?? "",
+            model: camera.summary.model ?? camera.driverModel, address: "gphoto2:" + camera.port)
         connected()
         defer { if !stop.isStopped { options.capture?.cameraGone() } }
         let context = GPhoto2Session.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
@@ -103,8 +108,10 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
             }
             camera.close()
         }
-        throw firstError ?? GPhoto2Error(code: GPhoto2Result.modelNotFound, operation: "find the camera with serial \(expectedSerial ?? "")",
-                                         detail: "no USB camera with that serial number is attached")
+        throw firstError
+            ?? GPhoto2Error(
+                code: GPhoto2Result.modelNotFound, operation: "find the camera with serial \(expectedSerial ?? "")",
+                detail: "no USB camera with that serial number is attached")
     }
 
     /// What relay remembers the camera by (its seen-log and its photos' spool source). The
