@@ -15,6 +15,9 @@ swift build --build-tests
 if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"
 fi
+# The whole run checks the tree's formatting too (.swift-format); a file that drifted is named with
+# its line (swift format format --in-place --recursive Sources Tests Package.swift fixes it).
+swift format lint --strict --recursive --parallel Sources Tests Package.swift
 
 one_at_a_time=(EndToEndTests.DiscoveryTests EndToEndTests.CameraTetherTests)
 bundle="$(swift build --show-bin-path)/relayPackageTests.xctest"
