@@ -24,7 +24,8 @@ Endpoints:
                                 idempotencyKey, status ("pending" while being answered,
                                 then the status code or "dropped"), time (arrival) and
                                 answeredAt (Unix seconds), clientPort, headers (names in
-                                lower case), bodyBytes.
+                                lower case), bodyBytes, receivedBytes (so far, while
+                                it arrives).
   GET|POST /api/faults          read or change the fault settings (JSON, camelCase names of
                                 the flags below; only the given keys change).
   GET /photos/NAME              a stored photo.
@@ -378,6 +379,8 @@ class Gallery:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # The request log entry of the request being answered (read_body updates its receivedBytes).
+    entry = None
     server_version = "relay-gallery/1"
     timeout = 120  # an idle kept-alive connection is closed after this
 
@@ -439,12 +442,15 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest("body too large", 413)
         pieces, left = [], n
         while left > 0:
-            piece = self.rfile.read(min(left, 64 * 1024))
+            # read1: what has arrived, so that receivedBytes follows the body as it comes.
+            piece = self.rfile.read1(min(left, 64 * 1024))
             if not piece:
                 break
             self.server.gallery.shape(len(piece))
             pieces.append(piece)
             left -= len(piece)
+            if self.entry is not None:
+                self.entry["receivedBytes"] = n - left
         data = b"".join(pieces)
         if len(data) != n:
             self.close_connection = True
@@ -530,6 +536,7 @@ class Handler(BaseHTTPRequestHandler):
             }
             # Logged on arrival, so a test can see a request that is still being answered.
             gallery.log_request(entry)
+        self.entry = entry
         status = "?"
         try:
             status = self.route(gallery, path, entry)

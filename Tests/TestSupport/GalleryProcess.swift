@@ -26,11 +26,13 @@ public struct GalleryRequest: Decodable, Sendable {
     /// Request headers, names in lower case.
     public var headers: [String: String]
     public var bodyBytes: Int?
+    /// Bytes of a body with a Content-Length received so far, while it arrives.
+    public var receivedBytes: Int?
 
     public var statusCode: Int? { Int(status) }
 
     private enum CodingKeys: String, CodingKey {
-        case seq, method, path, idempotencyKey, status, time, clientPort, headers, bodyBytes
+        case seq, method, path, idempotencyKey, status, time, clientPort, headers, bodyBytes, receivedBytes
     }
 
     public init(from decoder: Decoder) throws {
@@ -48,6 +50,7 @@ public struct GalleryRequest: Decodable, Sendable {
         clientPort = try container.decode(Int.self, forKey: .clientPort)
         headers = try container.decode([String: String].self, forKey: .headers)
         bodyBytes = try container.decodeIfPresent(Int.self, forKey: .bodyBytes)
+        receivedBytes = try container.decodeIfPresent(Int.self, forKey: .receivedBytes)
     }
 }
 
