@@ -264,8 +264,10 @@ final class CameraTetherTests: XCTestCase {
         try waitForPhotos(gallery, count: 3, relay: relay, sim: sim)
         XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
 
+        let shotsBefore = sim.log.components(separatedBy: "(stdin)").count
         sim.shootByStdin(4)
-        Thread.sleep(forTimeInterval: 0.5)
+        // The four are on the card before relay starts again.
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { sim.log.components(separatedBy: "(stdin)").count >= shotsBefore + 4 }, sim.log)
         relay = try harness.startCameraRun(sim.cameraURL)
         try waitForPhotos(gallery, count: 7, relay: relay, sim: sim)
         try stopWithNothingLeft(relay, harness)
@@ -430,7 +432,8 @@ final class CameraTetherTests: XCTestCase {
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         waitForLog(relay, "connected to")
-        Thread.sleep(forTimeInterval: 1)
+        // The session is running: relay has polled the camera's events at least once.
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { sim.log.contains("Canon EOS GetEvent (0x9116)") }, sim.log)
         kill(relay.pid, SIGINT)
         XCTAssertEqual(relay.wait(timeout: 30), 0, relay.stderr)
         XCTAssertTrue(relay.stderr.contains("session closed"), relay.stderr)

@@ -53,7 +53,8 @@ final class RealBodyProfileTests: XCTestCase {
             reactivateIfRefused()
             return try gallery.photos().count >= shots || !relay.isRunning
         }
-        Thread.sleep(forTimeInterval: 1.5)
+        // relay ends once what it took is settled: nothing more can reach the gallery after that.
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
         let photos = try gallery.photos()
         XCTAssertTrue(
             arrived, "\(photos.count) of \(shots) arrived:\n\(relay.stderr.suffix(5000))\nsimulator:\n\(sim.log.suffix(3000))",
@@ -66,7 +67,6 @@ final class RealBodyProfileTests: XCTestCase {
             photos.map(\.sha256).sorted(), expected,
             "every JPEG the camera made arrives once, byte-identical, and no RAW:\n\(relay.stderr.suffix(4000))",
             file: file, line: line)
-        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
         return (relay.stderr, sim.log)
     }
 
