@@ -43,10 +43,11 @@ final class FTPReceiverTests: XCTestCase {
 
         try ftp.waitForPhotos(6)
         // The spool is empty: nothing is left that could reach the gallery a second time.
-        XCTAssertTrue(try Subprocess.waitUntil(timeout: 30) {
-            let status = try ftp.harness.status()
-            return status.queued.isEmpty && status.inFlight.isEmpty
-        })
+        XCTAssertTrue(
+            try Subprocess.waitUntil(timeout: 30) {
+                let status = try ftp.harness.status()
+                return status.queued.isEmpty && status.inFlight.isEmpty
+            })
         let photos = try ftp.gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), sent.keys.sorted(), "each photo once, under its camera name")
         for photo in photos { XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(sent[photo.name])), photo.name) }

@@ -59,7 +59,9 @@ final class CutThroughUploadTests: GalleryTestCase {
             try append(incoming, photo.data, 100_000..<photo.data.count)
             // The gallery has all but the photo's last byte (the moment the upload could have ended), and still no answer.
             let arrived = try Subprocess.waitUntil(timeout: 30) {
-                try gallery.uploadRequests().contains { ($0.receivedBytes ?? 0) >= photo.data.count - 1 && $0.idempotencyKey == growing.entry.id }
+                try gallery.uploadRequests().contains {
+                    ($0.receivedBytes ?? 0) >= photo.data.count - 1 && $0.idempotencyKey == growing.entry.id
+                }
             }
             XCTAssert(arrived, "the gallery never had all but the last byte")
             XCTAssertNil(outcome.get(), "nothing can finish before the photo is committed")
