@@ -14,7 +14,10 @@ INTERVAL=${INTERVAL:-1}
 PORT=${PORT:-0}
 STATUS=${STATUS:-127.0.0.1:0}
 
-swift build --product relay >&2
+echo "building relay…" >&2
+build_log="$(mktemp)"
+swift build --product relay >"$build_log" 2>&1 || { cat "$build_log" >&2; echo "swift build failed (above)" >&2; exit 1; }
+rm -f "$build_log"
 relay="$(swift build --show-bin-path)/relay"
 out="$PWD/demo-out"
 rm -rf "$out"
