@@ -1,3 +1,4 @@
+import Foundation
 import PTPWire
 import SocketIO
 
@@ -71,6 +72,9 @@ public final class PTPIPClient {
     /// False from a request until its response: a wait given up in between (a stop, a timeout)
     /// leaves the command channel mid-transaction, and nothing more may be sent on it.
     public private(set) var isIdle = true
+    /// When the last operation was sent (system uptime): a body ends a session that sends none
+    /// for a while, whatever the event channel carries.
+    public private(set) var lastTransactionStart = ProcessInfo.processInfo.systemUptime
     /// Events that arrived on the command channel (some bodies send them there).
     private var strayEvents: [PTPEvent] = []
 
@@ -210,6 +214,7 @@ public final class PTPIPClient {
         let transactionID = takeTransactionID()
         let wait = timeout ?? options.ioTimeout
         isIdle = false
+        lastTransactionStart = ProcessInfo.processInfo.systemUptime
         let request = PTPOperationRequest(
             dataPhase: dataOut == nil
                 ? PTPOperationRequest.dataPhaseNoneOrIn

@@ -86,8 +86,19 @@ protocol CameraDialect: Sendable {
     var exposureSeconds: Double? { get }
 }
 
+/// How long a session may send no operation before relay sends one to keep it: bodies end a
+/// session that sends none for a while (30 s is common; pushed events on the event channel do
+/// not count), and airnef keeps Sony sessions with an operation every 5 s.
+let idleKeepAliveSeconds = 5.0
+
 extension CameraDialect {
-    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {}
+    /// After ``idleKeepAliveSeconds`` without an operation (a body that only pushes events and
+    /// shoots nothing for a while), a GetDeviceInfo: every PTP body answers it, and it changes
+    /// nothing on the camera.
+    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
+        guard now - session.client.lastTransactionStart >= idleKeepAliveSeconds else { return }
+        _ = try session.call(.getDeviceInfo, dataIn: .collect(limit: CameraSession.collectLimit))
+    }
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {}
     var reusesHandles: Bool { false }
     var exposureSeconds: Double? { nil }

@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 28: a body ends a session that sends no operation for a while (30 s on many bodies;
+/// events it pushes on the event channel do not count). A body that only pushes events, with
+/// nothing shot for longer than that, used to drop relay every 30 s; relay now sends a
+/// GetDeviceInfo after 5 s without an operation.
+final class IdleSessionTests: XCTestCase {
+    func testASessionWithNothingShotIsKeptAlive() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        // A body that pushes its events (generic) and drops a client silent for 8 s.
+        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--idle-timeout", "8s", "--verbose"])
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { relay.stderr.contains("connected to") }, relay.stderr)
+        let atStart = sim.log.components(separatedBy: "GetDeviceInfo").count
+        // Two keep-alives: longer than the body's idle limit with nothing else sent.
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 40) { sim.log.components(separatedBy: "GetDeviceInfo").count >= atStart + 2 }, sim.log)
+        XCTAssertFalse(sim.log.contains("no operation for"), "the body never dropped relay:\n\(sim.log)")
+        sim.shootByStdin(1)
+        XCTAssertTrue(try Subprocess.waitUntil(timeout: 30) { try gallery.photos().count == 1 }, relay.stderr)
+        XCTAssertFalse(sim.log.contains("session 2 "), "one session served it all:\n\(sim.log)")
+        XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+    }
+}
