@@ -357,6 +357,44 @@ def case_hotfolder(work, quick):
     return figures
 
 
+def case_seenlog(work, quick):
+    """A hot folder whose seen-log holds a busy body's season (200,000 photos) against an empty
+    one: seconds from relay's start to the upload of a photo waiting in the folder, and relay's peak
+    RSS then. The first start after the lines were added reads them all and writes the log's
+    index; the figure is the start after it (as every start is once a season's log has its index),
+    and the first start's is given too."""
+    import glob
+    entries = 20000 if quick else 200000
+    one = make_jpegs(os.path.join(work, "seen-photos"), 4, 2 * MB)
+    figures = {}
+    for count in (0, entries):
+        label = "empty log" if count == 0 else "%d entries" % count
+        folder = os.path.join(work, "seen-%d" % count)
+        drop = os.path.join(folder, "drop")
+        os.makedirs(drop)
+        gallery = Gallery(folder)
+        relay = Relay(folder, gallery.url)
+        for run, photo in enumerate(one[:3]):
+            shutil.copy(photo, os.path.join(drop, "SEEN_%04d.JPG" % run))
+            started = time.time()
+            relay.start("--folder", drop)
+            wait_for(lambda: gallery.count() >= run + 1, 120, 0.005)
+            seconds, peak = time.time() - started, relay.usage()[0]
+            relay.stop()
+            if run == 0 and count:
+                # The season: lines as relay writes them, for photos long delivered.
+                seen = glob.glob(os.path.join(relay.env["RELAY_HOME"], "seen", "*.jsonl"))[0]
+                with open(seen, "a") as log:
+                    for index in range(count):
+                        log.write('{"key":"season|%d|2000000|1","file":"OLD_%06d.JPG","takenAt":0}\n' % (index, index))
+            if run == 1 and count:
+                figures["%s: first start after them, s" % label] = seconds
+        figures["%s: start to first upload s" % label] = seconds
+        figures["%s: peak RSS MB" % label] = peak
+        gallery.stop()
+    return figures
+
+
 def case_memory(work, quick):
     photos = 4 if quick else 12
     elapsed, (peak, cpu) = shaped_burst(work, photos, 25 * MB, "relay")
@@ -838,6 +876,7 @@ def case_s3(work, quick):
 CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_latency,
          "hotfolder": case_hotfolder, "memory": case_memory, "rendition": case_rendition,
          "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp,
+         "seenlog": case_seenlog,
          "twodest": case_twodest, "s3": case_s3}
 
 

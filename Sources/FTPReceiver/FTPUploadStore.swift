@@ -60,9 +60,13 @@ final class FTPUploadStore: @unchecked Sendable {
         self.spool = spool
         do {
             try StateDirectory.create(folder)
-            seen = try SeenLog(url: SeenLog.url(in: home, source: "ftp", label: "ftp"))
+            seen = try SeenLog(url: SeenLog.url(in: home, source: "ftp", label: "ftp"), tracksFiles: true)
             // A photo spooled just before relay died may not have reached the seen-log.
-            try seen.record(spool.contentKeys().map { ($0, "spooled") })
+            try seen.record(
+                spool.contentKeys().map { key in
+                    let parts = key.split(separator: "|", omittingEmptySubsequences: false)
+                    return (key, parts.count >= 2 ? Self.seenFile(String(parts[0]), String(parts[1])) : key)
+                })
         } catch {
             throw .state(path: folder.path, reason: error.description)
         }
@@ -363,19 +367,13 @@ final class FTPUploadStore: @unchecked Sendable {
         // Another photo came under this name before (a camera whose numbering started again, a
         // second card): it is sent under a name of its own, made from its content (the same for
         // every retry), so that the destination does not replace the earlier one.
-        let namePrefix = "\(user)|\(path)|"
-        let clash = seen.contains { key in
-            guard key.hasPrefix(namePrefix) else { return false }
-            let rest = key.dropFirst(namePrefix.count).split(separator: "|")
-            return rest.count == 2 && rest[0].allSatisfy(\.isNumber)
-        }
-        if clash {
+        if seen.containsFile(Self.seenFile(user, path.description)) {
             spool.renameIncoming(incoming, toFileName: SafeFileName.withSuffix(incoming.identity.fileName, String(content.hex.prefix(8))))
         }
         spool.setContentKey(key, of: incoming)
         let entry: SpoolEntry
         do {
-            entry = try spool.commit(incoming, committed: { _ in try? seen.record(key, file: "\(user)\(path)") })
+            entry = try spool.commit(incoming, committed: { _ in try? seen.record(key, file: Self.seenFile(user, path.description)) })
         } catch {
             return .failed(error)
         }
@@ -423,6 +421,9 @@ final class FTPUploadStore: @unchecked Sendable {
     }
 
     private static func key(_ user: String, _ path: FTPVirtualPath) -> String { key(user, path.description) }
+
+    /// The file name a photo is remembered under in the seen-log: the account and its path.
+    private static func seenFile(_ user: String, _ path: String) -> String { user + path }
 
     private static func key(_ user: String, _ path: String) -> String { user + "\u{0}" + path }
 

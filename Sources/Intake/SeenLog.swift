@@ -14,7 +14,12 @@ import RelayCore
 /// committed and is ignored (the photo is taken again and the spool's stable id de-duplicates it);
 /// any other unreadable line makes the file an error, left untouched.
 ///
-/// `@unchecked Sendable`: `keys` is read and written under `lock`, which also serializes appends to `fd` (set once in init).
+/// A season-long log stays cheap: keys and file names are held as 128-bit digests
+/// (``SeenDigest``), and an index beside the log (``SeenIndex``) holds those of its lines up to
+/// an offset, so that a start parses only the lines after it. The index is made again, atomically,
+/// when a start finds many lines after it; the log itself is never rewritten.
+///
+/// `@unchecked Sendable`: `keys` and `files` are read and written under `lock`, which also serializes appends to `fd` (set once in init).
 public final class SeenLog: @unchecked Sendable {
     private struct Line: Codable {
         var key: String
@@ -24,11 +29,22 @@ public final class SeenLog: @unchecked Sendable {
 
     public let url: URL
     private let lock = NSLock()
-    private var keys: Set<String> = []
+    private var keys = SeenDigestSet()
+    private var files = SeenDigestSet()
     private var fd: Int32 = -1
 
-    public init(url: URL) throws(StateFileError) {
+    /// Lines a start may parse after the index before it makes the index again.
+    static let linesBeforeIndexing = 1000
+
+    var indexURL: URL { url.appendingPathExtension("idx") }
+
+    /// Whether the log answers ``containsFile(_:)``: the FTP receiver asks it, the other
+    /// sources do not, and their logs then keep no file digests in memory.
+    private let tracksFiles: Bool
+
+    public init(url: URL, tracksFiles: Bool = false) throws(StateFileError) {
         self.url = url
+        self.tracksFiles = tracksFiles
         try StateDirectory.create(url.deletingLastPathComponent())
         try load()
         fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
@@ -48,13 +64,16 @@ public final class SeenLog: @unchecked Sendable {
     public var count: Int { lock.withLock { keys.count } }
 
     public func contains(_ key: String) -> Bool {
-        lock.withLock { keys.contains(key) }
+        let digest = SeenDigest(key)
+        return lock.withLock { keys.contains(digest) }
     }
 
-    /// Whether a key `matching` says yes to was recorded (a scan of every key: for a question
-    /// asked once per photo, not per byte).
-    public func contains(where matching: (String) -> Bool) -> Bool {
-        lock.withLock { keys.contains(where: matching) }
+    /// Whether any photo was recorded under the file name `file` (a camera sending a different
+    /// photo under a name it used before).
+    public func containsFile(_ file: String) -> Bool {
+        precondition(tracksFiles, "a seen-log opened without tracksFiles keeps no file names")
+        let digest = SeenDigest(file)
+        return lock.withLock { files.contains(digest) }
     }
 
     /// Remembers `key` durably before returning.
@@ -66,10 +85,13 @@ public final class SeenLog: @unchecked Sendable {
     public func record(_ entries: [(key: String, file: String)]) throws(StateFileError) {
         lock.lock()
         defer { lock.unlock() }
-        var added: Set<String> = []
+        var added: [(key: SeenDigest, file: SeenDigest)] = []
         var data = Data()
         do {
-            for entry in entries where !keys.contains(entry.key) && added.insert(entry.key).inserted {
+            for entry in entries {
+                let digest = SeenDigest(entry.key)
+                guard !keys.contains(digest), !added.contains(where: { $0.key == digest }) else { continue }
+                added.append((digest, SeenDigest(entry.file)))
                 data.append(try JSONEncoder().encode(Line(key: entry.key, file: entry.file, takenAt: Date())))
                 data.append(0x0A)
             }
@@ -86,32 +108,77 @@ public final class SeenLog: @unchecked Sendable {
             if end >= 0 { _ = ftruncate(fd, end) }
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
-        keys.formUnion(added)
+        for entry in added {
+            keys.insert(entry.key)
+            if tracksFiles { files.insert(entry.file) }
+        }
     }
 
     private func load() throws(StateFileError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            throw .unreadable(path: url.path, reason: Errno.current("open").description)
+        }
+        defer { try? handle.close() }
+        let size: Int
+        do { size = Int(try handle.seekToEnd()) } catch { throw .unreadable(path: url.path, reason: "\(error)") }
+        var start = 0
+        if let index = SeenIndex.read(indexURL, logSize: size, check: { Self.check(handle, offset: $0) }),
+            tracksFiles == (!index.files.isEmpty || index.keys.isEmpty)
+        {
+            keys = SeenDigestSet(sorted: index.keys)
+            files = SeenDigestSet(sorted: index.files)
+            start = index.offset
+        }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .unreadable(path: url.path, reason: error.localizedDescription)
+        do {
+            try handle.seek(toOffset: UInt64(start))
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw .unreadable(path: url.path, reason: "\(error)")
         }
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        var parsed = 0
         for (index, line) in lines.enumerated() where !line.isEmpty {
             do {
-                keys.insert(try JSONDecoder().decode(Line.self, from: Data(line)).key)
+                let record = try JSONDecoder().decode(Line.self, from: Data(line))
+                keys.insert(SeenDigest(record.key))
+                if tracksFiles { files.insert(SeenDigest(record.file)) }
+                parsed += 1
             } catch {
                 let isTornTail = index == lines.count - 1
                 if isTornTail { continue }
-                throw .corrupt(path: url.path, reason: "line \(index + 1) is not a seen-record")
+                let place = start == 0 ? "line \(index + 1)" : "line \(index + 1) after byte \(start)"
+                throw .corrupt(path: url.path, reason: "\(place) is not a seen-record")
             }
         }
-        if let last = data.last, last != 0x0A {
-            // Cut the torn tail off (it was never committed) so the next append starts cleanly.
-            let keep = (data.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-            guard truncate(url.path, off_t(keep)) == 0 else {
+        // Up to the last complete line: a torn tail was never committed.
+        let clean = start + ((data.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 }) ?? 0)
+        if clean < size {
+            // Cut the torn tail off so the next append starts cleanly.
+            guard truncate(url.path, off_t(clean)) == 0 else {
                 throw .writeFailed(path: url.path, reason: Errno.current("truncate").description)
             }
         }
+        if parsed >= Self.linesBeforeIndexing { writeIndex(upTo: clean, handle: handle) }
+    }
+
+    /// Writes the index of every line up to `offset` (best effort: without it, starts are only slower).
+    private func writeIndex(upTo offset: Int, handle: FileHandle) {
+        guard let check = Self.check(handle, offset: offset) else { return }
+        keys.compact()
+        files.compact()
+        let contents = SeenIndex.Contents(offset: offset, keys: keys.sorted, files: files.sorted)
+        try? AtomicFile.write(SeenIndex.encode(contents, check: check), to: indexURL)
+    }
+
+    /// The index's check of the log's bytes before `offset`, read from the log.
+    private static func check(_ handle: FileHandle, offset: Int) -> UInt64? {
+        let from = max(0, offset - SeenIndex.checkedBytes)
+        guard (try? handle.seek(toOffset: UInt64(from))) != nil,
+            let bytes = try? handle.read(upToCount: offset - from), bytes.count == offset - from
+        else { return from == offset ? SeenIndex.check(Data(), offset: 0) : nil }
+        return SeenIndex.check(bytes, offset: bytes.count)
     }
 }
 
