@@ -44,7 +44,15 @@ public enum CameraDiscovery {
         identifyOptions.waves = 1
         let identify = identifyOptions
         let named = self.scan(identify, shouldStop: shouldStop) { host in identifyProbe(host, options: identify, shouldStop: shouldStop) }
-        return announced + listening.map { camera in named.first { $0.host == camera.host } ?? camera }
+        return announced
+            + listening.map { camera in
+                if let found = named.first(where: { $0.host == camera.host }) { return found }
+                var unnamed = camera
+                unnamed.note =
+                    "it took the scan's connection but not the next one: a body that serves one connection at a time "
+                    + "may have spent it on the scan (relay run --camera \(camera.url) connects once)"
+                return unnamed
+            }
     }
 
     /// Scans in waves until a wave finds a camera or the waves are used up; `shouldStop` ends it
@@ -114,7 +122,10 @@ public enum CameraDiscovery {
                 let client = try PTPIPClient.connect(clientOptions, interrupt: shouldStop)
                 defer { client.close() }
                 let reply = try client.transaction(.getDeviceInfo, dataIn: .collect(limit: 1 << 20))
-                guard reply.code.isOK, let info = try? PTPDeviceInfo(decoding: reply.data ?? []) else { return nil }
+                guard reply.code.isOK else { return unidentified(host, options, "it answered GetDeviceInfo with \(reply.code)") }
+                guard let info = try? PTPDeviceInfo(decoding: reply.data ?? []) else {
+                    return unidentified(host, options, "its DeviceInfo could not be read")
+                }
                 return DiscoveredCamera(
                     host: host, port: options.port, manufacturer: info.manufacturer, model: info.model,
                     serialNumber: info.serialNumber, friendlyName: client.cameraName, foundBy: .identified)
@@ -125,10 +136,17 @@ public enum CameraDiscovery {
                 case .cannotConnect(_, let socketError):
                     throw socketError
                 default:
-                    return nil
+                    return unidentified(host, options, "it took the connection but not relay's PTP/IP handshake (\(error))")
                 }
             }
         }
+    }
+
+    /// A camera that listens but could not be named, with the reason.
+    private static func unidentified(_ host: String, _ options: DiscoveryOptions, _ reason: String) -> DiscoveredCamera {
+        var camera = DiscoveredCamera(host: host, port: options.port, foundBy: .identified)
+        camera.note = reason
+        return camera
     }
 
     /// Runs `attempt`, trying again after a socket error worth retrying; nil after the last try

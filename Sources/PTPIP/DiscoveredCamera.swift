@@ -32,7 +32,8 @@ public struct DiscoveredCamera: Sendable, Equatable, Codable {
     public var serviceType: String?
     /// Its UPnP unique device name, `uuid:…` (announced cameras).
     public var udn: String?
-    /// Why an announced camera's description could not be read.
+    /// Why the camera could not be named: an announced camera's description could not be read,
+    /// or one that listens did not answer `--identify`'s handshake.
     public var note: String?
 
     public init(

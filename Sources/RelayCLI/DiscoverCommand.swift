@@ -99,10 +99,12 @@ enum DiscoverCommand {
             let serial = camera.serialNumber.isEmpty ? "" : "  serial \(camera.serialNumber)"
             return "\(camera.url)  \(camera.model)\(serial)  (\(camera.manufacturer); announced itself, not connected)"
         case .listening:
+            if let note = camera.note { return "\(camera.url)  a PTP/IP camera relay could not identify: \(note)" }
             return "\(camera.url)  PTP/IP camera, model unknown: it did not announce itself "
                 + "(relay discover --identify asks it, which costs it a connection)"
         case .identified:
             if let refusal = camera.refusal { return "\(camera.url)  a camera that refused relay: \(refusal)" }
+            if camera.model.isEmpty { return "\(camera.url)  a PTP/IP camera relay could not identify: \(camera.note ?? "no answer")" }
             return "\(camera.url)  \(camera.model)  serial \(camera.serialNumber)  (\(camera.manufacturer))"
         }
     }

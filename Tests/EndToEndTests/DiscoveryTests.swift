@@ -177,4 +177,32 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertEqual(sim.log.components(separatedBy: "InitCommandRequest from").count - 1, 1, "one handshake, the tether's:\n\(sim.log)")
     }
+
+    /// Issue 28: a port that takes a connection but does not speak PTP/IP to `--identify` (or a
+    /// body whose one connection the scan spent) used to be listed with an empty model and no
+    /// reason. It is now listed with why relay could not name it.
+    func testACameraThatCannotBeIdentifiedIsListedWithTheReason() throws {
+        let harness = try RelayHarness()
+        let listener = """
+            import socket, sys
+            server = socket.socket()
+            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            server.bind(("127.0.0.41", 15740))
+            server.listen(8)
+            print("listening", flush=True)
+            while True:
+                connection, _ = server.accept()
+                connection.close()
+            """
+        let peer = try Subprocess(try XCTUnwrap(Subprocess.which("python3")), ["-c", listener])
+        defer { _ = peer.stop(signal: SIGKILL, timeout: 5) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { peer.stdout.contains("listening") }, peer.stderr)
+        let found = try Subprocess.run(
+            TestPaths.relayExecutable, ["discover", "--identify", "--range", "127.0.0.41", "--ssdp-target", "127.0.0.41:9"],
+            environment: harness.environment, timeout: 60)
+        XCTAssertTrue(found.stdout.contains("ptpip://127.0.0.41"), found.stdout + found.stderr)
+        XCTAssertTrue(
+            found.stdout.contains("a PTP/IP camera relay could not identify: it took the connection but not"),
+            found.stdout + found.stderr)
+    }
 }
