@@ -52,12 +52,28 @@ public final class SeaweedFSProcess {
         ]
         let config = directory.appendingPathComponent("s3.json")
         try JSONSerialization.data(withJSONObject: identities).write(to: config)
+        // A port found free can be taken by another test before weed binds it: then again with others.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                (process, s3Port) = try Self.launch(weed, data: data, config: config, domainName: domainName, startTimeout: startTimeout)
+                return
+            } catch SeaweedFSError.didNotStart(let log) where log.contains("address already in use") && attempt < 3 {
+                try? FileManager.default.removeItem(at: data)
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    private static func launch(
+        _ weed: URL, data: URL, config: URL, domainName: String?, startTimeout: TimeInterval
+    ) throws -> (Subprocess, Int) {
         var ports: [Int] = []
         for _ in 0..<10 {
             guard let port = ClosedPort.make() else { throw SeaweedFSError.didNotStart("no free loopback port") }
             ports.append(port)
         }
-        s3Port = ports[6]
         var arguments = [
             "server", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
@@ -67,8 +83,8 @@ public final class SeaweedFSProcess {
             "-s3.port.lance=\(ports[9])", "-s3.config=\(config.path)",
         ]
         if let domainName { arguments.append("-s3.domainName=\(domainName)") }
-        process = try Subprocess(weed, arguments, currentDirectory: directory)
-        let port = s3Port
+        let process = try Subprocess(weed, arguments, currentDirectory: data.deletingLastPathComponent())
+        let port = ports[6]
         // Ready when the S3 gateway answers (403 to an unsigned request: authentication is on).
         let ready = Subprocess.waitUntil(timeout: startTimeout) { [process] in
             guard process.isRunning else { return true }
@@ -79,6 +95,7 @@ public final class SeaweedFSProcess {
             process.stop(signal: SIGKILL, timeout: 5)
             throw SeaweedFSError.didNotStart(String(log))
         }
+        return (process, port)
     }
 
     deinit { stop() }
