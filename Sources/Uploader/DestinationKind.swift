@@ -70,15 +70,7 @@ public struct ConfigField: Sendable, Equatable {
 
     /// Checks a value written for this field; the error names the field and the form it takes.
     public func check(_ value: ConfigValue) throws(ConfigError) {
-        if form == .pairs {
-            guard let pairs = value.textPairs else {
-                throw .invalidSetting(name, reason: "\(name) is an object of text values, e.g. {\"album\": \"gala\"} (--field album=gala)")
-            }
-            for key in pairs.keys where key.isEmpty || key.contains("\"") || key.contains("\r") || key.contains("\n") {
-                throw .invalidField(key, reason: "a field name cannot be empty or hold quotes or line breaks")
-            }
-            return
-        }
+        if form == .pairs { return try checkPairs(value) }
         guard let text = value.text else {
             throw .invalidSetting(name, reason: "\(name) is text, not \(value.shape)")
         }
@@ -103,6 +95,16 @@ public struct ConfigField: Sendable, Equatable {
                     reason: "give it as a ${NAME} reference to the environment (e.g. ${FTP_PASSWORD}), "
                         + "never the \(name) itself")
             }
+        }
+    }
+
+    /// Name → text pairs with names a form can carry.
+    private func checkPairs(_ value: ConfigValue) throws(ConfigError) {
+        guard let pairs = value.textPairs else {
+            throw .invalidSetting(name, reason: "\(name) is an object of text values, e.g. {\"album\": \"gala\"} (--field album=gala)")
+        }
+        for key in pairs.keys where key.isEmpty || key.contains("\"") || key.contains("\r") || key.contains("\n") {
+            throw .invalidField(key, reason: "a field name cannot be empty or hold quotes or line breaks")
         }
     }
 }
