@@ -4,7 +4,8 @@ import Foundation
 /// Sony in "Send to Computer" or PC Remote serves one connection, then shuts down or refuses
 /// (libgphoto2 issue 1218); a line "activate" on stdin stands for the photographer pressing
 /// the button again. Only sessions that completed the PTP/IP handshake count, so a bare TCP
-/// connect (a discovery probe) costs nothing.
+/// connect (a discovery probe) costs nothing, unless `--probe-spends-activation` makes it count
+/// (a body that serves one connection at a time).
 ///
 /// `@unchecked Sendable`: `served` and `shutDown` are read and written under `lock`; `perActivation` is immutable after init.
 final class SimActivation: @unchecked Sendable {

@@ -9,7 +9,7 @@ extension SimProfile {
         switch self {
         case .canonEOS, .canonR5m2, .canonEOSM: return .canonEOSUtility
         case .sony: return .sonyMTP
-        case .nikon, .nikonZ, .generic: return nil
+        case .nikon, .nikonZ, .nikonZStrict, .generic: return nil
         }
     }
 }

@@ -13,6 +13,9 @@ public enum SimProfile: String, CaseIterable, Sendable {
     case nikon
     /// Nikon Z in "connect to computer" mode: vendor id 0xFFFFFFFF, GetObjectInfo denied.
     case nikonZ = "nikon-z"
+    /// Nikon Z as far as the public record shows it, and no further: nine operations listed,
+    /// only GetPartialObjectEx answering besides them (`NikonZStrictBehaviour`).
+    case nikonZStrict = "nikon-z-strict"
     /// Sony in PC Remote: SDIO handshake, photos at 0xFFFFC001, one session per activation.
     case sony
     /// A standard PTP/IP camera: ObjectAdded events pushed on the event channel.
@@ -26,6 +29,7 @@ public enum SimProfile: String, CaseIterable, Sendable {
         case .canonEOSM: return .canonEOSM
         case .nikon: return .nikon
         case .nikonZ: return .nikonZ
+        case .nikonZStrict: return .nikonZStrict
         case .sony: return .sony
         case .generic: return .generic
         }
@@ -48,6 +52,8 @@ public enum SimProfile: String, CaseIterable, Sendable {
             return NikonBehaviour(objectInfoBusySeconds: quirks.objectInfoBusySeconds)
         case .nikonZ:
             return NikonBehaviour(isZ: true, computerMode: quirks.computerMode, objectInfoBusySeconds: quirks.objectInfoBusySeconds)
+        case .nikonZStrict:
+            return NikonZStrictBehaviour(events: quirks.zEvents)
         case .sony:
             return SonyBehaviour(handshakeRequired: quirks.sdioHandshakeRequired)
         case .generic:

@@ -11,12 +11,18 @@ public struct SimQuirks: Sendable, Equatable {
     public var sdioHandshakeRequired = true
     /// Sessions served before the body must be activated again (0 = no limit).
     public var sessionsPerActivation: Int?
+    /// nikon-z-strict: how new photos are announced (the public record does not say).
+    var zEvents = NikonZStrictBehaviour.Events.pushed
+    /// A bare TCP connection (a scan's, closed without a handshake) spends the activation too,
+    /// as on a body that serves one connection at a time.
+    public var probeSpendsActivation = false
 
     public init() {}
 
     /// The flags parsed here.
     static let flags: Set<String> = [
         "--object-info-busy", "--computer-mode", "--memory-object-info", "--sdio-handshake", "--sessions-per-activation",
+        "--z-events", "--probe-spends-activation",
     ]
 
     /// Sets the quirk `flag` names from its value.
@@ -34,6 +40,8 @@ public struct SimQuirks: Sendable, Equatable {
         case "--memory-object-info": memoryObjectInfoFails = try choice("fails", "works")
         case "--sdio-handshake": sdioHandshakeRequired = try choice("required", "optional")
         case "--sessions-per-activation": sessionsPerActivation = try SimOptions.integer(value, flag: flag, range: 0...1000)
+        case "--z-events": zEvents = try choice("polled", "pushed") ? .polled : .pushed
+        case "--probe-spends-activation": probeSpendsActivation = try choice("on", "off")
         default: throw SimOptionsError.unknownFlag(flag)
         }
     }
@@ -53,5 +61,11 @@ public struct SimQuirks: Sendable, Equatable {
           --sessions-per-activation N  sessions served before the body must be activated again (a line
                                     "activate" on stdin); then clients get InitFail "busy"
                                     (default 1 for sony, 0 = no limit for the others)
+          --z-events pushed|polled  nikon-z-strict: ObjectAdded pushed on the event channel, or
+                                    answered to a polled GetEvent/GetEventEx (the public record
+                                    does not say which a Z does; default pushed)
+          --probe-spends-activation on|off  a bare TCP connection closed without a handshake (a
+                                    scan's) counts as a session for --sessions-per-activation, as on
+                                    a body that serves one connection at a time (default off)
         """
 }

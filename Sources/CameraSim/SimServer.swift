@@ -51,6 +51,10 @@ struct SimServer {
     private mutating func serve(_ command: TCPConnection) throws {
         guard case .initCommandRequest(let guid, let name, _)? = try Self.readPacket(command, timeout: Self.handshakeTimeout) else {
             log.info("\(command.peer) closed or sent something other than InitCommandRequest")
+            if options.quirks.probeSpendsActivation && activation.mayServe {
+                activation.sessionEnded(shutDown: false)
+                log.info("the bare connection spent a session of this activation (--probe-spends-activation)")
+            }
             return
         }
         log.info("InitCommandRequest from \(command.peer) (\(name))")

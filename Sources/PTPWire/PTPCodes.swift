@@ -65,6 +65,9 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// parameters: bytes sent, low and high (libgphoto2 ptp.h). Works where a Nikon Z in
     /// "connect to computer" mode denies GetPartialObject (libgphoto2 issue 976).
     public static let nikonGetPartialObjectEx = PTPOperationCode(0x9431)
+    /// Param: 0xD; data-in: a u32 array of vendor codes the body does not list in DeviceInfo
+    /// (libgphoto2 commit b1cc028, `ptp_nikon_get_vendorcodes`, for the Z50 II of gphoto2 issue 700).
+    public static let nikonGetVendorCodes = PTPOperationCode(0x9439)
 
     // Sony (libgphoto2 camlibs/ptp2: ptp.h, library.c `fixup_cached_deviceinfo`, `camera_init`).
     /// Params: phase (1, 2, 3), 0, 0. Phases 1 and 2 before GetSDIOExtDeviceInfo, 3 after.
@@ -98,7 +101,7 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x9117: "Canon EOS TransferComplete", 0x911D: "Canon EOS KeepDeviceOn",
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
-        0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx",
+        0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx", 0x9439: "Nikon GetVendorCodes",
         0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA",
         0x9280: "Sony PTP/IP transfer mode", 0x9281: "Sony PTP/IP transfer mode result",
     ]

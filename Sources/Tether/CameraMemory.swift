@@ -16,6 +16,10 @@ final class CameraMemory {
     /// handle: their announcement is not repeated after a dropped connection, so the next session
     /// takes them from here.
     var heldInCamera: [UInt32: ObjectAnnouncement] = [:]
+    /// Photos announced by a body whose card cannot be listed (a Nikon Z in "connect to
+    /// computer" mode), by handle, until taken or decided against: no listing would find one
+    /// again after a dropped connection, so the next session takes them from here.
+    var announcedUnlisted: [UInt32: ObjectAnnouncement] = [:]
     /// Photos in the spool whose seen-log line could not be written yet (retried).
     var unrecorded: [(key: String, file: String)] = []
 

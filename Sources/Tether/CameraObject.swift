@@ -22,13 +22,20 @@ public struct CameraObject: Sendable, Equatable {
         "\(String(info.storageID, radix: 16))|\(info.filename)|\(info.compressedSize)|\(info.captureDate)"
     }
 
-    /// The photo as the spool knows it. `detectedAt` stands for the shutter time: camera clocks
+    /// The size the camera gave, nil when it gave none (0xFFFFFFFF: a Nikon Z in "connect to
+    /// computer" mode that answers no GetObjectSize, or an object over 4 GB): the download then
+    /// ends at the first short piece (``ObjectDownload``).
+    public var expectedBytes: Int64? {
+        info.compressedSize == .max ? nil : Int64(info.compressedSize)
+    }
+
+    /// The photo as the spool knows it (0 bytes: not known before the download ends). `detectedAt` stands for the shutter time: camera clocks
     /// are often wrong or in another time zone, while the moment relay learned of the photo is
     /// within a poll interval of the shutter.
     public func photoIdentity(cameraSerial: String, detectedAt: Date) -> PhotoIdentity {
         PhotoIdentity(
             source: Self.sourceLabel(serial: cameraSerial), fileName: info.filename,
-            bytes: Int64(info.compressedSize), capturedAt: detectedAt, uniqueKey: identityKey)
+            bytes: expectedBytes ?? 0, capturedAt: detectedAt, uniqueKey: identityKey)
     }
 
     /// The spool's source label of a camera's photos.

@@ -12,7 +12,11 @@ final class CameraSession {
     let client: PTPIPClient
     /// Read at open, and again where a dialect's start-up changes it (EOS M remote mode, Sony's
     /// extra operations).
-    var deviceInfo: PTPDeviceInfo
+    var deviceInfo: PTPDeviceInfo {
+        didSet { operations.listed = Set(deviceInfo.operationsSupported) }
+    }
+    /// The operations the body answers, listed or learned by asking.
+    private(set) var operations: OperationSupport
     private let stop: StopFlag
     /// DeviceBusy answers retried in this session.
     private(set) var busyAnswers = 0
@@ -32,6 +36,7 @@ final class CameraSession {
     private init(client: PTPIPClient, deviceInfo: PTPDeviceInfo, stop: StopFlag, busyAnswers: Int) {
         self.client = client
         self.deviceInfo = deviceInfo
+        operations = OperationSupport(listed: deviceInfo.operationsSupported)
         self.stop = stop
         self.busyAnswers = busyAnswers
     }
@@ -95,18 +100,28 @@ final class CameraSession {
         }
     }
 
-    /// One operation, repeated while the camera answers DeviceBusy (up to `busyBudget`).
+    /// One operation, repeated while the camera answers DeviceBusy (up to `busyBudget`). The
+    /// answer to an operation the body does not list is remembered (``OperationSupport``).
     func call(
         _ code: PTPOperationCode, _ parameters: [UInt32] = [], dataOut: [UInt8]? = nil,
         dataIn: PTPIPDataIn = .none, timeout: Double? = nil
     ) throws(PTPIPError) -> PTPIPReply {
-        try Self.retryingBusy(stop: stop, counting: &busyAnswers) { () throws(PTPIPError) in
+        let reply = try Self.retryingBusy(stop: stop, counting: &busyAnswers) { () throws(PTPIPError) in
             try client.transaction(code, parameters, dataOut: dataOut, dataIn: dataIn, timeout: timeout)
         }
+        operations.record(code, answered: reply.code)
+        return reply
     }
 
-    /// Whether the camera lists `code` in its DeviceInfo.
-    func supports(_ code: PTPOperationCode) -> Bool { deviceInfo.supports(code) }
+    /// Whether the body answers `code`: its DeviceInfo lists it, or it answered when asked.
+    func supports(_ code: PTPOperationCode) -> Bool { operations.supports(code) }
+
+    /// Whether a dialect that would like `code` may send it: known to work, or not asked yet in
+    /// this session (see ``OperationSupport``).
+    func mayTry(_ code: PTPOperationCode) -> Bool { operations.mayTry(code) }
+
+    /// Operations the body names outside DeviceInfo (Nikon's GetVendorCodes) count as listed.
+    func learnNamedCodes(_ codes: [UInt32]) -> [UInt16] { operations.learnNamed(codes) }
 
     /// `call` whose answer must be OK; data is collected into memory.
     func data(_ code: PTPOperationCode, _ parameters: [UInt32] = []) throws(PTPIPError) -> [UInt8] {

@@ -25,12 +25,16 @@ struct ObjectDownload {
     /// How the dialect reads this body's objects.
     let operation: DownloadOperation
 
-    /// The object's size as its ObjectInfo gives it.
-    var size: Int64 { Int64(object.info.compressedSize) }
+    /// The object's size as its ObjectInfo gives it; nil when the body gives none (then the
+    /// download ends at the first piece shorter than asked, or an empty one).
+    var size: Int64? { object.expectedBytes }
 
     /// Whether the camera can send parts of an object; without it the object comes whole
     /// (streamed all the same) and a cut download starts again.
     var resumable: Bool { operation.resumable }
+
+    /// The most bytes one GetObject of an object of unknown size may bring (4 GiB).
+    static let wholeObjectLimit: Int64 = 1 << 32
 
     /// Downloads the rest of the object; on return the incoming file holds all of it, and the
     /// result counts the answers whose byte count disagreed with the bytes sent (bodies are
@@ -43,10 +47,16 @@ struct ObjectDownload {
         if !resumable && incoming.byteCount > 0 {
             do { try incoming.truncate(to: 0) } catch { throw .spool(error) }
         }
-        while incoming.byteCount < size {
+        while size.map({ incoming.byteCount < $0 }) ?? true {
             do { try beforeChunk() } catch { throw .camera(error) }
             let offset = incoming.byteCount
-            let want = resumable ? min(Int64(chunkSize), size - offset) : size
+            let want: Int64
+            switch (resumable, size) {
+            case (true, let size?): want = min(Int64(chunkSize), size - offset)
+            case (true, nil): want = Int64(chunkSize)
+            case (false, let size?): want = size
+            case (false, nil): want = Self.wholeObjectLimit
+            }
             let reply = try transfer(offset: offset, count: want)
             let received = Int64(reply.dataByteCount)
             guard reply.code.isOK else {
@@ -56,13 +66,16 @@ struct ObjectDownload {
             if resumable, let reported = reply.response.parameters.first, Int64(reported) != received {
                 mismatches += 1
             }
+            // Of unknown size: a short piece is the last; an empty one after full pieces says the
+            // object ended at a piece's boundary.
+            if size == nil && (received < want || !resumable) && (received > 0 || offset > 0) { break }
             guard received > 0 else {
                 throw .camera(
                     .protocolViolation(
                         peer: session.address,
-                        detail: "\(operation.code) sent no data for \(object.info.filename) at byte \(offset) of \(size)"))
+                        detail: "\(operation.code) sent no data for \(object.info.filename) at byte \(offset) of \(sizeText)"))
             }
-            if !resumable && received != size {
+            if !resumable, let size, received != size {
                 try discardSince(0)
                 throw .camera(
                     .protocolViolation(
@@ -72,6 +85,8 @@ struct ObjectDownload {
         }
         return mismatches
     }
+
+    private var sizeText: String { size.map(String.init) ?? "an unknown size" }
 
     /// One GetPartialObject (or the whole GetObject); the bytes go to the file as they arrive.
     /// A failing write is remembered and the rest of the data drained, so the camera session

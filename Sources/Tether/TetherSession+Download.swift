@@ -21,12 +21,12 @@ extension TetherSession {
 
     var downloadReady: Bool {
         guard let first = downloads.first, now >= downloadsPausedUntil, now >= first.notBefore else { return false }
-        return context.spool.hasRoom(forBytes: Int64(first.object.info.compressedSize))
+        return context.spool.hasRoom(forBytes: first.object.expectedBytes ?? 0)
     }
 
     var spoolHasRoom: Bool {
         guard let first = downloads.first else { return true }
-        return context.spool.hasRoom(forBytes: Int64(first.object.info.compressedSize))
+        return context.spool.hasRoom(forBytes: first.object.expectedBytes ?? 0)
     }
 
     func download(_ candidate: Candidate) throws(PTPIPError) {
@@ -51,7 +51,8 @@ extension TetherSession {
         context.spool.offer(incoming)
         let resumedAt = incoming.byteCount
         if resumedAt > 0 {
-            context.report(.info("resuming \(name) at \(ByteCountText.format(resumedAt)) of \(ByteCountText.format(identity.bytes))"))
+            let total = object.expectedBytes.map { ByteCountText.format($0) } ?? "a size the camera does not give"
+            context.report(.info("resuming \(name) at \(ByteCountText.format(resumedAt)) of \(total)"))
         }
         let transfer = ObjectDownload(
             session: session, object: object, incoming: incoming,
@@ -155,6 +156,7 @@ extension TetherSession {
             return false
         }
         if dialect.reusesHandles { known[object.handle] = nil }
+        memory.announcedUnlisted[object.handle] = nil
         context.report.spooled(entry, in: context.spool)
         return true
     }

@@ -11,7 +11,10 @@ extension TetherSession {
         lastListing = now
         guard let storageOperation = dialect.storageListing(session) else {
             listingWorks = false
-            context.report(.info("\(session.name) does not let its card be listed in this mode; relay relies on its events alone"))
+            context.report(
+                .info(
+                    "\(session.name) does not let its card be listed in this mode; relay relies on its events alone "
+                        + "(a photo shot while relay is not connected is not announced to it and stays on the card)"))
             return nil
         }
         let storages = try session.call(storageOperation, dataIn: .collect(limit: CameraSession.collectLimit))
@@ -31,10 +34,15 @@ extension TetherSession {
     }
 
     /// Lists the camera again and queues what no event announced (a missed event) and what was
-    /// set aside.
+    /// set aside. A body that cannot be listed gets what was set aside asked again.
     func crossCheck() throws(PTPIPError) {
+        let retry = setAside
         setAside.removeAll()
-        guard let handles = try list() else { return }
+        guard let handles = try list() else {
+            lastListing = now
+            backlog += retry.sorted().filter { known[$0] == nil }
+            return
+        }
         let present = Set(handles)
         known = known.filter { present.contains($0.key) }
         let queued = Set(backlog)

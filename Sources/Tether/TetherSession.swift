@@ -102,6 +102,7 @@ final class TetherSession {
         // The dialect's start-up comes first: some bodies (Sony) stop answering when anything
         // else is asked before it.
         queue(memory.heldInCamera.values.sorted { $0.handle < $1.handle })
+        queue(memory.announcedUnlisted.values.sorted { $0.handle < $1.handle })
         queue(try dialect.start(session))
         let listing = try list() ?? []
         backlog = listing
@@ -156,6 +157,9 @@ final class TetherSession {
             known[announcement.handle] = nil
         }
         if firstConnection.existing?.count != existingBefore { rememberFirstListing() }
+        if !listingWorks && !dialect.reusesHandles {
+            for announcement in announcements { memory.announcedUnlisted[announcement.handle] = announcement }
+        }
         queue(announcements)
     }
 
@@ -266,6 +270,7 @@ final class TetherSession {
                 return nil
             }
         case .invalidObjectHandle:
+            memory.announcedUnlisted[handle] = nil
             return nil
         case .generalError, .deviceBusy:
             // Nikon answers GeneralError for about a second after announcing a shot.
@@ -306,10 +311,11 @@ final class TetherSession {
             object, seen: memory.wasSeen(key), existing: firstConnection.isExisting(handle),
             includeRAW: context.options.includeRAW)
         known[handle] = decision
+        if decision != .take { memory.announcedUnlisted[handle] = nil }
         switch decision {
         case .take:
             downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
-            context.report(.announced(fileName: info.filename, bytes: info.compressedSize == .max ? nil : Int64(info.compressedSize)))
+            context.report(.announced(fileName: info.filename, bytes: object.expectedBytes))
             return
         case .existing:
             firstConnection.noteExisting(handle, key: key, file: info.filename)

@@ -21,9 +21,10 @@ enum FileSignature {
 extension PTPObjectInfo {
     /// An ObjectInfo for an object the camera would not describe, with a file name of relay's
     /// own: `PREFIX_HANDLE.JPG`. The handle keeps the name (and so the spool's identity and the
-    /// gallery's Idempotency-Key) the same across retries and restarts.
+    /// gallery's Idempotency-Key) the same across retries and restarts. A size the body does not
+    /// give is 0xFFFFFFFF, PTP's "not given here" (``CameraObject/expectedBytes``).
     static func described(
-        handle: UInt32, kind: PTPObjectFormat.PhotoKind, size: UInt32, namePrefix: String,
+        handle: UInt32, kind: PTPObjectFormat.PhotoKind, size: UInt32?, namePrefix: String,
         format: PTPObjectFormat? = nil
     ) -> PTPObjectInfo {
         let ext: String
@@ -34,7 +35,7 @@ extension PTPObjectInfo {
         case .other: (ext, code) = ("BIN", .undefined)
         }
         let name = namePrefix + "_" + String(format: "%08X", handle) + "." + ext
-        return PTPObjectInfo(storageID: 0, objectFormat: format ?? code, compressedSize: size, filename: name)
+        return PTPObjectInfo(storageID: 0, objectFormat: format ?? code, compressedSize: size ?? .max, filename: name)
     }
 
     /// A folder of the card, for an object a body will not describe and that has no size.

@@ -85,6 +85,41 @@ extension GPhoto2InteropTests {
         XCTAssertTrue(log.contains("GetObjectInfo (0x1008)(1000) tid 5 → AccessDenied (0x200F)"), log)
     }
 
+    // MARK: - nikon-z-strict: the Z 8 of libgphoto2 issues 1135 and 976, no further
+
+    /// gphoto2 takes the strict Z for a Nikon (0xFFFFFFFF + "Nikon Corporation" becomes 0xA)
+    /// and prints its summary, but cannot list the card: the body answers GetObjectHandles
+    /// with OperationNotSupported, so `--list-files` finds nothing and `--get-all-files` fails.
+    func testNikonZStrictGivesGPhoto2ItsSummaryButNoFiles() throws {
+        let (summary, summaryLog, _) = try runGPhoto2(against: "nikon-z-strict", gphoto2: ["--summary"], folder: "summary")
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        XCTAssertTrue(summary.stdout.contains("Model: Z 8 (relay camera-sim, strict)"), summary.stdout)
+        XCTAssertTrue(summary.stdout.contains("Vendor Extension ID: 0xa (1.10)"), "taken for a Nikon: \(summary.stdout)")
+        XCTAssertTrue(summaryLog.contains("GetObjectHandles (0x1007)(ffffffff,0,ffffffff) tid 2 → OperationNotSupported"), summaryLog)
+
+        let (listing, _, _) = try runGPhoto2(
+            against: "nikon-z-strict", ["--initial-photos", "2"], gphoto2: ["--list-files"], folder: "list")
+        XCTAssertTrue(listing.stdout.contains("There is no file in folder '/'"), listing.stdout + listing.stderr)
+        let (all, _, downloads) = try runGPhoto2(
+            against: "nikon-z-strict", ["--initial-photos", "2"], gphoto2: ["--get-all-files"], folder: "all")
+        XCTAssertNotEqual(all.status, 0, all.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [])
+    }
+
+    /// A live shot on the strict Z: gphoto2 hears the ObjectAdded it pushes, asks GetObjectInfo,
+    /// is denied (libgphoto2 issue 976) and stops with "Unspecified error", saving nothing.
+    func testNikonZStrictLiveShotReachesGPhoto2OnlyAsAnEvent() throws {
+        let (result, log, downloads) = try runGPhoto2(
+            against: "nikon-z-strict", ["--initial-photos", "0"],
+            gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2)
+        XCTAssertNotEqual(result.status, 0, result.stdout)
+        XCTAssertTrue(result.stderr.contains("Unspecified error"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [], result.stdout)
+        let event = try XCTUnwrap(log.range(of: "event ObjectAdded (0x4002) [\"1002\"]"), log)
+        XCTAssertNotNil(
+            log.range(of: "GetObjectInfo (0x1008)(1002) tid 3 → AccessDenied (0x200F)", range: event.upperBound..<log.endIndex), log)
+    }
+
     // MARK: - sony: PC Remote
 
     /// libgphoto2 maps 0xFFFFFFFF + "Sony Corporation" to its Sony dialect and runs the SDIO

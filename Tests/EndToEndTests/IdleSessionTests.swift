@@ -8,11 +8,19 @@ import XCTest
 /// GetDeviceInfo after 5 s without an operation.
 final class IdleSessionTests: XCTestCase {
     func testASessionWithNothingShotIsKeptAlive() throws {
+        // A body that pushes its events (generic) and the Z of the public record, pushing too.
+        for profile in [["generic"], ["nikon-z-strict", "--z-events", "pushed"]] {
+            try checkKeptAlive(profile: profile[0], extra: Array(profile.dropFirst()))
+        }
+    }
+
+    /// Drops a client silent for 8 s; two keep-alives must pass without a drop, then a shot arrives.
+    private func checkKeptAlive(profile: String, extra: [String]) throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        // A body that pushes its events (generic) and drops a client silent for 8 s.
-        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--idle-timeout", "8s", "--verbose"])
+        let sim = try CameraSimProcess(
+            profile: profile, arguments: ["--initial-photos", "0", "--idle-timeout", "8s", "--verbose"] + extra)
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
@@ -21,10 +29,10 @@ final class IdleSessionTests: XCTestCase {
         // Two keep-alives: longer than the body's idle limit with nothing else sent.
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 40) { sim.log.components(separatedBy: "GetDeviceInfo").count >= atStart + 2 }, sim.log)
-        XCTAssertFalse(sim.log.contains("no operation for"), "the body never dropped relay:\n\(sim.log)")
+        XCTAssertFalse(sim.log.contains("no operation for"), "\(profile): the body never dropped relay:\n\(sim.log)")
         sim.shootByStdin(1)
         XCTAssertTrue(try Subprocess.waitUntil(timeout: 30) { try gallery.photos().count == 1 }, relay.stderr)
-        XCTAssertFalse(sim.log.contains("session 2 "), "one session served it all:\n\(sim.log)")
+        XCTAssertFalse(sim.log.contains("session 2 "), "\(profile): one session served it all:\n\(sim.log)")
         XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
     }
 }

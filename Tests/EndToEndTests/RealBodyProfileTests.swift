@@ -115,6 +115,75 @@ final class RealBodyProfileTests: XCTestCase {
         XCTAssertTrue(relay.contains("skipped NIKON_") || relay.contains("RAW, kept on the card"), "the NEFs are told apart:\n\(relay)")
     }
 
+    /// Issue 28: a Z as far as the public record shows it (nikon-z-strict): nothing but
+    /// GetPartialObjectEx answers besides the nine listed operations, the card cannot be listed,
+    /// and new photos come either pushed or polled (`events`). The link splits packets at random,
+    /// answers DeviceBusy now and then and drops relay during the second transfer; relay
+    /// reconnects and resumes the photo it cut. A body that cannot be listed announces only to
+    /// a connected client, so each shot is made while relay is connected: the first, then the
+    /// rest once relay is back. Returns relay's output and the simulator's log.
+    private func checkStrictNikonZ(events: String, shots: Int = 6) throws -> (relay: String, sim: String) {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let export = harness.root.appendingPathComponent("export")
+        let sim = try CameraSimProcess(
+            profile: "nikon-z-strict",
+            arguments: [
+                "--z-events", events, "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k",
+                "--export", export.path, "--seed", "7", "--verbose",
+            ] + faults)
+        defer { sim.stop() }
+        let relay = try harness.startCameraRun(sim.cameraURL)
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
+        sim.shootByStdin(1)
+        let resumed = try Subprocess.waitUntil(timeout: 60) {
+            try gallery.photos().count == 1 && relay.stderr.components(separatedBy: "connected to").count == 3 || !relay.isRunning
+        }
+        XCTAssertTrue(resumed, "the first photo, cut by the drop, arrives after the reconnect:\n\(relay.stderr)\n\(sim.log.suffix(4000))")
+        for _ in 1..<shots {
+            sim.shootByStdin(1)
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= shots || !relay.isRunning }
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        let count = try gallery.photos().count
+        XCTAssertTrue(arrived, "\(count) of \(shots):\n\(relay.stderr)\n\(sim.log.suffix(4000))")
+        let made = try FileManager.default.contentsOfDirectory(at: export, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension.lowercased() == "jpg" }
+        XCTAssertEqual(made.count, shots)
+        XCTAssertEqual(
+            try gallery.photos().map(\.sha256).sorted(), try made.map { SHA256.hex(try Data(contentsOf: $0)) }.sorted(),
+            "every JPEG once, byte-identical, and no NEF:\n\(relay.stderr)")
+        XCTAssertTrue(sim.log.contains("dropped the connection halfway through transfer"), sim.log)
+        XCTAssertFalse(sim.log.contains("no operation for"), "no idle drop:\n\(sim.log)")
+        return (relay.stderr, sim.log)
+    }
+
+    /// Pushed ObjectAdded: GetEventEx, GetEvent and GetObjectSize are each asked once per
+    /// session and refused, so relay takes the pushed events, reads each photo with the
+    /// unlisted GetPartialObjectEx and learns its size at the download's end.
+    func testNikonZOnPublicFactsPushingEvents() throws {
+        let (relay, sim) = try checkStrictNikonZ(events: "pushed")
+        XCTAssertTrue(relay.contains("answers neither Nikon GetEventEx nor GetEvent"), relay)
+        XCTAssertTrue(relay.contains("relies on its events alone"), relay)
+        XCTAssertTrue(relay.contains("resuming NIKON_00001002.JPG at"), relay)
+        XCTAssertTrue(relay.contains("of a size the camera does not give"), relay)
+        for operation in ["Nikon GetEventEx (0x941C)() ", "Nikon GetEvent (0x90C7)() ", "Nikon GetObjectSize (0x9421)(1002)"] {
+            let asked = sim.components(separatedBy: operation).count - 1
+            XCTAssertTrue((2...3).contains(asked), "\(operation) asked once per session, not \(asked) times:\n\(sim)")
+        }
+        XCTAssertTrue(sim.contains("Nikon GetPartialObjectEx (0x9431)"), sim)
+    }
+
+    /// Polled: the same body answering GetEventEx, unlisted; GetEvent is then never asked.
+    func testNikonZOnPublicFactsAnsweringGetEvent() throws {
+        let (relay, sim) = try checkStrictNikonZ(events: "polled")
+        XCTAssertFalse(relay.contains("answers neither Nikon GetEventEx nor GetEvent"), relay)
+        XCTAssertTrue(sim.contains("Nikon GetEventEx (0x941C)() tid"), sim)
+        XCTAssertFalse(sim.contains("Nikon GetEvent (0x90C7)"), sim)
+    }
+
     /// Sony in PC Remote: the SDIO phases come before anything else, the card is not listed, and
     /// each photo is read from 0xFFFFC001 as the one before it is taken.
     func testSonyPCRemotePhotosComeFromCameraMemory() throws {

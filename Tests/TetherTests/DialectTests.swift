@@ -62,12 +62,19 @@ final class DialectTests: XCTestCase {
     }
 
     /// A Z that denies GetPartialObject is read with GetPartialObjectEx, listed or not; the
-    /// switch is made once.
+    /// switch is made once. A body that lists no GetPartialObject is asked GetPartialObjectEx
+    /// once; one that refused it gets GetObject.
     func testNikonFallsBackToGetPartialObjectExWhenGetPartialObjectIsDenied() {
-        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: true, partialDenied: false), .partialObject)
-        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: true, partialDenied: true), .nikonPartialObjectEx)
-        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: true, listsPartial: true, partialDenied: false), .nikonPartialObjectEx)
-        XCTAssertEqual(NikonDialect.downloadOperation(listsEx: false, listsPartial: false, partialDenied: false), .wholeObject)
+        func operation(_ ex: NikonDialect.Availability, listed: Bool, denied: Bool) -> DownloadOperation {
+            NikonDialect.downloadOperation(ex: ex, partialListed: listed, partialDenied: denied)
+        }
+        XCTAssertEqual(operation(.notAsked, listed: true, denied: false), .partialObject, "no unlisted operation where a listed one works")
+        XCTAssertEqual(operation(.notAsked, listed: true, denied: true), .nikonPartialObjectEx)
+        XCTAssertEqual(operation(.answers, listed: true, denied: false), .nikonPartialObjectEx)
+        XCTAssertEqual(operation(.notAsked, listed: false, denied: false), .nikonPartialObjectEx, "asked once")
+        XCTAssertEqual(operation(.refuses, listed: false, denied: false), .wholeObject)
+        XCTAssertEqual(operation(.refuses, listed: true, denied: false), .partialObject)
+        XCTAssertEqual(operation(.refuses, listed: true, denied: true), .wholeObject)
         var dialect = NikonDialect()
         XCTAssertFalse(dialect.switchDownload(afterRefusal: .generalError))
         XCTAssertTrue(dialect.switchDownload(afterRefusal: .accessDenied))

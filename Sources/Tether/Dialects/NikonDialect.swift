@@ -3,58 +3,105 @@ import PTPWire
 
 /// Nikon DSLRs and Z bodies.
 ///
-/// - New photos: GetEvent (0x90C7), or GetEventEx (0x941C) where listed, polled with the
-///   adaptive interval, besides ObjectAdded pushed on the event channel.
+/// - New photos: GetEventEx (0x941C) or GetEvent (0x90C7), polled with the adaptive interval,
+///   and ObjectAdded pushed on the event channel, both at once and de-duplicated by handle.
 /// - Z bodies report vendor id 0xFFFFFFFF over PTP/IP and are recognised by their manufacturer
 ///   (libgphoto2 issue 1135).
 /// - In "connect to computer" mode a Z answers AccessDenied to GetObjectInfo and
-///   GetPartialObject, while GetObjectSize (0x9421) and GetPartialObjectEx (0x9431) work
-///   (libgphoto2 issue 976): relay then learns the size from GetObjectSize, tells JPEG from RAW
-///   by the first bytes, names the file itself, and downloads with GetPartialObjectEx.
+///   GetPartialObject, while GetPartialObjectEx (0x9431) works (libgphoto2 issue 976): relay
+///   then tells JPEG from RAW by the first bytes, names the file itself, sizes it with
+///   GetObjectSize (0x9421) where that answers, else learns the size at the download's end,
+///   and downloads with GetPartialObjectEx.
+/// - Such a body may list none of these operations (the Z 8 of libgphoto2 issue 1135 lists
+///   nine), so each one relay would like is asked once (``OperationSupport``), and the codes the
+///   body names with GetVendorCodes (0x9439) count as listed.
 /// - Right after a shot a Nikon answers GeneralError to GetObjectInfo for up to about a second
 ///   (airnef retries for 5 s): the session retries that object, not the connection.
 struct NikonDialect: CameraDialect {
     private var interval = AdaptivePollInterval()
-    /// Set once GetPartialObject was denied: a Z in "connect to computer" mode may not list
-    /// GetPartialObjectEx (the Z 8 of libgphoto2 issue 1135 listed nine operations) yet answer it.
+    /// Set once GetPartialObject was denied ("connect to computer" mode).
     private var deniedPartialObject = false
+    /// Handles announced in this session, on either road.
+    private var announced: Set<UInt32> = []
+    /// Whether the body was told that relay relies on pushed events alone.
+    private var reportedPushOnly = false
 
     static func recognises(_ info: PTPDeviceInfo) -> Bool { CameraVendor.of(info) == .nikon }
 
     var description: String { "Nikon events" }
 
-    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] { [] }
+    /// GetVendorCodes where listed (libgphoto2 `fixup_cached_deviceinfo` asks it with 0xD): the
+    /// operations among the codes count as listed. A body that refuses it is served all the same.
+    mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] {
+        guard session.deviceInfo.supports(.nikonGetVendorCodes) else { return [] }
+        let reply = try session.call(.nikonGetVendorCodes, [0xD], dataIn: .collect(limit: CameraSession.collectLimit))
+        var reader = PTPDataReader(reply.data ?? [])
+        guard reply.code.isOK, let codes = try? reader.readArrayU32() else { return [] }
+        let operations = session.learnNamedCodes(codes)
+        if !operations.isEmpty {
+            session.notices.append(
+                "\(session.name) names \(operations.count) operation(s) it does not list: "
+                    + operations.map { PTPOperationCode($0).description }.joined(separator: ", "))
+        }
+        return []
+    }
+
+    /// The event list operation to poll: GetEventEx where known to work or not yet asked, then
+    /// GetEvent; nil when the body answers neither.
+    static func eventListOperation(_ session: CameraSession) -> PTPOperationCode? {
+        if session.supports(.nikonGetEventEx) { return .nikonGetEventEx }
+        if session.supports(.nikonGetEvent) { return .nikonGetEvent }
+        return [.nikonGetEventEx, .nikonGetEvent].first { session.mayTry($0) }
+    }
 
     mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        let operation: PTPOperationCode? =
-            session.supports(.nikonGetEventEx)
-            ? .nikonGetEventEx
-            : session.supports(.nikonGetEvent) ? .nikonGetEvent : nil
-        guard let operation else { return try pushedObjects(session, wait: wait) }
-        let pushed = try pushedObjects(session, wait: min(wait, interval.current))
-        let data = try session.data(operation)
-        let list: NikonEventList
-        do {
-            list = operation == .nikonGetEventEx ? try NikonEventList(decodingEx: data) : try NikonEventList(decoding: data)
-        } catch {
-            throw .protocolViolation(peer: session.address, detail: "unreadable Nikon event list: \(error)")
+        var handles: [UInt32] = []
+        while let operation = Self.eventListOperation(session) {
+            handles += try pushedObjects(session, wait: min(wait, interval.current)).map(\.handle)
+            let reply = try session.call(operation, dataIn: .collect(limit: CameraSession.collectLimit))
+            if reply.code == .operationNotSupported && !session.supports(operation) { continue }
+            try CameraSession.requireOK(reply, operation, address: session.address)
+            let list: NikonEventList
+            do {
+                let data = reply.data ?? []
+                list = operation == .nikonGetEventEx ? try NikonEventList(decodingEx: data) : try NikonEventList(decoding: data)
+            } catch {
+                throw .protocolViolation(peer: session.address, detail: "unreadable Nikon event list: \(error)")
+            }
+            for event in list.events { session.powerSignals.note(event.code, parameter: event.parameter) }
+            interval.record(activity: !list.events.isEmpty || !handles.isEmpty)
+            return fresh(handles + list.addedObjectHandles)
         }
-        for event in list.events { session.powerSignals.note(event.code, parameter: event.parameter) }
-        interval.record(activity: !list.events.isEmpty || !pushed.isEmpty)
-        return pushed + list.addedObjectHandles.map { ObjectAnnouncement(handle: $0) }
+        if !reportedPushOnly {
+            reportedPushOnly = true
+            session.notices.append(
+                "\(session.name) answers neither Nikon GetEventEx nor GetEvent in this mode: "
+                    + "relay takes the photos it announces on its event channel")
+        }
+        return fresh(handles + (try pushedObjects(session, wait: handles.isEmpty ? wait : 0).map(\.handle)))
+    }
+
+    /// Each handle once per session, whichever road announced it first.
+    private mutating func fresh(_ handles: [UInt32]) -> [ObjectAnnouncement] {
+        handles.filter { announced.insert($0).inserted }.map { ObjectAnnouncement(handle: $0) }
     }
 
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
         Self.downloadOperation(
-            listsEx: session.supports(.nikonGetPartialObjectEx),
-            listsPartial: session.supports(.getPartialObject), partialDenied: deniedPartialObject)
+            ex: session.supports(.nikonGetPartialObjectEx) ? .answers : session.mayTry(.nikonGetPartialObjectEx) ? .notAsked : .refuses,
+            partialListed: session.deviceInfo.supports(.getPartialObject), partialDenied: deniedPartialObject)
     }
 
-    /// GetPartialObjectEx where listed or where GetPartialObject was denied, else GetPartialObject
-    /// where listed, else GetObject.
-    static func downloadOperation(listsEx: Bool, listsPartial: Bool, partialDenied: Bool) -> DownloadOperation {
-        if listsEx || partialDenied { return .nikonPartialObjectEx }
-        return listsPartial ? .partialObject : .wholeObject
+    /// What relay knows of an operation it would like.
+    enum Availability { case answers, notAsked, refuses }
+
+    /// GetPartialObjectEx where it answers, or where GetPartialObject is unlisted or denied and
+    /// it was not asked yet; else GetPartialObject where listed and not denied; else GetObject.
+    static func downloadOperation(ex: Availability, partialListed: Bool, partialDenied: Bool) -> DownloadOperation {
+        if ex == .answers { return .nikonPartialObjectEx }
+        let partialUsable = partialListed && !partialDenied
+        if ex == .notAsked && !partialUsable { return .nikonPartialObjectEx }
+        return partialUsable ? .partialObject : .wholeObject
     }
 
     mutating func switchDownload(afterRefusal response: PTPResponseCode) -> Bool {
@@ -63,22 +110,27 @@ struct NikonDialect: CameraDialect {
         return true
     }
 
-    /// A Z in "connect to computer" mode: size from GetObjectSize, kind from the first bytes, a
-    /// name of relay's own that stays the same for this object across retries and restarts. An
+    /// A Z in "connect to computer" mode: kind from the first bytes (GetPartialObjectEx), a name
+    /// of relay's own that stays the same for this object across retries and restarts, the size
+    /// from GetObjectSize where the body answers it, else unknown until the download's end. An
     /// object GetObjectSize does not know (a folder of the card) is described as a folder.
     func describeWithoutObjectInfo(
         _ handle: UInt32, refused response: PTPResponseCode,
         session: CameraSession
     ) throws(PTPIPError) -> PTPObjectInfo? {
         guard response == .accessDenied else { return nil }
-        let sized = try session.call(.nikonGetObjectSize, [handle], dataIn: .collect(limit: 64))
-        if sized.code == .invalidObjectHandle { return .folder }
-        var reader = PTPDataReader(sized.data ?? [])
-        guard sized.code.isOK, let size = try? reader.readU64(), size > 0, size <= UInt64(UInt32.max) else { return nil }
+        var size: UInt32?
+        if session.mayTry(.nikonGetObjectSize) {
+            let sized = try session.call(.nikonGetObjectSize, [handle], dataIn: .collect(limit: 64))
+            if sized.code == .invalidObjectHandle { return .folder }
+            var reader = PTPDataReader(sized.data ?? [])
+            if sized.code.isOK, let bytes = try? reader.readU64(), bytes > 0, bytes < UInt64(UInt32.max) { size = UInt32(bytes) }
+        }
+        guard session.mayTry(.nikonGetPartialObjectEx) else { return nil }
         let head = try session.call(
             .nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0],
             dataIn: .collect(limit: FileSignature.prefixLength))
-        guard head.code.isOK else { return nil }
-        return .described(handle: handle, kind: FileSignature.kind(of: head.data ?? []), size: UInt32(size), namePrefix: "NIKON")
+        guard head.code.isOK, let bytes = head.data, !bytes.isEmpty else { return nil }
+        return .described(handle: handle, kind: FileSignature.kind(of: bytes), size: size, namePrefix: "NIKON")
     }
 }
