@@ -12,14 +12,14 @@ import SocketIO
 /// Finds PTP/IP cameras at the lowest cost to them: first the cameras that announce themselves
 /// over SSDP (Canon, Sony; named from their UPnP description, their PTP/IP port untouched), then
 /// a plain TCP connect to the PTP/IP port of every other address of a range (closed at once,
-/// nothing sent: no handshake, no session, no pairing prompt), and only when asked, a PTP/IP
-/// handshake and GetDeviceInfo for the bodies that listen but did not announce themselves.
+/// nothing sent: no handshake, no session, no pairing prompt), or, only when asked, a PTP/IP
+/// handshake and GetDeviceInfo on that connection for the bodies that did not announce themselves.
 ///
 /// A handshake costs a camera: a paired body shows a prompt for an unknown client, and a Sony in
 /// "Send to Computer" accepts one session per activation (libgphoto2 `camlibs/ptp2/library.c`,
 /// the Sony PTP/IP connection sequence), which a probe would use up.
 public enum CameraDiscovery {
-    /// SSDP, then the TCP scan, then (with `identify`) the handshake for what listens unnamed.
+    /// SSDP, then the TCP scan (with `identify`, a handshake on each connection it opens).
     /// `note` receives lines worth showing (SSDP could not listen everywhere). Announced
     /// cameras first, then the others in address order.
     public static func find(
@@ -37,22 +37,13 @@ public enum CameraDiscovery {
         scanOptions.addresses = options.addresses.filter { address in !announced.contains { $0.host == address } }
         if !announced.isEmpty { scanOptions.waves = 1 }
         let scan = scanOptions
-        let listening = self.scan(scan, shouldStop: shouldStop) { host in listeningProbe(host, options: scan, shouldStop: shouldStop) }
-        guard options.identify, !listening.isEmpty, !shouldStop() else { return announced + listening }
-        var identifyOptions = options
-        identifyOptions.addresses = listening.map(\.host)
-        identifyOptions.waves = 1
-        let identify = identifyOptions
-        let named = self.scan(identify, shouldStop: shouldStop) { host in identifyProbe(host, options: identify, shouldStop: shouldStop) }
-        return announced
-            + listening.map { camera in
-                if let found = named.first(where: { $0.host == camera.host }) { return found }
-                var unnamed = camera
-                unnamed.note =
-                    "it took the scan's connection but not the next one: a body that serves one connection at a time "
-                    + "may have spent it on the scan (relay run --camera \(camera.url) connects once)"
-                return unnamed
-            }
+        // With `identify`, the handshake goes over the scan's own connection: a body that serves
+        // one connection at a time would have nothing left for a second one.
+        let found = self.scan(scan, shouldStop: shouldStop) { host in
+            scan.identify
+                ? identifyProbe(host, options: scan, shouldStop: shouldStop) : listeningProbe(host, options: scan, shouldStop: shouldStop)
+        }
+        return announced + found
     }
 
     /// Scans in waves until a wave finds a camera or the waves are used up; `shouldStop` ends it

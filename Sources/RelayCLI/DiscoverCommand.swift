@@ -38,8 +38,8 @@ enum DiscoverCommand {
                         + "announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their UPnP description, without "
                         + "any connection to their PTP/IP port. Then every other address of the range gets a plain TCP connect to the "
                         + "PTP/IP port, closed at once: no handshake, no session, no pairing prompt; such a camera is listed without a "
-                        + "model. Only --identify opens a PTP/IP connection (handshake and GetDeviceInfo) to name it, which may show a "
-                        + "pairing prompt or use up a one-session body."
+                        + "model. Only --identify names it, with a PTP/IP handshake and GetDeviceInfo on that same connection (one "
+                        + "connection per camera), which may show a pairing prompt or use up a one-session body."
                 ])
         ])
 

@@ -178,9 +178,27 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(sim.log.components(separatedBy: "InitCommandRequest from").count - 1, 1, "one handshake, the tether's:\n\(sim.log)")
     }
 
-    /// Issue 28: a port that takes a connection but does not speak PTP/IP to `--identify` (or a
-    /// body whose one connection the scan spent) used to be listed with an empty model and no
-    /// reason. It is now listed with why relay could not name it.
+    /// Issue 28: `--identify` names a camera over the connection its scan opened. A body that
+    /// serves one connection (here any bare connection spends its one session, as on a body that
+    /// serves one connection at a time) used to have it spent by the scan's connect, and was then
+    /// listed unnamed; it is named now, with one connection in all.
+    func testIdentifyNamesABodyOverTheScansOwnConnection() throws {
+        let harness = try RelayHarness()
+        let sim = try CameraSimProcess(
+            profile: "nikon",
+            arguments: ["--sessions-per-activation", "1", "--probe-spends-activation", "on", "--initial-photos", "0", "--verbose"],
+            host: "127.0.0.42", port: 15740)
+        defer { sim.stop() }
+        let found = try discover(harness, "--identify", "--range", "127.0.0.42", "--ssdp-target", "127.0.0.42:9")
+        XCTAssertEqual(found.map(\.model), ["Z 6 (relay camera-sim)"], sim.log)
+        XCTAssertEqual(found.map(\.foundBy), ["identified"])
+        XCTAssertEqual(sim.log.components(separatedBy: "InitCommandRequest from").count - 1, 1, sim.log)
+        XCTAssertFalse(sim.log.contains("closed or sent something other than InitCommandRequest"), "no bare connection:\n\(sim.log)")
+    }
+
+    /// Issue 28: a port that takes a connection but does not speak PTP/IP to `--identify` used
+    /// to be listed with an empty model and no reason. It is now listed with why relay could not
+    /// name it.
     func testACameraThatCannotBeIdentifiedIsListedWithTheReason() throws {
         let harness = try RelayHarness()
         let listener = """
