@@ -90,7 +90,7 @@ let package = Package(
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
         .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
-        .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether"]),
+        .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition"]),
         // Command-line parsing and the commands themselves.

@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 import RelayCore
 
 /// One object on the simulated camera: a folder (association) or a photo.
@@ -33,6 +34,8 @@ public final class CameraCard: @unchecked Sendable {
     let options: SimOptions
     /// The body's battery, which each frame shot drains.
     public let battery: SimBattery
+    /// The mode dial and the shutter speed, written into each generated JPEG.
+    public let exposure: SimExposure
     /// Bytes of photos on the card at start, for the free space (CameraCard+Space.swift).
     var usedAtStart = 0
     private let lock = NSLock()
@@ -50,6 +53,9 @@ public final class CameraCard: @unchecked Sendable {
         self.options = options
         self.profile = options.profile
         battery = SimBattery(options.resources)
+        exposure = SimExposure(
+            mode: options.exposureMode, offered: SimExposure.offered(by: options.profile),
+            speed: ShutterSpeed(numerator: 1, denominator: 125) ?? ShutterSpeed.thirdStops[0])
         let now = Date()
         let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
         folderHandle =
@@ -163,7 +169,7 @@ public final class CameraCard: @unchecked Sendable {
                     width: options.photoWidth, height: options.photoHeight,
                     targetSize: options.photoSize,
                     label: "\(profile.rawValue) \(base) seed \(options.seed)",
-                    random: &random))
+                    exposureTime: exposure.current, random: &random))
         }
         if options.raw && rawContent == nil {
             var random = SeededRandom.derived(seed: options.seed, stream: 2, index: UInt64(photoNumber))

@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 import RelayCore
 
 /// Everything `relay camera-sim` can be told on its command line. Parsing is pure so that every
@@ -50,6 +51,8 @@ public struct SimOptions: Sendable, Equatable {
     public var ssdpPort: UInt16?
     /// The battery and card: how full, how fast they run down.
     public var resources = SimResourceOptions()
+    /// The mode dial (`--exposure-mode`): bracketing sets the speed only in M and S.
+    public var exposureMode = ExposureMode.manual
 
     public init() {}
 
@@ -148,6 +151,8 @@ public struct SimOptions: Sendable, Equatable {
                 options.propertyChangeEvery = raw == "0" ? nil : try duration(raw, flag: flag, minimum: 0.05)
             case "--property-flood":
                 options.propertyFlood = try integer(try text(), flag: flag, range: 0...1000)
+            case "--exposure-mode":
+                options.exposureMode = try SimExposure.mode(try text())
             case "--idle-timeout":
                 options.idleTimeout = try duration(try text(), flag: flag, minimum: 0)
             case "--lose-events":
@@ -279,6 +284,8 @@ public struct SimOptions: Sendable, Equatable {
           --idle-timeout DURATION   drop a client that sent no operation for this long, as bodies
                                     do (default 30s; 0 never)
           --no-remote-capture       list no capture operation (a body that cannot be fired remotely)
+          --exposure-mode M|S|A|P   the mode dial (default M): the shutter speed can be set in M and S;
+                                    each shot's JPEG carries the speed in effect as EXIF ExposureTime
           --require-guid HEX        accept only this client GUID (32 hex digits), answering InitFail
                                     reason 1 to any other, as a paired body does
           --verbose                 log every operation on stderr

@@ -1,4 +1,5 @@
 import Foundation
+import PTPWire
 import RelayCore
 import RunEvents
 import Spool
@@ -78,6 +79,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
             connected = true
             sessionStartedAt = Date()
             if !ledger.hasStarted { ledger.start(at: Date()) }
+            ledger.bracket?.cameraReady(now: Date())
             if let since = pausedSince {
                 outbox.append(.resumed(camera: name, afterSeconds: Date().timeIntervalSince(since)))
                 pausedSince = nil
@@ -90,6 +92,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         lock.withLock {
             guard connected else { return }
             connected = false
+            ledger.bracket?.cameraGone()
             guard !ledger.isComplete else { return }
             pausedSince = Date()
             outbox.append(.paused)
@@ -98,11 +101,94 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     }
 
     public func takeDueShot() -> Int? {
-        change { ledger in ledger.takeDue(now: Date(), cameraReady: true, reasonIfAway: "") }
+        change { ledger in ledger.bracket == nil ? ledger.takeDue(now: Date(), cameraReady: true, reasonIfAway: "") : nil }
     }
 
     public func secondsUntilNextShot() -> Double? {
-        lock.withLock { ledger.nextDue.map { $0.timeIntervalSinceNow } }
+        lock.withLock {
+            if let bracket = ledger.bracket { return bracket.isFinished ? nil : Self.bracketStepInterval }
+            return ledger.nextDue.map { $0.timeIntervalSinceNow }
+        }
+    }
+
+    // MARK: - Bracketing
+
+    /// How often the camera's thread asks for the next bracketing step (a speed read back, a
+    /// photo awaited) while a run is under way.
+    static let bracketStepInterval = 0.05
+
+    public var isBracketing: Bool { lock.withLock { ledger.bracket != nil } }
+
+    /// Refuses a body whose dial chooses the speed, or whose speed relay cannot set; fits the
+    /// plan to the speeds it offers, saying each substitution once.
+    public func exposureReady(_ control: ExposureControl?, camera: String) -> String? {
+        let problem: String?
+        if control == nil {
+            problem =
+                "\(camera) cannot be bracketed: relay cannot set its shutter speed (it lists no shutter-speed property "
+                + "relay can write in this mode)"
+        } else if let mode = control?.mode, !mode.allowsSettingShutterSpeed {
+            problem =
+                "\(camera) is in \(mode) mode, where the camera picks the shutter speed: turn its mode dial to M "
+                + "(or S/Tv) and run relay capture --resume"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            change { ledger in ledger.bracket?.stop(because: problem) }
+            lock.withLock { refused = problem }
+            return problem
+        }
+        let substitutions = change { ledger in ledger.bracket?.fit(to: control?.offered ?? []) ?? [] }
+        for substitution in substitutions {
+            bus.publish(.capture(.substituted(planned: substitution.planned.description, used: substitution.used.description)))
+        }
+        return nil
+    }
+
+    public func exposureStep(now: Date) -> ExposureStep? {
+        change { ledger -> ExposureStep? in
+            guard ledger.bracket != nil else { return nil }
+            let step = ledger.bracket?.next(now: now)
+            ledger.mirrorBracketFrames()
+            switch step {
+            case .setSpeed(let frame): return .setSpeed(frame.speed)
+            case .confirmSpeed(let frame, _): return .confirmSpeed(frame.speed)
+            case .fire: return .fire
+            default: return .idle
+            }
+        }
+    }
+
+    public func exposureConfirmed() {
+        change { ledger in ledger.bracket?.speedConfirmed() }
+    }
+
+    public func exposureRefused(_ reason: String) {
+        change { ledger in ledger.bracket?.speedNotConfirmed(reason) }
+    }
+
+    public func released(_ answer: PTPResponseCode) {
+        let release: BracketRun.Release =
+            answer.isOK ? .accepted : answer == .deviceBusy ? .busy : .refused("the camera answered \(answer) to the release")
+        change { ledger in
+            ledger.bracket?.fired(release, now: Date())
+            ledger.mirrorBracketFrames()
+        }
+    }
+
+    /// Ctrl-C during a bracketing run: the frame under way ends, the rest stays for --resume.
+    /// Returns false once asked before (the next Ctrl-C stops at once).
+    public func requestStop() -> Bool {
+        let first = change { ledger -> Bool in
+            guard let bracket = ledger.bracket, !bracket.stopRequested, !bracket.isFinished else { return false }
+            ledger.bracket?.requestStop()
+            return true
+        }
+        if first {
+            bus.publish(.capture(.notice("stopping after the frame under way (Ctrl-C again stops at once)", .info)))
+        }
+        return first
     }
 
     public func triggerAccepted(_ shot: Int, busyRetries: Int, exposureSeconds: Double?) {
@@ -126,6 +212,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// did not come in time.
     public func tick() {
         change { ledger in
+            guard ledger.bracket == nil else { return }
             let now = Date()
             if !connected { _ = ledger.takeDue(now: now, cameraReady: false, reasonIfAway: "the camera was not connected") }
             _ = ledger.expire(now: now, timeout: Self.shotTimeout)
@@ -141,7 +228,11 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Ends the run: marks it ended when it is complete (or `force`), and returns its summary.
     public func finish(stopped: Bool) -> String {
         change { ledger in
-            if ledger.isComplete || refused != nil { ledger.ended = true }
+            if let bracket = ledger.bracket {
+                ledger.ended = bracket.isComplete
+            } else if ledger.isComplete || refused != nil {
+                ledger.ended = true
+            }
             return ledger.summary(stopped: stopped)
         }
     }
@@ -154,7 +245,23 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         let result = body(&ledger)
         if ledger != before {
             let planned = ledger.plannedShots
-            for shot in ledger.shots where before.shot(shot.number)?.outcome != shot.outcome {
+            if let run = ledger.bracket {
+                for (index, outcome) in run.outcomes.sorted(by: { $0.key < $1.key })
+                where before.bracket?.outcomes[index] != outcome {
+                    let frame = run.plan.frames[index]
+                    let state: BracketFrameReport.State =
+                        switch outcome {
+                        case .captured(let name): .captured(fileName: name)
+                        case .failed(let reason): .failed(reason: reason)
+                        }
+                    outbox.append(
+                        .frame(
+                            BracketFrameReport(
+                                set: frame.set, frame: frame.frame, of: run.plan.frames.count, speed: frame.speed.description,
+                                state: state)))
+                }
+            }
+            for shot in ledger.shots where ledger.bracket == nil && before.shot(shot.number)?.outcome != shot.outcome {
                 switch shot.outcome {
                 case .triggered: break
                 case .captured: outbox.append(.captured(shot: shot.number, of: planned, fileName: shot.fileName ?? ""))
@@ -197,9 +304,12 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// The run's position (under the lock).
     private var currentProgress: CaptureProgress {
         let counts = ledger.counts
+        let frame = ledger.bracket.flatMap { run in
+            run.current.map { "set \($0.set), frame \($0.frame) (\($0.speed))" }
+        }
         return CaptureProgress(
             shot: counts.lastNumber, planned: ledger.plannedShots, captured: counts.captured, failed: counts.failed,
-            missed: counts.missed, uploaded: counts.uploaded, nextShotAt: ledger.nextDue, waitingForPhotos: ledger.waiting,
-            uploadsPending: ledger.uploadsPending, paused: pausedSince != nil)
+            missed: counts.missed, uploaded: counts.uploaded, nextShotAt: ledger.bracket == nil ? ledger.nextDue : nil,
+            waitingForPhotos: ledger.waiting, uploadsPending: ledger.uploadsPending, paused: pausedSince != nil, frame: frame)
     }
 }

@@ -60,6 +60,10 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     /// The run's session name, fixed when it starts so `--resume` completes the same set
     /// (nil in a ledger written before capture runs were sessions).
     public var session: String?
+    /// A bracketing run's plan and position (`--bracket`), nil for a timed capture. Its frames
+    /// are the run's shots, numbered from 1 in plan order; each settled frame is mirrored in
+    /// `shots` so uploads are counted as for any shot.
+    public var bracket: BracketRun?
 
     public struct Counts: Codable, Equatable, Sendable {
         public var fired = 0
@@ -79,6 +83,12 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         self.total = total
         self.endsAt = endsAt
         self.arguments = arguments
+    }
+
+    /// A bracketing run of `plan`: its frames fire one after the other, no schedule.
+    public init(bracket plan: BracketPlan, arguments: [String]) {
+        self.init(interval: CaptureTiming.minimumInterval, total: plan.frames.count, endsAt: nil, arguments: arguments)
+        bracket = BracketRun(plan: plan)
     }
 
     /// Starts the schedule (the first shot falls due at `now`), unless it runs already.
@@ -119,8 +129,12 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     /// Shots fired whose photo has not appeared yet.
     public var waiting: Int { shots.filter { $0.outcome == .triggered }.count }
 
-    /// Every shot has fallen due and none waits for its photo (uploads may still be going).
-    public var isComplete: Bool { hasStarted && nextDue == nil && waiting == 0 }
+    /// Every shot has fallen due and none waits for its photo (uploads may still be going); a
+    /// bracketing run: every frame dealt with, or the run stopped.
+    public var isComplete: Bool {
+        if let bracket { return bracket.isFinished }
+        return hasStarted && nextDue == nil && waiting == 0
+    }
 
     /// Takes the shots that have fallen due by `now`: returns the number of the one to fire, if
     /// the camera is ready and the next shot is not due already; the others are missed, with
@@ -163,6 +177,12 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         if let companion = shots.lastIndex(where: { $0.fileName.map(Self.stem) == stem }) {
             if willUpload { shots[companion].uploadExpected = true }
             return shots[companion].number
+        }
+        if bracket != nil {
+            guard let index = bracket?.photoAppeared(fileName: fileName) else { return nil }
+            mirrorBracketFrames()
+            if let shot = shots.lastIndex(where: { $0.number == index + 1 }) { shots[shot].uploadExpected = willUpload }
+            return index + 1
         }
         guard
             let index = shots.firstIndex(where: { shot in
@@ -209,6 +229,7 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     /// every interval; shots that waited for their photo wait again from then (the photo may be
     /// on the card, taken while relay was stopped).
     public mutating func resume() {
+        bracket?.resume()
         anchorNumber = nextNumber
         anchor = nil
         for index in shots.indices where shots[index].outcome == .triggered {
@@ -218,6 +239,42 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     }
 
     public func shot(_ number: Int) -> Shot? { shots.first { $0.number == number } }
+
+    /// Records each frame the bracketing run settled as a shot (number: its place in the plan
+    /// from 1), so the shot's photo and upload are followed as in a timed capture.
+    public mutating func mirrorBracketFrames() {
+        guard let bracket else { return }
+        for (index, outcome) in bracket.outcomes.sorted(by: { $0.key < $1.key }) {
+            let number = index + 1
+            let existing = shots.lastIndex { $0.number == number }
+            switch outcome {
+            case .captured(let fileName):
+                if let existing, shots[existing].outcome == .captured { continue }
+                if let existing, shots[existing].outcome == .failed { counts.failed -= 1 }
+                var shot = existing.map { shots[$0] } ?? Shot(number: number, dueAt: Date(), outcome: .captured)
+                shot.outcome = .captured
+                shot.fileName = fileName
+                shot.reason = nil
+                if let existing { shots[existing] = shot } else { append(shot) }
+                counts.captured += 1
+            case .failed(let reason):
+                if let existing, shots[existing].outcome == .failed && shots[existing].reason == reason { continue }
+                if let existing {
+                    shots[existing].reason = reason
+                } else {
+                    append(Shot(number: number, dueAt: Date(), outcome: .failed, reason: reason))
+                    counts.failed += 1
+                }
+            }
+            counts.lastNumber = max(counts.lastNumber, number)
+        }
+    }
+
+    /// A bracketing run that did not capture every frame: why it exits 1.
+    public var bracketIncomplete: String? {
+        guard let bracket, !bracket.isComplete else { return nil }
+        return "not every exposure was captured (\(bracket.summary))"
+    }
 
     /// The run's verdict for its exit code: shots fell due and not one was captured (each failed
     /// or was missed), so the work failed, however the run ended. A run with some shots captured
@@ -267,6 +324,7 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     /// "stopped at shot 8 of 15: 7 captured, 1 failed".
     public func summary(stopped: Bool) -> String {
         let c = counts
+        if let bracket { return bracket.summary + "; \(c.uploaded) uploaded" }
         var parts = ["\(c.captured) captured"]
         if c.failed > 0 { parts.append("\(c.failed) failed") }
         if c.missed > 0 { parts.append("\(c.missed) missed") }

@@ -246,6 +246,10 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     public static let batteryLevel = PTPDevicePropertyCode(0x5001)
+    /// ExposureTime, UINT32 in units of 0.0001 s (ISO 15740; Nikon: `ShutterSpeedCodes`).
+    public static let exposureTime = PTPDevicePropertyCode(0x500D)
+    /// ExposureProgramMode, UINT16: 1 M, 2 P, 3 A, 4 S (`ExposureMode.standard`).
+    public static let exposureProgramMode = PTPDevicePropertyCode(0x500E)
     /// Canon EOS shutter speed; the value is Canon's APEX-like code (see `CanonShutterSpeed`).
     public static let canonEOSShutterSpeed = PTPDevicePropertyCode(0xD102)
     /// Canon EOS battery level, in steps (see `BatteryLevel.percent(canonEOSStep:)`), reported in
@@ -264,7 +268,8 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     public static let sonyObjectInMemory = PTPDevicePropertyCode(0xD215)
 
     private static let names: [UInt16: String] = [
-        0x5001: "BatteryLevel", 0xD102: "Canon EOS ShutterSpeed", 0xD111: "Canon EOS BatteryPower",
+        0x5001: "BatteryLevel", 0x500D: "ExposureTime", 0x500E: "ExposureProgramMode", 0xD102: "Canon EOS ShutterSpeed",
+        0xD111: "Canon EOS BatteryPower",
         0xD11B: "Canon EOS AvailableShots", 0xD218: "Sony BatteryLevel",
         0xD11C: "Canon EOS CaptureDestination", 0xD215: "Sony ObjectInMemory",
     ]

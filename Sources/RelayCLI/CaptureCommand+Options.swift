@@ -31,11 +31,13 @@ extension CaptureCommand {
         usage: [
             "capture --camera ADDRESS --every DURATION [--count N | --until TIME | --for DURATION] [options]",
             "capture --camera ADDRESS --once [options]",
+            "capture --camera ptpip://HOST --bracket SPEEDS | --bracket-range FAST..SLOW --frames N --ev STOPS [--sets K] [--dry-run]",
             "capture --resume",
         ],
         summary: "fire one camera on a schedule (or once) and upload every frame",
         sections: [
             timingSection,
+            bracketSection,
             .init(
                 title: "RUN OPTIONS (for the one --camera)", options: RunCommand.cameraOptions + RunCommand.deliveryOptions,
                 notes: [RunCommand.unitsNote]),

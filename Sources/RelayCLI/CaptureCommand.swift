@@ -31,6 +31,11 @@ enum CaptureCommand {
         }
         let args = try Arguments(commandLine, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
+        let bracket = resumed == nil ? try bracketPlan(args) : nil
+        if let bracket, args.has("--dry-run") {
+            for line in bracket.summary { print(line) }
+            return
+        }
         guard args.all("--camera").count == 1 else {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
@@ -39,7 +44,12 @@ enum CaptureCommand {
         let bus = outputs.bus
         let status = try StatusArguments.start(args, bus: bus, environment: environment)
         defer { status?.stop() }
-        var ledger = try resumed ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
+        if bracket != nil || resumed?.bracket != nil, let camera = args.value("--camera"), !camera.hasPrefix("ptpip://") {
+            throw CommandFailure(.usage, "bracketing sets the shutter speed over PTP/IP: give --camera ptpip://HOST, not \(camera)")
+        }
+        var ledger =
+            try resumed ?? bracket.map { CaptureLedger(bracket: $0, arguments: commandLine) }
+            ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
         if ledger.session == nil {
             let now = Date()
             ledger.session = args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
@@ -58,7 +68,9 @@ enum CaptureCommand {
         }
 
         let finishedByItself = StopFlag()
-        try RunCommand.execute(options, home: home, environment: environment, outputs: outputs) { stop in
+        // Bracketing: the first Ctrl-C ends the run after the frame under way.
+        let firstStop: (@Sendable () -> Bool)? = controller.isBracketing ? { @Sendable in controller.requestStop() } : nil
+        try RunCommand.execute(options, home: home, environment: environment, outputs: outputs, firstStop: firstStop) { stop in
             Thread.detachNewThread {
                 repeat {
                     controller.tick()
@@ -75,10 +87,11 @@ enum CaptureCommand {
         // With --json, stdout holds only events: the summary goes with the log.
         let say: (String) -> Void = args.has("--json") ? { RunConsole.write(STDERR_FILENO, $0 + "\n") } : { print($0) }
         say(summary)
-        if !controller.isComplete {
+        let saved = controller.snapshot
+        if !saved.ended {
             say("relay capture --resume continues this run")
         }
-        if let failed = controller.snapshot.nothingCaptured { throw CommandFailure(.failure, failed) }
+        if let failed = saved.nothingCaptured ?? saved.bracketIncomplete { throw CommandFailure(.failure, failed) }
     }
 
     /// The schedule from `--every` and one of `--count`, `--until`, `--for` (or `--once`).

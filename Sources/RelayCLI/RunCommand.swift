@@ -43,16 +43,18 @@ enum RunCommand {
 
     /// Checks and runs the pipeline until SIGINT/SIGTERM (a second one cuts the grace period
     /// short) or until `started`'s caller sets the stop flag it is handed.
+    /// `firstStop` may take the first signal for itself (a bracketing run ends its frame first):
+    /// it returns true when it did, and the next signal stops the run.
     static func execute(
         _ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
-        started: (StopFlag) -> Void
+        firstStop: (@Sendable () -> Bool)? = nil, started: (StopFlag) -> Void
     ) throws {
         signal(SIGPIPE, SIG_IGN)
         // First, so that a stop asked for while the spool is opened ends the run at once.
         let stop = outputs.stop
         let abort = StopFlag()
         SignalWatch.watch([SIGINT, SIGTERM]) { _ in
-            if stop.isStopped { abort.stop() } else { stop.stop() }
+            if stop.isStopped { abort.stop() } else if firstStop?() != true { stop.stop() }
         }
         let relayRun: RelayRun
         do {

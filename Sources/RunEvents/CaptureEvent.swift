@@ -19,6 +19,37 @@ public enum CaptureEvent: Sendable, Equatable {
     case progress(CaptureProgress)
     /// Anything else (the interval was rounded, the previous run was replaced).
     case notice(String, Severity)
+    /// Bracketing: a planned speed the body does not offer, and the nearest it does.
+    case substituted(planned: String, used: String)
+    /// Bracketing: what became of one frame.
+    case frame(BracketFrameReport)
+}
+
+/// Bracketing: one frame's set, place and speed, and what became of it.
+public struct BracketFrameReport: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case captured(fileName: String)
+        case failed(reason: String)
+    }
+
+    public var set: Int
+    public var frame: Int
+    /// Frames in the whole run.
+    public var of: Int
+    /// As bodies show it: "1/250", "2\"".
+    public var speed: String
+    public var state: State
+
+    public init(set: Int, frame: Int, of: Int, speed: String, state: State) {
+        self.set = set
+        self.frame = frame
+        self.of = of
+        self.speed = speed
+        self.state = state
+    }
+
+    /// "set 2, frame 3 (1/60)".
+    public var position: String { "set \(set), frame \(frame) (\(speed))" }
 }
 
 /// A timed capture's position.
@@ -39,11 +70,14 @@ public struct CaptureProgress: Sendable, Equatable {
     public var uploadsPending: Int
     /// The camera is away and due shots are missed.
     public var paused: Bool
+    /// Bracketing: the frame under way or next, "set 2, frame 3 (1/60)"; nil otherwise.
+    public var frame: String?
 
     public init(
         shot: Int, planned: Int?, captured: Int, failed: Int, missed: Int, uploaded: Int, nextShotAt: Date?,
-        waitingForPhotos: Int, uploadsPending: Int, paused: Bool
+        waitingForPhotos: Int, uploadsPending: Int, paused: Bool, frame: String? = nil
     ) {
+        self.frame = frame
         self.shot = shot
         self.planned = planned
         self.captured = captured
@@ -59,6 +93,7 @@ public struct CaptureProgress: Sendable, Equatable {
     /// "shot 3 of 10 · next in 4.2s", for the progress line.
     public func text(at now: Date) -> String {
         var text = "shot \(shot)" + (planned.map { " of \($0)" } ?? "")
+        if let frame { text = "\(captured) of \(planned ?? 0) exposures · \(frame)" }
         if let next = nextShotAt {
             text += String(format: " · next in %.1fs", max(0, next.timeIntervalSince(now)))
         } else if waitingForPhotos > 0 {

@@ -171,6 +171,13 @@ public struct EventSentence: Sendable {
             return nil
         case .notice(let message, _):
             return message
+        case .substituted(let planned, let used):
+            return "the camera has no \(planned): \(planned) → \(used)"
+        case .frame(let report):
+            switch report.state {
+            case .captured(let name): return "\(report.position): captured \(name)"
+            case .failed(let reason): return "\(report.position) FAILED: \(reason)"
+            }
         }
     }
 }

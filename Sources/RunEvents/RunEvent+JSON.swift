@@ -75,6 +75,8 @@ extension RunEvent {
             case .resumed: "capture.resumed"
             case .progress: "capture.progress"
             case .notice: "capture.notice"
+            case .substituted: "capture.substituted"
+            case .frame: "capture.frame"
             }
         }
     }
@@ -223,6 +225,15 @@ extension DestinationEvent {
     }
 }
 
+extension BracketFrameReport.State {
+    var jsonFields: [String: JSONValue] {
+        switch self {
+        case .captured(let name): ["outcome": .string("captured"), "fileName": .string(name)]
+        case .failed(let reason): ["outcome": .string("failed"), "reason": .string(reason)]
+        }
+    }
+}
+
 extension CaptureEvent {
     var jsonFields: [String: JSONValue] {
         switch self {
@@ -237,9 +248,15 @@ extension CaptureEvent {
                 "shot": .int(Int64(p.shot)), "planned": JSONValue(p.planned), "captured": .int(Int64(p.captured)),
                 "failed": .int(Int64(p.failed)), "missed": .int(Int64(p.missed)), "uploaded": .int(Int64(p.uploaded)),
                 "nextShotAt": JSONValue(p.nextShotAt), "waitingForPhotos": .int(Int64(p.waitingForPhotos)),
-                "uploadsPending": .int(Int64(p.uploadsPending)), "paused": .bool(p.paused),
+                "uploadsPending": .int(Int64(p.uploadsPending)), "paused": .bool(p.paused), "frame": JSONValue(p.frame),
             ]
         case .notice(let message, let severity): ["message": .string(message), "severity": .string(severity.rawValue)]
+        case .substituted(let planned, let used): ["planned": .string(planned), "used": .string(used)]
+        case .frame(let report):
+            [
+                "set": .int(Int64(report.set)), "frame": .int(Int64(report.frame)), "of": .int(Int64(report.of)),
+                "speed": .string(report.speed),
+            ].merging(report.state.jsonFields) { $1 }
         }
     }
 }

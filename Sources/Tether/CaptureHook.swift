@@ -1,5 +1,6 @@
 import Foundation
 import Intake
+import PTPWire
 
 /// What a timed capture (`relay capture`) asks of the camera source and learns from it. The
 /// camera's thread is the one owner of its connection, so triggers are fired from there: the
@@ -24,6 +25,41 @@ public protocol CaptureHook: AnyObject, Sendable {
     /// it was there when this session started, so only a shot fired before can have made it.
     /// `willUpload`: relay takes it (not a RAW file left on the card).
     func photoAppeared(fileName: String, wasOnCardAtConnect: Bool, willUpload: Bool) -> Int?
+
+    /// Whether this is a bracketing run (`exposureStep` gives its steps).
+    var isBracketing: Bool { get }
+    /// Bracketing: the body's exposure control, read once it is ready (nil: relay cannot set its
+    /// speed). Returns why the run cannot go on (the dial in A or P), or nil.
+    func exposureReady(_ control: ExposureControl?, camera: String) -> String?
+    /// Bracketing: what the camera's thread does now; nil for a timed capture.
+    func exposureStep(now: Date) -> ExposureStep?
+    /// Bracketing: the body reports the speed just set.
+    func exposureConfirmed()
+    /// Bracketing: the body refused the speed; the run stops rather than fire at another.
+    func exposureRefused(_ reason: String)
+    /// Bracketing: what the shutter release answered.
+    func released(_ answer: PTPResponseCode)
+}
+
+/// What a bracketing run asks of the camera's thread at one moment.
+public enum ExposureStep: Equatable, Sendable {
+    /// Write this speed.
+    case setSpeed(ShutterSpeed)
+    /// Read the speed back: report `exposureConfirmed` once the body shows this one.
+    case confirmSpeed(ShutterSpeed)
+    /// Release the shutter once.
+    case fire
+    /// Nothing for the camera now (a wait, a pause, or the end).
+    case idle
+}
+
+extension CaptureHook {
+    public var isBracketing: Bool { false }
+    public func exposureReady(_ control: ExposureControl?, camera: String) -> String? { nil }
+    public func exposureStep(now: Date) -> ExposureStep? { nil }
+    public func exposureConfirmed() {}
+    public func exposureRefused(_ reason: String) {}
+    public func released(_ answer: PTPResponseCode) {}
 }
 
 /// The settings of a camera source a timed capture (`relay capture`) can fire.

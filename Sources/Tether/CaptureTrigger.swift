@@ -49,7 +49,8 @@ enum CaptureTrigger: Equatable {
         }
     }
 
-    private func press(_ session: CameraSession) throws(PTPIPError) -> PTPResponseCode {
+    /// One release, its answer as it comes (bracketing retries DeviceBusy itself).
+    func press(_ session: CameraSession) throws(PTPIPError) -> PTPResponseCode {
         let client = session.client
         switch self {
         case .canonReleaseOnOff:

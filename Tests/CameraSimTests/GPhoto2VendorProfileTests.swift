@@ -85,6 +85,36 @@ extension GPhoto2InteropTests {
         XCTAssertTrue(log.contains("GetObjectInfo (0x1008)(1000) tid 5 → AccessDenied (0x200F)"), log)
     }
 
+    // MARK: - nikon: the shutter speed (ExposureTime 0x500D) and the dial (0x500E)
+
+    /// gphoto2 reads the simulated speed with its standard ExposureTime code (config.c
+    /// `_get_ExpTime`: 0.1 ms units, the D5100's choices), sets it (`_put_ExpTime`), and the
+    /// next shot carries the new speed in its EXIF, as exiftool reads it. The dial is read-only.
+    func testGPhoto2ReadsAndSetsTheSimulatedShutterSpeed() throws {
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0", "--exposure-mode", "S", "--verbose"])
+        defer { sim.stop() }
+        let folder = try makeFolder("speed")
+        let before = try gphoto2(sim, ["--get-config", "shutterspeed"], in: folder)
+        XCTAssertEqual(before.status, 0, before.stderr)
+        XCTAssertTrue(before.stdout.contains("Current: 0.0080s"), "1/125 at start: \(before.stdout)")
+        XCTAssertTrue(before.stdout.contains("Choice: 0 30.0000s"), before.stdout)
+        XCTAssertTrue(before.stdout.contains("0.0002s"), "1/4000, the D5100's fastest: \(before.stdout)")
+        let set = try gphoto2(sim, ["--set-config", "shutterspeed=1/250"], in: folder)
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertTrue(sim.log.contains("SetDevicePropValue (0x1016)(500d)"), sim.log)
+        let after = try gphoto2(sim, ["--get-config", "shutterspeed"], in: folder)
+        XCTAssertTrue(after.stdout.contains("Current: 0.0040s"), after.stdout)
+        let mode = try gphoto2(sim, ["--get-config", "expprogram"], in: folder)
+        XCTAssertTrue(mode.stdout.contains("Readonly: 1") && mode.stdout.contains("Current: S"), mode.stdout)
+
+        let shot = try gphoto2(sim, ["--capture-image-and-download"], in: folder)
+        XCTAssertEqual(shot.status, 0, shot.stderr)
+        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"))
+        let saved = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".JPG") })
+        let exif = try Subprocess.run(exiftool, ["-s3", "-ExposureTime", folder.appendingPathComponent(saved).path], timeout: 30)
+        XCTAssertEqual(exif.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1/250")
+    }
+
     // MARK: - nikon-z-strict: the Z 8 of libgphoto2 issues 1135 and 976, no further
 
     /// gphoto2 takes the strict Z for a Nikon (0xFFFFFFFF + "Nikon Corporation" becomes 0xA)

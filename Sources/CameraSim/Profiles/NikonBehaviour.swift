@@ -34,7 +34,8 @@ extension SimBody {
 ///
 /// The battery is the standard BatteryLevel 0x5001 read with GetDevicePropValue; a change comes
 /// as DevicePropChanged in the GetEvent list (libgphoto2 config.c reads Nikon's level through
-/// the standard property).
+/// the standard property). The shutter speed is the standard ExposureTime 0x500D and the dial
+/// ExposureProgramMode 0x500E (`SimStandardExposure`); a new speed is DevicePropChanged too.
 struct NikonBehaviour: SimBehaviour {
     let isZ: Bool
     let computerMode: Bool
@@ -44,6 +45,8 @@ struct NikonBehaviour: SimBehaviour {
     /// Z: photos already pushed on the event channel (they stay queued for GetEvent too).
     private var pushed: Set<UInt32> = []
     private var battery = SimBatteryReport()
+    /// The exposure changes this session was told of.
+    private var exposureChangesReported = 0
 
     init(isZ: Bool = false, computerMode: Bool = false, objectInfoBusySeconds: Double = 0) {
         self.isZ = isZ
@@ -52,22 +55,31 @@ struct NikonBehaviour: SimBehaviour {
     }
 
     func operations(camera: SimCamera) -> [PTPOperationCode] {
-        let common = standardOperations + [.initiateCapture, .nikonGetEvent, .nikonGetEventEx, .getDevicePropDesc, .getDevicePropValue]
+        let common =
+            standardOperations + [
+                .initiateCapture, .nikonGetEvent, .nikonGetEventEx, .getDevicePropDesc, .getDevicePropValue,
+                .setDevicePropValue,
+            ]
         return isZ ? common + [.nikonGetObjectSize, .nikonGetPartialObjectEx] : common
     }
 
     var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
 
-    var properties: [PTPDevicePropertyCode] { [.batteryLevel] }
+    var properties: [PTPDevicePropertyCode] { [.batteryLevel] + SimStandardExposure.properties }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
         let p = request.parameters
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        if let reply = SimStandardExposure.respond(to: request, dataOut: dataOut, exposure: camera.card.exposure) {
+            return reply
+        }
         if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) {
             if reply.code == .ok { battery.read(camera.card.battery.percent) }
             return reply
         }
         switch request.code {
+        case .setDevicePropValue:
+            return SimReply(code: .devicePropNotSupported)
         case .initiateCapture:
             camera.shoot()
             var reply = SimReply(code: .ok)
@@ -87,6 +99,10 @@ struct NikonBehaviour: SimBehaviour {
             var events = objects.map { NikonEvent(code: .objectAdded, parameter: $0.handle) }
             if battery.changed(camera.card.battery.percent) {
                 events.append(NikonEvent(code: .devicePropChanged, parameter: UInt32(PTPDevicePropertyCode.batteryLevel.rawValue)))
+            }
+            if camera.card.exposure.changeCount != exposureChangesReported {
+                exposureChangesReported = camera.card.exposure.changeCount
+                events.append(NikonEvent(code: .devicePropChanged, parameter: UInt32(PTPDevicePropertyCode.exposureTime.rawValue)))
             }
             let list = NikonEventList(events: events)
             return SimReply(code: .ok, data: request.code == .nikonGetEventEx ? list.encodedEx() : list.encoded())

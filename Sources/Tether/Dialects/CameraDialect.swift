@@ -84,6 +84,15 @@ protocol CameraDialect: Sendable {
     /// The exposure time the body last reported, so a timed shot's photo is awaited that long
     /// (nil: it reports none, or bulb).
     var exposureSeconds: Double? { get }
+
+    /// Bracketing: the body's exposure mode and the speeds it offers; nil when relay cannot set
+    /// this body's shutter speed.
+    func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl?
+    /// Writes `speed` (one of `control.offered`, or any when the body lists none); the body's answer.
+    func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
+        -> PTPResponseCode
+    /// The speed the body reports now, to confirm a new one before the release.
+    mutating func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed?
 }
 
 /// How long a session may send no operation before relay sends one to keep it: bodies end a
@@ -101,6 +110,21 @@ extension CameraDialect {
     }
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {}
     var reusesHandles: Bool { false }
+
+    /// The standard properties ExposureTime and ExposureProgramMode, where the body lists them.
+    func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
+        try StandardExposure.control(session)
+    }
+
+    func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
+        -> PTPResponseCode
+    {
+        try StandardExposure.set(speed, control, session)
+    }
+
+    mutating func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
+        try StandardExposure.current(session)
+    }
     var exposureSeconds: Double? { nil }
 
     func storageListing(_ session: CameraSession) -> PTPOperationCode? {

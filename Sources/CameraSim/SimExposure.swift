@@ -1,0 +1,120 @@
+import Foundation
+import PTPWire
+
+/// The body's exposure settings: the mode dial and the shutter speed. Kept with the card, like
+/// the battery, so they outlast a session; each shot's JPEG carries the speed in effect as EXIF
+/// ExposureTime, so a test can tell which speed a frame was fired at.
+///
+/// `@unchecked Sendable`: `speed` and `changes` are read and written under `lock`; the rest is
+/// immutable.
+public final class SimExposure: @unchecked Sendable {
+    /// The dial's position (`--exposure-mode`); a client cannot turn the dial.
+    public let mode: ExposureMode
+    /// The speeds the body offers, slowest first.
+    public let offered: [ShutterSpeed]
+    private let lock = NSLock()
+    private var speed: ShutterSpeed
+    /// Bumped at each change, so each session reports a change once.
+    private var changes = 0
+
+    init(mode: ExposureMode, offered: [ShutterSpeed], speed: ShutterSpeed) {
+        self.mode = mode
+        self.offered = offered
+        self.speed = offered.contains(speed) ? speed : offered[offered.count / 2]
+    }
+
+    /// The speeds of `profile`'s body: a Nikon D5100's 1/4000 to 30" (libgphoto2 issue 94) on
+    /// nikon, 30" to 1/8000 in third stops on the others.
+    static func offered(by profile: SimProfile) -> [ShutterSpeed] {
+        switch profile {
+        case .nikon: return ShutterSpeedCodes.nikonD5100ExposureTimes.compactMap(ShutterSpeedCodes.exposureTimeSpeed).reversed()
+        default: return ShutterSpeed.thirdStops
+        }
+    }
+
+    public var current: ShutterSpeed { lock.withLock { speed } }
+
+    /// How many times the speed changed, for a session to report each change once.
+    var changeCount: Int { lock.withLock { changes } }
+
+    /// Why the body refuses a new speed now, nil when it takes one: the dial decides in A and P.
+    var refusal: PTPResponseCode? { mode.allowsSettingShutterSpeed ? nil : .accessDenied }
+
+    /// Sets the speed; false when the body does not offer it.
+    func set(_ new: ShutterSpeed) -> Bool {
+        guard offered.contains(new) else { return false }
+        lock.withLock {
+            if speed != new { changes += 1 }
+            speed = new
+        }
+        return true
+    }
+
+    /// `--exposure-mode`: M, S (or Tv), A (or Av), P.
+    static func mode(_ text: String) throws -> ExposureMode {
+        switch text.uppercased() {
+        case "M": return .manual
+        case "S", "TV": return .shutterPriority
+        case "A", "AV": return .aperturePriority
+        case "P": return .program
+        default: throw SimOptionsError.invalidValue(flag: "--exposure-mode", value: text, expected: "M, S, A or P")
+        }
+    }
+}
+
+/// Nikon's exposure properties, as standard PTP has them (ISO 15740; libgphoto2 config.c
+/// `_get_ExpTime`, `exposure_program_modes`): ExposureTime 0x500D, UINT32 in 0.1 ms with an
+/// enumeration of the body's values, read-write; ExposureProgramMode 0x500E, UINT16, read-only
+/// (the dial). A new speed is announced as DevicePropChanged(0x500D).
+enum SimStandardExposure {
+    static let properties: [PTPDevicePropertyCode] = [.exposureTime, .exposureProgramMode]
+
+    static func description(_ property: PTPDevicePropertyCode, exposure: SimExposure) -> PTPDevicePropDesc? {
+        switch property {
+        case .exposureTime:
+            let values = exposure.offered.map { Int64(ShutterSpeedCodes.exposureTimeValue($0)) }
+            return PTPDevicePropDesc(
+                property: property, dataType: .uint32, getSet: 1, factoryDefault: values[values.count / 2],
+                current: Int64(ShutterSpeedCodes.exposureTimeValue(exposure.current)), form: .enumeration(values))
+        case .exposureProgramMode:
+            return PTPDevicePropDesc(
+                property: property, dataType: .uint16, getSet: 0, factoryDefault: 2, current: Int64(programValue(exposure.mode)),
+                form: .enumeration([1, 2, 3, 4]))
+        default:
+            return nil
+        }
+    }
+
+    /// ExposureProgramMode's value for a mode.
+    static func programValue(_ mode: ExposureMode) -> UInt16 {
+        switch mode {
+        case .manual: return 1
+        case .aperturePriority: return 3
+        case .shutterPriority: return 4
+        default: return 2
+        }
+    }
+
+    /// The answer to GetDevicePropDesc, GetDevicePropValue or SetDevicePropValue on an exposure
+    /// property; nil for other operations and properties.
+    static func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, exposure: SimExposure) -> SimReply? {
+        guard let code = request.parameters.first, properties.contains(PTPDevicePropertyCode(UInt16(truncatingIfNeeded: code))),
+            let desc = description(PTPDevicePropertyCode(UInt16(truncatingIfNeeded: code)), exposure: exposure)
+        else { return nil }
+        switch request.code {
+        case .getDevicePropDesc:
+            return SimReply(code: .ok, data: desc.encoded())
+        case .getDevicePropValue:
+            return SimReply(code: .ok, data: PTPDevicePropDesc.encodeValue(desc.current, as: desc.dataType))
+        case .setDevicePropValue:
+            guard desc.getSet == 1 else { return SimReply(code: .accessDenied) }
+            if let refusal = exposure.refusal { return SimReply(code: refusal) }
+            guard let value = try? PTPDevicePropDesc.decodeValue(dataOut ?? [], as: .uint32),
+                let speed = ShutterSpeedCodes.exposureTimeSpeed(UInt32(truncatingIfNeeded: value)), exposure.set(speed)
+            else { return SimReply(code: .invalidDevicePropValue) }
+            return SimReply(code: .ok)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 29: `relay capture --bracket` against the simulator over real sockets: relay sets the
+/// speed, sees it confirmed, fires, and every frame reaches the real gallery with the planned
+/// exposure in its EXIF (read by exiftool). The nikon profile: ExposureTime 0x500D as a D5100
+/// lists it (1/4000 to 30"), ExposureProgramMode 0x500E.
+final class BracketingTests: XCTestCase {
+    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "bracketing e2e").status, 0)
+        return harness
+    }
+
+    private func waitForEnd(_ run: Subprocess, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
+        let status = run.wait(timeout: 90)
+        XCTAssertNotNil(status, "relay capture did not end:\n\(run.stderr.suffix(4000))", file: file, line: line)
+        if status == nil { _ = run.stop(signal: SIGKILL) }
+        return status
+    }
+
+    /// EXIF ExposureTime of each photo in the gallery, in the camera's file-name order (its
+    /// shooting order), as exiftool reads it.
+    private func exposures(_ gallery: GalleryProcess) throws -> [String] {
+        let photos = try gallery.photos().sorted { $0.name < $1.name }
+        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
+        return try photos.map { photo in
+            let file = gallery.photosDirectory.appendingPathComponent(photo.name).path
+            let read = try Subprocess.run(exiftool, ["-s3", "-ExposureTime", file], timeout: 30)
+            return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// Each release comes after a SetDevicePropValue on 0x500D and its read back: never a frame
+    /// at a speed not confirmed.
+    private func assertEachReleaseFollowsAConfirmedSpeed(_ log: String, releases: Int, file: StaticString = #filePath, line: UInt = #line) {
+        var lastSet = false
+        var confirmed = false
+        var fired = 0
+        for entry in log.split(separator: "\n") {
+            if entry.contains("SetDevicePropValue (0x1016)(500d)") && entry.contains("→ OK") {
+                lastSet = true
+                confirmed = false
+            } else if entry.contains("GetDevicePropValue (0x1015)(500d)") && lastSet {
+                confirmed = true
+            } else if entry.contains("InitiateCapture (0x100E)") {
+                XCTAssertTrue(confirmed, "a release without a confirmed speed:\n\(log)", file: file, line: line)
+                if entry.contains("→ OK") {
+                    fired += 1
+                    lastSet = false
+                    confirmed = false
+                }
+            }
+        }
+        XCTAssertEqual(fired, releases, log, file: file, line: line)
+    }
+
+    func testASixFrameBracketWithASubstitutionArrivesInOrderWithItsExposures() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "2", "--verbose"])
+        defer { sim.stop() }
+        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/8000,1/1000,1/250,1/60,1/15,1/4", "--json"])
+        XCTAssertEqual(waitForEnd(run), 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), run.stderr)
+        XCTAssertEqual(try exposures(gallery), ["1/4000", "1/1000", "1/250", "1/60", "1/15", "1/4"])
+        assertEachReleaseFollowsAConfirmedSpeed(sim.log, releases: 6)
+        XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6])
+
+        let events = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let substituted = events.filter { $0["type"] as? String == "capture.substituted" }
+        XCTAssertEqual(substituted.map { "\($0["planned"] ?? "") → \($0["used"] ?? "")" }, ["1/8000 → 1/4000"], run.stdout)
+        let frames = events.filter { $0["type"] as? String == "capture.frame" }
+        XCTAssertEqual(
+            frames.map { "\($0["set"] ?? "").\($0["frame"] ?? "") \($0["speed"] ?? "") \($0["outcome"] ?? "")" },
+            [
+                "1.1 1/4000 captured", "1.2 1/1000 captured", "1.3 1/250 captured", "1.4 1/60 captured", "1.5 1/15 captured",
+                "1.6 1/4 captured",
+            ])
+    }
+
+    func testACameraThatGoesAwayMidBracketPausesAndTheBracketCompletes() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0", "--verbose"])
+        defer { sim.stop() }
+        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/1000,1/500,1/250,1/125,1/60,1/30"])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains("set 1, frame 2 (1/500): captured") }, run.stderr)
+        sim.sleep(seconds: 3)
+        XCTAssertEqual(waitForEnd(run), 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("capture paused"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("capture resumes"), run.stderr)
+        XCTAssertTrue(run.stdout.contains("complete: 6 of 6 exposures; 6 uploaded"), run.stdout + run.stderr)
+        XCTAssertEqual(try exposures(gallery), ["1/1000", "1/500", "1/250", "1/125", "1/60", "1/30"])
+    }
+
+    func testAModeWhereTheCameraPicksTheSpeedIsRefusedWithWhatToSetOnTheDial() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--exposure-mode", "A", "--verbose"])
+        defer { sim.stop() }
+        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/1000,1/250"])
+        let status = waitForEnd(run)
+        XCTAssertNotNil(status)
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(run.stderr.contains("is in A/Av mode, where the camera picks the shutter speed: turn its mode dial to M"), run.stderr)
+        XCTAssertFalse(sim.log.contains("InitiateCapture"), "nothing fired:\n\(sim.log)")
+        XCTAssertFalse(sim.log.contains("SetDevicePropValue"), sim.log)
+    }
+
+    func testDeviceBusyOnTheReleaseIsAskedAgain() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--capture-answers", "BB", "--verbose"])
+        defer { sim.stop() }
+        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/500,1/125,1/30"])
+        XCTAssertEqual(waitForEnd(run), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("complete: 3 of 3 exposures"), run.stdout + run.stderr)
+        let releases = sim.log.split(separator: "\n").filter { $0.contains("InitiateCapture (0x100E)") }
+        XCTAssertEqual(releases.filter { $0.contains("DeviceBusy") }.count, 2, sim.log)
+        XCTAssertEqual(releases.count, 5, "two busy answers, then one release per frame")
+        assertEachReleaseFollowsAConfirmedSpeed(sim.log, releases: 3)
+        XCTAssertEqual(try exposures(gallery), ["1/500", "1/125", "1/30"])
+    }
+
+    /// Ctrl-C ends the run after the frame under way; --resume fires only the frames left, at
+    /// their planned speeds, and the set is complete once.
+    func testCtrlCStopsAfterTheFrameAndResumeFiresOnlyWhatIsLeft() throws {
+        let gallery = try GalleryProcess()
+        let harness = try harness(for: gallery)
+        // Frames slowed by the link (1 MB photos at 4 MB/s), so that Ctrl-C lands mid-run.
+        let sim = try CameraSimProcess(
+            profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "4M", "--verbose"])
+        defer { sim.stop() }
+        let plan = ["--bracket-range", "1/2000..1/15", "--frames", "3", "--ev", "1", "--sets", "2"]
+        let planned = ["1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15", "1/8"]
+        let first = try harness.startCapture(sim.cameraURL, plan)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { first.stderr.contains("set 1, frame 2 (1/1000): captured") }, first.stderr)
+        XCTAssertTrue(first.stop(signal: SIGINT, timeout: 60) != 0, "stopped with frames left: exit 1\n\(first.stderr)")
+        XCTAssertTrue(first.stderr.contains("stopping after the frame under way"), first.stderr)
+        XCTAssertTrue(first.stdout.contains("relay capture --resume continues this run"), first.stdout)
+        let stoppedAt = try XCTUnwrap(
+            first.stdout.range(of: "stopped at set [0-9]+, frame [0-9]+", options: .regularExpression), first.stdout)
+        let taken = try exposures(gallery)
+        XCTAssertEqual(taken, Array(planned.prefix(taken.count)), "\(first.stdout[stoppedAt])")
+        XCTAssertLessThan(taken.count, planned.count * 2)
+
+        let resumed = try Subprocess(TestPaths.relayExecutable, ["capture", "--resume"], environment: harness.environment)
+        XCTAssertEqual(waitForEnd(resumed), 0, resumed.stderr)
+        XCTAssertTrue(resumed.stdout.contains("complete: 18 of 18 exposures"), resumed.stdout + resumed.stderr)
+        XCTAssertEqual(try exposures(gallery), planned + planned, "each frame once, in plan order")
+    }
+
+    func testBadSpeedsAndADryRun() throws {
+        let harness = try RelayHarness()
+        let dry = try harness.relay("capture", "--bracket-range", "1/1000..1/4", "--frames", "5", "--ev", "1", "--dry-run")
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("bracketing: 2 set(s) of 5 frames, 10 exposures"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("set 2: 1/30  1/15  1/8  1/4  0.5\""), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("estimated duration"), dry.stdout)
+        let bad = try harness.relay("capture", "--camera", "ptpip://127.0.0.1", "--bracket", "1/250,quick")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("'quick' is not a shutter speed: write it as 1/250, 0.5, 2\", 2s or 30s"), bad.stderr)
+        let mixed = try harness.relay("capture", "--camera", "ptpip://127.0.0.1", "--bracket", "1/250", "--every", "5s")
+        XCTAssertTrue(mixed.stderr.contains("a bracketing run fires frame after frame: leave out --every"), mixed.stderr)
+        let usb = try harness.relay("capture", "--camera", "usb", "--bracket", "1/250")
+        XCTAssertTrue(usb.stderr.contains("bracketing sets the shutter speed over PTP/IP"), usb.stderr)
+    }
+}
