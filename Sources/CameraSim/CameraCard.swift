@@ -53,9 +53,8 @@ public final class CameraCard: @unchecked Sendable {
         self.options = options
         self.profile = options.profile
         battery = SimBattery(options.resources)
-        exposure = SimExposure(
-            mode: options.exposureMode, offered: SimExposure.offered(by: options.profile),
-            speed: ShutterSpeed(numerator: 1, denominator: 125) ?? ShutterSpeed.thirdStops[0])
+        let speeds = SimExposure.speeds(of: options.profile)
+        exposure = SimExposure(mode: options.exposureMode, offered: speeds.offered, speed: speeds.start)
         let now = Date()
         let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
         folderHandle =

@@ -13,25 +13,44 @@ import PTPWire
 enum CanonEOSRecordedEvents {
     static let firstGetEvent = [UInt8](Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data())
 
-    /// The recorded reply with this body's own battery step (0xD111) and available shots
-    /// (0xD11B) in place of the recorded body's (1, 50 %; 3075): every other byte is the recording.
-    static func firstGetEvent(batteryStep: UInt32, availableShots: UInt32) -> [UInt8] {
+    /// The recorded reply with this body's own battery step (0xD111), available shots (0xD11B)
+    /// and, when given, shutter speed code (0xD102) and exposure mode (0xD105) in place of the
+    /// recorded body's (1, 50 %; 3075; 0x2D, 2.5"; 3, M): every other byte is the recording.
+    static func firstGetEvent(
+        batteryStep: UInt32, availableShots: UInt32, shutterSpeed: UInt32? = nil, exposureMode: UInt32? = nil
+    ) -> [UInt8] {
+        var replaced: [UInt32: UInt32] = [
+            CanonEOSBehaviour.batteryPowerProperty: batteryStep, CanonEOSBehaviour.availableShotsProperty: availableShots,
+        ]
+        if let shutterSpeed { replaced[UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue)] = shutterSpeed }
+        if let exposureMode { replaced[UInt32(PTPDevicePropertyCode.canonEOSAutoExposureMode.rawValue)] = exposureMode }
         var bytes = firstGetEvent
         let list = CanonEOSEventList.parsePrefix(bytes)
         var offset = 0
         for record in list.records {
-            if case .propValueChanged(let property, _, _) = record {
-                let value =
-                    property == CanonEOSBehaviour.batteryPowerProperty
-                    ? batteryStep
-                    : property == CanonEOSBehaviour.availableShotsProperty ? availableShots : nil
-                if let value {
-                    for index in 0..<4 { bytes[offset + 12 + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-                }
+            if case .propValueChanged(let property, _, _) = record, let value = replaced[property] {
+                for index in 0..<4 { bytes[offset + 12 + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
             }
             offset += Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
         }
         return bytes
+    }
+
+    /// The shutter speed codes the recorded body allows (its 0xD102 AvailListChanged record:
+    /// bulb and 30" to 1/4000), and its code at the time.
+    static var shutterSpeeds: (allowed: [UInt32], current: UInt32) {
+        let records = CanonEOSEventList.parsePrefix(firstGetEvent).records
+        let property = UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue)
+        var allowed: [UInt32] = []
+        var current: UInt32 = 0x2D
+        for record in records {
+            switch record {
+            case .availListChanged(property, let values): allowed = values
+            case .propValueChanged(property, let value, _): current = value
+            default: break
+            }
+        }
+        return (allowed, current)
     }
 
     private static let base64 = """

@@ -23,12 +23,20 @@ public final class SimExposure: @unchecked Sendable {
         self.speed = offered.contains(speed) ? speed : offered[offered.count / 2]
     }
 
-    /// The speeds of `profile`'s body: a Nikon D5100's 1/4000 to 30" (libgphoto2 issue 94) on
-    /// nikon, 30" to 1/8000 in third stops on the others.
-    static func offered(by profile: SimProfile) -> [ShutterSpeed] {
+    /// The speeds of `profile`'s body and the one set at start: a Nikon D5100's 1/4000 to 30"
+    /// (libgphoto2 issue 94) on nikon; on canon-*, what the recorded R50 allows (its 0xD102 list:
+    /// 30" to 1/4000) and its 2.5"; 30" to 1/8000 in third stops on the others; 1/125 at start.
+    static func speeds(of profile: SimProfile) -> (offered: [ShutterSpeed], start: ShutterSpeed) {
+        let start = ShutterSpeed(numerator: 1, denominator: 125) ?? ShutterSpeed.thirdStops[0]
         switch profile {
-        case .nikon: return ShutterSpeedCodes.nikonD5100ExposureTimes.compactMap(ShutterSpeedCodes.exposureTimeSpeed).reversed()
-        default: return ShutterSpeed.thirdStops
+        case .nikon:
+            return (ShutterSpeedCodes.nikonD5100ExposureTimes.compactMap(ShutterSpeedCodes.exposureTimeSpeed).reversed(), start)
+        case .canonEOS, .canonR5m2, .canonEOSM:
+            let recorded = CanonEOSRecordedEvents.shutterSpeeds
+            let offered = recorded.allowed.compactMap(ShutterSpeedCodes.canonSpeed)
+            return (offered, ShutterSpeedCodes.canonSpeed(code: recorded.current) ?? start)
+        default:
+            return (ShutterSpeed.thirdStops, start)
         }
     }
 
@@ -62,24 +70,37 @@ public final class SimExposure: @unchecked Sendable {
     }
 }
 
-/// Nikon's exposure properties, as standard PTP has them (ISO 15740; libgphoto2 config.c
-/// `_get_ExpTime`, `exposure_program_modes`): ExposureTime 0x500D, UINT32 in 0.1 ms with an
-/// enumeration of the body's values, read-write; ExposureProgramMode 0x500E, UINT16, read-only
-/// (the dial). A new speed is announced as DevicePropChanged(0x500D).
-enum SimStandardExposure {
-    static let properties: [PTPDevicePropertyCode] = [.exposureTime, .exposureProgramMode]
+/// The exposure properties as standard PTP describes them (GetDevicePropDesc, GetDevicePropValue)
+/// in a vendor's encoding: the shutter speed UINT32 with an enumeration of the body's values,
+/// read-write, and ExposureProgramMode 0x500E, UINT16, read-only (the dial; 1 M, 2 P, 3 A, 4 S).
+/// Nikon: ExposureTime 0x500D in 0.1 ms, set with SetDevicePropValue (ISO 15740; libgphoto2
+/// config.c `_get_ExpTime`, `_put_ExpTime`). Sony: ShutterSpeed 0xD20D as numerator << 16 |
+/// denominator, set with SDIO SetControlDeviceA (libgphoto2 config.c `_get_Sony_ShutterSpeed`,
+/// `_put_Sony_ShutterSpeed`; ptp.c `ptp_sony_setdevicecontrolvaluea`).
+struct SimStandardExposure {
+    let speedProperty: PTPDevicePropertyCode
+    let encode: @Sendable (ShutterSpeed) -> UInt32?
+    let decode: @Sendable (UInt32) -> ShutterSpeed?
 
-    static func description(_ property: PTPDevicePropertyCode, exposure: SimExposure) -> PTPDevicePropDesc? {
+    static let nikon = SimStandardExposure(
+        speedProperty: .exposureTime, encode: { ShutterSpeedCodes.exposureTimeValue($0) },
+        decode: ShutterSpeedCodes.exposureTimeSpeed)
+    static let sony = SimStandardExposure(
+        speedProperty: .sonyShutterSpeed, encode: ShutterSpeedCodes.sonyValue, decode: ShutterSpeedCodes.sonySpeed)
+
+    var properties: [PTPDevicePropertyCode] { [speedProperty, .exposureProgramMode] }
+
+    func description(_ property: PTPDevicePropertyCode, exposure: SimExposure) -> PTPDevicePropDesc? {
         switch property {
-        case .exposureTime:
-            let values = exposure.offered.map { Int64(ShutterSpeedCodes.exposureTimeValue($0)) }
+        case speedProperty:
+            let values = exposure.offered.compactMap(encode).map(Int64.init)
             return PTPDevicePropDesc(
                 property: property, dataType: .uint32, getSet: 1, factoryDefault: values[values.count / 2],
-                current: Int64(ShutterSpeedCodes.exposureTimeValue(exposure.current)), form: .enumeration(values))
+                current: Int64(encode(exposure.current) ?? 0), form: .enumeration(values))
         case .exposureProgramMode:
             return PTPDevicePropDesc(
-                property: property, dataType: .uint16, getSet: 0, factoryDefault: 2, current: Int64(programValue(exposure.mode)),
-                form: .enumeration([1, 2, 3, 4]))
+                property: property, dataType: .uint16, getSet: 0, factoryDefault: 2,
+                current: Int64(Self.programValue(exposure.mode)), form: .enumeration([1, 2, 3, 4]))
         default:
             return nil
         }
@@ -95,22 +116,25 @@ enum SimStandardExposure {
         }
     }
 
-    /// The answer to GetDevicePropDesc, GetDevicePropValue or SetDevicePropValue on an exposure
-    /// property; nil for other operations and properties.
-    static func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, exposure: SimExposure) -> SimReply? {
-        guard let code = request.parameters.first, properties.contains(PTPDevicePropertyCode(UInt16(truncatingIfNeeded: code))),
-            let desc = description(PTPDevicePropertyCode(UInt16(truncatingIfNeeded: code)), exposure: exposure)
+    /// The answer to GetDevicePropDesc or GetDevicePropValue on an exposure property, or to
+    /// `setter` (SetDevicePropValue, SetControlDeviceA) on the speed; nil for other operations
+    /// and properties.
+    func respond(
+        to request: PTPOperationRequest, dataOut: [UInt8]?, exposure: SimExposure, setter: PTPOperationCode
+    ) -> SimReply? {
+        guard let code = request.parameters.first, code <= UInt32(UInt16.max),
+            let desc = description(PTPDevicePropertyCode(UInt16(code)), exposure: exposure)
         else { return nil }
         switch request.code {
         case .getDevicePropDesc:
             return SimReply(code: .ok, data: desc.encoded())
         case .getDevicePropValue:
             return SimReply(code: .ok, data: PTPDevicePropDesc.encodeValue(desc.current, as: desc.dataType))
-        case .setDevicePropValue:
+        case setter:
             guard desc.getSet == 1 else { return SimReply(code: .accessDenied) }
             if let refusal = exposure.refusal { return SimReply(code: refusal) }
             guard let value = try? PTPDevicePropDesc.decodeValue(dataOut ?? [], as: .uint32),
-                let speed = ShutterSpeedCodes.exposureTimeSpeed(UInt32(truncatingIfNeeded: value)), exposure.set(speed)
+                let speed = decode(UInt32(truncatingIfNeeded: value)), exposure.set(speed)
             else { return SimReply(code: .invalidDevicePropValue) }
             return SimReply(code: .ok)
         default:

@@ -105,6 +105,7 @@ public struct SimResponder: Sendable {
     /// The operations that fire the shutter.
     static let captureOperations: Set<PTPOperationCode> = [
         .initiateCapture, .canonEOSRemoteRelease, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff,
+        .sonySetControlDeviceB,
     ]
 
     /// Operations listed in DeviceInfo now: gphoto2 decides what to call from this list, so it

@@ -75,8 +75,9 @@ public enum CanonEOSEventRecord: Equatable, Sendable {
     case requestObjectTransfer(CanonObjectAdded)
     /// 0xC189. `raw` holds the bytes after the 32-bit value (longer values); usually empty.
     case propValueChanged(property: UInt32, value: UInt32, raw: [UInt8])
-    /// 0xC18A; the allowed values themselves are not decoded.
-    case availListChanged(property: UInt32)
+    /// 0xC18A: the values the property may take now (4 bytes each; empty when the record
+    /// carries none).
+    case availListChanged(property: UInt32, values: [UInt32])
     /// 0xC187.
     case objectInfoChanged(handle: UInt32)
     /// Any other record, or a known type too short for its layout, skipped by its size.
@@ -227,7 +228,14 @@ public struct CanonEOSEventList: Equatable, Sendable {
         case CanonEOSEventType.propValueChanged where length >= 16:
             return .propValueChanged(property: u32(8), value: u32(12), raw: Array(record[(base + 16)...]))
         case CanonEOSEventType.availListChanged where length >= 12:
-            return .availListChanged(property: u32(8))
+            // Data type at 12, count at 16, then the values, 4 bytes each whatever the type
+            // (libgphoto2 ptp-pack.c, EOS PTP_EC_CANON_EOS_AvailListChanged).
+            var values: [UInt32] = []
+            if length >= 20 {
+                let count = Int(u32(16))
+                if count <= (length - 20) / 4 { values = (0..<count).map { u32(20 + 4 * $0) } }
+            }
+            return .availListChanged(property: u32(8), values: values)
         case CanonEOSEventType.objectInfoChangedEx where length >= 12:
             return .objectInfoChanged(handle: u32(8))
         default:
@@ -263,8 +271,13 @@ public struct CanonEOSEventList: Equatable, Sendable {
             writer.appendU32(property)
             writer.appendU32(value)
             writer.appendBytes(raw)
-        case .availListChanged(let property):
+        case .availListChanged(let property, let values):
             writer.appendU32(property)
+            if !values.isEmpty {
+                writer.appendU32(3)
+                writer.appendU32(UInt32(values.count))
+                for value in values { writer.appendU32(value) }
+            }
         case .objectInfoChanged(let handle):
             writer.appendU32(handle)
         case .unknown(_, let size):

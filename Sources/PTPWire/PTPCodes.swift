@@ -77,6 +77,10 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let sonyGetSDIOExtDeviceInfo = PTPOperationCode(0x9202)
     /// Data-out: the value of the property named by param 1 (gphoto2 sets PriorityMode 0xD25A).
     public static let sonySetControlDeviceA = PTPOperationCode(0x9205)
+    /// SDIO_ControlDevice (SetControlDeviceB): param property, data the value; presses the
+    /// shutter (0xD2C1 half, 0xD2C2 full: 2 down, 1 up; libgphoto2 library.c
+    /// `camera_sony_capture`).
+    public static let sonySetControlDeviceB = PTPOperationCode(0x9207)
     /// PTP/IP only: with 0x9281, sent after start-up ("before file system reading is available")
     /// and before closing (libgphoto2 `camera_init`, `camera_exit`). Param 4; data-out 16 bytes.
     public static let sonyPTPIPTransferMode = PTPOperationCode(0x9280)
@@ -102,7 +106,7 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x9128: "Canon EOS RemoteReleaseOn", 0x9129: "Canon EOS RemoteReleaseOff",
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
         0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx", 0x9439: "Nikon GetVendorCodes",
-        0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA",
+        0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA", 0x9207: "Sony SetControlDeviceB",
         0x9280: "Sony PTP/IP transfer mode", 0x9281: "Sony PTP/IP transfer mode result",
     ]
 
@@ -252,6 +256,8 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     public static let exposureProgramMode = PTPDevicePropertyCode(0x500E)
     /// Canon EOS shutter speed; the value is Canon's APEX-like code (see `CanonShutterSpeed`).
     public static let canonEOSShutterSpeed = PTPDevicePropertyCode(0xD102)
+    /// Canon EOS AutoExposureMode: 0 P, 1 Tv, 2 Av, 3 M, 4 bulb (`ExposureMode.canonEOS`).
+    public static let canonEOSAutoExposureMode = PTPDevicePropertyCode(0xD105)
     /// Canon EOS battery level, in steps (see `BatteryLevel.percent(canonEOSStep:)`), reported in
     /// the GetEvent stream (libgphoto2 ptp.h PTP_DPC_CANON_EOS_BatteryPower).
     public static let canonEOSBatteryPower = PTPDevicePropertyCode(0xD111)
@@ -261,6 +267,12 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
     /// Sony battery level, INT8 percent, -1 unknown (libgphoto2 ptp.h PTP_DPC_SONY_BatteryLevel,
     /// config.c `_get_SONY_BatteryLevel`).
     public static let sonyBatteryLevel = PTPDevicePropertyCode(0xD218)
+    /// Sony half press (ShutterHalfRelease) and full press (ShutterRelease), set with
+    /// SetControlDeviceB: 2 down, 1 up (libgphoto2 ptp.h, library.c `camera_sony_capture`).
+    public static let sonyShutterHalfRelease = PTPDevicePropertyCode(0xD2C1)
+    public static let sonyShutterRelease = PTPDevicePropertyCode(0xD2C2)
+    /// Sony shutter speed, UINT32 numerator << 16 | denominator, 0 bulb (`ShutterSpeedCodes`).
+    public static let sonyShutterSpeed = PTPDevicePropertyCode(0xD20D)
     /// Canon EOS capture destination: 4 = camera memory (RAM), 2 = card.
     public static let canonEOSCaptureDestination = PTPDevicePropertyCode(0xD11C)
     /// Sony: above 0x8000 when a shot waits in camera memory at handle 0xFFFFC001
@@ -269,8 +281,9 @@ public struct PTPDevicePropertyCode: RawRepresentable, Hashable, Sendable, Custo
 
     private static let names: [UInt16: String] = [
         0x5001: "BatteryLevel", 0x500D: "ExposureTime", 0x500E: "ExposureProgramMode", 0xD102: "Canon EOS ShutterSpeed",
+        0xD105: "Canon EOS AutoExposureMode",
         0xD111: "Canon EOS BatteryPower",
-        0xD11B: "Canon EOS AvailableShots", 0xD218: "Sony BatteryLevel",
+        0xD11B: "Canon EOS AvailableShots", 0xD218: "Sony BatteryLevel", 0xD20D: "Sony ShutterSpeed",
         0xD11C: "Canon EOS CaptureDestination", 0xD215: "Sony ObjectInMemory",
     ]
 

@@ -13,6 +13,9 @@ enum CaptureTrigger: Equatable {
     case canonRelease
     /// Standard InitiateCapture (Nikon and standard PTP cameras).
     case initiateCapture
+    /// Sony PC Remote: SetControlDeviceB on 0xD2C1 (half) then 0xD2C2 (full), value 2 down,
+    /// then 1 up in reverse order (libgphoto2 library.c `camera_sony_capture`).
+    case sonyHalfFull
 
     /// Attempts per shot while the camera answers DeviceBusy.
     static let busyAttempts = 3
@@ -64,6 +67,19 @@ enum CaptureTrigger: Equatable {
             return try client.transaction(.canonEOSRemoteRelease).code
         case .initiateCapture:
             return try client.transaction(.initiateCapture, [0, 0]).code
+        case .sonyHalfFull:
+            func set(_ property: PTPDevicePropertyCode, _ value: UInt16) throws(PTPIPError) -> PTPResponseCode {
+                try client.transaction(
+                    .sonySetControlDeviceB, [UInt32(property.rawValue)],
+                    dataOut: PTPDevicePropDesc.encodeValue(Int64(value), as: .uint16)
+                ).code
+            }
+            var code = try set(.sonyShutterHalfRelease, 2)
+            if code.isOK { code = try set(.sonyShutterRelease, 2) }
+            // Let go of the button whatever the press answered.
+            _ = try set(.sonyShutterRelease, 1)
+            _ = try set(.sonyShutterHalfRelease, 1)
+            return code
         }
     }
 }

@@ -20,30 +20,44 @@ public struct ExposureControl: Sendable, Equatable {
     }
 }
 
-/// The exposure properties of standard PTP, as Nikon bodies use them (ISO 15740; libgphoto2
-/// config.c `_get_ExpTime`, `_put_ExpTime`, `exposure_program_modes`): ExposureTime 0x500D
-/// (UINT32, 0.1 ms) set with SetDevicePropValue and read back with GetDevicePropValue, and
-/// ExposureProgramMode 0x500E for the dial.
-enum StandardExposure {
-    /// Whether `session`'s body lists ExposureTime and the operations to read and set it.
-    static func isAvailable(_ session: CameraSession) -> Bool {
-        session.deviceInfo.devicePropertiesSupported.contains(PTPDevicePropertyCode.exposureTime.rawValue)
-            && session.supports(.getDevicePropDesc) && session.supports(.setDevicePropValue)
+/// The exposure properties read with standard GetDevicePropDesc/GetDevicePropValue, in a
+/// vendor's encoding: Nikon's ExposureTime 0x500D (UINT32, 0.1 ms; ISO 15740; libgphoto2
+/// config.c `_get_ExpTime`, `_put_ExpTime`), set with SetDevicePropValue; Sony's ShutterSpeed
+/// 0xD20D (numerator << 16 | denominator; config.c `_get_Sony_ShutterSpeed`), set with SDIO
+/// SetControlDeviceA 0x9205 as bodies of protocol 3.00 take it (`_put_Sony_ShutterSpeed`).
+/// ExposureProgramMode 0x500E says the dial for both.
+struct StandardExposure: Sendable {
+    let speedProperty: PTPDevicePropertyCode
+    /// The operation that writes the speed; its first parameter is the property.
+    let setter: PTPOperationCode
+    let decode: @Sendable (UInt32) -> ShutterSpeed?
+    let encode: @Sendable (ShutterSpeed) -> UInt32?
+
+    static let nikon = StandardExposure(
+        speedProperty: .exposureTime, setter: .setDevicePropValue, decode: ShutterSpeedCodes.exposureTimeSpeed,
+        encode: { ShutterSpeedCodes.exposureTimeValue($0) })
+    static let sony = StandardExposure(
+        speedProperty: .sonyShutterSpeed, setter: .sonySetControlDeviceA, decode: ShutterSpeedCodes.sonySpeed,
+        encode: ShutterSpeedCodes.sonyValue)
+
+    /// Whether `session`'s body lists the speed property and the operations to read and set it.
+    func isAvailable(_ session: CameraSession) -> Bool {
+        session.deviceInfo.devicePropertiesSupported.contains(speedProperty.rawValue)
+            && session.supports(.getDevicePropDesc) && session.supports(setter)
     }
 
-    static func control(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
-        guard isAvailable(session), let time = try description(.exposureTime, session) else { return nil }
+    func control(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
+        guard isAvailable(session), let time = try description(speedProperty, session) else { return nil }
         var mode: ExposureMode?
         if session.deviceInfo.devicePropertiesSupported.contains(PTPDevicePropertyCode.exposureProgramMode.rawValue),
             let program = try description(.exposureProgramMode, session)
         {
             mode = .standard(UInt16(truncatingIfNeeded: program.current))
         }
-        var control = ExposureControl(
-            mode: mode, offered: [], current: ShutterSpeedCodes.exposureTimeSpeed(UInt32(truncatingIfNeeded: time.current)))
+        var control = ExposureControl(mode: mode, offered: [], current: decode(UInt32(truncatingIfNeeded: time.current)))
         if case .enumeration(let values) = time.form {
             for value in values {
-                guard let speed = ShutterSpeedCodes.exposureTimeSpeed(UInt32(truncatingIfNeeded: value)) else { continue }
+                guard let speed = decode(UInt32(truncatingIfNeeded: value)) else { continue }
                 if control.values[speed] == nil { control.offered.append(speed) }
                 control.values[speed] = UInt32(truncatingIfNeeded: value)
             }
@@ -52,20 +66,19 @@ enum StandardExposure {
         return control
     }
 
-    static func set(_ speed: ShutterSpeed, _ control: ExposureControl, _ session: CameraSession) throws(PTPIPError) -> PTPResponseCode {
-        let value = control.values[speed] ?? ShutterSpeedCodes.exposureTimeValue(speed)
+    func set(_ speed: ShutterSpeed, _ control: ExposureControl, _ session: CameraSession) throws(PTPIPError) -> PTPResponseCode {
+        guard let value = control.values[speed] ?? encode(speed) else { return .invalidDevicePropValue }
         let data = PTPDevicePropDesc.encodeValue(Int64(value), as: .uint32)
-        return try session.call(.setDevicePropValue, [UInt32(PTPDevicePropertyCode.exposureTime.rawValue)], dataOut: data).code
+        return try session.call(setter, [UInt32(speedProperty.rawValue)], dataOut: data).code
     }
 
-    static func current(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
-        let reply = try session.call(
-            .getDevicePropValue, [UInt32(PTPDevicePropertyCode.exposureTime.rawValue)], dataIn: .collect(limit: 64))
+    func current(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
+        let reply = try session.call(.getDevicePropValue, [UInt32(speedProperty.rawValue)], dataIn: .collect(limit: 64))
         guard reply.code.isOK, let value = try? PTPDevicePropDesc.decodeValue(reply.data ?? [], as: .uint32) else { return nil }
-        return ShutterSpeedCodes.exposureTimeSpeed(UInt32(truncatingIfNeeded: value))
+        return decode(UInt32(truncatingIfNeeded: value))
     }
 
-    private static func description(_ property: PTPDevicePropertyCode, _ session: CameraSession) throws(PTPIPError) -> PTPDevicePropDesc? {
+    private func description(_ property: PTPDevicePropertyCode, _ session: CameraSession) throws(PTPIPError) -> PTPDevicePropDesc? {
         let reply = try session.call(.getDevicePropDesc, [UInt32(property.rawValue)], dataIn: .collect(limit: CameraSession.collectLimit))
         guard reply.code.isOK else { return nil }
         return try? PTPDevicePropDesc(decoding: reply.data ?? [])

@@ -115,6 +115,44 @@ extension GPhoto2InteropTests {
         XCTAssertEqual(exif.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1/250")
     }
 
+    /// canon-eos: gphoto2 reads the Tv code of the recorded R50 dump (0x2D, 2.5") through its
+    /// EOS property cache, sets 1/250 with SetDevicePropValueEx (config.c `_put_Canon_ShutterSpeed`,
+    /// code 0x78) and the shot it takes then carries 1/250 in its EXIF.
+    func testGPhoto2SetsTheCanonShutterSpeedAndTheShotCarriesIt() throws {
+        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--verbose"])
+        defer { sim.stop() }
+        let folder = try makeFolder("canon-speed")
+        let before = try gphoto2(sim, ["--get-config", "shutterspeed"], in: folder)
+        XCTAssertTrue(before.stdout.contains("Current: 2.5"), before.stdout + before.stderr)
+        let shot = try gphoto2(sim, ["--set-config", "shutterspeed=1/250", "--capture-image-and-download"], in: folder)
+        XCTAssertEqual(shot.status, 0, shot.stderr)
+        XCTAssertTrue(sim.log.contains("Canon EOS SetDevicePropValueEx (0x9110)"), sim.log)
+        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"))
+        let saved = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".JPG") })
+        let exif = try Subprocess.run(exiftool, ["-s3", "-ExposureTime", folder.appendingPathComponent(saved).path], timeout: 30)
+        XCTAssertEqual(exif.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1/250")
+    }
+
+    /// sony: gphoto2 2.5.28 on libgphoto2 2.5.30 reads 0xD20D (numerator/denominator) and sets a
+    /// speed by stepping it with SetControlDeviceB until GetDevicePropDesc shows it (config.c
+    /// `_put_Sony_ShutterSpeed` of 2.5.30). It then writes `propval->u32 = new`, a float of
+    /// seconds cut to 0 (bulb), with SetControlDeviceA, which the body refuses: gphoto2 reports
+    /// the error, yet the speed is the one asked for (newer libgphoto2 sets protocol-3.00 bodies
+    /// with SetControlDeviceA directly).
+    func testGPhoto2StepsTheSonyShutterSpeed() throws {
+        let sim = try CameraSimProcess(
+            profile: "sony", arguments: ["--initial-photos", "0", "--sessions-per-activation", "0", "--verbose"])
+        defer { sim.stop() }
+        let folder = try makeFolder("sony-speed")
+        let before = try gphoto2(sim, ["--get-config", "shutterspeed"], in: folder)
+        XCTAssertTrue(before.stdout.contains("Current: 1/125"), before.stdout + before.stderr)
+        let set = try gphoto2(sim, ["--set-config", "shutterspeed=1/250"], in: folder)
+        XCTAssertTrue(set.stderr.contains("0xd20d was not set (0x201c: PTP Invalid Device Prop Value)"), set.stderr)
+        XCTAssertTrue(sim.log.contains("Sony SetControlDeviceB (0x9207)(d20d)"), sim.log)
+        let after = try gphoto2(sim, ["--get-config", "shutterspeed"], in: folder)
+        XCTAssertTrue(after.stdout.contains("Current: 1/250"), after.stdout)
+    }
+
     // MARK: - nikon-z-strict: the Z 8 of libgphoto2 issues 1135 and 976, no further
 
     /// gphoto2 takes the strict Z for a Nikon (0xFFFFFFFF + "Nikon Corporation" becomes 0xA)
@@ -177,15 +215,22 @@ extension GPhoto2InteropTests {
     }
 
     /// libgphoto2 ignores 0xC201 in wait_event (library.c: "retrieving the image will crash the
-    /// camera") and polls 0xD215 only through 0x9209 on bodies listing SetControlDeviceB 0x9207,
-    /// which this PC Remote body does not: gphoto2 reports the event and downloads nothing.
-    func testWaitEventOnSonyReportsC201ButDownloadsNothing() throws {
+    /// camera") and polls 0xD215 on bodies listing SetControlDeviceB 0x9207, as this PC Remote
+    /// body does since it is fired with it: gphoto2 sees the photo in camera memory there, reads
+    /// it from 0xFFFFC001 and saves it as capt0000.jpg, byte for byte the shot.
+    func testWaitEventOnSonyTakesTheShotFromCameraMemory() throws {
+        let export = scratch.appendingPathComponent("export")
         let (result, log, downloads) = try runGPhoto2(
-            against: "sony", ["--initial-photos", "0"],
+            against: "sony", ["--initial-photos", "0", "--export", export.path],
             gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("c201, Param1 ffffc001"), result.stdout + log)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), ["capt0000.jpg"], log)
+        XCTAssertTrue(log.contains("GetDevicePropDesc (0x1014)(d215)"), log)
+        let shot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: export.path).first { $0.hasSuffix(".JPG") })
+        XCTAssertEqual(
+            try Data(contentsOf: downloads.appendingPathComponent("capt0000.jpg")),
+            try Data(contentsOf: export.appendingPathComponent(shot)))
     }
 
     /// One session per activation: a second gphoto2 run is refused until the body is activated.

@@ -4,8 +4,10 @@ import XCTest
 
 /// Issue 29: `relay capture --bracket` against the simulator over real sockets: relay sets the
 /// speed, sees it confirmed, fires, and every frame reaches the real gallery with the planned
-/// exposure in its EXIF (read by exiftool). The nikon profile: ExposureTime 0x500D as a D5100
-/// lists it (1/4000 to 30"), ExposureProgramMode 0x500E.
+/// exposure in its EXIF (read by exiftool). nikon: ExposureTime 0x500D as a D5100 lists it
+/// (1/4000 to 30"), ExposureProgramMode 0x500E; canon-eos: Tv codes on 0xD102 as the recorded R50
+/// allows them (30" to 1/4000), confirmed by its PropValueChanged record; sony: 0xD20D set with
+/// SetControlDeviceA and fired with SetControlDeviceB's half and full press.
 final class BracketingTests: XCTestCase {
     private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
         let harness = try RelayHarness()
@@ -32,54 +34,78 @@ final class BracketingTests: XCTestCase {
         }
     }
 
-    /// Each release comes after a SetDevicePropValue on 0x500D and its read back: never a frame
-    /// at a speed not confirmed.
-    private func assertEachReleaseFollowsAConfirmedSpeed(_ log: String, releases: Int, file: StaticString = #filePath, line: UInt = #line) {
-        var lastSet = false
-        var confirmed = false
-        var fired = 0
-        for entry in log.split(separator: "\n") {
-            if entry.contains("SetDevicePropValue (0x1016)(500d)") && entry.contains("→ OK") {
-                lastSet = true
-                confirmed = false
-            } else if entry.contains("GetDevicePropValue (0x1015)(500d)") && lastSet {
-                confirmed = true
-            } else if entry.contains("InitiateCapture (0x100E)") {
-                XCTAssertTrue(confirmed, "a release without a confirmed speed:\n\(log)", file: file, line: line)
-                if entry.contains("→ OK") {
-                    fired += 1
-                    lastSet = false
-                    confirmed = false
-                }
-            }
-        }
-        XCTAssertEqual(fired, releases, log, file: file, line: line)
+    /// How a profile's log shows a speed set, its confirmation and a release.
+    private struct Markers {
+        var set: String
+        var confirm: String
+        var release: String
+
+        static let nikon = Markers(
+            set: "SetDevicePropValue (0x1016)(500d)", confirm: "GetDevicePropValue (0x1015)(500d)",
+            release: "InitiateCapture (0x100E)")
+        static let canon = Markers(
+            set: "Canon EOS SetDevicePropValueEx (0x9110)", confirm: "Canon EOS GetEvent (0x9116)",
+            release: "Canon EOS RemoteReleaseOn (0x9128)(2,0)")
+        static let sony = Markers(
+            set: "Sony SetControlDeviceA (0x9205)(d20d)", confirm: "GetDevicePropValue (0x1015)(d20d)",
+            release: "Sony SetControlDeviceB (0x9207)(d2c2)")
     }
 
-    func testASixFrameBracketWithASubstitutionArrivesInOrderWithItsExposures() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "2", "--verbose"])
-        defer { sim.stop() }
-        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/8000,1/1000,1/250,1/60,1/15,1/4", "--json"])
-        XCTAssertEqual(waitForEnd(run), 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), run.stderr)
-        XCTAssertEqual(try exposures(gallery), ["1/4000", "1/1000", "1/250", "1/60", "1/15", "1/4"])
-        assertEachReleaseFollowsAConfirmedSpeed(sim.log, releases: 6)
-        XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6])
-
-        let events = run.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    /// Each press of the shutter (its releases, busy ones included) comes after the frame's speed
+    /// was set and then read back: never a frame at a speed not confirmed. Returns the presses.
+    @discardableResult
+    private func assertEachPressFollowsAConfirmedSpeed(
+        _ log: String, _ markers: Markers = .nikon, file: StaticString = #filePath, line: UInt = #line
+    ) -> Int {
+        var speedSet = false
+        var confirmed = false
+        var inPress = false
+        var presses = 0
+        for entry in log.split(separator: "\n") {
+            if entry.contains(markers.set) && entry.contains("→ OK") {
+                (speedSet, confirmed, inPress) = (true, false, false)
+            } else if entry.contains(markers.confirm) && speedSet {
+                confirmed = true
+            } else if entry.contains(markers.release) && !inPress {
+                XCTAssertTrue(confirmed, "a release without a confirmed speed:\n\(log)", file: file, line: line)
+                presses += 1
+                inPress = true
+            }
         }
-        let substituted = events.filter { $0["type"] as? String == "capture.substituted" }
-        XCTAssertEqual(substituted.map { "\($0["planned"] ?? "") → \($0["used"] ?? "")" }, ["1/8000 → 1/4000"], run.stdout)
-        let frames = events.filter { $0["type"] as? String == "capture.frame" }
-        XCTAssertEqual(
-            frames.map { "\($0["set"] ?? "").\($0["frame"] ?? "") \($0["speed"] ?? "") \($0["outcome"] ?? "")" },
-            [
-                "1.1 1/4000 captured", "1.2 1/1000 captured", "1.3 1/250 captured", "1.4 1/60 captured", "1.5 1/15 captured",
-                "1.6 1/4 captured",
-            ])
+        return presses
+    }
+
+    /// Six frames, one at a speed the body lacks, on each profile whose speed relay sets: every
+    /// frame in the gallery, in order, with the planned (or substituted) EXIF exposure.
+    func testASixFrameBracketWithASubstitutionOnEachProfile() throws {
+        let cases: [(profile: String, markers: Markers, fastest: String)] = [
+            ("nikon", .nikon, "1/4000"), ("canon-eos", .canon, "1/4000"), ("sony", .sony, "1/8000"),
+        ]
+        for (profile, markers, fastest) in cases {
+            let gallery = try GalleryProcess()
+            let harness = try harness(for: gallery)
+            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"])
+            defer { sim.stop() }
+            let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
+            XCTAssertEqual(waitForEnd(run), 0, "\(profile):\n\(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), "\(profile):\n\(run.stderr)")
+            XCTAssertEqual(try exposures(gallery), [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
+            XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log, markers), 6, "\(profile):\n\(sim.log)")
+            XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6], profile)
+
+            let events = run.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let substituted = events.filter { $0["type"] as? String == "capture.substituted" }
+            XCTAssertEqual(substituted.map { "\($0["planned"] ?? "") → \($0["used"] ?? "")" }, ["1/16000 → \(fastest)"], profile)
+            let frames = events.filter { $0["type"] as? String == "capture.frame" }
+            XCTAssertEqual(
+                frames.map { "\($0["set"] ?? "").\($0["frame"] ?? "") \($0["speed"] ?? "") \($0["outcome"] ?? "")" },
+                [
+                    "1.1 \(fastest) captured", "1.2 1/1000 captured", "1.3 1/250 captured", "1.4 1/60 captured",
+                    "1.5 1/15 captured", "1.6 1/4 captured",
+                ], profile)
+        }
     }
 
     func testACameraThatGoesAwayMidBracketPausesAndTheBracketCompletes() throws {
@@ -122,7 +148,7 @@ final class BracketingTests: XCTestCase {
         let releases = sim.log.split(separator: "\n").filter { $0.contains("InitiateCapture (0x100E)") }
         XCTAssertEqual(releases.filter { $0.contains("DeviceBusy") }.count, 2, sim.log)
         XCTAssertEqual(releases.count, 5, "two busy answers, then one release per frame")
-        assertEachReleaseFollowsAConfirmedSpeed(sim.log, releases: 3)
+        XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log), 3)
         XCTAssertEqual(try exposures(gallery), ["1/500", "1/125", "1/30"])
     }
 

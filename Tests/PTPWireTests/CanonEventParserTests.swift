@@ -134,9 +134,9 @@ final class CanonEventParserTests: XCTestCase {
     }
 
     func testEndWithoutTerminatorAndStrayBytes() throws {
-        let record = Array(CanonEOSEventList.encode([.availListChanged(property: 5)]).dropLast(8))
+        let record = Array(CanonEOSEventList.encode([.availListChanged(property: 5, values: [])]).dropLast(8))
         let list = try CanonEOSEventList.parse(record)
-        XCTAssertEqual(list.records, [.availListChanged(property: 5)])
+        XCTAssertEqual(list.records, [.availListChanged(property: 5, values: [])])
         XCTAssertNil(list.terminatorOffset)
         XCTAssertEqual(try CanonEOSEventList.parse([]).records, [])
         XCTAssertThrowsError(try CanonEOSEventList.parse(record + [8, 0, 0])) { error in

@@ -41,6 +41,7 @@ struct CanonEOSBehaviour: SimBehaviour {
     /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
     static let batteryPowerProperty = UInt32(PTPDevicePropertyCode.canonEOSBatteryPower.rawValue)
     static let availableShotsProperty = UInt32(PTPDevicePropertyCode.canonEOSAvailableShots.rawValue)
+    static let shutterSpeedProperty = UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue)
     /// The SetRemoteMode value libgphoto2 sends to EOS M bodies.
     static let eosMRemoteMode: UInt32 = 0x15
 
@@ -62,6 +63,8 @@ struct CanonEOSBehaviour: SimBehaviour {
     private var reportedShots: UInt32 = 0
     /// `changeProperty` asked for the battery to be reported again.
     private var batteryReportDue = false
+    /// The exposure changes this session was told of.
+    private var reportedExposureChanges = 0
 
     init(
         records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
@@ -133,11 +136,37 @@ struct CanonEOSBehaviour: SimBehaviour {
         case .canonEOSRemoteReleaseOff, .canonEOSKeepDeviceOn:
             return SimReply(code: .ok)
         case .canonEOSSetDevicePropValueEx:
-            // Data-out (size, property, value): accepted, as a body does for the properties
-            // clients set (gphoto2 sets the capture destination).
-            return SimReply(code: dataOut.map { $0.count >= 8 } == true ? .ok : .invalidParameter)
+            // Data-out (size, property, value): the shutter speed is set as the body's exposure;
+            // other properties are accepted, as a body does for those clients set (gphoto2 sets
+            // the capture destination).
+            guard let data = dataOut, data.count >= 8 else { return SimReply(code: .invalidParameter) }
+            var reader = PTPDataReader(data)
+            _ = try? reader.readU32()
+            guard (try? reader.readU32()) == Self.shutterSpeedProperty else { return SimReply(code: .ok) }
+            return setShutterSpeed(code: (try? reader.readU32()) ?? 0, camera: camera)
         default:
             return nil
+        }
+    }
+
+    /// A new Tv code (libgphoto2 config.c `canon_shutterspeed`): refused where the dial picks
+    /// the speed, unknown codes refused; reported as PropValueChanged with the next GetEvent.
+    private func setShutterSpeed(code: UInt32, camera: SimCamera) -> SimReply {
+        let exposure = camera.card.exposure
+        if let refusal = exposure.refusal { return SimReply(code: refusal) }
+        guard let speed = ShutterSpeedCodes.canonSpeed(code: code), exposure.set(speed) else {
+            return SimReply(code: .invalidDevicePropValue)
+        }
+        return SimReply(code: .ok)
+    }
+
+    /// Canon's AutoExposureMode value for the dial (0 P, 1 Tv, 2 Av, 3 M).
+    static func modeValue(_ mode: ExposureMode) -> UInt32 {
+        switch mode {
+        case .manual: return 3
+        case .shutterPriority: return 1
+        case .aperturePriority: return 2
+        default: return 0
         }
     }
 
@@ -147,7 +176,11 @@ struct CanonEOSBehaviour: SimBehaviour {
             sentPropertyDump = true
             reportedBatteryStep = BatteryLevel.canonEOSStep(percent: camera.card.battery.percent)
             reportedShots = camera.card.freeSpace.shots
-            return CanonEOSRecordedEvents.firstGetEvent(batteryStep: reportedBatteryStep, availableShots: reportedShots)
+            reportedExposureChanges = camera.card.exposure.changeCount
+            return CanonEOSRecordedEvents.firstGetEvent(
+                batteryStep: reportedBatteryStep, availableShots: reportedShots,
+                shutterSpeed: ShutterSpeedCodes.canonCode(for: camera.card.exposure.current),
+                exposureMode: Self.modeValue(camera.card.exposure.mode))
         }
         let flood = (0..<propertyFlood).map { index in
             CanonEOSEventRecord.propValueChanged(property: 0xD101 + UInt32(index % 64), value: UInt32(index), raw: [])
@@ -166,6 +199,12 @@ struct CanonEOSBehaviour: SimBehaviour {
             reportedBatteryStep = step
             batteryReportDue = false
             records.append(.propValueChanged(property: Self.batteryPowerProperty, value: step, raw: []))
+        }
+        if camera.card.exposure.changeCount != reportedExposureChanges,
+            let code = ShutterSpeedCodes.canonCode(for: camera.card.exposure.current)
+        {
+            reportedExposureChanges = camera.card.exposure.changeCount
+            records.append(.propValueChanged(property: Self.shutterSpeedProperty, value: code, raw: []))
         }
         let shots = camera.card.freeSpace.shots
         if shots != reportedShots {

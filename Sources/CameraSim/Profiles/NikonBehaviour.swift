@@ -65,12 +65,14 @@ struct NikonBehaviour: SimBehaviour {
 
     var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
 
-    var properties: [PTPDevicePropertyCode] { [.batteryLevel] + SimStandardExposure.properties }
+    var properties: [PTPDevicePropertyCode] { [.batteryLevel] + SimStandardExposure.nikon.properties }
 
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
         let p = request.parameters
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
-        if let reply = SimStandardExposure.respond(to: request, dataOut: dataOut, exposure: camera.card.exposure) {
+        if let reply = SimStandardExposure.nikon.respond(
+            to: request, dataOut: dataOut, exposure: camera.card.exposure, setter: .setDevicePropValue)
+        {
             return reply
         }
         if let reply = SimBatteryProperty.respond(to: request, property: .batteryLevel, camera: camera) {

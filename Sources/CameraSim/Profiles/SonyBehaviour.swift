@@ -31,7 +31,8 @@ extension SimBody {
 ///   in the extended DeviceInfo. Real bodies hand their properties out in one
 ///   SDIO_GetAllExtDevicePropInfo (0x9209) blob; this body does not list 0x9209, so clients
 ///   read 0xD218 with the standard GetDevicePropDesc/Value, as libgphoto2 does then (ptp.c
-///   `ptp_generic_getdevicepropdesc`).
+///   `ptp_generic_getdevicepropdesc`). So are the shutter speed 0xD20D and the dial 0x500E; a
+///   new speed is set with SetControlDeviceA on 0xD20D (`SimStandardExposure.sony`).
 struct SonyBehaviour: SimBehaviour {
     /// Where a photo in camera memory is read.
     static let memoryHandle: UInt32 = 0xFFFF_C001
@@ -65,7 +66,8 @@ struct SonyBehaviour: SimBehaviour {
         [
             .getDeviceInfo, .openSession, .closeSession, .getStorageIDs, .getStorageInfo, .getNumObjects,
             .getObjectHandles, .getObjectInfo, .getObject, .getPartialObject, .getDevicePropDesc, .getDevicePropValue,
-            .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult,
+            .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonySetControlDeviceB,
+            .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult,
         ]
     }
 
@@ -90,6 +92,7 @@ struct SonyBehaviour: SimBehaviour {
     mutating func respond(to request: PTPOperationRequest, dataOut: [UInt8]?, camera: inout SimCamera) -> SimReply? {
         let p = request.parameters
         func param(_ index: Int) -> UInt32 { index < p.count ? p[index] : 0 }
+        let exposureProperty = SimStandardExposure.sony.properties.contains { UInt32($0.rawValue) == param(0) }
         switch request.code {
         case .sonySDIOConnect:
             switch (param(0), handshake) {
@@ -103,14 +106,36 @@ struct SonyBehaviour: SimBehaviour {
             if handshake == .connected2 { handshake = .extDeviceInfo }
             var writer = PTPDataWriter()
             writer.appendU16(param(0) >= 300 ? 300 : 200)
-            writer.appendArrayU16([
-                UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
-                PTPDevicePropertyCode.sonyBatteryLevel.rawValue,
-            ])
+            writer.appendArrayU16(
+                [
+                    UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
+                    PTPDevicePropertyCode.sonyBatteryLevel.rawValue,
+                ] + SimStandardExposure.sony.properties.map(\.rawValue))
             writer.appendArrayU16([])
             return SimReply(code: .ok, data: writer.bytes)
         case .sonySetControlDeviceA:
+            if let reply = SimStandardExposure.sony.respond(
+                to: request, dataOut: dataOut, exposure: camera.card.exposure, setter: .sonySetControlDeviceA)
+            {
+                return reply
+            }
             return SimReply(code: dataOut == nil ? .invalidParameter : .ok)
+        case .sonySetControlDeviceB where param(0) == UInt32(PTPDevicePropertyCode.sonyShutterSpeed.rawValue):
+            // A step of the speed dial: one signed byte, positive towards shorter exposures, as
+            // libgphoto2 steps a body of protocol 2.00 (config.c `_put_Sony_ShutterSpeedMode2`).
+            guard let step = dataOut?.first.map({ Int(Int8(bitPattern: $0)) }) else { return SimReply(code: .invalidParameter) }
+            let exposure = camera.card.exposure
+            if let refusal = exposure.refusal { return SimReply(code: refusal) }
+            let index = exposure.offered.firstIndex(of: exposure.current) ?? 0
+            _ = exposure.set(exposure.offered[max(0, min(exposure.offered.count - 1, index + step))])
+            return SimReply(code: .ok)
+        case .sonySetControlDeviceB:
+            // The full press (0xD2C2 down) takes the shot, into camera memory.
+            guard let data = dataOut, let value = try? PTPDevicePropDesc.decodeValue(data, as: .uint16) else {
+                return SimReply(code: .invalidParameter)
+            }
+            if param(0) == UInt32(PTPDevicePropertyCode.sonyShutterRelease.rawValue) && value == 2 { camera.shoot() }
+            return SimReply(code: .ok)
         case .sonyPTPIPTransferMode:
             var reader = PTPDataReader(dataOut ?? [])
             _ = try? reader.readU32()
@@ -133,6 +158,9 @@ struct SonyBehaviour: SimBehaviour {
             let reply = SimCamera.transfer(head, offset: offset, count: count) { partial ? [UInt32(truncatingIfNeeded: $0)] : [] }
             if offset + (reply.data?.count ?? 0) >= head.size { readWhole = head.handle }
             return reply
+        case .getDevicePropValue where exposureProperty, .getDevicePropDesc where exposureProperty:
+            return SimStandardExposure.sony.respond(
+                to: request, dataOut: dataOut, exposure: camera.card.exposure, setter: .sonySetControlDeviceA)
         case .getDevicePropValue where param(0) == Self.batteryProperty, .getDevicePropDesc where param(0) == Self.batteryProperty:
             return SimBatteryProperty.respond(to: request, property: .sonyBatteryLevel, camera: camera)
         case .getDevicePropValue:

@@ -113,17 +113,17 @@ extension CameraDialect {
 
     /// The standard properties ExposureTime and ExposureProgramMode, where the body lists them.
     func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
-        try StandardExposure.control(session)
+        try StandardExposure.nikon.control(session)
     }
 
     func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
         -> PTPResponseCode
     {
-        try StandardExposure.set(speed, control, session)
+        try StandardExposure.nikon.set(speed, control, session)
     }
 
     mutating func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
-        try StandardExposure.current(session)
+        try StandardExposure.nikon.current(session)
     }
     var exposureSeconds: Double? { nil }
 

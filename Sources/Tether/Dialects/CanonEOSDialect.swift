@@ -19,6 +19,11 @@ struct CanonEOSDialect: CameraDialect {
     private var lastKeepAlive = 0.0
     /// Exposure time the camera last reported (ShutterSpeed property), nil for bulb or unknown.
     private(set) var exposureSeconds: Double?
+    /// The Tv code (0xD102) the camera last reported, the codes it allows now (its
+    /// AvailListChanged record) and its AutoExposureMode (0xD105), for bracketing.
+    private var shutterCode: UInt32?
+    private var allowedShutterCodes: [UInt32] = []
+    private var exposureMode: UInt32?
 
     /// GetEvent replies read at start-up at most, so that a body that reports properties on
     /// every poll cannot hold the start-up forever.
@@ -119,11 +124,58 @@ struct CanonEOSDialect: CameraDialect {
                     + "the rest of that reply was skipped, the session goes on")
         }
         session.powerSignals.note(canon: list.propertyValues)
-        for case .propValueChanged(let property, let value, _) in list.records
-        where property == UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue) {
-            exposureSeconds = CanonShutterSpeed.seconds(code: value)
+        let shutter = UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue)
+        let mode = UInt32(PTPDevicePropertyCode.canonEOSAutoExposureMode.rawValue)
+        for record in list.records {
+            switch record {
+            case .propValueChanged(shutter, let value, _):
+                exposureSeconds = CanonShutterSpeed.seconds(code: value)
+                shutterCode = value
+            case .propValueChanged(mode, let value, _):
+                exposureMode = value
+            case .availListChanged(shutter, let values):
+                allowedShutterCodes = values
+            default:
+                break
+            }
         }
         return list
+    }
+
+    /// The Tv codes the body allows (its 0xD102 AvailListChanged record, read at start-up) and
+    /// its AutoExposureMode (libgphoto2 config.c `canon_shutterspeed`,
+    /// `canon_eos_autoexposuremode`); nil before the body named its shutter speeds.
+    func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
+        guard session.supports(.canonEOSSetDevicePropValueEx), !allowedShutterCodes.isEmpty else { return nil }
+        var control = ExposureControl(
+            mode: exposureMode.map(ExposureMode.canonEOS), offered: [],
+            current: shutterCode.flatMap(ShutterSpeedCodes.canonSpeed))
+        for code in allowedShutterCodes {
+            guard let speed = ShutterSpeedCodes.canonSpeed(code: code), control.values[speed] == nil else { continue }
+            control.offered.append(speed)
+            control.values[speed] = code
+        }
+        control.offered.sort(by: >)
+        return control
+    }
+
+    /// SetDevicePropValueEx (0x9110) with 12 bytes: size, 0xD102, the Tv code (libgphoto2 ptp.c
+    /// `ptp_canon_eos_setdevicepropvalue`); the body confirms with a PropValueChanged record.
+    func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
+        -> PTPResponseCode
+    {
+        guard let code = control.values[speed] ?? ShutterSpeedCodes.canonCode(for: speed) else { return .invalidDevicePropValue }
+        var data = PTPDataWriter(capacity: 12)
+        data.appendU32(12)
+        data.appendU32(UInt32(PTPDevicePropertyCode.canonEOSShutterSpeed.rawValue))
+        data.appendU32(code)
+        return try session.call(.canonEOSSetDevicePropValueEx, dataOut: data.bytes).code
+    }
+
+    /// The speed of the body's last ShutterSpeed record: EOS bodies report a change in GetEvent,
+    /// which the session polls between its steps.
+    func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
+        shutterCode.flatMap(ShutterSpeedCodes.canonSpeed)
     }
 
     private func announcements(in list: CanonEOSEventList) -> [ObjectAnnouncement] {

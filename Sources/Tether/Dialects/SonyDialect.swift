@@ -130,4 +130,28 @@ struct SonyDialect: CameraDialect {
     static let transferModeStart: [UInt8] = [2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]
     /// u32 0, 5, 0, 0: the end of the transfer session (libgphoto2 `camera_exit`).
     static let transferModeEnd: [UInt8] = [0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+    // MARK: - Bracketing
+
+    /// ShutterSpeed 0xD20D and the dial 0x500E, read with GetDevicePropDesc; a new speed is set
+    /// with SetControlDeviceA. Bodies that only step the speed (SetControlDeviceB, protocol 2.00)
+    /// are not bracketed.
+    func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
+        try StandardExposure.sony.control(session)
+    }
+
+    func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
+        -> PTPResponseCode
+    {
+        try StandardExposure.sony.set(speed, control, session)
+    }
+
+    func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
+        try StandardExposure.sony.current(session)
+    }
+
+    /// The half and full press of SetControlDeviceB where the body lists it.
+    func trigger(_ session: CameraSession) -> Result<CaptureTrigger, TriggerUnavailable> {
+        session.supports(.sonySetControlDeviceB) ? .success(.sonyHalfFull) : CaptureTrigger.standard(session)
+    }
 }
