@@ -177,6 +177,14 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         }
     }
 
+    public func frameTag(ofShot shot: Int) -> BracketTag? {
+        lock.withLock {
+            guard let frames = ledger.bracket?.plan.frames, frames.indices.contains(shot - 1) else { return nil }
+            let frame = frames[shot - 1]
+            return BracketTag(set: frame.set, frame: frame.frame, exposure: frame.speed.description)
+        }
+    }
+
     /// Ctrl-C during a bracketing run: the frame under way ends, the rest stays for --resume.
     /// Returns false once asked before (the next Ctrl-C stops at once).
     public func requestStop() -> Bool {

@@ -15,10 +15,12 @@ enum AttemptHistory {
         _ entry: SpoolEntry, success: Bool, error: String?, report: DeliveryReport, summary: String, duration: TimeInterval,
         attempt: Int
     ) -> HistoryRecord {
-        HistoryRecord(
+        var record = HistoryRecord(
             captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: success, statusCode: report.statusCode,
             errorMessage: error, requestSummary: summary, responseSummary: report.answer, isTimerCapture: entry.isTimerCapture,
             fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: duration, attempt: attempt)
+        record.bracket = entry.bracket
+        return record
     }
 
     static func append(_ record: HistoryRecord, to history: HistoryStore, bus: RunEventBus) {

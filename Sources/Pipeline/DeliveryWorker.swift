@@ -108,7 +108,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             filePath: filePath, name: entry.uploadName, key: entry.deliveryKey, contentType: ContentType.of(fileName: entry.uploadName),
             template: PathTemplate.Values(
                 name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
-                sequence: entry.sequence, run: run))
+                sequence: entry.sequence, run: run, bracket: entry.bracket))
     }
 
     /// Uploads a photo while it downloads. Its last byte is sent only once the photo is
@@ -205,7 +205,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         guard let session = c.session else { return }
         do {
             try session.recordDelivered(
-                key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt,
+                key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt, bracket: entry.bracket,
                 destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path)
         } catch {
             notice(

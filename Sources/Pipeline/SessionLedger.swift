@@ -26,13 +26,15 @@ final class SessionLedger: @unchecked Sendable {
 
     /// Records a delivered file: its size and SHA-256 are read from `filePath` (the file sent).
     func recordDelivered(
-        key: String, name: String, capturedAt: Date, destinationID: String, location: String,
+        key: String, name: String, capturedAt: Date, bracket: BracketTag? = nil, destinationID: String, location: String,
         filePath: String
     ) throws {
         let url = URL(fileURLWithPath: filePath)
         let size = (try FileManager.default.attributesOfItem(atPath: filePath)[.size] as? NSNumber)?.int64Value ?? 0
         let delivery = SessionRecord.Delivery(location: location, size: size, sha256: try SHA256Digest.of(fileAt: url).hex())
-        try update { $0.record(key: key, name: name, capturedAt: capturedAt, destinationID: destinationID, delivery) }
+        try update {
+            $0.record(key: key, name: name, capturedAt: capturedAt, bracket: bracket, destinationID: destinationID, delivery)
+        }
     }
 
     var snapshot: SessionRecord { lock.withLock { record } }

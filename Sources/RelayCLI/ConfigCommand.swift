@@ -12,7 +12,7 @@ enum ConfigCommand {
             .value(
                 "--url", "URL",
                 "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-                    + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run}"
+                    + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
             ),
             .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
             .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),

@@ -27,6 +27,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var note: String?
     /// Which destination the attempt went to, when a run delivers to several.
     public var destination: String?
+    /// A bracketing frame's set, frame and speed.
+    public var bracket: BracketTag?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,

@@ -9,7 +9,9 @@ import Foundation
 /// the result needs no escaping in a URL, an S3 key or an FTP command.
 public struct PathTemplate: Sendable, Equatable {
     /// What a template can say, in the order `relay config add --help` lists them.
-    public static let placeholders = ["name", "stem", "ext", "date", "time", "camera", "serial", "seq", "run"]
+    public static let placeholders = [
+        "name", "stem", "ext", "date", "time", "camera", "serial", "seq", "run", "set", "frame", "exposure",
+    ]
 
     /// What the placeholders stand for, for one photo.
     public struct Values: Sendable, Equatable {
@@ -25,14 +27,21 @@ public struct PathTemplate: Sendable, Equatable {
         public var sequence: Int
         /// The run or session the photo belongs to.
         public var run: String
+        /// A bracketing frame's set, frame and speed; nil for any other photo (then `{set}`,
+        /// `{frame}` and `{exposure}` are empty: `_` in a path).
+        public var bracket: BracketTag?
 
-        public init(name: String, capturedAt: Date, camera: String, serial: String, sequence: Int, run: String) {
+        public init(
+            name: String, capturedAt: Date, camera: String, serial: String, sequence: Int, run: String,
+            bracket: BracketTag? = nil
+        ) {
             self.name = name
             self.capturedAt = capturedAt
             self.camera = camera
             self.serial = serial
             self.sequence = sequence
             self.run = run
+            self.bracket = bracket
         }
     }
 
@@ -106,9 +115,24 @@ public struct PathTemplate: Sendable, Equatable {
         }.joined()
     }
 
+    /// The template filled for a form field's value: the values as they are, not made path-safe
+    /// (`{exposure}` is `1/250`).
+    public func renderText(_ values: Values, timeZone: TimeZone = .current) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .text(let text): text
+            case .placeholder("exposure"): values.bracket?.exposure ?? ""
+            case .placeholder(let name): Self.value(name, values, timeZone: timeZone)
+            }
+        }.joined()
+    }
+
     static func value(_ name: String, _ values: Values, timeZone: TimeZone) -> String {
         let ext = (values.name as NSString).pathExtension
         switch name {
+        case "set": return values.bracket.map { String($0.set) } ?? ""
+        case "frame": return values.bracket.map { String($0.frame) } ?? ""
+        case "exposure": return values.bracket?.exposureInPath ?? ""
         case "name": return values.name
         case "stem": return (values.name as NSString).deletingPathExtension
         case "ext": return ext.lowercased()

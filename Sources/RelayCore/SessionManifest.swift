@@ -13,6 +13,8 @@ public struct SessionManifest: Codable, Sendable, Equatable {
         public var capturedAt: Date
         /// The object key, remote path or URL it was delivered under.
         public var deliveredAs: String
+        /// A bracketing frame's set, frame and speed (absent for other photos).
+        public var bracket: BracketTag?
     }
 
     public var session: String
@@ -29,7 +31,7 @@ public struct SessionManifest: Codable, Sendable, Equatable {
             photos.append(
                 Photo(
                     name: photo.name, size: copy.size, sha256: copy.sha256, capturedAt: photo.capturedAt,
-                    deliveredAs: copy.location))
+                    deliveredAs: copy.location, bracket: photo.bracket))
         }
         photos.sort { ($0.capturedAt, $0.name) < ($1.capturedAt, $1.name) }
         return SessionManifest(session: record.session, destination: label, photos: photos)
@@ -65,6 +67,8 @@ public struct SessionRecord: Codable, Sendable, Equatable {
         public var capturedAt: Date
         /// By destination (config id).
         public var deliveries: [String: Delivery]
+        /// A bracketing frame's set, frame and speed.
+        public var bracket: BracketTag?
     }
 
     public var session: String
@@ -81,8 +85,10 @@ public struct SessionRecord: Codable, Sendable, Equatable {
     }
 
     /// Records that `destinationID` received the photo `key`.
-    public mutating func record(key: String, name: String, capturedAt: Date, destinationID: String, _ delivery: Delivery) {
-        var photo = photos[key] ?? Photo(name: name, capturedAt: capturedAt, deliveries: [:])
+    public mutating func record(
+        key: String, name: String, capturedAt: Date, bracket: BracketTag? = nil, destinationID: String, _ delivery: Delivery
+    ) {
+        var photo = photos[key] ?? Photo(name: name, capturedAt: capturedAt, deliveries: [:], bracket: bracket)
         photo.deliveries[destinationID] = delivery
         photos[key] = photo
     }

@@ -406,7 +406,8 @@ public final class Spool: @unchecked Sendable {
         SpoolEntry(
             id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
-            idempotencyKey: identity.stableID, timerShot: identity.timerShot, contentKey: identity.contentKey)
+            idempotencyKey: identity.stableID, timerShot: identity.timerShot, contentKey: identity.contentKey,
+            bracket: identity.bracket)
     }
 
     func finish(_ id: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// The JSON sidecar beside each spooled photo: who it is, where it came from, how delivery went.
 ///
@@ -30,6 +31,8 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var isTimerCapture: Bool
     /// The shot number of a timed capture (`relay capture`), shown as the history's capture number.
     public var timerShot: Int?
+    /// A bracketing frame's set, frame and speed.
+    public var bracket: BracketTag?
     public var state: State
     /// Set while a worker is uploading it; with `uploaderPID`, lets `relay status` show in-flight photos.
     public var inFlightSince: Date?
@@ -47,9 +50,11 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,
-        capturedAt: Date, spooledAt: Date, idempotencyKey: String, timerShot: Int? = nil, contentKey: String? = nil
+        capturedAt: Date, spooledAt: Date, idempotencyKey: String, timerShot: Int? = nil, contentKey: String? = nil,
+        bracket: BracketTag? = nil
     ) {
         self.contentKey = contentKey
+        self.bracket = bracket
         self.id = id
         self.sequence = sequence
         self.source = source
@@ -77,6 +82,8 @@ public struct PhotoIdentity: Sendable, Equatable {
     public var uniqueKey: String
     /// The shot number, when a timed capture fired the camera for this photo.
     public var timerShot: Int?
+    /// A bracketing frame's set, frame and speed, when a bracketing run fired it.
+    public var bracket: BracketTag?
     /// Set once the content is known, by a source whose photos get their id before it (an FTP
     /// upload, offered for upload as it starts): a repeat of the same content is then found in
     /// the spool (``Spool/contains(contentKey:)``) even if relay died before the source

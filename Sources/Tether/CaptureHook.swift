@@ -1,6 +1,7 @@
 import Foundation
 import Intake
 import PTPWire
+import RelayCore
 
 /// What a timed capture (`relay capture`) asks of the camera source and learns from it. The
 /// camera's thread is the one owner of its connection, so triggers are fired from there: the
@@ -39,6 +40,8 @@ public protocol CaptureHook: AnyObject, Sendable {
     func exposureRefused(_ reason: String)
     /// Bracketing: what the shutter release answered.
     func released(_ answer: PTPResponseCode)
+    /// Bracketing: the set, frame and speed of `shot`, for its photo's templates and history.
+    func frameTag(ofShot shot: Int) -> BracketTag?
 }
 
 /// What a bracketing run asks of the camera's thread at one moment.
@@ -60,6 +63,7 @@ extension CaptureHook {
     public func exposureConfirmed() {}
     public func exposureRefused(_ reason: String) {}
     public func released(_ answer: PTPResponseCode) {}
+    public func frameTag(ofShot shot: Int) -> BracketTag? { nil }
 }
 
 /// The settings of a camera source a timed capture (`relay capture`) can fire.

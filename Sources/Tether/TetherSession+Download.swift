@@ -34,6 +34,7 @@ extension TetherSession {
         let name = object.info.filename
         var identity = object.photoIdentity(cameraSerial: memory.serial, detectedAt: candidate.detectedAt)
         identity.timerShot = candidate.shot
+        identity.bracket = candidate.shot.flatMap { context.options.capture?.frameTag(ofShot: $0) }
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
         let incoming: IncomingPhoto

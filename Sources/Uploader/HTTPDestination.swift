@@ -105,7 +105,9 @@ extension HTTPDestination: DestinationKind {
     public static let schemes = ["http", "https"]
 
     public static let fields = [
-        ConfigField("fields", .pairs, option: "--field", placeholder: "name=value", help: "a form field sent with the photo"),
+        ConfigField(
+            "fields", .pairs, option: "--field", placeholder: "name=value",
+            help: "a form field sent with the photo; its value may hold placeholders ({set}, {exposure} …)"),
         ConfigField(
             "fileField", .text, option: "--file-field", placeholder: "NAME",
             help: "the form field that carries the photo (file when not given)"),

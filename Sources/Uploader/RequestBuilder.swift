@@ -17,7 +17,7 @@ public enum RequestBuilder {
         case .raw:
             body = .raw
         case .multipart:
-            body = .multipart(fields: fields(for: config), fileField: settings.fileField, fileName: item.name)
+            body = .multipart(fields: fields(for: config, item: item), fileField: settings.fileField, fileName: item.name)
         }
         return UploadRequest(
             method: config.verb.rawValue, url: try url(for: config, item: item), headers: headers, body: body,
@@ -42,14 +42,18 @@ public enum RequestBuilder {
     }
 
     /// The multipart text parts: Camera2URL's `note` (only when the trimmed note is not empty),
-    /// then the config's extra fields in name order.
-    public static func fields(for config: RequestConfig) -> [FormField] {
+    /// then the config's extra fields in name order, their placeholders (`set={set}`) filled from
+    /// the photo; a value that is no template is sent as written.
+    public static func fields(for config: RequestConfig, item: DeliveryItem) -> [FormField] {
         var fields: [FormField] = []
         let note = config.note.trimmingCharacters(in: .whitespacesAndNewlines)
         if !note.isEmpty { fields.append(FormField(name: "note", value: note)) }
         let extra = HTTPSettings(config).fields
         for name in extra.keys.sorted() {
-            fields.append(FormField(name: name, value: extra[name] ?? ""))
+            let value = extra[name] ?? ""
+            let template = try? PathTemplate(value)
+            let filled = template.map { $0.hasPlaceholders ? $0.renderText(item.template) : value } ?? value
+            fields.append(FormField(name: name, value: filled))
         }
         return fields
     }

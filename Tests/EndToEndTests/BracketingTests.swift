@@ -108,6 +108,40 @@ final class BracketingTests: XCTestCase {
         }
     }
 
+    /// Each frame's set, frame and speed travel with its photo: form fields a config asks for
+    /// with placeholders, the history, and the session manifest, so a gallery can group a set.
+    func testEachFrameCarriesItsSetFrameAndExposure() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        let added = try harness.relay(
+            "config", "add", "--url", gallery.uploadURL, "--field", "set={set}", "--field", "frame={frame}",
+            "--field", "exposure={exposure}", "--field", "album=hdr", "--manifest-url", gallery.manifestURL)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
+        defer { sim.stop() }
+        let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/500,2", "--sets", "2"])
+        XCTAssertEqual(waitForEnd(run), 0, run.stderr)
+        let photos = try gallery.photos().sorted { $0.name < $1.name }
+        XCTAssertEqual(
+            photos.map {
+                "\($0.fields["set"] ?? "") \($0.fields["frame"] ?? "") \($0.fields["exposure"] ?? "") \($0.fields["album"] ?? "")"
+            },
+            ["1 1 1/500 hdr", "1 2 2\" hdr", "2 1 1/500 hdr", "2 2 2\" hdr"])
+        let history = try harness.history().filter(\.success).sorted { $0.captureNumber < $1.captureNumber }
+        XCTAssertEqual(
+            history.map { "\($0.captureNumber) \($0.bracket?.set ?? 0).\($0.bracket?.frame ?? 0) \($0.bracket?.exposure ?? "")" },
+            [
+                "1 1.1 1/500", "2 1.2 2\"", "3 2.1 1/500", "4 2.2 2\"",
+            ])
+        let manifest = try XCTUnwrap(try gallery.manifests().first, run.stderr)
+        let listed = try XCTUnwrap(manifest["photos"] as? [[String: Any]])
+        XCTAssertEqual(
+            listed.compactMap {
+                ($0["bracket"] as? [String: Any]).map { "\($0["set"] ?? "").\($0["frame"] ?? "") \($0["exposure"] ?? "")" }
+            },
+            ["1.1 1/500", "1.2 2\"", "2.1 1/500", "2.2 2\""])
+    }
+
     func testACameraThatGoesAwayMidBracketPausesAndTheBracketCompletes() throws {
         let gallery = try GalleryProcess()
         let harness = try harness(for: gallery)

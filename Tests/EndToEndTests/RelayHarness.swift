@@ -104,6 +104,14 @@ struct HistoryEntry: Decodable {
     var renditionBytes: Int?
     var note: String?
     var destination: String?
+    var bracket: Bracket?
+
+    /// A bracketing frame's place, as `relay history --json` gives it.
+    struct Bracket: Decodable {
+        var set: Int
+        var frame: Int
+        var exposure: String
+    }
 
     var date: Date? {
         let formatter = ISO8601DateFormatter()

@@ -15,6 +15,21 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertFalse(try PathTemplate("plain/prefix").hasPlaceholders)
     }
 
+    /// Issue 29: a bracketing frame's set, frame and speed, in a path (`1-250`, `2s`) and in a
+    /// form field as written (`1/250`); empty (`_` in a path) for any other photo.
+    func testBracketPlaceholders() throws {
+        var frame = values
+        frame.bracket = BracketTag(set: 2, frame: 3, exposure: "1/250")
+        let template = try PathTemplate("hdr/{set}/{frame}-{exposure}-{name}")
+        XCTAssertEqual(template.render(frame, timeZone: utc), "hdr/2/3-1-250-IMG_0042.CR3")
+        frame.bracket?.exposure = "2\""
+        XCTAssertEqual(template.render(frame, timeZone: utc), "hdr/2/3-2s-IMG_0042.CR3")
+        XCTAssertEqual(template.render(values, timeZone: utc), "hdr/_/_-_-IMG_0042.CR3")
+        frame.bracket?.exposure = "1/250"
+        XCTAssertEqual(try PathTemplate("{exposure} (set {set})").renderText(frame, timeZone: utc), "1/250 (set 2)")
+        XCTAssertEqual(try PathTemplate("{exposure}").renderText(values, timeZone: utc), "")
+    }
+
     /// A value cannot add a folder, climb out of one, or carry characters that need escaping.
     func testValuesAreMadeSafe() throws {
         var hostile = values
