@@ -55,7 +55,7 @@ public enum SimProfile: String, CaseIterable, Sendable {
         case .nikonZStrict:
             return NikonZStrictBehaviour(events: quirks.zEvents)
         case .sony:
-            return SonyBehaviour(handshakeRequired: quirks.sdioHandshakeRequired)
+            return SonyBehaviour(handshakeRequired: quirks.sdioHandshakeRequired, sdioVersion: quirks.sdioVersion)
         case .generic:
             return GenericBehaviour()
         }

@@ -13,6 +13,9 @@ public struct SimQuirks: Sendable, Equatable {
     public var sessionsPerActivation: Int?
     /// nikon-z-strict: how new photos are announced (the public record does not say).
     var zEvents = NikonZStrictBehaviour.Events.pushed
+    /// sony: the SDIO protocol version answered (300, or 200 for a body that takes a new
+    /// shutter speed only in steps and ignores SetControlDeviceA on it).
+    var sdioVersion: UInt16 = 300
     /// A bare TCP connection (a scan's, closed without a handshake) spends the activation too,
     /// as on a body that serves one connection at a time.
     public var probeSpendsActivation = false
@@ -22,7 +25,7 @@ public struct SimQuirks: Sendable, Equatable {
     /// The flags parsed here.
     static let flags: Set<String> = [
         "--object-info-busy", "--computer-mode", "--memory-object-info", "--sdio-handshake", "--sessions-per-activation",
-        "--z-events", "--probe-spends-activation",
+        "--z-events", "--probe-spends-activation", "--sdio-version",
     ]
 
     /// Sets the quirk `flag` names from its value.
@@ -42,6 +45,7 @@ public struct SimQuirks: Sendable, Equatable {
         case "--sessions-per-activation": sessionsPerActivation = try SimOptions.integer(value, flag: flag, range: 0...1000)
         case "--z-events": zEvents = try choice("polled", "pushed") ? .polled : .pushed
         case "--probe-spends-activation": probeSpendsActivation = try choice("on", "off")
+        case "--sdio-version": sdioVersion = try choice("200", "300") ? 200 : 300
         default: throw SimOptionsError.unknownFlag(flag)
         }
     }
@@ -64,6 +68,9 @@ public struct SimQuirks: Sendable, Equatable {
           --z-events pushed|polled  nikon-z-strict: ObjectAdded pushed on the event channel, or
                                     answered to a polled GetEvent/GetEventEx (the public record
                                     does not say which a Z does; default pushed)
+          --sdio-version 300|200    sony: the SDIO protocol answered; 200 is a body that takes a new
+                                    shutter speed only in steps (SetControlDeviceB) and ignores
+                                    SetControlDeviceA on it, as libgphoto2 says of the A7R4 (default 300)
           --probe-spends-activation on|off  a bare TCP connection closed without a handshake (a
                                     scan's) counts as a session for --sessions-per-activation, as on
                                     a body that serves one connection at a time (default off)

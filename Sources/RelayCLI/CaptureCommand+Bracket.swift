@@ -27,7 +27,8 @@ extension CaptureCommand {
                 + "The camera must be in M or S/Tv; a speed it does not offer becomes the nearest it does (said once). A "
                 + "camera that goes away pauses the run at its frame; Ctrl-C stops after the frame under way (twice: at "
                 + "once), and relay capture --resume fires only the frames not captured. Exit 0 only when every frame was "
-                + "captured. PTP/IP cameras whose shutter speed relay can set: Nikon (ExposureTime 0x500D)."
+                + "captured. PTP/IP cameras whose shutter speed relay can set: Nikon (ExposureTime 0x500D), Canon EOS (0xD102), "
+                + "Sony (0xD20D)."
         ])
 
     /// The plan the bracketing options describe, nil when none is given.

@@ -49,6 +49,10 @@ final class BracketingTests: XCTestCase {
         static let sony = Markers(
             set: "Sony SetControlDeviceA (0x9205)(d20d)", confirm: "GetDevicePropValue (0x1015)(d20d)",
             release: "Sony SetControlDeviceB (0x9207)(d2c2)")
+        /// A Sony of protocol 2.00: the speed stepped to with SetControlDeviceB.
+        static let sonyStepped = Markers(
+            set: "Sony SetControlDeviceB (0x9207)(d20d)", confirm: "GetDevicePropValue (0x1015)(d20d)",
+            release: "Sony SetControlDeviceB (0x9207)(d2c2)")
     }
 
     /// Each press of the shutter (its releases, busy ones included) comes after the frame's speed
@@ -78,13 +82,14 @@ final class BracketingTests: XCTestCase {
     /// Six frames, one at a speed the body lacks, on each profile whose speed relay sets: every
     /// frame in the gallery, in order, with the planned (or substituted) EXIF exposure.
     func testASixFrameBracketWithASubstitutionOnEachProfile() throws {
-        let cases: [(profile: String, markers: Markers, fastest: String)] = [
-            ("nikon", .nikon, "1/4000"), ("canon-eos", .canon, "1/4000"), ("sony", .sony, "1/8000"),
+        let cases: [(profile: String, extra: [String], markers: Markers, fastest: String)] = [
+            ("nikon", [], .nikon, "1/4000"), ("canon-eos", [], .canon, "1/4000"), ("sony", [], .sony, "1/8000"),
+            ("sony", ["--sdio-version", "200"], .sonyStepped, "1/8000"),
         ]
-        for (profile, markers, fastest) in cases {
+        for (profile, extra, markers, fastest) in cases {
             let gallery = try GalleryProcess()
             let harness = try harness(for: gallery)
-            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"])
+            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"] + extra)
             defer { sim.stop() }
             let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
             XCTAssertEqual(waitForEnd(run), 0, "\(profile):\n\(run.stderr)")

@@ -58,8 +58,12 @@ struct SonyBehaviour: SimBehaviour {
     /// The in-memory photo last announced with 0xC201.
     private var announced: UInt32?
 
-    init(handshakeRequired: Bool = true) {
+    /// The SDIO protocol the body speaks: 300, or 200 (speeds only in steps).
+    let sdioVersion: UInt16
+
+    init(handshakeRequired: Bool = true, sdioVersion: UInt16 = 300) {
         self.handshakeRequired = handshakeRequired
+        self.sdioVersion = sdioVersion
     }
 
     func operations(camera: SimCamera) -> [PTPOperationCode] {
@@ -105,7 +109,7 @@ struct SonyBehaviour: SimBehaviour {
         case .sonyGetSDIOExtDeviceInfo:
             if handshake == .connected2 { handshake = .extDeviceInfo }
             var writer = PTPDataWriter()
-            writer.appendU16(param(0) >= 300 ? 300 : 200)
+            writer.appendU16(param(0) >= 300 ? sdioVersion : 200)
             writer.appendArrayU16(
                 [
                     UInt16(Self.objectInMemoryProperty), Self.priorityModeProperty,
@@ -113,6 +117,10 @@ struct SonyBehaviour: SimBehaviour {
                 ] + SimStandardExposure.sony.properties.map(\.rawValue))
             writer.appendArrayU16([])
             return SimReply(code: .ok, data: writer.bytes)
+        case .sonySetControlDeviceA where sdioVersion < 300 && exposureProperty:
+            // Protocol 2.00: taken, and nothing changes (libgphoto2 config.c: "Docs say to call
+            // SDIO_ControlDevice, but this doesn't work on A7R4").
+            return SimReply(code: .ok)
         case .sonySetControlDeviceA:
             if let reply = SimStandardExposure.sony.respond(
                 to: request, dataOut: dataOut, exposure: camera.card.exposure, setter: .sonySetControlDeviceA)

@@ -21,6 +21,9 @@ import PTPWire
 struct SonyDialect: CameraDialect {
     /// Set once the SDIO phases ran: the body is in PC Remote, its card not browsable.
     private var pcRemote = false
+    /// The SDIO protocol the body speaks (its GetSDIOExtDeviceInfo answer): 300 for 3.00, 200
+    /// for the older bodies that take a new shutter speed only in steps.
+    private var protocolVersion: UInt16 = 0
     private var lastKeepAlive = 0.0
     private var interval = AdaptivePollInterval(minimum: 0.1, step: 0.1, maximum: 0.5)
 
@@ -39,7 +42,7 @@ struct SonyDialect: CameraDialect {
 
     mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] {
         if session.supports(.sonyGetSDIOExtDeviceInfo) {
-            try sdioConnect(session)
+            protocolVersion = try sdioConnect(session)
             pcRemote = true
         }
         if session.supports(.sonyPTPIPTransferMode) && session.supports(.sonyPTPIPTransferModeResult) {
@@ -49,8 +52,10 @@ struct SonyDialect: CameraDialect {
         return []
     }
 
-    /// SDIOConnect 1 and 2, GetSDIOExtDeviceInfo until it answers codes, SDIOConnect 3.
-    private func sdioConnect(_ session: CameraSession) throws(PTPIPError) {
+    /// SDIOConnect 1 and 2, GetSDIOExtDeviceInfo until it answers codes, SDIOConnect 3; returns
+    /// the protocol version the body answered.
+    private func sdioConnect(_ session: CameraSession) throws(PTPIPError) -> UInt16 {
+        var version: UInt16 = 0
         let collect = PTPIPDataIn.collect(limit: CameraSession.collectLimit)
         for phase: UInt32 in [1, 2] {
             try CameraSession.requireOK(
@@ -61,7 +66,9 @@ struct SonyDialect: CameraDialect {
             let data = try session.data(.sonyGetSDIOExtDeviceInfo, [Self.sdioProtocolVersion, 1])
             guard !data.isEmpty else { continue }
             do {
-                session.deviceInfo.merge(try SonyExtDeviceInfo(decoding: data))
+                let info = try SonyExtDeviceInfo(decoding: data)
+                version = info.version
+                session.deviceInfo.merge(info)
             } catch {
                 throw .protocolViolation(peer: session.address, detail: "unreadable Sony extended DeviceInfo: \(error)")
             }
@@ -70,6 +77,7 @@ struct SonyDialect: CameraDialect {
         try CameraSession.requireOK(
             try session.call(.sonySDIOConnect, [3, 0, 0], dataIn: collect),
             .sonySDIOConnect, address: session.address)
+        return version
     }
 
     mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
@@ -134,8 +142,7 @@ struct SonyDialect: CameraDialect {
     // MARK: - Bracketing
 
     /// ShutterSpeed 0xD20D and the dial 0x500E, read with GetDevicePropDesc; a new speed is set
-    /// with SetControlDeviceA. Bodies that only step the speed (SetControlDeviceB, protocol 2.00)
-    /// are not bracketed.
+    /// with SetControlDeviceA on a body of protocol 3.00, and stepped to on an older one.
     func exposureControl(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
         try StandardExposure.sony.control(session)
     }
@@ -143,8 +150,26 @@ struct SonyDialect: CameraDialect {
     func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
         -> PTPResponseCode
     {
-        try StandardExposure.sony.set(speed, control, session)
+        guard protocolVersion != 0 && protocolVersion < Self.directSpeedProtocol else {
+            return try StandardExposure.sony.set(speed, control, session)
+        }
+        // Protocol 2.00 takes a speed only in steps of its dial: SetControlDeviceB on 0xD20D with
+        // one signed byte, the number of steps, positive towards shorter exposures (libgphoto2
+        // config.c `_put_Sony_ShutterSpeedMode2`, which jumps the whole width at once).
+        guard let current = try StandardExposure.sony.current(session), let from = control.offered.firstIndex(of: current),
+            let to = control.offered.firstIndex(of: speed)
+        else { return .invalidDevicePropValue }
+        let steps = Int8(max(-127, min(127, to - from)))
+        guard steps != 0 else { return .ok }
+        return try session.call(
+            .sonySetControlDeviceB, [UInt32(PTPDevicePropertyCode.sonyShutterSpeed.rawValue)],
+            dataOut: [UInt8(bitPattern: steps)]
+        ).code
     }
+
+    /// The first protocol version whose bodies take a shutter speed with SetControlDeviceA
+    /// (libgphoto2 config.c `_put_Sony_ShutterSpeed`: mode 3 sets it, mode 2 steps).
+    static let directSpeedProtocol: UInt16 = 300
 
     func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
         try StandardExposure.sony.current(session)
