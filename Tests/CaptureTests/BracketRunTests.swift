@@ -12,12 +12,20 @@ final class BracketRunTests: XCTestCase {
         BracketRun(plan: try BracketPlan.listed(list, sets: sets))
     }
 
-    /// Drives one frame through set, confirm, fire, photo.
-    private func take(_ run: inout BracketRun, at time: Double, name: String) -> BracketFrame? {
+    /// Drives the next frame through set and confirm to its release, which answers `release`;
+    /// returns the frame, nil when the run asked for something else.
+    @discardableResult
+    private func release(_ run: inout BracketRun, at time: Double, answering release: BracketRun.Release = .accepted) -> BracketFrame? {
         guard case .setSpeed(let frame) = run.next(now: at(time)) else { return nil }
         run.speedConfirmed()
         guard case .fire(let fired) = run.next(now: at(time)), fired == frame else { return nil }
-        run.fired(.accepted, now: at(time))
+        run.fired(release, now: at(time))
+        return frame
+    }
+
+    /// Drives one frame through set, confirm, fire, photo.
+    private func take(_ run: inout BracketRun, at time: Double, name: String) -> BracketFrame? {
+        guard release(&run, at: time) != nil else { return nil }
         return run.photoAppeared(fileName: name).map { run.plan.frames[$0] }
     }
 
@@ -46,10 +54,7 @@ final class BracketRunTests: XCTestCase {
     func testAPhotoIsAwaitedItsExposurePlusTenSecondsThenTheFrameFails() throws {
         var run = try makeRun("30,1/60")
         run.cameraReady(now: t0)
-        _ = run.next(now: t0)
-        run.speedConfirmed()
-        _ = run.next(now: t0)
-        run.fired(.accepted, now: t0)
+        release(&run, at: 0)
         XCTAssertEqual(run.next(now: at(39)), .wait(until: at(40)), "a 30 s exposure is no failure")
         guard case .setSpeed(let second) = run.next(now: at(40)) else { return XCTFail() }
         XCTAssertEqual(second.speed.description, "1/60")
@@ -60,10 +65,7 @@ final class BracketRunTests: XCTestCase {
     func testDeviceBusyIsAskedAgainThenTheFrameFails() throws {
         var run = try makeRun("1/250,1/60")
         run.cameraReady(now: t0)
-        _ = run.next(now: t0)
-        run.speedConfirmed()
-        _ = run.next(now: t0)
-        run.fired(.busy, now: t0)
+        release(&run, at: 0, answering: .busy)
         XCTAssertEqual(run.next(now: at(0.1)), .wait(until: at(0.3)))
         guard case .fire = run.next(now: at(0.3)) else { return XCTFail() }
         run.fired(.busy, now: at(0.3))
@@ -144,10 +146,7 @@ final class BracketRunTests: XCTestCase {
     func testAFailedFrameIsFiredAgainOnResume() throws {
         var run = try makeRun("1/1000,1/250")
         run.cameraReady(now: t0)
-        _ = run.next(now: t0)
-        run.speedConfirmed()
-        _ = run.next(now: t0)
-        run.fired(.refused("the camera answered GeneralError"), now: t0)
+        release(&run, at: 0, answering: .refused("the camera answered GeneralError"))
         XCTAssertNotNil(take(&run, at: 1, name: "2.JPG"))
         XCTAssertEqual(run.next(now: at(2)), .finished)
         run.resume()

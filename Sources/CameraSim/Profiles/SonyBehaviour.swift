@@ -57,6 +57,8 @@ struct SonyBehaviour: SimBehaviour {
     private var readWhole: UInt32?
     /// The in-memory photo last announced with 0xC201.
     private var announced: UInt32?
+    /// The shutter speed changes this session was told of.
+    private var exposureChangesReported = 0
 
     /// The SDIO protocol the body speaks: 300, or 200 (speeds only in steps).
     let sdioVersion: UInt16
@@ -191,14 +193,20 @@ struct SonyBehaviour: SimBehaviour {
         }
     }
 
-    /// 0xC201 at 0xFFFFC001 each time a new photo is at the head of camera memory.
+    /// 0xC201 at 0xFFFFC001 each time a new photo is at the head of camera memory, and 0xC203
+    /// (DevicePropChanged, param the property) when the shutter speed changed (libgphoto2 issue
+    /// 180 log: `code=0xC203 p1=0xD21F`).
     mutating func takePushEvents(camera: inout SimCamera) -> [PTPEvent] {
         camera.undelivered.removeAll()
-        guard camera.sessionOpen, !stalled, !handshakeRequired || handshake == .done,
-            let head = head(camera), head.handle != announced, head.handle != readWhole
-        else { return [] }
+        guard camera.sessionOpen, !stalled, !handshakeRequired || handshake == .done else { return [] }
+        var events: [PTPEvent] = []
+        if camera.card.exposure.changeCount != exposureChangesReported {
+            exposureChangesReported = camera.card.exposure.changeCount
+            events.append(PTPEvent(code: PTPEventCode(0xC203), parameters: [UInt32(PTPDevicePropertyCode.sonyShutterSpeed.rawValue)]))
+        }
+        guard let head = head(camera), head.handle != announced, head.handle != readWhole else { return events }
         announced = head.handle
-        return [PTPEvent(code: .sonyObjectAdded, parameters: [Self.memoryHandle])]
+        return events + [PTPEvent(code: .sonyObjectAdded, parameters: [Self.memoryHandle])]
     }
 
     /// The photo now at 0xFFFFC001: the oldest one in camera memory.
