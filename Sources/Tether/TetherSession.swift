@@ -66,11 +66,11 @@ final class TetherSession {
     var listingWorks = true
     /// Handles on the card when the session started: shot before it, so they cannot be the
     /// photo of a trigger fired in it.
-    private var onCardAtConnect: Set<UInt32> = []
+    var onCardAtConnect: Set<UInt32> = []
     /// How a timed capture fires this camera (nil: no capture, or the camera cannot be fired).
-    private var trigger: CaptureTrigger?
+    var trigger: CaptureTrigger?
     /// Bracketing: the body's exposure mode and speeds, read when the session starts.
-    private var exposureControl: ExposureControl?
+    var exposureControl: ExposureControl?
     /// The battery and card readings.
     private var power = CameraPower()
 
@@ -352,50 +352,6 @@ final class TetherSession {
         } catch .operationFailed(_, _, let response) {
             context.report(.warning("\(session.name) did not take the release of \(object.info.filename): it answered \(response)"))
         }
-    }
-
-    // MARK: - Timed capture
-
-    /// Fires the timed capture's shot if one is due. A lost connection throws (the shot's photo
-    /// may still appear after the reconnect).
-    func fireDueShot() throws(PTPIPError) {
-        if let capture = context.options.capture, let trigger, capture.isBracketing {
-            return try takeExposureStep(capture, trigger)
-        }
-        guard let capture = context.options.capture, let trigger, let shot = capture.takeDueShot() else { return }
-        switch try trigger.fire(session, stop: context.stop) {
-        case .accepted(let busyRetries):
-            capture.triggerAccepted(shot, busyRetries: busyRetries, exposureSeconds: dialect.exposureSeconds)
-        case .failed(let reason): capture.triggerFailed(shot, reason: reason)
-        }
-    }
-
-    /// Bracketing: sets the next frame's speed, reads it back until the body shows it, or
-    /// releases the shutter, as the run asks; the release only once the speed was confirmed.
-    private func takeExposureStep(_ capture: any CaptureHook, _ trigger: CaptureTrigger) throws(PTPIPError) {
-        guard let step = capture.exposureStep(now: Date()) else { return }
-        switch step {
-        case .setSpeed(let speed):
-            guard let control = exposureControl else {
-                return capture.exposureRefused("relay cannot set the shutter speed of \(session.name)")
-            }
-            let answer = try dialect.setShutterSpeed(speed, control, session: session)
-            if !answer.isOK { capture.exposureRefused("the camera answered \(answer) when set to \(speed)") }
-        case .confirmSpeed(let speed):
-            if try dialect.shutterSpeed(session) == speed { capture.exposureConfirmed() }
-        case .fire:
-            capture.released(try trigger.press(session))
-        case .idle:
-            break
-        }
-    }
-
-    /// The shot a new photo confirms, if a timed capture waits for one.
-    private func shotConfirmed(by object: CameraObject, willUpload: Bool) -> Int? {
-        context.options.capture?.photoAppeared(
-            fileName: object.info.filename,
-            wasOnCardAtConnect: onCardAtConnect.contains(object.handle),
-            willUpload: willUpload)
     }
 
     // MARK: - Stopping
