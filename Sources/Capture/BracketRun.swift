@@ -45,6 +45,8 @@ public struct BracketRun: Codable, Equatable, Sendable {
         case ready
         case setting(deadline: Date)
         case confirmed
+        /// The release was asked for and its answer not reported yet.
+        case releasing
         case busyBackOff(until: Date)
         case awaitingPhoto(deadline: Date)
     }
@@ -93,10 +95,13 @@ public struct BracketRun: Codable, Equatable, Sendable {
         }
     }
 
+    /// The camera went away. A frame whose release was under way may have been taken: its photo
+    /// is awaited once the camera is back, never fired again at once.
     public mutating func cameraGone() {
         connected = false
         switch phase {
         case .awaitingPhoto: break
+        case .releasing: phase = .awaitingPhoto(deadline: .distantFuture)
         default: phase = .ready
         }
     }
@@ -125,7 +130,7 @@ public struct BracketRun: Codable, Equatable, Sendable {
 
     /// What the release answered.
     public mutating func fired(_ release: Release, now: Date) {
-        guard case .confirmed = phase, let frame = current else { return }
+        guard case .releasing = phase, let frame = current else { return }
         switch release {
         case .accepted:
             busyAnswers = 0
@@ -173,8 +178,9 @@ public struct BracketRun: Codable, Equatable, Sendable {
 
     // MARK: - What to do
 
-    /// The next step at `now`; deadlines that passed are settled first.
-    public mutating func next(now: Date) -> Step {
+    /// The next step at `now`; deadlines that passed are settled first. `photosPending`: the
+    /// camera announced photos not looked at yet, so an awaited photo is not given up meanwhile.
+    public mutating func next(now: Date, photosPending: Bool = false) -> Step {
         while true {
             guard stopReason == nil, let frame = current else { return .finished }
             switch phase {
@@ -196,15 +202,19 @@ public struct BracketRun: Codable, Equatable, Sendable {
                 return .confirmSpeed(frame, until: deadline)
             case .confirmed:
                 guard connected else { return .paused }
+                phase = .releasing
                 return .fire(frame)
+            case .releasing:
+                // The release's answer is being reported: nothing else meanwhile.
+                return .wait(until: now)
             case .busyBackOff(let until):
                 guard connected else { return .paused }
                 if now < until { return .wait(until: until) }
-                phase = .confirmed
+                phase = .releasing
                 return .fire(frame)
             case .awaitingPhoto(let deadline):
                 guard connected else { return .paused }
-                if now < deadline { return .wait(until: deadline) }
+                if now < deadline || photosPending { return .wait(until: max(deadline, now)) }
                 finish(.failed(reason: "no photo came within \(Int(frame.speed.seconds + Self.photoTimeout)) s of the release"))
             }
         }

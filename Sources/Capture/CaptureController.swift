@@ -146,10 +146,10 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         return nil
     }
 
-    public func exposureStep(now: Date) -> ExposureStep? {
+    public func exposureStep(now: Date, photosPending: Bool) -> ExposureStep? {
         change { ledger -> ExposureStep? in
             guard ledger.bracket != nil else { return nil }
-            let step = ledger.bracket?.next(now: now)
+            let step = ledger.bracket?.next(now: now, photosPending: photosPending)
             ledger.mirrorBracketFrames()
             switch step {
             case .setSpeed(let frame): return .setSpeed(frame.speed)

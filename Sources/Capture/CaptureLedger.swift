@@ -64,6 +64,9 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
     /// are the run's shots, numbered from 1 in plan order; each settled frame is mirrored in
     /// `shots` so uploads are counted as for any shot.
     public var bracket: BracketRun?
+    /// The bracketing outcomes already recorded as shots, by frame index (optional: a ledger saved
+    /// before bracketing has none).
+    private var mirrored: [Int: BracketRun.Outcome]?
 
     public struct Counts: Codable, Equatable, Sendable {
         public var fired = 0
@@ -240,17 +243,19 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
 
     public func shot(_ number: Int) -> Shot? { shots.first { $0.number == number } }
 
-    /// Records each frame the bracketing run settled as a shot (number: its place in the plan
-    /// from 1), so the shot's photo and upload are followed as in a timed capture.
+    /// Records each frame the bracketing run settled since the last call as a shot (number: its
+    /// place in the plan from 1), so the shot's photo and upload are followed as in a timed
+    /// capture. Each outcome is mirrored once, even after its shot left the kept ones.
     public mutating func mirrorBracketFrames() {
         guard let bracket else { return }
-        for (index, outcome) in bracket.outcomes.sorted(by: { $0.key < $1.key }) {
+        for (index, outcome) in bracket.outcomes.sorted(by: { $0.key < $1.key }) where mirrored?[index] != outcome {
+            let previous = mirrored?[index]
+            mirrored = (mirrored ?? [:]).merging([index: outcome]) { $1 }
             let number = index + 1
             let existing = shots.lastIndex { $0.number == number }
             switch outcome {
             case .captured(let fileName):
-                if let existing, shots[existing].outcome == .captured { continue }
-                if let existing, shots[existing].outcome == .failed { counts.failed -= 1 }
+                if case .failed = previous { counts.failed -= 1 }
                 var shot = existing.map { shots[$0] } ?? Shot(number: number, dueAt: Date(), outcome: .captured)
                 shot.outcome = .captured
                 shot.fileName = fileName
@@ -258,12 +263,12 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
                 if let existing { shots[existing] = shot } else { append(shot) }
                 counts.captured += 1
             case .failed(let reason):
-                if let existing, shots[existing].outcome == .failed && shots[existing].reason == reason { continue }
+                if previous == nil { counts.failed += 1 }
                 if let existing {
+                    shots[existing].outcome = .failed
                     shots[existing].reason = reason
                 } else {
                     append(Shot(number: number, dueAt: Date(), outcome: .failed, reason: reason))
-                    counts.failed += 1
                 }
             }
             counts.lastNumber = max(counts.lastNumber, number)

@@ -8,18 +8,33 @@ public struct CameraObject: Sendable, Equatable {
     public let info: PTPObjectInfo
     /// Canon keeps a capture in camera memory until told TransferComplete.
     public var needsTransferComplete: Bool
+    /// relay named it itself (the body described nothing): its size, learnt or not depending on
+    /// the moment, is no part of its identity.
+    public var namedByRelay: Bool
 
-    public init(handle: UInt32, info: PTPObjectInfo, needsTransferComplete: Bool = false) {
+    public init(handle: UInt32, info: PTPObjectInfo, needsTransferComplete: Bool = false, namedByRelay: Bool = false) {
         self.handle = handle
         self.info = info
         self.needsTransferComplete = needsTransferComplete
+        self.namedByRelay = namedByRelay
     }
 
     /// What makes the photo itself distinct on its camera, independent of the object handle
     /// (which a camera may hand out anew at each connection): storage, file name, size and
-    /// capture date. The seen log and the spool id are keyed by it.
+    /// capture date. The seen log and the spool id are keyed by it. A photo relay named itself
+    /// is keyed by that name (from its handle) alone.
     public var identityKey: String {
-        "\(String(info.storageID, radix: 16))|\(info.filename)|\(info.compressedSize)|\(info.captureDate)"
+        key(size: namedByRelay ? "" : String(info.compressedSize))
+    }
+
+    /// The key relay gave a photo it named itself before leaving its size out: a photo recorded
+    /// as taken under it is not taken again.
+    public var earlierIdentityKey: String? {
+        namedByRelay ? key(size: String(info.compressedSize)) : nil
+    }
+
+    private func key(size: String) -> String {
+        "\(String(info.storageID, radix: 16))|\(info.filename)|\(size)|\(info.captureDate)"
     }
 
     /// The size the camera gave, nil when it gave none (0xFFFFFFFF: a Nikon Z in "connect to

@@ -120,6 +120,9 @@ final class CameraSession {
     /// this session (see ``OperationSupport``).
     func mayTry(_ code: PTPOperationCode) -> Bool { operations.mayTry(code) }
 
+    /// An unlisted operation that answered an error: not asked again in this session.
+    func giveUp(_ code: PTPOperationCode) { operations.giveUp(code) }
+
     /// Operations the body names outside DeviceInfo (Nikon's GetVendorCodes) count as listed.
     func learnNamedCodes(_ codes: [UInt32]) -> [UInt16] { operations.learnNamed(codes) }
 

@@ -32,8 +32,9 @@ public protocol CaptureHook: AnyObject, Sendable {
     /// Bracketing: the body's exposure control, read once it is ready (nil: relay cannot set its
     /// speed). Returns why the run cannot go on (the dial in A or P), or nil.
     func exposureReady(_ control: ExposureControl?, camera: String) -> String?
-    /// Bracketing: what the camera's thread does now; nil for a timed capture.
-    func exposureStep(now: Date) -> ExposureStep?
+    /// Bracketing: what the camera's thread does now; nil for a timed capture. `photosPending`:
+    /// the session has announced photos not looked at yet, so an awaited photo may be among them.
+    func exposureStep(now: Date, photosPending: Bool) -> ExposureStep?
     /// Bracketing: the body reports the speed just set.
     func exposureConfirmed()
     /// Bracketing: the body refused the speed; the run stops rather than fire at another.
@@ -59,7 +60,7 @@ public enum ExposureStep: Equatable, Sendable {
 extension CaptureHook {
     public var isBracketing: Bool { false }
     public func exposureReady(_ control: ExposureControl?, camera: String) -> String? { nil }
-    public func exposureStep(now: Date) -> ExposureStep? { nil }
+    public func exposureStep(now: Date, photosPending: Bool) -> ExposureStep? { nil }
     public func exposureConfirmed() {}
     public func exposureRefused(_ reason: String) {}
     public func released(_ answer: PTPResponseCode) {}

@@ -47,6 +47,9 @@ struct ObjectDownload {
         if !resumable && incoming.byteCount > 0 {
             do { try incoming.truncate(to: 0) } catch { throw .spool(error) }
         }
+        // Of unknown size: a piece shorter than asked may be the end, or a body's own cap on a
+        // piece; the next request tells (no data, or an error, past the end).
+        var afterShortPiece = false
         while size.map({ incoming.byteCount < $0 }) ?? true {
             do { try beforeChunk() } catch { throw .camera(error) }
             let offset = incoming.byteCount
@@ -61,14 +64,19 @@ struct ObjectDownload {
             let received = Int64(reply.dataByteCount)
             guard reply.code.isOK else {
                 try discardSince(offset)
+                if afterShortPiece { break }
                 throw .refused(operation.code, reply.code)
             }
             if resumable, let reported = reply.response.parameters.first, Int64(reported) != received {
                 mismatches += 1
             }
-            // Of unknown size: a short piece is the last; an empty one after full pieces says the
-            // object ended at a piece's boundary.
-            if size == nil && (received < want || !resumable) && (received > 0 || offset > 0) { break }
+            if size == nil {
+                // No data past the end (after a short piece, or at a piece's boundary).
+                if offset > 0 && received == 0 { break }
+                if !resumable && received > 0 { break }
+                afterShortPiece = received < want
+                if received > 0 { continue }
+            }
             guard received > 0 else {
                 throw .camera(
                     .protocolViolation(

@@ -36,6 +36,13 @@ struct OperationSupport: Sendable, Equatable {
         learned[code.rawValue] = response != .operationNotSupported
     }
 
+    /// An unlisted operation the body knows but that does not work in this session (it answered
+    /// an error, not OperationNotSupported): not asked again.
+    mutating func giveUp(_ code: PTPOperationCode) {
+        guard !listed.contains(code.rawValue) else { return }
+        learned[code.rawValue] = false
+    }
+
     /// Operations a body names another way than in DeviceInfo (Nikon's GetVendorCodes): PTP
     /// codes carry their kind in bits 12–14 (1 operation, 4 event, 5 property; bit 15 vendor),
     /// as libgphoto2 sorts Sony's extra codes (`ptp_sony_get_vendorpropcodes`). Returns the

@@ -7,9 +7,12 @@ import PTPWire
 /// new photos to shots.
 extension TetherSession {
     /// Fires the timed capture's shot if one is due. A lost connection throws (the shot's photo
-    /// may still appear after the reconnect).
-    func fireDueShot() throws(PTPIPError) {
+    /// may still appear after the reconnect). `betweenChunks`: called in the middle of a
+    /// download, where a bracketing run takes no step: its next frame waits for the photo being
+    /// downloaded and for the events only the session's loop reads.
+    func fireDueShot(betweenChunks: Bool = false) throws(PTPIPError) {
         if let capture = context.options.capture, let trigger, capture.isBracketing {
+            if betweenChunks { return }
             return try takeExposureStep(capture, trigger)
         }
         guard let capture = context.options.capture, let trigger, let shot = capture.takeDueShot() else { return }
@@ -23,7 +26,7 @@ extension TetherSession {
     /// Bracketing: sets the next frame's speed, reads it back until the body shows it, or
     /// releases the shutter, as the run asks; the release only once the speed was confirmed.
     private func takeExposureStep(_ capture: any CaptureHook, _ trigger: CaptureTrigger) throws(PTPIPError) {
-        guard let step = capture.exposureStep(now: Date()) else { return }
+        guard let step = capture.exposureStep(now: Date(), photosPending: hasWork) else { return }
         switch step {
         case .setSpeed(let speed):
             guard let control = exposureControl else {

@@ -61,7 +61,7 @@ extension TetherSession {
         do {
             let mismatches = try transfer.run { () throws(PTPIPError) in
                 if context.stop.isStopped { throw .interrupted }
-                try fireDueShot()
+                try fireDueShot(betweenChunks: true)
                 commitFlushed(wait: false)
             }
             if mismatches > 0 {

@@ -193,7 +193,7 @@ final class TetherSession {
     }
 
     /// Whether something is ready to be done without waiting for the camera.
-    private var hasWork: Bool {
+    var hasWork: Bool {
         !announced.isEmpty || !backlog.isEmpty || (!downloads.isEmpty && downloadReady) || duePendingDescription != nil
     }
 
@@ -252,24 +252,29 @@ final class TetherSession {
             return
         }
         let info: PTPObjectInfo
+        var namedByRelay = false
         if let described = announcement.described {
             info = described
         } else {
             guard let read = try describe(announcement, retryingUntil: retryingUntil) else { return }
-            info = read
+            (info, namedByRelay) = read
         }
-        try decide(CameraObject(handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete))
+        try decide(
+            CameraObject(
+                handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete, namedByRelay: namedByRelay))
     }
 
-    /// The object's ObjectInfo, or the dialect's description when the camera refuses it; nil when
-    /// the object is gone, retried later, or set aside.
-    private func describe(_ announcement: ObjectAnnouncement, retryingUntil: TimeInterval?) throws(PTPIPError) -> PTPObjectInfo? {
+    /// The object's ObjectInfo, or the dialect's description when the camera refuses it (then
+    /// `namedByRelay`); nil when the object is gone, retried later, or set aside.
+    private func describe(
+        _ announcement: ObjectAnnouncement, retryingUntil: TimeInterval?
+    ) throws(PTPIPError) -> (info: PTPObjectInfo, namedByRelay: Bool)? {
         let handle = announcement.handle
         let reply = try session.call(.getObjectInfo, [handle], dataIn: .collect(limit: CameraSession.collectLimit))
         switch reply.code {
         case .ok:
             do {
-                return try PTPObjectInfo(decoding: reply.data ?? [])
+                return (try PTPObjectInfo(decoding: reply.data ?? []), false)
             } catch {
                 known[handle] = .skipOther
                 context.report(
@@ -295,7 +300,7 @@ final class TetherSession {
             return nil
         default:
             if let described = try dialect.describeWithoutObjectInfo(handle, refused: reply.code, session: session) {
-                return described
+                return (described, true)
             }
             setAside(handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code)")
             return nil
@@ -316,7 +321,8 @@ final class TetherSession {
         let info = object.info
         let key = object.identityKey
         let decision = TakeDecision.decide(
-            object, seen: memory.wasSeen(key), existing: firstConnection.isExisting(handle),
+            object, seen: memory.wasSeen(key) || object.earlierIdentityKey.map(memory.wasSeen) == true,
+            existing: firstConnection.isExisting(handle),
             includeRAW: context.options.includeRAW)
         known[handle] = decision
         if decision != .take { memory.announcedUnlisted[handle] = nil }

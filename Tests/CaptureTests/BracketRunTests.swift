@@ -155,4 +155,49 @@ final class BracketRunTests: XCTestCase {
         XCTAssertEqual(run.next(now: at(4)), .finished, "the captured second frame is not fired again")
         XCTAssertTrue(run.isComplete)
     }
+
+    /// A release whose answer never came (the connection dropped in it) may have been taken:
+    /// the frame is awaited once the camera is back, not fired again.
+    func testAReleaseCutByTheCameraGoingAwayIsAwaitedNotFiredAgain() throws {
+        var run = try makeRun("1/250,1/60")
+        run.cameraReady(now: t0)
+        guard case .setSpeed = run.next(now: t0) else { return XCTFail() }
+        run.speedConfirmed()
+        guard case .fire(let frame) = run.next(now: t0) else { return XCTFail() }
+        run.cameraGone()
+        run.cameraReady(now: at(30))
+        XCTAssertEqual(run.next(now: at(30)), .wait(until: at(40.004)), "its photo is awaited")
+        XCTAssertEqual(run.photoAppeared(fileName: "1.JPG").map { run.plan.frames[$0] }, frame)
+    }
+
+    /// Photos announced and not looked at yet may hold the awaited one: no frame fails meanwhile.
+    func testAPhotoIsNotGivenUpWhileAnnouncedPhotosWait() throws {
+        var run = try makeRun("1/250,1/60")
+        run.cameraReady(now: t0)
+        release(&run, at: 0)
+        XCTAssertEqual(run.next(now: at(30), photosPending: true), .wait(until: at(30)))
+        XCTAssertTrue(run.outcomes.isEmpty)
+        XCTAssertNotNil(run.photoAppeared(fileName: "1.JPG"))
+    }
+
+    /// A run of more frames than the ledger keeps in detail counts each frame once.
+    func testTheLedgerCountsEachFrameOnceHoweverLongTheRun() throws {
+        let speeds = Array(repeating: "1/250", count: 70).joined(separator: ",")
+        var ledger = CaptureLedger(bracket: try BracketPlan.listed(speeds), arguments: [])
+        ledger.bracket?.cameraReady(now: t0)
+        for index in 0..<70 {
+            var run = try XCTUnwrap(ledger.bracket)
+            XCTAssertNotNil(take(&run, at: Double(index), name: "IMG_\(index).JPG"))
+            ledger.bracket = run
+            ledger.mirrorBracketFrames()
+            ledger.mirrorBracketFrames()
+        }
+        XCTAssertEqual(ledger.counts.captured, 70)
+        XCTAssertEqual(ledger.counts.lastNumber, 70)
+        XCTAssertTrue(ledger.isComplete)
+        let saved = try JSONDecoder().decode(CaptureLedger.self, from: try JSONEncoder().encode(ledger))
+        var again = saved
+        again.mirrorBracketFrames()
+        XCTAssertEqual(again.counts.captured, 70, "a saved ledger does not count its frames again")
+    }
 }

@@ -22,6 +22,14 @@ final class OperationSupportTests: XCTestCase {
         XCTAssertEqual(support.answeredUnlisted, [.getPartialObject, .nikonGetPartialObjectEx])
     }
 
+    func testAnUnlistedOperationThatAnswersAnErrorIsGivenUp() {
+        var support = OperationSupport(listed: [])
+        support.record(.nikonGetEventEx, answered: .accessDenied)
+        XCTAssertTrue(support.supports(.nikonGetEventEx))
+        support.giveUp(.nikonGetEventEx)
+        XCTAssertFalse(support.mayTry(.nikonGetEventEx))
+    }
+
     func testAListedOperationStaysListedWhateverItAnswers() {
         var support = OperationSupport(listed: [PTPOperationCode.nikonGetEvent.rawValue])
         support.record(.nikonGetEvent, answered: .operationNotSupported)

@@ -59,7 +59,11 @@ struct NikonDialect: CameraDialect {
         while let operation = Self.eventListOperation(session) {
             handles += try pushedObjects(session, wait: min(wait, interval.current)).map(\.handle)
             let reply = try session.call(operation, dataIn: .collect(limit: CameraSession.collectLimit))
-            if reply.code == .operationNotSupported && !session.supports(operation) { continue }
+            if !reply.code.isOK && reply.code != .deviceBusy && !session.deviceInfo.supports(operation) {
+                // Unlisted and refused (not just busy): the event channel does, not a reconnect.
+                session.giveUp(operation)
+                continue
+            }
             try CameraSession.requireOK(reply, operation, address: session.address)
             let list: NikonEventList
             do {

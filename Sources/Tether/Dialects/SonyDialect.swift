@@ -22,7 +22,8 @@ struct SonyDialect: CameraDialect {
     /// Set once the SDIO phases ran: the body is in PC Remote, its card not browsable.
     private var pcRemote = false
     /// The SDIO protocol the body speaks (its GetSDIOExtDeviceInfo answer): 300 for 3.00, 200
-    /// for the older bodies that take a new shutter speed only in steps.
+    /// for the older bodies that take a new shutter speed only in steps; 0 when it gave none,
+    /// taken as 2.00 as libgphoto2 does.
     private var protocolVersion: UInt16 = 0
     private var lastKeepAlive = 0.0
     private var interval = AdaptivePollInterval(minimum: 0.1, step: 0.1, maximum: 0.5)
@@ -150,14 +151,17 @@ struct SonyDialect: CameraDialect {
     func setShutterSpeed(_ speed: ShutterSpeed, _ control: ExposureControl, session: CameraSession) throws(PTPIPError)
         -> PTPResponseCode
     {
-        guard protocolVersion != 0 && protocolVersion < Self.directSpeedProtocol else {
+        guard protocolVersion < Self.directSpeedProtocol else {
             return try StandardExposure.sony.set(speed, control, session)
         }
         // Protocol 2.00 takes a speed only in steps of its dial: SetControlDeviceB on 0xD20D with
         // one signed byte, the number of steps, positive towards shorter exposures (libgphoto2
         // config.c `_put_Sony_ShutterSpeedMode2`, which jumps the whole width at once).
-        guard let current = try StandardExposure.sony.current(session), let from = control.offered.firstIndex(of: current),
-            let to = control.offered.firstIndex(of: speed)
+        // A body that lists no speeds steps through the usual third stops (libgphoto2 steps
+        // through its own table then).
+        let scale = control.offered.isEmpty ? ShutterSpeed.thirdStops : control.offered
+        guard let current = try StandardExposure.sony.current(session), let from = scale.firstIndex(of: current),
+            let to = scale.firstIndex(of: speed)
         else { return .invalidDevicePropValue }
         let steps = Int8(max(-127, min(127, to - from)))
         guard steps != 0 else { return .ok }
