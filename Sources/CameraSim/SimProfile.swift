@@ -55,7 +55,9 @@ public enum SimProfile: String, CaseIterable, Sendable {
         case .nikonZStrict:
             return NikonZStrictBehaviour(events: quirks.zEvents)
         case .sony:
-            return SonyBehaviour(handshakeRequired: quirks.sdioHandshakeRequired, sdioVersion: quirks.sdioVersion)
+            return SonyBehaviour(
+                handshakeRequired: quirks.sdioHandshakeRequired, sdioVersion: quirks.sdioVersion,
+                allPropertiesAtOnce: quirks.sonyAllProperties)
         case .generic:
             return GenericBehaviour()
         }

@@ -16,6 +16,9 @@ public struct SimQuirks: Sendable, Equatable {
     /// sony: the SDIO protocol version answered (300, or 200 for a body that takes a new
     /// shutter speed only in steps and ignores SetControlDeviceA on it).
     var sdioVersion: UInt16 = 300
+    /// sony: list SDIO_GetAllExtDevicePropInfo (0x9209) and hand the properties out there only,
+    /// as real bodies do (the standard GetDevicePropDesc/Value answer DevicePropNotSupported).
+    var sonyAllProperties = false
     /// A bare TCP connection (a scan's, closed without a handshake) spends the activation too,
     /// as on a body that serves one connection at a time.
     public var probeSpendsActivation = false
@@ -25,7 +28,7 @@ public struct SimQuirks: Sendable, Equatable {
     /// The flags parsed here.
     static let flags: Set<String> = [
         "--object-info-busy", "--computer-mode", "--memory-object-info", "--sdio-handshake", "--sessions-per-activation",
-        "--z-events", "--probe-spends-activation", "--sdio-version",
+        "--z-events", "--probe-spends-activation", "--sdio-version", "--sony-all-props",
     ]
 
     /// Sets the quirk `flag` names from its value.
@@ -46,6 +49,7 @@ public struct SimQuirks: Sendable, Equatable {
         case "--z-events": zEvents = try choice("polled", "pushed") ? .polled : .pushed
         case "--probe-spends-activation": probeSpendsActivation = try choice("on", "off")
         case "--sdio-version": sdioVersion = try choice("200", "300") ? 200 : 300
+        case "--sony-all-props": sonyAllProperties = try choice("on", "off")
         default: throw SimOptionsError.unknownFlag(flag)
         }
     }
@@ -71,6 +75,9 @@ public struct SimQuirks: Sendable, Equatable {
           --sdio-version 300|200    sony: the SDIO protocol answered; 200 is a body that takes a new
                                     shutter speed only in steps (SetControlDeviceB) and ignores
                                     SetControlDeviceA on it, as libgphoto2 says of the A7R4 (default 300)
+          --sony-all-props on|off   sony: hand every property out in one SDIO_GetAllExtDevicePropInfo
+                                    (0x9209) reply, as real bodies do, and refuse the standard
+                                    GetDevicePropDesc/Value (default off)
           --probe-spends-activation on|off  a bare TCP connection closed without a handshake (a
                                     scan's) counts as a session for --sessions-per-activation, as on
                                     a body that serves one connection at a time (default off)

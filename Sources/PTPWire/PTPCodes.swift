@@ -81,6 +81,8 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// shutter (0xD2C1 half, 0xD2C2 full: 2 down, 1 up; libgphoto2 library.c
     /// `camera_sony_capture`).
     public static let sonySetControlDeviceB = PTPOperationCode(0x9207)
+    /// SDIO_GetAllExtDevicePropInfo: every property in one data phase (`SonyPropertyList`).
+    public static let sonyGetAllExtDevicePropInfo = PTPOperationCode(0x9209)
     /// PTP/IP only: with 0x9281, sent after start-up ("before file system reading is available")
     /// and before closing (libgphoto2 `camera_init`, `camera_exit`). Param 4; data-out 16 bytes.
     public static let sonyPTPIPTransferMode = PTPOperationCode(0x9280)
@@ -107,6 +109,7 @@ public struct PTPOperationCode: RawRepresentable, Hashable, Sendable, CustomStri
         0x90C0: "Nikon InitiateCaptureRecInSdram", 0x90C7: "Nikon GetEvent",
         0x941C: "Nikon GetEventEx", 0x9421: "Nikon GetObjectSize", 0x9431: "Nikon GetPartialObjectEx", 0x9439: "Nikon GetVendorCodes",
         0x9201: "Sony SDIOConnect", 0x9202: "Sony GetSDIOExtDeviceInfo", 0x9205: "Sony SetControlDeviceA", 0x9207: "Sony SetControlDeviceB",
+        0x9209: "Sony GetAllExtDevicePropInfo",
         0x9280: "Sony PTP/IP transfer mode", 0x9281: "Sony PTP/IP transfer mode result",
     ]
 

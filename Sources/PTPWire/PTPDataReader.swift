@@ -50,6 +50,12 @@ public struct PTPDataReader: Sendable {
         return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
     }
 
+    /// The next u16 without reading it.
+    public func peekU16() throws(PTPWireError) -> UInt16 {
+        try require(2)
+        return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
+    }
+
     public mutating func readU32() throws(PTPWireError) -> UInt32 {
         try require(4)
         var value: UInt32 = 0

@@ -14,7 +14,7 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
         case int64 = 0x0007
         case uint64 = 0x0008
 
-        var byteCount: Int {
+        public var byteCount: Int {
             switch self {
             case .int8, .uint8: return 1
             case .int16, .uint16: return 2
@@ -117,7 +117,7 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
         return writer.bytes
     }
 
-    private static func readValue(_ type: DataType, _ reader: inout PTPDataReader) throws(PTPWireError) -> Int64 {
+    static func readValue(_ type: DataType, _ reader: inout PTPDataReader) throws(PTPWireError) -> Int64 {
         switch type {
         case .int8: return Int64(Int8(bitPattern: try reader.readU8()))
         case .uint8: return Int64(try reader.readU8())
@@ -130,7 +130,7 @@ public struct PTPDevicePropDesc: Equatable, Sendable {
         }
     }
 
-    private static func append(_ value: Int64, _ type: DataType, _ writer: inout PTPDataWriter) {
+    static func append(_ value: Int64, _ type: DataType, _ writer: inout PTPDataWriter) {
         switch type.byteCount {
         case 1: writer.appendU8(UInt8(truncatingIfNeeded: value))
         case 2: writer.appendU16(UInt16(truncatingIfNeeded: value))

@@ -32,25 +32,30 @@ struct StandardExposure: Sendable {
     let setter: PTPOperationCode
     let decode: @Sendable (UInt32) -> ShutterSpeed?
     let encode: @Sendable (ShutterSpeed) -> UInt32?
+    /// The operation that hands out every property at once, used where the body lists it
+    /// (Sony's 0x9209: real bodies answer it rather than GetDevicePropDesc).
+    var allAtOnce: PTPOperationCode?
 
     static let nikon = StandardExposure(
         speedProperty: .exposureTime, setter: .setDevicePropValue, decode: ShutterSpeedCodes.exposureTimeSpeed,
         encode: { ShutterSpeedCodes.exposureTimeValue($0) })
     static let sony = StandardExposure(
         speedProperty: .sonyShutterSpeed, setter: .sonySetControlDeviceA, decode: ShutterSpeedCodes.sonySpeed,
-        encode: ShutterSpeedCodes.sonyValue)
+        encode: ShutterSpeedCodes.sonyValue, allAtOnce: .sonyGetAllExtDevicePropInfo)
 
     /// Whether `session`'s body lists the speed property and the operations to read and set it.
     func isAvailable(_ session: CameraSession) -> Bool {
         session.deviceInfo.devicePropertiesSupported.contains(speedProperty.rawValue)
-            && session.supports(.getDevicePropDesc) && session.supports(setter)
+            && (session.supports(.getDevicePropDesc) || allAtOnce.map(session.supports) == true) && session.supports(setter)
     }
 
     func control(_ session: CameraSession) throws(PTPIPError) -> ExposureControl? {
-        guard isAvailable(session), let time = try description(speedProperty, session) else { return nil }
+        guard isAvailable(session) else { return nil }
+        let descriptions = try describe([speedProperty, .exposureProgramMode], session)
+        guard let time = descriptions[speedProperty.rawValue] else { return nil }
         var mode: ExposureMode?
         if session.deviceInfo.devicePropertiesSupported.contains(PTPDevicePropertyCode.exposureProgramMode.rawValue),
-            let program = try description(.exposureProgramMode, session)
+            let program = descriptions[PTPDevicePropertyCode.exposureProgramMode.rawValue]
         {
             mode = .standard(UInt16(truncatingIfNeeded: program.current))
         }
@@ -73,14 +78,29 @@ struct StandardExposure: Sendable {
     }
 
     func current(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed? {
+        if let allAtOnce, session.supports(allAtOnce) {
+            return try describe([speedProperty], session)[speedProperty.rawValue].flatMap { decode(UInt32(truncatingIfNeeded: $0.current)) }
+        }
         let reply = try session.call(.getDevicePropValue, [UInt32(speedProperty.rawValue)], dataIn: .collect(limit: 64))
         guard reply.code.isOK, let value = try? PTPDevicePropDesc.decodeValue(reply.data ?? [], as: .uint32) else { return nil }
         return decode(UInt32(truncatingIfNeeded: value))
     }
 
-    private func description(_ property: PTPDevicePropertyCode, _ session: CameraSession) throws(PTPIPError) -> PTPDevicePropDesc? {
-        let reply = try session.call(.getDevicePropDesc, [UInt32(property.rawValue)], dataIn: .collect(limit: CameraSession.collectLimit))
-        guard reply.code.isOK else { return nil }
-        return try? PTPDevicePropDesc(decoding: reply.data ?? [])
+    /// The descriptions of `properties` the body gives, by code: from the all-at-once reply where
+    /// the body lists it, else one GetDevicePropDesc each.
+    private func describe(_ properties: [PTPDevicePropertyCode], _ session: CameraSession) throws(PTPIPError) -> [UInt16: PTPDevicePropDesc]
+    {
+        if let allAtOnce, session.supports(allAtOnce) {
+            let reply = try session.call(allAtOnce, dataIn: .collect(limit: CameraSession.collectLimit))
+            guard reply.code.isOK, let list = try? SonyPropertyList(decoding: reply.data ?? []) else { return [:] }
+            return list.properties.filter { code, _ in properties.contains { $0.rawValue == code } }
+        }
+        var found: [UInt16: PTPDevicePropDesc] = [:]
+        for property in properties where session.deviceInfo.devicePropertiesSupported.contains(property.rawValue) {
+            let reply = try session.call(
+                .getDevicePropDesc, [UInt32(property.rawValue)], dataIn: .collect(limit: CameraSession.collectLimit))
+            if reply.code.isOK, let desc = try? PTPDevicePropDesc(decoding: reply.data ?? []) { found[property.rawValue] = desc }
+        }
+        return found
     }
 }

@@ -49,6 +49,10 @@ final class BracketingTests: XCTestCase {
         static let sony = Markers(
             set: "Sony SetControlDeviceA (0x9205)(d20d)", confirm: "GetDevicePropValue (0x1015)(d20d)",
             release: "Sony SetControlDeviceB (0x9207)(d2c2)")
+        /// A Sony that gives its properties only in one 0x9209 reply, as real bodies do.
+        static let sonyAllAtOnce = Markers(
+            set: "Sony SetControlDeviceA (0x9205)(d20d)", confirm: "Sony GetAllExtDevicePropInfo (0x9209)",
+            release: "Sony SetControlDeviceB (0x9207)(d2c2)")
         /// A Sony of protocol 2.00: the speed stepped to with SetControlDeviceB.
         static let sonyStepped = Markers(
             set: "Sony SetControlDeviceB (0x9207)(d20d)", confirm: "GetDevicePropValue (0x1015)(d20d)",
@@ -85,6 +89,7 @@ final class BracketingTests: XCTestCase {
         let cases: [(profile: String, extra: [String], markers: Markers, fastest: String)] = [
             ("nikon", [], .nikon, "1/4000"), ("canon-eos", [], .canon, "1/4000"), ("sony", [], .sony, "1/8000"),
             ("sony", ["--sdio-version", "200"], .sonyStepped, "1/8000"),
+            ("sony", ["--sony-all-props", "on"], .sonyAllAtOnce, "1/8000"),
         ]
         for (profile, extra, markers, fastest) in cases {
             let gallery = try GalleryProcess()

@@ -63,9 +63,13 @@ struct SonyBehaviour: SimBehaviour {
     /// The SDIO protocol the body speaks: 300, or 200 (speeds only in steps).
     let sdioVersion: UInt16
 
-    init(handshakeRequired: Bool = true, sdioVersion: UInt16 = 300) {
+    /// Properties only in the 0x9209 reply, as real bodies give them.
+    let allPropertiesAtOnce: Bool
+
+    init(handshakeRequired: Bool = true, sdioVersion: UInt16 = 300, allPropertiesAtOnce: Bool = false) {
         self.handshakeRequired = handshakeRequired
         self.sdioVersion = sdioVersion
+        self.allPropertiesAtOnce = allPropertiesAtOnce
     }
 
     func operations(camera: SimCamera) -> [PTPOperationCode] {
@@ -74,7 +78,22 @@ struct SonyBehaviour: SimBehaviour {
             .getObjectHandles, .getObjectInfo, .getObject, .getPartialObject, .getDevicePropDesc, .getDevicePropValue,
             .sonySDIOConnect, .sonyGetSDIOExtDeviceInfo, .sonySetControlDeviceA, .sonySetControlDeviceB,
             .sonyPTPIPTransferMode, .sonyPTPIPTransferModeResult,
-        ]
+        ] + (allPropertiesAtOnce ? [.sonyGetAllExtDevicePropInfo] : [])
+    }
+
+    /// The 0x9209 reply: objects in memory, the battery, the shutter speed and the dial.
+    private func allProperties(_ camera: SimCamera) -> [UInt8] {
+        var list: [UInt16: PTPDevicePropDesc] = [:]
+        for property in SimStandardExposure.sony.properties {
+            list[property.rawValue] = SimStandardExposure.sony.description(property, exposure: camera.card.exposure)
+        }
+        list[PTPDevicePropertyCode.sonyBatteryLevel.rawValue] = SimBatteryProperty.description(
+            .sonyBatteryLevel, percent: camera.card.battery.percent)
+        list[UInt16(Self.objectInMemoryProperty)] = PTPDevicePropDesc(
+            property: PTPDevicePropertyCode(UInt16(Self.objectInMemoryProperty)), dataType: .uint16,
+            current: Int64(objectsInMemory(camera)),
+            form: .none)
+        return SonyPropertyList(properties: list).encoded()
     }
 
     var events: [PTPEventCode] { [.objectAdded, .sonyObjectAdded, PTPEventCode(0xC203)] }
@@ -168,6 +187,11 @@ struct SonyBehaviour: SimBehaviour {
             let reply = SimCamera.transfer(head, offset: offset, count: count) { partial ? [UInt32(truncatingIfNeeded: $0)] : [] }
             if offset + (reply.data?.count ?? 0) >= head.size { readWhole = head.handle }
             return reply
+        case .sonyGetAllExtDevicePropInfo:
+            return SimReply(code: .ok, data: allProperties(camera))
+        case .getDevicePropValue where exposureProperty && allPropertiesAtOnce,
+            .getDevicePropDesc where exposureProperty && allPropertiesAtOnce:
+            return SimReply(code: .devicePropNotSupported)
         case .getDevicePropValue where exposureProperty, .getDevicePropDesc where exposureProperty:
             return SimStandardExposure.sony.respond(
                 to: request, dataOut: dataOut, exposure: camera.card.exposure, setter: .sonySetControlDeviceA)
