@@ -68,7 +68,7 @@ struct CameraPower {
     static func batterySource(_ info: PTPDeviceInfo) -> BatterySource {
         if info.supports(.canonEOSGetEvent) { return .canonEvents }
         let properties = Set(info.devicePropertiesSupported)
-        guard info.supports(.getDevicePropDesc) else { return .none }
+        guard info.supports(.getDevicePropDesc) || info.supports(.sonyGetAllExtDevicePropInfo) else { return .none }
         if properties.contains(PTPDevicePropertyCode.batteryLevel.rawValue) { return .standard }
         if properties.contains(PTPDevicePropertyCode.sonyBatteryLevel.rawValue) { return .sony }
         return .none
@@ -108,6 +108,21 @@ struct CameraPower {
             guard !batteryUnreadable, now >= nextBatteryRead || signals.batteryChanged else { return nil }
             nextBatteryRead = now + Self.interval
             let property = UInt32((source == .sony ? PTPDevicePropertyCode.sonyBatteryLevel : .batteryLevel).rawValue)
+            if source == .sony, session.supports(.sonyGetAllExtDevicePropInfo) {
+                // Real Sony bodies hand the level out with every other property (0x9209).
+                switch try Self.ask(session, .sonyGetAllExtDevicePropInfo, limit: CameraSession.collectLimit) {
+                case .busy:
+                    nextBatteryRead = now + Self.busyRetry
+                case .answer(let data):
+                    if let desc = (try? SonyPropertyList(decoding: data))?.properties[UInt16(property)] {
+                        return BatteryLevel.percent(sony: desc)
+                    }
+                    batteryUnreadable = true
+                case .refused:
+                    batteryUnreadable = true
+                }
+                return nil
+            }
             if source == .standard, let form, session.supports(.getDevicePropValue) {
                 switch try Self.ask(session, .getDevicePropValue, [property]) {
                 case .busy:
@@ -216,9 +231,9 @@ struct CameraPower {
 
     private static func ask(
         _ session: CameraSession, _ code: PTPOperationCode,
-        _ parameters: [UInt32] = []
+        _ parameters: [UInt32] = [], limit: Int = 1 << 16
     ) throws(PTPIPError) -> Answer<[UInt8]> {
-        let reply = try session.client.transaction(code, parameters, dataIn: .collect(limit: 1 << 16))
+        let reply = try session.client.transaction(code, parameters, dataIn: .collect(limit: limit))
         if reply.code == .deviceBusy { return .busy }
         return reply.code.isOK ? .answer(reply.data ?? []) : .refused
     }

@@ -139,6 +139,17 @@ final class CameraPowerTests: XCTestCase {
             [.battery(percent: 77)])
     }
 
+    /// A Sony that hands its properties out only in the 0x9209 reply, as real bodies do: the
+    /// level is read from there.
+    func testSonyBatteryFromTheAllPropertiesReply() throws {
+        var camera = try Connected(profile: "sony", ["--battery", "63", "--sony-all-props", "on", "--verbose"])
+        defer { camera.close() }
+        XCTAssertEqual(try camera.power.update(camera.session, now: camera.session.now, storageReadable: false), [.battery(percent: 63)])
+        camera.sim.stop()
+        XCTAssertTrue(camera.sim.log.contains("Sony GetAllExtDevicePropInfo (0x9209)"), camera.sim.log)
+        XCTAssertFalse(camera.sim.log.contains("GetDevicePropDesc (0x1014)(d218)"), camera.sim.log)
+    }
+
     /// A card that answers StoreNotAvailable gives no reading and no error, and is not asked again.
     func testARefusedCardIsLeftAloneQuietly() throws {
         var camera = try Connected(profile: "sony", ["--battery", "77", "--verbose"])
