@@ -129,7 +129,7 @@ final class CameraTetherTests: XCTestCase {
     /// downloads; the gallery gets each photo once and exactly as the camera holds it.
     func testPhotosAreUploadedWhileTheyDownload() throws {
         let (gallery, harness, relay) = try shootTwoOnSlowLink(size: "3M", rate: "1000000")
-        XCTAssertEqual(try gallery.uploadRequests().map(\.status), ["201", "201"], "each photo sent once")
+        XCTAssertEqual(try gallery.settledUploadRequests().map(\.status), ["201", "201"], "each photo sent once")
         let duringDownload = relay.stderr.split(separator: "\n").filter { $0.contains("(sent while downloading)") }
         XCTAssertEqual(duringDownload.count, 2, relay.stderr)
         XCTAssertEqual(try harness.history().filter(\.success).count, 2)
@@ -140,7 +140,7 @@ final class CameraTetherTests: XCTestCase {
     func testAnUploadDuringTheDownloadThatFailsIsRetriedFromTheSpool() throws {
         let (gallery, harness, _) = try shootTwoOnSlowLink(
             size: "2M", rate: "2000000", galleryArguments: ["--fail-first", "1", "--fail-status", "503"])
-        XCTAssertEqual(try gallery.uploadRequests().map(\.status).sorted(), ["201", "201", "503", "503"])
+        XCTAssertEqual(try gallery.settledUploadRequests().map(\.status).sorted(), ["201", "201", "503", "503"])
         let history = try harness.history()
         XCTAssertEqual(history.filter(\.success).count, 2)
         XCTAssertEqual(history.filter { !$0.success }.map(\.statusCode), [503, 503])

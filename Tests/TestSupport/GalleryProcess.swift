@@ -166,6 +166,13 @@ public final class GalleryProcess {
         try requests().filter { $0.path == "/upload" || $0.path.hasPrefix("/upload/") || $0.path.hasPrefix("/upload?") }
     }
 
+    /// The upload requests once none is still being answered: the gallery logs a request
+    /// "pending" until its answer is written, which can be after the client read the answer.
+    public func settledUploadRequests(timeout: Double = 10) throws -> [GalleryRequest] {
+        _ = Subprocess.waitUntil(timeout: timeout) { ((try? uploadRequests()) ?? []).allSatisfy { $0.status != "pending" } }
+        return try uploadRequests()
+    }
+
     /// The session manifests POSTed to `/manifests`, as JSON objects.
     public func manifests() throws -> [[String: Any]] {
         let response = try RawHTTP.get(host: host, port: port, path: "/api/manifests")

@@ -149,7 +149,7 @@ final class HTTPUploadClientTests: GalleryTestCase {
         XCTAssert((0...0.01).contains(after))
         let retried = try expectResponse(client.perform(request))
         XCTAssertEqual(policy.decide(.success(retried), attempt: 1), .delivered)
-        XCTAssertEqual(try gallery.uploadRequests().map(\.status), ["500", "201"])
+        XCTAssertEqual(try gallery.settledUploadRequests().map(\.status), ["500", "201"])
     }
 
     func testServiceUnavailableRetryAfterIsParsedAndHonoured() throws {
@@ -195,7 +195,7 @@ final class HTTPUploadClientTests: GalleryTestCase {
         guard case .retry = policy.decide(.failure(error), attempt: 0) else { return XCTFail("a drop must be retried") }
         let retried = try expectResponse(client.perform(request))
         XCTAssertEqual(retried.statusCode, 201)
-        XCTAssertEqual(try gallery.uploadRequests().map(\.status), ["dropped", "201"])
+        XCTAssertEqual(try gallery.settledUploadRequests().map(\.status), ["dropped", "201"])
     }
 
     func testLostAnswerThenRetryIsRecognisedAsTheSamePhoto() throws {
