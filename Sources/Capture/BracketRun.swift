@@ -1,5 +1,6 @@
 import Foundation
 import PTPWire
+import RelayCore
 
 /// Where a bracketing run stands, and what the camera's thread does next. Pure: the caller
 /// passes the time and what the camera did; persisted with the run, so `relay capture --resume`
@@ -65,9 +66,9 @@ public struct BracketRun: Codable, Equatable, Sendable {
     public private(set) var stopReason: String?
 
     /// Releases tried per frame while the body answers DeviceBusy.
-    public static let releaseAttempts = 3
+    public static let releaseAttempts = ReleaseRetry.attempts
     /// Back-off after the n-th busy answer: 0.3 s, then 0.6 s.
-    static func backOff(after busy: Int) -> Double { 0.3 * pow(2, Double(busy - 1)) }
+    static func backOff(after busy: Int) -> Double { ReleaseRetry.backoff.ceiling(attempt: busy - 1) }
     /// How long the body has to confirm a speed.
     public static let confirmTimeout = 5.0
     /// A photo is awaited its exposure time plus this (a 30 s exposure is not a failure).

@@ -32,3 +32,10 @@ public struct Backoff: Sendable, Equatable {
         return delay(attempt: attempt, using: &random)
     }
 }
+
+/// How a shutter release the camera answers DeviceBusy is asked again, for a timed capture and
+/// a bracketing frame alike: three attempts in all, 0.3 s then 0.6 s apart.
+public enum ReleaseRetry {
+    public static let attempts = 3
+    public static let backoff = Backoff(base: 0.3, cap: 1.2)
+}

@@ -18,9 +18,9 @@ enum CaptureTrigger: Equatable {
     case sonyHalfFull
 
     /// Attempts per shot while the camera answers DeviceBusy.
-    static let busyAttempts = 3
+    static let busyAttempts = ReleaseRetry.attempts
     /// Waits between those attempts: 0.3 s, then 0.6 s.
-    static let busyBackoff = Backoff(base: 0.3, cap: 1.2)
+    static let busyBackoff = ReleaseRetry.backoff
     /// RemoteReleaseOn's first parameter: 1 half press (focus), 2 full press (PTPIP.md).
     static let halfPress: UInt32 = 1
     static let fullPress: UInt32 = 2
