@@ -123,6 +123,21 @@ extension HTTPDestination: DestinationKind {
         if let fileField = config.option("fileField"), fileField.contains("\"") {
             throw .invalidField(fileField, reason: "fileField cannot hold quotes or line breaks")
         }
+        // A field's value may hold placeholders; a misspelt one ({exposre}) would go out as
+        // written, so it is refused as in a URL. Other braces (JSON, say) stay text.
+        for (name, value) in HTTPSettings(config).fields {
+            var rest = Substring(value)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                let word = rest[rest.index(after: open)..<close]
+                if !word.isEmpty, word.allSatisfy({ $0.isLetter && $0.isLowercase }), !PathTemplate.placeholders.contains(String(word)) {
+                    throw .invalidField(
+                        "\(name)=\(value)",
+                        reason: "{\(word)} is not a placeholder (use " + PathTemplate.placeholders.map { "{\($0)}" }.joined(separator: " ")
+                            + ")")
+                }
+                rest = rest[rest.index(after: close)...]
+            }
+        }
     }
 
     public static func make(

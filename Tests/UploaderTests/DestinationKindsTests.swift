@@ -52,6 +52,11 @@ final class DestinationKindsTests: XCTestCase {
             message(RequestConfig(url: "https://x.example/up", options: ["fields": ["": "a"]])).contains("field name cannot be empty"))
         XCTAssertTrue(message(RequestConfig(url: "https://x.example/up", options: ["fileField": "a\"b"])).contains("quotes"))
         XCTAssertTrue(
+            message(RequestConfig(url: "https://x.example/up", options: ["fields": ["exp": "{exposre}"]])).contains(
+                "{exposre} is not a placeholder"), "a misspelt placeholder in a field's value")
+        XCTAssertEqual(
+            message(RequestConfig(url: "https://x.example/up", options: ["fields": ["exp": "{exposure} s{set}", "m": "{\"a\":1}"]])), "")
+        XCTAssertTrue(
             message(RequestConfig(url: "https://x.example/up", options: ["manifestUrl": "ftp://h/m"])).contains("http:// or https://"))
         XCTAssertTrue(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "hunter2"])).contains("${NAME} reference"))
         XCTAssertEqual(message(RequestConfig(url: "ftp://u@h/x", options: ["password": "${FTP_PASSWORD}"])), "")
