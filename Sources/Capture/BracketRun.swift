@@ -50,6 +50,9 @@ public struct BracketRun: Codable, Equatable, Sendable {
         case releasing
         case busyBackOff(until: Date)
         case awaitingPhoto(deadline: Date)
+        /// The camera went away during the release: it may or may not have fired. Its photo is
+        /// awaited; none by the deadline means it did not, and the frame is fired again.
+        case awaitingUncertainPhoto(deadline: Date)
     }
 
     public private(set) var plan: BracketPlan
@@ -91,18 +94,22 @@ public struct BracketRun: Codable, Equatable, Sendable {
 
     public mutating func cameraReady(now: Date) {
         connected = true
-        if case .awaitingPhoto = phase, let frame = current {
-            phase = .awaitingPhoto(deadline: now.addingTimeInterval(frame.speed.seconds + Self.photoTimeout))
+        guard let frame = current else { return }
+        let deadline = now.addingTimeInterval(frame.speed.seconds + Self.photoTimeout)
+        switch phase {
+        case .awaitingPhoto: phase = .awaitingPhoto(deadline: deadline)
+        case .awaitingUncertainPhoto: phase = .awaitingUncertainPhoto(deadline: deadline)
+        default: break
         }
     }
 
     /// The camera went away. A frame whose release was under way may have been taken: its photo
-    /// is awaited once the camera is back, never fired again at once.
+    /// is awaited once the camera is back, and the frame fired again only if none comes.
     public mutating func cameraGone() {
         connected = false
         switch phase {
-        case .awaitingPhoto: break
-        case .releasing: phase = .awaitingPhoto(deadline: .distantFuture)
+        case .awaitingPhoto, .awaitingUncertainPhoto: break
+        case .releasing: phase = .awaitingUncertainPhoto(deadline: .distantFuture)
         default: phase = .ready
         }
     }
@@ -151,7 +158,11 @@ public struct BracketRun: Codable, Equatable, Sendable {
     /// A new photo appeared on the camera: the index of the frame it is, if one was fired and
     /// awaits it.
     public mutating func photoAppeared(fileName: String) -> Int? {
-        guard case .awaitingPhoto = phase, current != nil else { return nil }
+        switch phase {
+        case .awaitingPhoto, .awaitingUncertainPhoto: break
+        default: return nil
+        }
+        guard current != nil else { return nil }
         let index = position
         finish(.captured(fileName: fileName))
         return index
@@ -217,6 +228,11 @@ public struct BracketRun: Codable, Equatable, Sendable {
                 guard connected else { return .paused }
                 if now < deadline || photosPending { return .wait(until: max(deadline, now)) }
                 finish(.failed(reason: "no photo came within \(Int(frame.speed.seconds + Self.photoTimeout)) s of the release"))
+            case .awaitingUncertainPhoto(let deadline):
+                guard connected else { return .paused }
+                if now < deadline || photosPending { return .wait(until: max(deadline, now)) }
+                // No photo: the release did not fire before the camera went away.
+                phase = .ready
             }
         }
     }

@@ -157,8 +157,9 @@ final class BracketRunTests: XCTestCase {
     }
 
     /// A release whose answer never came (the connection dropped in it) may have been taken:
-    /// the frame is awaited once the camera is back, not fired again.
-    func testAReleaseCutByTheCameraGoingAwayIsAwaitedNotFiredAgain() throws {
+    /// the frame's photo is awaited once the camera is back, and only when none comes is the
+    /// frame fired again.
+    func testAReleaseCutByTheCameraGoingAwayIsAwaitedBeforeItIsFiredAgain() throws {
         var run = try makeRun("1/250,1/60")
         run.cameraReady(now: t0)
         guard case .setSpeed = run.next(now: t0) else { return XCTFail() }
@@ -167,7 +168,10 @@ final class BracketRunTests: XCTestCase {
         run.cameraGone()
         run.cameraReady(now: at(30))
         XCTAssertEqual(run.next(now: at(30)), .wait(until: at(40.004)), "its photo is awaited")
-        XCTAssertEqual(run.photoAppeared(fileName: "1.JPG").map { run.plan.frames[$0] }, frame)
+        var taken = run
+        XCTAssertEqual(taken.photoAppeared(fileName: "1.JPG").map { taken.plan.frames[$0] }, frame)
+        XCTAssertEqual(run.next(now: at(41)), .setSpeed(frame), "no photo: it did not fire, so it is fired again")
+        XCTAssertTrue(run.outcomes.isEmpty, "not counted as failed")
     }
 
     /// Photos announced and not looked at yet may hold the awaited one: no frame fails meanwhile.
