@@ -100,19 +100,9 @@ struct SimStandardExposure {
         case .exposureProgramMode:
             return PTPDevicePropDesc(
                 property: property, dataType: .uint16, getSet: 0, factoryDefault: 2,
-                current: Int64(Self.programValue(exposure.mode)), form: .enumeration([1, 2, 3, 4]))
+                current: Int64(exposure.mode.standardValue), form: .enumeration([1, 2, 3, 4]))
         default:
             return nil
-        }
-    }
-
-    /// ExposureProgramMode's value for a mode.
-    static func programValue(_ mode: ExposureMode) -> UInt16 {
-        switch mode {
-        case .manual: return 1
-        case .aperturePriority: return 3
-        case .shutterPriority: return 4
-        default: return 2
         }
     }
 

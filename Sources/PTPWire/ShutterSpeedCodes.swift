@@ -134,6 +134,27 @@ public enum ExposureMode: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// ExposureProgramMode's value for this mode (the inverse of `standard`; others are P).
+    public var standardValue: UInt16 {
+        switch self {
+        case .manual: return 1
+        case .aperturePriority: return 3
+        case .shutterPriority: return 4
+        default: return 2
+        }
+    }
+
+    /// Canon's AutoExposureMode value for this mode (the inverse of `canonEOS`; others are P).
+    public var canonEOSValue: UInt32 {
+        switch self {
+        case .manual: return 3
+        case .shutterPriority: return 1
+        case .aperturePriority: return 2
+        case .bulb: return 4
+        default: return 0
+        }
+    }
+
     /// Canon EOS AutoExposureMode 0xD105: 0 P, 1 Tv, 2 Av, 3 M, 4 bulb, 9 and 0x16 auto
     /// (libgphoto2 config.c `canon_eos_autoexposuremode`).
     public static func canonEOS(_ value: UInt32) -> ExposureMode {

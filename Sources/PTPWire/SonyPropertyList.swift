@@ -95,29 +95,16 @@ public struct SonyPropertyList: Equatable, Sendable {
         }
     }
 
-    /// The list as a body sends it (for the simulator).
+    /// The list as a body sends it (for the simulator): each descriptor is the standard one with
+    /// "is enabled" (1) after its get/set byte.
     public func encoded() -> [UInt8] {
         var writer = PTPDataWriter()
         writer.appendU32(UInt32(properties.count))
         writer.appendU32(0)
         for desc in properties.values.sorted(by: { $0.property.rawValue < $1.property.rawValue }) {
-            writer.appendU16(desc.property.rawValue)
-            writer.appendU16(desc.dataType.rawValue)
-            writer.appendU8(desc.getSet)
-            writer.appendU8(1)
-            PTPDevicePropDesc.append(desc.factoryDefault, desc.dataType, &writer)
-            PTPDevicePropDesc.append(desc.current, desc.dataType, &writer)
-            switch desc.form {
-            case .none:
-                writer.appendU8(0)
-            case .range(let minimum, let maximum, let step):
-                writer.appendU8(1)
-                for value in [minimum, maximum, step] { PTPDevicePropDesc.append(value, desc.dataType, &writer) }
-            case .enumeration(let values):
-                writer.appendU8(2)
-                writer.appendU16(UInt16(min(values.count, PTPDevicePropDesc.enumerationLimit)))
-                for value in values.prefix(PTPDevicePropDesc.enumerationLimit) { PTPDevicePropDesc.append(value, desc.dataType, &writer) }
-            }
+            var bytes = desc.encoded()
+            bytes.insert(1, at: 5)
+            writer.appendBytes(bytes)
         }
         return writer.bytes
     }

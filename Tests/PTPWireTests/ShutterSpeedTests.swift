@@ -100,5 +100,9 @@ final class ShutterSpeedTests: XCTestCase {
         XCTAssertTrue(ExposureMode.canonEOS(1).allowsSettingShutterSpeed)
         XCTAssertFalse(ExposureMode.canonEOS(0).allowsSettingShutterSpeed)
         XCTAssertFalse(ExposureMode.canonEOS(4).allowsSettingShutterSpeed, "bulb")
+        for mode in [ExposureMode.manual, .shutterPriority, .aperturePriority, .program] {
+            XCTAssertEqual(ExposureMode.standard(mode.standardValue), mode)
+            XCTAssertEqual(ExposureMode.canonEOS(mode.canonEOSValue), mode)
+        }
     }
 }

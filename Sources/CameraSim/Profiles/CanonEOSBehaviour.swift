@@ -160,16 +160,6 @@ struct CanonEOSBehaviour: SimBehaviour {
         return SimReply(code: .ok)
     }
 
-    /// Canon's AutoExposureMode value for the dial (0 P, 1 Tv, 2 Av, 3 M).
-    static func modeValue(_ mode: ExposureMode) -> UInt32 {
-        switch mode {
-        case .manual: return 3
-        case .shutterPriority: return 1
-        case .aperturePriority: return 2
-        default: return 0
-        }
-    }
-
     private mutating func getEvent(camera: inout SimCamera) -> [UInt8] {
         guard eventModeOn else { return CanonEOSEventList.encode([]) }
         if !sentPropertyDump {
@@ -180,7 +170,7 @@ struct CanonEOSBehaviour: SimBehaviour {
             return CanonEOSRecordedEvents.firstGetEvent(
                 batteryStep: reportedBatteryStep, availableShots: reportedShots,
                 shutterSpeed: ShutterSpeedCodes.canonCode(for: camera.card.exposure.current),
-                exposureMode: Self.modeValue(camera.card.exposure.mode))
+                exposureMode: camera.card.exposure.mode.canonEOSValue)
         }
         let flood = (0..<propertyFlood).map { index in
             CanonEOSEventRecord.propValueChanged(property: 0xD101 + UInt32(index % 64), value: UInt32(index), raw: [])
