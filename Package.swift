@@ -30,6 +30,12 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
         ),
+        // libjpeg-turbo's libjpeg API, for decoding a photo as it arrives (CJPEGStream only).
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+        ),
         // OpenSSL: SHA-256 (RelayCore: S3 checksums, received photos), FTPS and its certificate.
         .systemLibrary(
             name: "COpenSSL",
@@ -51,6 +57,8 @@ let package = Package(
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         .target(name: "CBuildInfo"),
+        // A libjpeg decoder fed as the file arrives, its setjmp error handling kept in C.
+        .target(name: "CJPEGStream", dependencies: ["CJPEG"]),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
         // Pure SSDP (UPnP discovery) messages and UPnP device descriptions: no I/O.
@@ -78,7 +86,7 @@ let package = Package(
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
         // through libjpeg-turbo.
-        .target(name: "Rendition", dependencies: ["CTurboJPEG", "RelayCore"]),
+        .target(name: "Rendition", dependencies: ["CTurboJPEG", "CJPEGStream", "RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.

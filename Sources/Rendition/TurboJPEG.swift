@@ -1,39 +1,22 @@
 import CTurboJPEG
 
-/// libjpeg-turbo's TurboJPEG API for one thread: a decoder and an encoder handle, used for
-/// decoding a JPEG at a DCT-domain scale straight to its YUV planes and encoding planes back.
+/// libjpeg-turbo's TurboJPEG API for one thread: an encoder of YUV planes, and the scales its
+/// decoder (``JPEGStreamDecoder``, libjpeg underneath) applies in the DCT domain.
 ///
 /// Not thread-safe (TurboJPEG handles are not): one per rendition thread.
 final class TurboJPEG {
-    private let decoder: tjhandle
     private let encoder: tjhandle
-
-    struct Header {
-        var width: Int
-        var height: Int
-        /// TurboJPEG's TJSAMP value.
-        var subsampling: Int32
-        var isGray: Bool { subsampling == Int32(TJSAMP_GRAY.rawValue) }
-    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     init() throws(Failure) {
-        guard let decoder = tjInitDecompress() else { throw Failure(description: "libjpeg-turbo could not start a decoder") }
-        guard let encoder = tjInitCompress() else {
-            tjDestroy(decoder)
-            throw Failure(description: "libjpeg-turbo could not start an encoder")
-        }
-        self.decoder = decoder
+        guard let encoder = tjInitCompress() else { throw Failure(description: "libjpeg-turbo could not start an encoder") }
         self.encoder = encoder
     }
 
-    deinit {
-        tjDestroy(decoder)
-        tjDestroy(encoder)
-    }
+    deinit { tjDestroy(encoder) }
 
     /// The scales the decoder can apply in the DCT domain.
     static let scales: [RenditionGeometry.Scale] = {
@@ -46,51 +29,19 @@ final class TurboJPEG {
         Failure(description: String(cString: tjGetErrorStr2(handle)))
     }
 
-    func header(_ jpeg: UnsafeRawBufferPointer) throws(Failure) -> Header {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let base = jpeg.bindMemory(to: UInt8.self).baseAddress
-        guard tjDecompressHeader3(decoder, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw failure(decoder)
-        }
-        guard colorspace == Int32(TJCS_YCbCr.rawValue) || colorspace == Int32(TJCS_GRAY.rawValue) else {
-            throw Failure(description: "it is a CMYK or RGB-coded JPEG, which renditions do not handle")
-        }
-        return Header(width: Int(width), height: Int(height), subsampling: subsampling)
-    }
-
-    /// The photo decoded at `scale`, as its planes (Y, or Y, Cb, Cr). A warning (corrupt or
-    /// cut-off data) is a failure: a rendition must not show grey where the photo was damaged.
-    func decodePlanes(_ jpeg: UnsafeRawBufferPointer, header: Header, scale: RenditionGeometry.Scale) throws(Failure) -> [PixelPlane] {
-        let width = scale.apply(header.width)
-        let height = scale.apply(header.height)
-        let count = header.isGray ? 1 : 3
-        let sizes = (0..<count).map { component in
-            (
-                Int(tjPlaneWidth(Int32(component), Int32(width), header.subsampling)),
-                Int(tjPlaneHeight(Int32(component), Int32(height), header.subsampling))
-            )
-        }
-        let buffers = sizes.map { UnsafeMutableBufferPointer<UInt8>.allocate(capacity: $0.0 * $0.1) }
-        defer { for buffer in buffers { buffer.deallocate() } }
-        var pointers: [UnsafeMutablePointer<UInt8>?] = buffers.map(\.baseAddress)
-        var strides: [Int32] = sizes.map { Int32($0.0) }
-        let base = jpeg.bindMemory(to: UInt8.self).baseAddress
-        let status = tjDecompressToYUVPlanes(
-            decoder, base, UInt(jpeg.count), &pointers, Int32(width), &strides,
-            Int32(height), TJFLAG_STOPONWARNING)
-        guard status == 0 else { throw failure(decoder) }
-        return zip(sizes, buffers).map { PixelPlane(width: $0.0.0, height: $0.0.1, pixels: Array($0.1)) }
-    }
-
     /// Encodes planes laid out for `subsampling` (TJSAMP) at `quality`.
     func encode(_ planes: [PixelPlane], width: Int, height: Int, subsampling: Int32, quality: Int) throws(Failure) -> [UInt8] {
+        // TurboJPEG reads each plane at its padded size (an odd height of 4:2:0 luma has one
+        // row more): the edge rows and columns are repeated out to it.
+        let padded = planes.enumerated().map { component, plane in
+            plane.padded(
+                width: Int(tjPlaneWidth(Int32(component), Int32(width), subsampling)),
+                height: Int(tjPlaneHeight(Int32(component), Int32(height), subsampling)))
+        }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        var strides = planes.map { Int32($0.width) }
-        let status = Self.withPlanePointers(planes[...], []) { pointers in
+        var strides = padded.map { Int32($0.width) }
+        let status = Self.withPlanePointers(padded[...], []) { pointers in
             var sources = pointers
             return tjCompressFromYUVPlanes(
                 encoder, &sources, Int32(width), &strides, Int32(height), subsampling,
