@@ -5,10 +5,20 @@ import Rendition
 import RunEvents
 import Spool
 
-/// The rendition thread of a run whose config sends gallery-sized copies: it makes each
-/// photo's rendition as soon as the photo is committed to the spool, stores it beside the photo,
-/// and only then lets the uploader have the photo. One thread: a rendition takes a fraction of a
-/// second and a 2-core box needs the other core for downloads and uploads.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The rendition thread of a run whose config sends gallery-sized copies. It decodes each photo
+/// as it downloads (from the growing spool file), so that when the photo is committed only its
+/// last rows, the resampling and the encoding remain; a photo committed without that (a hot
+/// folder's, a retried one, one that arrived while another was decoded) is made from the spooled
+/// file. The rendition is stored beside the photo, and only then may the uploader have it.
+///
+/// One thread, one decoder, reused photo after photo: a 2-core box needs the other core for
+/// downloads and uploads, and a photo that waits is decoded from the spool at disk speed.
 ///
 /// `@unchecked Sendable`: `spool`, `spec` and `bus` are immutable after init; the `RenditionMaker` is local to `run()`'s thread.
 final class RenditionStage: @unchecked Sendable {
@@ -29,23 +39,79 @@ final class RenditionStage: @unchecked Sendable {
             bus.publish(.run(.notice("renditions cannot be made (\(error)); photos are sent as originals", .warning)))
             maker = nil
         }
-        while let entry = spool.claimRendition() {
-            let record = make(entry, with: maker)
-            do {
-                try spool.finishRendition(entry, record)
-            } catch {
-                bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: "its rendition could not be stored (\(error))")))
+        while let work = spool.claimRenditionWork() {
+            switch work {
+            case .committed(let entry):
+                let started = Date()
+                settle(
+                    entry,
+                    make(entry, with: maker, started: started, streamed: false) { (maker, destination) throws(RenditionError) in
+                        try maker.make(source: spool.photoURL(for: entry), destination: destination)
+                    })
+            case .growing(let photo):
+                guard let maker, let entry = follow(photo, with: maker) else {
+                    spool.dropRenditionOffer(photo)
+                    continue
+                }
+                let committedAt = Date()
+                settle(
+                    entry,
+                    make(entry, with: maker, started: committedAt, streamed: true) { (maker, destination) throws(RenditionError) in
+                        try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path, destination: destination)
+                    })
             }
         }
     }
 
-    private func make(_ entry: SpoolEntry, with maker: RenditionMaker?) -> SpoolRendition {
+    /// Feeds `photo` to the maker as it downloads. The committed entry once the download is
+    /// committed (its rendition is then this thread's to finish); nil when the download was
+    /// abandoned or the run stops first.
+    private func follow(_ photo: GrowingPhoto, with maker: RenditionMaker) -> SpoolEntry? {
+        maker.begin()
+        var offset: Int64 = 0
+        var wantsBytes = true
+        var chunk = [UInt8](repeating: 0, count: RenditionMaker.chunkSize)
+        while true {
+            // Once the maker has enough, only the end of the download is awaited.
+            switch photo.waitForBytes(beyond: wantsBytes ? offset : Int64.max - 1, timeout: 0.5) {
+            case .available(let readable):
+                while offset < readable && wantsBytes {
+                    let want = Int(min(Int64(chunk.count), readable - offset))
+                    let count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
+                    guard count > 0 else { return nil }
+                    offset += Int64(count)
+                    wantsBytes = chunk.withUnsafeBytes { maker.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } == .needsBytes
+                }
+            case .pending:
+                if spool.isClosed { return nil }
+            case .abandoned:
+                return nil
+            case .ended:
+                guard case .committed(let entry) = photo.ended else { return nil }
+                return entry
+            }
+        }
+    }
+
+    private func settle(_ entry: SpoolEntry, _ record: SpoolRendition) {
+        do {
+            try spool.finishRendition(entry, record)
+        } catch {
+            bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: "its rendition could not be stored (\(error))")))
+        }
+    }
+
+    /// Makes the rendition with `body` and says what became of it. `started`: when the photo
+    /// began to wait for its rendition (for one decoded as it arrived, its commit).
+    private func make(
+        _ entry: SpoolEntry, with maker: RenditionMaker?, started: Date, streamed: Bool,
+        _ body: (RenditionMaker, URL) throws(RenditionError) -> RenditionMaker.Outcome
+    ) -> SpoolRendition {
         guard let maker else {
             return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
         }
-        let started = Date()
         do {
-            switch try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry)) {
+            switch try body(maker, spool.renditionWorkURL(for: entry)) {
             case .made(let bytes, let width, let height, let notes):
                 let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
                 bus.publish(
@@ -54,7 +120,7 @@ final class RenditionStage: @unchecked Sendable {
                             entry.photoRef,
                             RenditionResult(
                                 bytes: bytes, width: width, height: height,
-                                milliseconds: milliseconds, notes: notes))))
+                                milliseconds: milliseconds, notes: notes, duringDownload: streamed))))
                 return .made(spec: spec.key, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
             case .original(let reason):
                 bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: reason)))

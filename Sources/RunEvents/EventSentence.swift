@@ -92,7 +92,9 @@ public struct EventSentence: Sendable {
         case .renditionMade(let photo, let result):
             var line =
                 "rendition \(photo.name) \(ByteCountText.format(photo.bytes)) → \(ByteCountText.format(result.bytes)) "
-                + "(\(result.width)×\(result.height)) in \(result.milliseconds) ms"
+                + "(\(result.width)×\(result.height)) "
+                + (result.duringDownload
+                    ? "decoded as it downloaded, ready \(result.milliseconds) ms after it" : "in \(result.milliseconds) ms")
             for note in result.notes { line += "\nrendition \(photo.name): \(note)" }
             return line
         case .sentAsOriginal(let photo, let reason):

@@ -176,6 +176,7 @@ extension UploadEvent {
             photo.jsonFields.merging([
                 "renditionBytes": .int(result.bytes), "width": .int(Int64(result.width)), "height": .int(Int64(result.height)),
                 "milliseconds": .int(Int64(result.milliseconds)), "notes": .array(result.notes.map(JSONValue.string)),
+                "duringDownload": .bool(result.duringDownload),
             ]) { $1 }
         case .sentAsOriginal(let photo, let reason):
             photo.jsonFields.merging(["reason": .string(reason)]) { $1 }

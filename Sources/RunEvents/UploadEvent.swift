@@ -56,15 +56,20 @@ public struct RenditionResult: Sendable, Equatable {
     public var bytes: Int64
     public var width: Int
     public var height: Int
+    /// How long the photo waited for it once spooled: for one decoded while the photo
+    /// downloaded, only the last rows, the resampling and the encoding.
     public var milliseconds: Int
     /// What was dropped or changed on the way (e.g. an unreadable EXIF block).
     public var notes: [String]
+    /// Whether the photo was decoded as it downloaded.
+    public var duringDownload: Bool
 
-    public init(bytes: Int64, width: Int, height: Int, milliseconds: Int, notes: [String] = []) {
+    public init(bytes: Int64, width: Int, height: Int, milliseconds: Int, notes: [String] = [], duringDownload: Bool = false) {
         self.bytes = bytes
         self.width = width
         self.height = height
         self.milliseconds = milliseconds
         self.notes = notes
+        self.duringDownload = duringDownload
     }
 }

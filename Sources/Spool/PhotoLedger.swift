@@ -128,8 +128,9 @@ public struct PhotoLedger: Sendable {
     }
 
     /// A committed photo: in flight for the worker that sent it while it downloaded, or queued
-    /// (to wait for its rendition first, when the run makes them).
-    public mutating func admit(_ entry: SpoolEntry, inFlight sending: Bool) {
+    /// (to wait for its rendition first, when the run makes them; `renditionUnderWay`: the
+    /// rendition thread made it as the photo arrived, and finishes it).
+    public mutating func admit(_ entry: SpoolEntry, inFlight sending: Bool, renditionUnderWay: Bool = false) {
         reservedNames[entry.id] = nil
         if let map = entry.destinations { progress[entry.id] = map }
         if sending {
@@ -137,6 +138,7 @@ public struct PhotoLedger: Sendable {
         } else {
             queued.append(entry)
             if makesRenditions { awaitingRendition.insert(entry.id) }
+            if makesRenditions && renditionUnderWay { rendering.insert(entry.id) }
         }
     }
 

@@ -8,11 +8,12 @@ extension Spool {
     /// (cut-through), so that its upload runs alongside its download instead of after it. The
     /// spool rules still hold: the upload reads only what was written, its last byte only once the
     /// photo is committed, and a retry reads the committed file. Offered again after a withdrawal
-    /// (a resumed download), it keeps its upload name and sequence. A run that sends renditions
-    /// offers nothing: the rendition is made from the whole photo. A photo whose size the source
-    /// does not know (0) is offered to workers that can send a body without a length.
+    /// (a resumed download), it keeps its upload name and sequence. A photo whose size the source
+    /// does not know (0) is offered to workers that can send a body without a length. In a run
+    /// that sends renditions the photo is offered to the rendition thread instead, which decodes
+    /// it as it arrives (the upload sends the rendition, made once the photo is committed).
     public func offer(_ incoming: IncomingPhoto) {
-        guard renditionKey == nil, incoming.growth == nil else { return }
+        guard incoming.growth == nil else { return }
         let identity = incoming.identity
         let reservation = incoming.reservation ?? condition.withLock { ledger.reserve(for: identity.fileName, id: identity.stableID) }
         incoming.reservation = reservation
@@ -21,7 +22,7 @@ extension Spool {
         guard let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount) else { return }
         incoming.growth = growth
         condition.withLock {
-            offered.append(growth)
+            if renditionKey == nil { offered.append(growth) } else { renditionOffers.append(growth) }
             condition.broadcast()
         }
     }
@@ -33,16 +34,19 @@ extension Spool {
         incoming.growth = nil
         condition.withLock {
             offered.removeAll { $0 === growth }
+            renditionOffers.removeAll { $0 === growth }
             if cutThrough[growth.entry.id] === growth { cutThrough[growth.entry.id] = nil }
+            if renderingOffers[growth.entry.id] === growth { renderingOffers[growth.entry.id] = nil }
             growth.end(.abandoned)
         }
     }
 
-    /// Whether a worker is uploading `incoming` while it downloads: then its upload waits for
-    /// the commit to send the last byte, and the commit should not be put off.
-    public func isBeingUploaded(_ incoming: IncomingPhoto) -> Bool {
+    /// Whether a worker is uploading `incoming`, or the rendition thread decoding it, while it
+    /// downloads: then the upload or the rendition waits for the commit to end, and the commit
+    /// should not be put off.
+    public func isReadWhileDownloading(_ incoming: IncomingPhoto) -> Bool {
         guard let growth = incoming.growth else { return false }
-        return condition.withLock { cutThrough[growth.entry.id] === growth }
+        return condition.withLock { cutThrough[growth.entry.id] === growth || renderingOffers[growth.entry.id] === growth }
     }
 
     /// Ends a cut-through upload that did not deliver the photo: if the download was committed

@@ -8,18 +8,44 @@ import RelayCore
 #endif
 
 /// The spool's side of renditions: a committed photo waits for its gallery copy, which the one
-/// rendition thread makes and the spool records (file renamed in first, sidecar second).
+/// rendition thread makes (from the photo as it downloads, when it can) and the spool records
+/// (file renamed in first, sidecar second).
 extension Spool {
-    /// Blocks until a queued photo needs its rendition and hands it to the caller (the one
-    /// rendition thread); nil once the spool is closed.
-    public func claimRendition() -> SpoolEntry? {
+    /// What the rendition thread is given.
+    public enum RenditionWork: Sendable {
+        /// A queued photo whose rendition is to be made, now being made.
+        case committed(SpoolEntry)
+        /// A photo still downloading: decode it as it arrives. When it is committed,
+        /// ``GrowingPhoto/ended`` says `.committed` and its rendition is being made (finish it
+        /// with ``finishRendition(_:_:)``); abandoned, give it up with ``dropRenditionOffer(_:)``.
+        case growing(GrowingPhoto)
+    }
+
+    /// Blocks until a queued photo needs its rendition, or (when none does) a photo starts
+    /// downloading, and hands it to the caller (the one rendition thread); nil once the spool is
+    /// closed.
+    public func claimRenditionWork() -> RenditionWork? {
         condition.lock()
         defer { condition.unlock() }
         while !closed {
-            if let entry = ledger.claimRendition() { return entry }
+            renditionOffers.removeAll { $0.isAbandoned }
+            if let entry = ledger.claimRendition() { return .committed(entry) }
+            if !renditionOffers.isEmpty {
+                let growing = renditionOffers.removeFirst()
+                renderingOffers[growing.entry.id] = growing
+                return .growing(growing)
+            }
             condition.wait()
         }
         return nil
+    }
+
+    /// The rendition thread stops reading a photo that is downloading (it was abandoned, or the
+    /// run stops): its rendition is made from the spooled photo once it is committed.
+    public func dropRenditionOffer(_ photo: GrowingPhoto) {
+        condition.withLock {
+            if renderingOffers[photo.entry.id] === photo { renderingOffers[photo.entry.id] = nil }
+        }
     }
 
     /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in

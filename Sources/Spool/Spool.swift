@@ -49,6 +49,10 @@ public final class Spool: @unchecked Sendable {
     var offered: [GrowingPhoto] = []
     /// Offered photos a worker is uploading, by id.
     var cutThrough: [String: GrowingPhoto] = [:]
+    /// Photos still downloading whose rendition may be started (in a run that sends renditions),
+    /// oldest first; and those whose rendition is being made as they arrive, by id.
+    var renditionOffers: [GrowingPhoto] = []
+    var renderingOffers: [String: GrowingPhoto] = [:]
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     private let sequenceWrite = NSLock()
     var closed = false
@@ -184,7 +188,10 @@ public final class Spool: @unchecked Sendable {
         let growth = incoming.growth
         incoming.growth = nil
         let (sequence, uploadName, claimed) = condition.withLock { () -> (Int, String, GrowingPhoto?) in
-            if let growth { offered.removeAll { $0 === growth } }
+            if let growth {
+                offered.removeAll { $0 === growth }
+                renditionOffers.removeAll { $0 === growth }
+            }
             // A rewound or otherwise abandoned upload does not get the photo in flight.
             let claimed = growth.flatMap { cutThrough[id] === $0 && $0.ended == nil ? $0 : nil }
             if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
@@ -209,7 +216,10 @@ public final class Spool: @unchecked Sendable {
             AtomicFile.syncDirectory(directory.path)
         } catch {
             growth?.end(.abandoned)
-            condition.withLock { if let growth, cutThrough[id] === growth { cutThrough[id] = nil } }
+            condition.withLock {
+                if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
+                if let growth, renderingOffers[id] === growth { renderingOffers[id] = nil }
+            }
             discard(incoming)
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
@@ -220,9 +230,15 @@ public final class Spool: @unchecked Sendable {
             let stillClaimed =
                 claimed.map { cutThrough[id] === $0 && $0.ended == nil && ($0.entry.bytes == 0 || entry.bytes == $0.entry.bytes) } ?? false
             if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
+            let rendering = growth.flatMap { renderingOffers[id] === $0 && $0.ended == nil ? $0 : nil }
+            if let growth, renderingOffers[id] === growth { renderingOffers[id] = nil }
             if stillClaimed, let claimed {
                 ledger.admit(entry, inFlight: true)
                 claimed.end(.committed(entry))
+            } else if let rendering {
+                // Its rendition is being made as it arrived: the same thread finishes it.
+                ledger.admit(entry, inFlight: false, renditionUnderWay: true)
+                rendering.end(.committed(entry))
             } else {
                 growth?.end(.abandoned)
                 entry.attempts = 0

@@ -94,13 +94,13 @@ extension TetherSession {
         }
         memory.partials[id] = nil
         // With more to download, the disk flushes this photo while the next one downloads, and
-        // it is committed between two chunks of that one. Not when a worker is uploading it (its
-        // last byte waits for the commit), nor a capture held in camera memory (it waits for
+        // it is committed between two chunks of that one. Not when a worker is uploading it or
+        // its rendition is being decoded (their end waits for the commit), nor a capture held in camera memory (it waits for
         // its release).
         commitFlushed(wait: true)
         let downloaded = Downloaded(candidate: candidate, incoming: incoming)
         let moreToDownload = !downloads.isEmpty
-        if moreToDownload && !object.needsTransferComplete && !dialect.reusesHandles && !context.spool.isBeingUploaded(incoming) {
+        if moreToDownload && !object.needsTransferComplete && !dialect.reusesHandles && !context.spool.isReadWhileDownloading(incoming) {
             // No worker may claim it now and wait on a commit that is put off: it is queued then.
             context.spool.withdraw(incoming)
             incoming.flushInBackground()

@@ -62,7 +62,7 @@ final class DestinationSpoolTests: XCTestCase {
         XCTAssertTrue(spool.isQueueFed("GALLERY"))
         XCTAssertFalse(spool.isQueueFed("BACKUP"))
         let photo = try add(spool, "A.JPG")
-        let rendering = try XCTUnwrap(spool.claimRendition())
+        let rendering = try XCTUnwrap(spool.claimCommittedRendition())
         XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: rendering).path, contents: Data([1, 2, 3])))
         try spool.finishRendition(rendering, .made(spec: "w800", photoKey: photo.idempotencyKey, bytes: 3, width: 2, height: 1))
 

@@ -47,7 +47,7 @@ final class RenditionSpoolTests: XCTestCase {
     func testAPhotoWaitsForItsRenditionAndThenSendsIt() throws {
         let spool = try Spool(directory: folder, renditionKey: key)
         let entry = try spoolPhoto(spool, "IMG_0001.JPG")
-        let claimed = try XCTUnwrap(spool.claimRendition())
+        let claimed = try XCTUnwrap(spool.claimCommittedRendition())
         XCTAssertEqual(claimed.id, entry.id)
         try makeRendition(spool, claimed)
         guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: true) else { return XCTFail("not handed out after its rendition") }
@@ -74,7 +74,7 @@ final class RenditionSpoolTests: XCTestCase {
             let spool = try Spool(directory: folder, renditionKey: key)
             let entry = try spoolPhoto(spool, "IMG_0002.JPG")
             id = entry.id
-            let claimed = try XCTUnwrap(spool.claimRendition())
+            let claimed = try XCTUnwrap(spool.claimCommittedRendition())
             // relay dies while writing: the work file is in .incoming, the sidecar says nothing.
             XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: claimed).path, contents: Data([1])))
             // A rendition renamed in just before the crash, its sidecar not yet written.
@@ -82,7 +82,7 @@ final class RenditionSpoolTests: XCTestCase {
         }
         let spool = try Spool(directory: folder, renditionKey: key)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path), [])
-        let again = try XCTUnwrap(spool.claimRendition(), "made again")
+        let again = try XCTUnwrap(spool.claimCommittedRendition(), "made again")
         XCTAssertEqual(again.id, id)
         XCTAssertNil(again.rendition)
         try makeRendition(spool, again, bytes: [4, 5, 6, 7])
@@ -96,7 +96,7 @@ final class RenditionSpoolTests: XCTestCase {
             let spool = try Spool(directory: folder, renditionKey: key)
             let entry = try spoolPhoto(spool, "IMG_0003.JPG")
             id = entry.id
-            try makeRendition(spool, try XCTUnwrap(spool.claimRendition()))
+            try makeRendition(spool, try XCTUnwrap(spool.claimCommittedRendition()))
         }
         do {
             let spool = try Spool(directory: folder, renditionKey: key)
@@ -116,7 +116,7 @@ final class RenditionSpoolTests: XCTestCase {
     func testAnOriginalDecisionIsKeptAndSendsThePhoto() throws {
         let spool = try Spool(directory: folder, renditionKey: key)
         let entry = try spoolPhoto(spool, "SMALL.JPG")
-        let claimed = try XCTUnwrap(spool.claimRendition())
+        let claimed = try XCTUnwrap(spool.claimCommittedRendition())
         try spool.finishRendition(claimed, .original(spec: key, photoKey: entry.idempotencyKey, reason: "already small"))
         guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: false) else { return XCTFail("not handed out") }
         XCTAssertEqual(sent.rendition?.originalReason, "already small")
@@ -127,4 +127,12 @@ final class RenditionSpoolTests: XCTestCase {
 
 private final class WorkBox: @unchecked Sendable {
     var work: Spool.Work?
+}
+
+extension Spool {
+    /// The next committed photo whose rendition is to be made (these tests offer no download).
+    func claimCommittedRendition() -> SpoolEntry? {
+        guard case .committed(let entry)? = claimRenditionWork() else { return nil }
+        return entry
+    }
 }
