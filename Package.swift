@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
-        .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore"]),
+        .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),

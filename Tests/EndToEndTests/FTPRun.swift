@@ -12,12 +12,18 @@ final class FTPRun {
     let files: URL
 
     /// `users`: name and password; each password is handed over in its own environment variable.
-    init(users: [(String, String)] = [("alice", "alice-secret")], extra: [String] = [], gallery: GalleryProcess? = nil) throws {
+    /// `config`: more options of the gallery's `relay config add` (e.g. `--max-edge`).
+    init(
+        users: [(String, String)] = [("alice", "alice-secret")], extra: [String] = [], config: [String] = [],
+        gallery: GalleryProcess? = nil
+    ) throws {
         self.gallery = try gallery ?? GalleryProcess()
         harness = try RelayHarness()
         files = harness.root.appendingPathComponent("camera")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        XCTAssertEqual(try harness.relay("config", "add", "--url", self.gallery.uploadURL).status, 0)
+        let added = try Subprocess.run(
+            TestPaths.relayExecutable, ["config", "add", "--url", self.gallery.uploadURL] + config, environment: harness.environment)
+        XCTAssertEqual(added.status, 0, added.stderr)
         var arguments = ["run", "--ftp", "127.0.0.1:0", "--retry-base", "0.05", "--retry-cap", "0.5"]
         for (name, password) in users {
             let variable = "FTP_PASSWORD_\(name.uppercased())"

@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 30: a photo's rendition is decoded while the photo downloads, from the growing spool
+/// file, on every road that offers a download (PTP/IP, the FTP receiver), and it is the
+/// rendition `relay rendition` makes of the finished file, byte for byte, whatever pieces the
+/// photo came in, a dropped link and a resumed download included.
+final class StreamedRenditionTests: XCTestCase {
+    private let edge = "1024"
+
+    /// `relay rendition` of each file: the rendition of the finished photo, by the photo's name.
+    private func renditionsOfFinishedFiles(_ harness: RelayHarness, _ files: [URL]) throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        for file in files {
+            let output = harness.root.appendingPathComponent("reference-\(file.lastPathComponent)")
+            let made = try harness.relay("rendition", file.path, "--max-edge", edge, "-o", output.path)
+            XCTAssertEqual(made.status, 0, made.stderr)
+            hashes[file.lastPathComponent] = SHA256.hex(try Data(contentsOf: output))
+        }
+        return hashes
+    }
+
+    /// The `rendition.made` events of a `--json` run, by photo name.
+    private func renditionEvents(_ relay: Subprocess) -> [String: [String: Any]] {
+        var events: [String: [String: Any]] = [:]
+        for line in relay.stdout.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["type"] as? String == "rendition.made", let name = object["name"] as? String
+            else { continue }
+            events[name] = object
+        }
+        return events
+    }
+
+    func testACameraDownloadInIrregularPiecesWithADroppedLinkGetsTheRenditionOfTheFinishedFile() throws {
+        let harness = try RelayHarness()
+        let card = harness.root.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        let landscape = card.appendingPathComponent("A.JPG")
+        let portrait = card.appendingPathComponent("B.JPG")
+        try CameraJPEG.write(to: landscape, .init(width: 2400, height: 1600, gps: true, seed: 41))
+        try CameraJPEG.write(to: portrait, .init(width: 2400, height: 1600, orientation: 6, xmp: true, seed: 42))
+        let expected = try renditionsOfFinishedFiles(harness, [landscape, portrait])
+
+        let gallery = try GalleryProcess()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
+        // Shots take the card's photos in turn; the link is slow (each photo takes about a
+        // second), splits packets at random and drops during the third transfer.
+        let camera = try CameraSimProcess(
+            profile: "generic",
+            arguments: [
+                "--photos", card.path, "--random-split", "--rate-limit", "2M", "--drop-during-transfer", "3", "--seed", "30",
+            ])
+        defer { _ = camera.stop() }
+        let relay = try harness.startCameraRun(camera.cameraURL, ["--json"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") }, relay.stderr)
+        for shot in 1...4 {
+            camera.shootByStdin()
+            let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= shot || !relay.isRunning }
+            XCTAssertTrue(arrived, "shot \(shot); relay:\n\(relay.stderr.suffix(3000))\ncamera:\n\(camera.log.suffix(2000))")
+        }
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+
+        let photos = try gallery.photos()
+        XCTAssertEqual(photos.count, 4)
+        // Shots 1 and 3 are A, 2 and 4 are B: each the rendition of the finished file.
+        let sorted = photos.sorted { $0.name < $1.name }
+        XCTAssertEqual(sorted.map(\.sha256), [expected["A.JPG"], expected["B.JPG"], expected["A.JPG"], expected["B.JPG"]])
+        XCTAssertTrue(relay.stderr.contains("resuming"), "the dropped link resumed a download:\n\(relay.stderr)")
+        let events = renditionEvents(relay)
+        XCTAssertEqual(events.count, 4, relay.stdout)
+        for (name, event) in events {
+            XCTAssertEqual(event["duringDownload"] as? Bool, true, "\(name) was decoded as it downloaded: \(event)")
+        }
+    }
+
+    func testAnFTPUploadIsDecodedAsItArrivesAndACutOneStartsAgainOnItsResume() throws {
+        let ftp = try FTPRun(extra: ["--json"], config: ["--max-edge", edge])
+        let photo = ftp.files.appendingPathComponent("DSC_0300.JPG")
+        try CameraJPEG.write(to: photo, .init(width: 2400, height: 1600, seed: 43))
+        let expected = try renditionsOfFinishedFiles(ftp.harness, [photo])
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: photo.path)[.size] as? Int)
+        // Cut two thirds in, then resumed: the rendition started on the cut upload is dropped.
+        XCTAssertEqual(try ftp.camera(["--rate", "800000", "--die-after", "\(size * 2 / 3)", photo.path]).status, 3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("kept for a resume") }, ftp.relay.stderr)
+        let resumed = try ftp.camera(["--rate", "800000", "--resume", photo.path])
+        XCTAssertTrue(resumed.stdout.hasPrefix("DSC_0300.JPG 226"), resumed.stdout + resumed.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [expected["DSC_0300.JPG"]])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(ftp.relay).count == 1 }, ftp.relay.stdout)
+        XCTAssertEqual(renditionEvents(ftp.relay)["DSC_0300.JPG"]?["duringDownload"] as? Bool, true, ftp.relay.stdout)
+    }
+}
