@@ -24,13 +24,8 @@ let package = Package(
             pkgConfig: "libgphoto2",
             providers: [.apt(["libgphoto2-dev"]), .brew(["libgphoto2"])]
         ),
-        // libjpeg-turbo's TurboJPEG API: scaled decoding and encoding of renditions.
-        .systemLibrary(
-            name: "CTurboJPEG",
-            pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
-        ),
-        // libjpeg-turbo's libjpeg API, for decoding a photo as it arrives (CJPEGStream only).
+        // libjpeg-turbo's libjpeg API: renditions decoded as photos arrive and encoded as their
+        // rows are made (through CJPEGStream only).
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
@@ -57,7 +52,8 @@ let package = Package(
         // Early writeback of spooled photos (sync_file_range on Linux), which Swift cannot call.
         .target(name: "CFileFlush"),
         .target(name: "CBuildInfo"),
-        // A libjpeg decoder fed as the file arrives, its setjmp error handling kept in C.
+        // A libjpeg decoder fed as the file arrives and an encoder writing strip by strip, their
+        // setjmp error handling kept in C.
         .target(name: "CJPEGStream", dependencies: ["CJPEG"]),
         // Pure PTP/IP and PTP codec: no I/O.
         .target(name: "PTPWire"),
@@ -85,8 +81,8 @@ let package = Package(
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
-        // through libjpeg-turbo.
-        .target(name: "Rendition", dependencies: ["CTurboJPEG", "CJPEGStream", "RelayCore"]),
+        // through libjpeg-turbo as the photo arrives.
+        .target(name: "Rendition", dependencies: ["CJPEGStream", "RelayCore"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what relay needs on Debian, in sets:
 #   scripts/install-deps.sh build     what `swift build` needs: the headers of libcurl, libjpeg-turbo
-#                                     (TurboJPEG and libjpeg), libgphoto2, OpenSSL, libmicrohttpd and libqrencode, pkg-config,
+#                                     (libjpeg), libgphoto2, OpenSSL, libmicrohttpd and libqrencode, pkg-config,
 #                                     CA certificates; and checks that Swift 6 is there
 #   scripts/install-deps.sh demo      build + what scripts/demo.sh runs: Python 3 (the local gallery),
 #                                     ImageMagick and DejaVu fonts (its pictures). No server, no browser.
@@ -111,7 +111,7 @@ relay_find_swift() {
     }
 }
 
-relay_deps_build=(libcurl4-openssl-dev libturbojpeg0-dev libjpeg62-turbo-dev libgphoto2-dev libssl-dev libmicrohttpd-dev libqrencode-dev pkg-config ca-certificates)
+relay_deps_build=(libcurl4-openssl-dev libjpeg62-turbo-dev libgphoto2-dev libssl-dev libmicrohttpd-dev libqrencode-dev pkg-config ca-certificates)
 relay_deps_extra=()
 relay_deps_set=${1:-}
 case "$relay_deps_set" in

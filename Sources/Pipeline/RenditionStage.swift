@@ -50,6 +50,7 @@ final class RenditionStage: @unchecked Sendable {
                     })
             case .growing(let photo):
                 guard let maker, let entry = follow(photo, with: maker) else {
+                    maker?.abandon()
                     spool.dropRenditionOffer(photo)
                     continue
                 }
@@ -57,7 +58,7 @@ final class RenditionStage: @unchecked Sendable {
                 settle(
                     entry,
                     make(entry, with: maker, started: committedAt, streamed: true) { (maker, destination) throws(RenditionError) in
-                        try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path, destination: destination)
+                        try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path)
                     })
             }
         }
@@ -67,7 +68,7 @@ final class RenditionStage: @unchecked Sendable {
     /// committed (its rendition is then this thread's to finish); nil when the download was
     /// abandoned or the run stops first.
     private func follow(_ photo: GrowingPhoto, with maker: RenditionMaker) -> SpoolEntry? {
-        maker.begin()
+        maker.begin(destination: spool.renditionWorkURL(for: photo.entry))
         var offset: Int64 = 0
         var wantsBytes = true
         var chunk = [UInt8](repeating: 0, count: RenditionMaker.chunkSize)

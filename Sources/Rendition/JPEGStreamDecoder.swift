@@ -97,6 +97,9 @@ final class JPEGStreamDecoder {
         }
     }
 
+    /// Where plane `component` is decoded into (its first ``rows(_:)`` rows are done).
+    func plane(_ component: Int) -> UnsafePointer<UInt8> { UnsafePointer(planes[component].baseAddress!) }
+
     /// The decoded planes (after ``readStrips()`` said every row is out).
     func decodedPlanes() -> [PixelPlane] {
         zip(planeSizes, planes).map { PixelPlane(width: $0.0.width, height: $0.0.height, pixels: Array($0.1)) }

@@ -70,24 +70,43 @@ public enum PlaneResampler {
         return UInt8(clamping: rounded)
     }
 
+    /// One row shrunk (or widened) along x: `source` holds the row's samples, `target` gets
+    /// `c.starts.count` of them.
+    static func resizeRow(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, _ c: Contributions) {
+        c.weights.withUnsafeBufferPointer { weights in
+            for x in 0..<c.starts.count {
+                let base = c.starts[x]
+                let w = x * c.stride
+                var sum: Int32 = 0
+                for t in 0..<c.taps { sum &+= weights[w + t] &* Int32(source[base + t]) }
+                target[x] = clampToByte(sum)
+            }
+        }
+    }
+
+    /// Output row `y` along y, from the rows of `plane` (`width` samples each) under its filter;
+    /// `sums` holds `width` accumulators.
+    static func blendRow(
+        _ y: Int, of plane: UnsafePointer<UInt8>, width: Int, into target: UnsafeMutablePointer<UInt8>,
+        _ c: Contributions, sums: UnsafeMutablePointer<Int32>
+    ) {
+        for x in 0..<width { sums[x] = 0 }
+        for t in 0..<c.taps {
+            let weight = c.weights[y * c.stride + t]
+            if weight == 0 { continue }
+            let row = plane + (c.starts[y] + t) * width
+            for x in 0..<width { sums[x] &+= weight &* Int32(row[x]) }
+        }
+        for x in 0..<width { target[x] = clampToByte(sums[x]) }
+    }
+
     private static func horizontal(_ plane: PixelPlane, to width: Int) -> PixelPlane {
         let c = contributions(source: plane.width, target: width)
-        let stride = c.stride
         var out = [UInt8](repeating: 0, count: width * plane.height)
         plane.pixels.withUnsafeBufferPointer { src in
-            c.weights.withUnsafeBufferPointer { weights in
-                out.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<plane.height {
-                        let row = y * plane.width
-                        let outRow = y * width
-                        for x in 0..<width {
-                            let base = row + c.starts[x]
-                            let w = x * stride
-                            var sum: Int32 = 0
-                            for t in 0..<c.taps { sum &+= weights[w + t] &* Int32(src[base + t]) }
-                            dst[outRow + x] = clampToByte(sum)
-                        }
-                    }
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<plane.height {
+                    resizeRow(src.baseAddress! + y * plane.width, into: dst.baseAddress! + y * width, c)
                 }
             }
         }
@@ -96,7 +115,6 @@ public enum PlaneResampler {
 
     private static func vertical(_ plane: PixelPlane, to height: Int) -> PixelPlane {
         let c = contributions(source: plane.height, target: height)
-        let stride = c.stride
         let width = plane.width
         var out = [UInt8](repeating: 0, count: width * height)
         var sums = [Int32](repeating: 0, count: width)
@@ -104,19 +122,83 @@ public enum PlaneResampler {
             out.withUnsafeMutableBufferPointer { dst in
                 sums.withUnsafeMutableBufferPointer { acc in
                     for y in 0..<height {
-                        for x in 0..<width { acc[x] = 0 }
-                        for t in 0..<c.taps {
-                            let weight = c.weights[y * stride + t]
-                            if weight == 0 { continue }
-                            let row = (c.starts[y] + t) * width
-                            for x in 0..<width { acc[x] &+= weight &* Int32(src[row + x]) }
-                        }
-                        let outRow = y * width
-                        for x in 0..<width { dst[outRow + x] = clampToByte(acc[x]) }
+                        blendRow(y, of: src.baseAddress!, width: width, into: dst.baseAddress! + y * width, c, sums: acc.baseAddress!)
                     }
                 }
             }
         }
         return PixelPlane(width: width, height: height, pixels: out)
     }
+}
+
+/// One plane resized as its source rows arrive (a photo still downloading): each output row is
+/// made once the source rows under its filter are in, with ``PlaneResampler``'s arithmetic, so
+/// the result is the same bytes as resizing the finished plane.
+struct PlaneResizeStream {
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let width: Int
+    let height: Int
+    private let horizontal: PlaneResampler.Contributions?
+    private let vertical: PlaneResampler.Contributions?
+    /// Source rows resized along x (only when the height changes too).
+    private var intermediate: [UInt8]
+    private var sums: [Int32]
+    /// The resized plane; its first ``rows`` rows are done.
+    private(set) var output: [UInt8]
+    private(set) var rows = 0
+    private(set) var sourceRows = 0
+
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.width = width
+        self.height = height
+        horizontal = width == sourceWidth ? nil : PlaneResampler.contributions(source: sourceWidth, target: width)
+        vertical = height == sourceHeight ? nil : PlaneResampler.contributions(source: sourceHeight, target: height)
+        intermediate = vertical == nil ? [] : [UInt8](repeating: 0, count: width * sourceHeight)
+        sums = [Int32](repeating: 0, count: vertical == nil ? 0 : width)
+        output = [UInt8](repeating: 0, count: width * height)
+    }
+
+    /// Takes the next `count` source rows (`sourceWidth` samples each, packed) and makes every
+    /// output row they complete.
+    mutating func append(_ source: UnsafePointer<UInt8>, count: Int) {
+        let count = min(count, sourceHeight - sourceRows)
+        guard count > 0 else { return }
+        let horizontal = horizontal
+        let (sourceWidth, width, first) = (sourceWidth, width, sourceRows)
+        func place(into target: UnsafeMutablePointer<UInt8>) {
+            for row in 0..<count {
+                let from = source + row * sourceWidth
+                let to = target + (first + row) * width
+                if let horizontal { PlaneResampler.resizeRow(from, into: to, horizontal) } else { to.update(from: from, count: width) }
+            }
+        }
+        sourceRows += count
+        guard let vertical else {
+            output.withUnsafeMutableBufferPointer { place(into: $0.baseAddress!) }
+            rows = sourceRows
+            return
+        }
+        intermediate.withUnsafeMutableBufferPointer { place(into: $0.baseAddress!) }
+        var ready = rows
+        while ready < height && vertical.starts[ready] + vertical.taps <= sourceRows { ready += 1 }
+        guard ready > rows else { return }
+        let done = rows
+        intermediate.withUnsafeBufferPointer { plane in
+            output.withUnsafeMutableBufferPointer { out in
+                sums.withUnsafeMutableBufferPointer { acc in
+                    for y in done..<ready {
+                        PlaneResampler.blendRow(
+                            y, of: plane.baseAddress!, width: width, into: out.baseAddress! + y * width, vertical, sums: acc.baseAddress!)
+                    }
+                }
+            }
+        }
+        rows = ready
+    }
+
+    /// The finished plane (every source row taken).
+    var plane: PixelPlane { PixelPlane(width: width, height: height, pixels: output) }
 }

@@ -17,7 +17,7 @@ public enum RenditionError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .codec(let reason): "renditions cannot be made: \(reason); check that libturbojpeg is installed"
+        case .codec(let reason): "renditions cannot be made: \(reason); check that libjpeg-turbo (libjpeg62-turbo) is installed"
         case .io(let path, let reason): "cannot read \(path) to make its rendition: \(reason)"
         case .writing(let path, let errno):
             errno.isDiskFull

@@ -5,7 +5,7 @@ import RunEvents
 
 /// Small JPEGs of the latest photos for the page, made on a thread of their own: the bus calls
 /// observers on a camera's download thread, which must not wait for a decode. Each is the
-/// camera's own EXIF preview when the photo has one, else a rendition at `maxEdge` px (TurboJPEG
+/// camera's own EXIF preview when the photo has one, else a rendition at `maxEdge` px (libjpeg
 /// decodes a camera's photo at 1/8 scale for that). The
 /// spool file is opened when the photo is spooled, so that a photo delivered and removed before
 /// its turn still gets its thumbnail; one whose file is already gone gets none, and the page

@@ -14,6 +14,32 @@ import Testing
         }
     }
 
+    /// Rows arriving in pieces (a photo still downloading) give the bytes of resizing the whole
+    /// plane, each output row made as soon as the rows under its filter are in.
+    @Test(arguments: [(251, 167, 240, 160), (300, 200, 300, 120), (300, 200, 150, 200), (64, 48, 64, 48), (9, 400, 5, 399)])
+    func rowsInPiecesResizeAsTheWholePlane(_ size: (Int, Int, Int, Int)) {
+        let (sourceWidth, sourceHeight, width, height) = size
+        var random = SystemRandomNumberGenerator()
+        let plane = PixelPlane(
+            width: sourceWidth, height: sourceHeight,
+            pixels: (0..<(sourceWidth * sourceHeight)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let whole = PlaneResampler.resize(plane, width: width, height: height)
+        var stream = PlaneResizeStream(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        var row = 0
+        var madeBefore = 0
+        while row < sourceHeight {
+            let count = min(Int.random(in: 1...17, using: &random), sourceHeight - row)
+            plane.pixels.withUnsafeBufferPointer { stream.append($0.baseAddress! + row * sourceWidth, count: count) }
+            row += count
+            #expect(stream.rows >= madeBefore)
+            // What is out already is final.
+            #expect(Array(stream.output[0..<(stream.rows * width)]) == Array(whole.pixels[0..<(stream.rows * width)]))
+            madeBefore = stream.rows
+        }
+        #expect(stream.rows == height)
+        #expect(stream.plane == whole)
+    }
+
     @Test func flatStaysFlat() {
         let plane = PixelPlane(width: 37, height: 23, fill: 200)
         let small = PlaneResampler.resize(plane, width: 10, height: 7)

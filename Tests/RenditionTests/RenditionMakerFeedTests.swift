@@ -31,10 +31,10 @@ final class RenditionMakerFeedTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
         if let prefix {
-            maker.begin()
+            maker.begin(destination: output(name))
             _ = bytes.prefix(prefix).withUnsafeBytes { maker.feed($0) }
         }
-        maker.begin()
+        maker.begin(destination: output(name))
         var offset = 0
         var sizes = pieces[...]
         while offset < bytes.count {
@@ -43,7 +43,7 @@ final class RenditionMakerFeedTests: XCTestCase {
             offset += count
             if progress == .hasEnough { break }
         }
-        return try maker.finish(photo: fd, name: photo.path, destination: output(name))
+        return try maker.finish(photo: fd, name: photo.path)
     }
 
     func testPiecesAndRewindsGiveTheRenditionOfTheFinishedFile() throws {
@@ -81,7 +81,7 @@ final class RenditionMakerFeedTests: XCTestCase {
         guard case .made = try maker.make(source: fixtures.camera, destination: output("after.jpg")) else { return XCTFail() }
     }
 
-    /// The rendition's shrinking starts in the decoder (a DCT scale, as TurboJPEG's did and as
+    /// The rendition's shrinking starts in the decoder (a DCT scale, as TurboJPEG did and as
     /// libvips' shrink-on-load does), and it costs some likeness to a Lanczos shrink of the whole
     /// photo (Pillow), measured here before any encoding: from the whole decoded photo relay's
     /// resampler is above 0.98 SSIM, from the DCT scale 0.89–0.98 on these photos (0.9 at
@@ -111,7 +111,7 @@ final class RenditionMakerFeedTests: XCTestCase {
             let data = [UInt8](try Data(contentsOf: photo))
             for edge in [240, 500, 800] {
                 let target = try XCTUnwrap(RenditionGeometry.target(width: 1001, height: 667, maxEdge: edge))
-                let scale = RenditionGeometry.decodeScale(width: 1001, height: 667, target: target, scales: TurboJPEG.scales)
+                let scale = RenditionGeometry.decodeScale(width: 1001, height: 667, target: target, scales: RenditionPlan.scales)
                 XCTAssertLessThan(scale.numerator, scale.denominator, "decoded below full size for \(edge)")
                 let reference = try lanczosLuma(photo, target)
                 let scaled = try luma(data, scale, to: target)
