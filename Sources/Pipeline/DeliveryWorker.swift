@@ -147,7 +147,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
                 notice(
                     photo.entry,
                     "\(name): the gallery wants each upload's length (HTTP 411), so photos whose size is known "
-                        + "only at their end (FTP uploads) go to it once complete", .info)
+                        + "only at their end (FTP uploads, renditions made as photos download) go to it once complete", .info)
                 return
             }
             let errorText = AttemptVerdict.problem(attempt.report, verdict.decision)

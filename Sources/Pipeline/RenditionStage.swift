@@ -64,14 +64,20 @@ final class RenditionStage: @unchecked Sendable {
         }
     }
 
-    /// Feeds `photo` to the maker as it downloads. The committed entry once the download is
-    /// committed (its rendition is then this thread's to finish); nil when the download was
-    /// abandoned or the run stops first.
+    /// Feeds `photo` to the maker as it downloads, offering an upright photo's rendition for
+    /// upload as its file grows. The committed entry once the download is committed (its
+    /// rendition is then this thread's to finish); nil when the download was abandoned or the
+    /// run stops first (the offered rendition is then withdrawn).
     private func follow(_ photo: GrowingPhoto, with maker: RenditionMaker) -> SpoolEntry? {
         maker.begin(destination: spool.renditionWorkURL(for: photo.entry))
+        var upload: GrowingPhoto?
         var offset: Int64 = 0
         var wantsBytes = true
         var chunk = [UInt8](repeating: 0, count: RenditionMaker.chunkSize)
+        func stop() -> SpoolEntry? {
+            if let upload { spool.withdrawRendition(upload) }
+            return nil
+        }
         while true {
             // Once the maker has enough, only the end of the download is awaited.
             switch photo.waitForBytes(beyond: wantsBytes ? offset : Int64.max - 1, timeout: 0.5) {
@@ -79,16 +85,21 @@ final class RenditionStage: @unchecked Sendable {
                 while offset < readable && wantsBytes {
                     let want = Int(min(Int64(chunk.count), readable - offset))
                     let count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
-                    guard count > 0 else { return nil }
+                    guard count > 0 else { return stop() }
                     offset += Int64(count)
                     wantsBytes = chunk.withUnsafeBytes { maker.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } == .needsBytes
+                    if let upload {
+                        spool.renditionGrew(upload, to: maker.written)
+                    } else if maker.writesAsItDecodes, maker.written > 0 {
+                        upload = spool.offerRendition(of: photo, written: maker.written)
+                    }
                 }
             case .pending:
-                if spool.isClosed { return nil }
+                if spool.isClosed { return stop() }
             case .abandoned:
-                return nil
+                return stop()
             case .ended:
-                guard case .committed(let entry) = photo.ended else { return nil }
+                guard case .committed(let entry) = photo.ended else { return stop() }
                 return entry
             }
         }

@@ -114,6 +114,10 @@ public final class RenditionMaker {
         writer = nil
     }
 
+    /// Whether the rendition's file is written as the photo is decoded (an upright photo), so
+    /// that it may be sent as it grows.
+    public var writesAsItDecodes: Bool { writer?.streams ?? false }
+
     /// Bytes of the rendition in its file so far: an upright photo's grows as it is decoded.
     public var written: Int64 { writer?.written ?? 0 }
 

@@ -8,7 +8,9 @@ import RelayCore
 #endif
 
 /// A photo offered for upload while its download into `.incoming/` is still running
-/// (cut-through), as the one upload worker that claims it sees it.
+/// (cut-through), as the one upload worker that claims it sees it; or a photo's rendition
+/// offered while it is being made from the downloading photo (the same rules, with "committed"
+/// meaning the photo is committed and its rendition stored).
 ///
 /// The reader never sees the photo's last byte before the photo is committed to the spool
 /// (fsynced, its sidecar written, renamed in, recorded as taken), and a download that fails or is
@@ -33,7 +35,7 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
     public let entry: SpoolEntry
     public var finalSize: Int64? {
         if entry.bytes > 0 { return entry.bytes }
-        return condition.withLock { if case .committed(let committed) = ending { committed.bytes } else { nil } }
+        return condition.withLock { if case .committed(let committed) = ending { committed.deliveryBytes } else { nil } }
     }
     /// Where the download is written (until the commit renames it into the spool).
     public let url: URL
@@ -70,8 +72,9 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
             switch ending {
             case .abandoned: return .abandoned
             case .committed(let committed):
-                if offset >= committed.bytes { return .ended }
-                readable = committed.bytes
+                // What is sent: the photo, or the rendition this file is.
+                if offset >= committed.deliveryBytes { return .ended }
+                readable = committed.deliveryBytes
             case nil:
                 // The last byte waits for the commit (of a file whose size is not known yet, the last written).
                 readable = entry.bytes > 0 ? min(written, entry.bytes - 1) : written - 1

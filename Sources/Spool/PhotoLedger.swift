@@ -156,6 +156,18 @@ public struct PhotoLedger: Sendable {
         return entry
     }
 
+    /// The queued photo `id`, now in flight for the worker that sent its rendition while it was
+    /// made, its attempt counted; nil unless it is queued with its rendition made.
+    public mutating func claimQueued(_ id: String, at now: Date, pid: Int32) -> SpoolEntry? {
+        guard let index = queued.firstIndex(where: { $0.id == id }), !awaitingRendition.contains(id) else { return nil }
+        var entry = queued.remove(at: index)
+        entry.attempts = entry.attempts &+ 1
+        entry.inFlightSince = now
+        entry.uploaderPID = pid
+        inFlight[entry.id] = entry
+        return entry
+    }
+
     /// When the earliest queued photo waiting for a retry is due (nil: none waits for a time).
     public var nextQueuedRetry: Date? {
         queued.compactMap { notBefore[$0.id] }.min()

@@ -48,6 +48,51 @@ extension Spool {
         }
     }
 
+    /// Offers the rendition of `photo`, being written at ``renditionWorkURL(for:)`` while the
+    /// photo downloads, to an idle upload worker that can send a body of unknown length, so that
+    /// it goes out as it is made. Its last byte is readable only once the photo is committed and
+    /// the rendition stored (``finishRendition(_:_:)``); then the worker has the photo in flight.
+    /// Nil when the file cannot be opened (the rendition then goes once stored).
+    public func offerRendition(of photo: GrowingPhoto, written: Int64) -> GrowingPhoto? {
+        var entry = photo.entry
+        entry.bytes = 0
+        entry.rendition = .made(spec: renditionKey ?? "", photoKey: entry.idempotencyKey, bytes: 0, width: 0, height: 0)
+        guard let upload = GrowingPhoto(entry: entry, url: renditionWorkURL(for: entry), written: written) else { return nil }
+        condition.withLock {
+            renditionUploads[entry.id] = upload
+            offered.append(upload)
+            condition.broadcast()
+        }
+        return upload
+    }
+
+    /// More of an offered rendition is written.
+    public func renditionGrew(_ upload: GrowingPhoto, to written: Int64) {
+        upload.grew(to: written)
+    }
+
+    /// Takes back an offered rendition (its photo's download was abandoned, or the run stops):
+    /// a worker sending it gives up.
+    public func withdrawRendition(_ upload: GrowingPhoto) {
+        condition.withLock { endRenditionUpload(upload.entry.id, nil) }
+    }
+
+    /// Ends the offered rendition of `id`, if any: with `stored` (the entry, queued with its
+    /// rendition) it is in flight for the worker sending it, else that worker gives up. Under
+    /// `condition`. Returns the entry now in flight.
+    private func endRenditionUpload(_ id: String, _ stored: SpoolRendition?) -> SpoolEntry? {
+        guard let upload = renditionUploads.removeValue(forKey: id) else { return nil }
+        offered.removeAll { $0 === upload }
+        let sending = cutThrough[id] === upload && upload.ended == nil
+        if cutThrough[id] === upload { cutThrough[id] = nil }
+        if sending, stored?.bytes != nil, let entry = ledger.claimQueued(id, at: Date(), pid: getpid()) {
+            upload.end(.committed(entry))
+            return entry
+        }
+        upload.end(.abandoned)
+        return nil
+    }
+
     /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
     /// `.incoming/`, so that a half-written one is discarded on start, never sent).
     public func renditionWorkURL(for entry: SpoolEntry) -> URL {
@@ -77,10 +122,13 @@ extension Spool {
                 reason: "its rendition could not be stored (\(failure!))")
         }
         let settled = updated
-        condition.withLock {
+        let sending = condition.withLock { () -> SpoolEntry? in
             ledger.renditionDone(entry.id, settled.rendition)
+            let sending = endRenditionUpload(entry.id, settled.rendition)
             condition.broadcast()
+            return sending
         }
+        if let sending { try? saveSidecar(sending) }
         if let failure { throw failure }
     }
 

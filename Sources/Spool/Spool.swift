@@ -53,6 +53,9 @@ public final class Spool: @unchecked Sendable {
     /// oldest first; and those whose rendition is being made as they arrive, by id.
     var renditionOffers: [GrowingPhoto] = []
     var renderingOffers: [String: GrowingPhoto] = [:]
+    /// Renditions being written as their photo downloads, offered for upload (in `offered`
+    /// until a worker takes one, then in `cutThrough`), by id.
+    var renditionUploads: [String: GrowingPhoto] = [:]
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     private let sequenceWrite = NSLock()
     var closed = false

@@ -74,6 +74,14 @@ final class StreamedRenditionTests: XCTestCase {
         for (name, event) in events {
             XCTAssertEqual(event["duringDownload"] as? Bool, true, "\(name) was decoded as it downloaded: \(event)")
         }
+        // An upright photo's rendition went out as it was made (its length unknown: chunked);
+        // a photo to be turned has its rendition encoded once complete, and sent with a length.
+        let requests = try gallery.settledUploadRequests().filter { $0.statusCode.map { (200..<300).contains($0) } ?? false }
+        for (index, photo) in sorted.enumerated() {
+            let request = try XCTUnwrap(requests.first { $0.idempotencyKey == photo.idempotencyKey }, photo.name)
+            let streamed = index % 2 == 0
+            XCTAssertEqual(request.headers["transfer-encoding"], streamed ? "chunked" : nil, "\(photo.name): \(request.headers)")
+        }
     }
 
     func testAnFTPUploadIsDecodedAsItArrivesAndACutOneStartsAgainOnItsResume() throws {
@@ -87,8 +95,13 @@ final class StreamedRenditionTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("kept for a resume") }, ftp.relay.stderr)
         let resumed = try ftp.camera(["--rate", "800000", "--resume", photo.path])
         XCTAssertTrue(resumed.stdout.hasPrefix("DSC_0300.JPG 226"), resumed.stdout + resumed.stderr)
+        let cameraDone = Date().timeIntervalSince1970
         try ftp.waitForPhotos(1)
         XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [expected["DSC_0300.JPG"]])
+        // The rendition's upload began while the camera was still sending.
+        let request = try XCTUnwrap(try ftp.gallery.settledUploadRequests().last)
+        XCTAssertEqual(request.headers["transfer-encoding"], "chunked")
+        XCTAssertLessThan(request.time, cameraDone - 0.3, "the rendition was sent as it was made")
         XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(ftp.relay).count == 1 }, ftp.relay.stdout)
         XCTAssertEqual(renditionEvents(ftp.relay)["DSC_0300.JPG"]?["duringDownload"] as? Bool, true, ftp.relay.stdout)
     }
