@@ -105,4 +105,32 @@ final class StreamedRenditionTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(ftp.relay).count == 1 }, ftp.relay.stdout)
         XCTAssertEqual(renditionEvents(ftp.relay)["DSC_0300.JPG"]?["duringDownload"] as? Bool, true, ftp.relay.stdout)
     }
+
+    /// A gallery that wants every body's length (411 to a chunked one) gets the rendition once
+    /// it is stored, byte for byte, without a failure, and the next photo's too.
+    func testAGalleryThatWantsALengthGetsTheCompleteRendition() throws {
+        let gallery = try GalleryProcess(arguments: ["--length-required"])
+        let ftp = try FTPRun(config: ["--max-edge", edge], gallery: gallery)
+        var files: [URL] = []
+        for index in 0..<2 {
+            let photo = ftp.files.appendingPathComponent("DSC_031\(index).JPG")
+            try CameraJPEG.write(to: photo, .init(width: 2400, height: 1600, seed: 44 + index))
+            files.append(photo)
+        }
+        let expected = try renditionsOfFinishedFiles(ftp.harness, files)
+        for (index, photo) in files.enumerated() {
+            let sent = try ftp.camera(["--rate", "800000", photo.path])
+            XCTAssertTrue(sent.stdout.hasPrefix("\(photo.lastPathComponent) 226"), sent.stdout + sent.stderr)
+            try ftp.waitForPhotos(index + 1)
+        }
+        let stored = Dictionary(uniqueKeysWithValues: try gallery.photos().map { ($0.name, $0.sha256) })
+        XCTAssertEqual(stored, expected)
+        let accepted = try gallery.settledUploadRequests().filter { $0.statusCode == 200 || $0.statusCode == 201 }
+        XCTAssertEqual(accepted.count, 2)
+        XCTAssertTrue(accepted.allSatisfy { $0.headers["content-length"] != nil }, "\(accepted.map(\.headers))")
+        XCTAssertTrue(ftp.relay.stderr.contains("HTTP 411"), ftp.relay.stderr)
+        XCTAssertFalse(
+            ftp.relay.stderr.contains("upload during its download failed"), "a refused length is not a failure: \(ftp.relay.stderr)")
+        XCTAssertFalse(ftp.relay.stderr.contains("sent as the original"), ftp.relay.stderr)
+    }
 }
