@@ -148,18 +148,17 @@ public struct PhotoLedger: Sendable {
     /// counted.
     public mutating func claimQueued(at now: Date, pid: Int32) -> SpoolEntry? {
         guard let index = queued.firstIndex(where: { isQueueDue($0.id, at: now) }) else { return nil }
-        var entry = queued.remove(at: index)
-        entry.attempts = entry.attempts &+ 1
-        entry.inFlightSince = now
-        entry.uploaderPID = pid
-        inFlight[entry.id] = entry
-        return entry
+        return takeInFlight(at: index, now: now, pid: pid)
     }
 
     /// The queued photo `id`, now in flight for the worker that sent its rendition while it was
     /// made, its attempt counted; nil unless it is queued with its rendition made.
     public mutating func claimQueued(_ id: String, at now: Date, pid: Int32) -> SpoolEntry? {
         guard let index = queued.firstIndex(where: { $0.id == id }), !awaitingRendition.contains(id) else { return nil }
+        return takeInFlight(at: index, now: now, pid: pid)
+    }
+
+    private mutating func takeInFlight(at index: Int, now: Date, pid: Int32) -> SpoolEntry {
         var entry = queued.remove(at: index)
         entry.attempts = entry.attempts &+ 1
         entry.inFlightSince = now
