@@ -3,7 +3,7 @@
 injected, each checked photo by photo. Prints a table of figures per case (Markdown, for
 RELIABILITY.md). Run through scripts/chaos.sh, which builds relay first.
 
-    scripts/chaos.sh [--quick] [CASE ...]     cases: crash gallery camera disk soak (default: all)
+    scripts/chaos.sh [--quick] [CASE ...]     cases: crash gallery camera disk soak rendition (default: all)
 
 Every case counts, from the simulator's --export (what the camera made) and the gallery's own
 records: photos sent, delivered, lost (made but not at the gallery, or different bytes) and
@@ -318,6 +318,69 @@ def case_disk(work, quick):
         subprocess.run(["umount", "-l", relay.home])
 
 
+def case_rendition(work, quick):
+    """Renditions made and sent while photos download, with relay killed (SIGKILL) at random
+    moments: every shot's rendition reaches the gallery once, and it is exactly what
+    `relay rendition` makes of the finished photo (a landscape one, sent as it is made, and a
+    portrait one, sent once turned)."""
+    photos, kills = (16, 5) if quick else (40, 12)
+    rng = random.Random(30)
+    card = os.path.join(work, "card")
+    os.makedirs(card)
+    for name, orientation, seed in (("A.JPG", "1", "51"), ("B.JPG", "6", "52")):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "camera_jpeg.py"), os.path.join(card, name),
+                        "--width", "2400", "--height", "1600", "--orientation", orientation, "--seed", seed],
+                       check=True, capture_output=True)
+    gallery = Gallery(work)
+    camera = Camera(work, "generic", ["--photos", card, "--rate-limit", "3M"])
+    relay = Relay(work)
+    expected = {}
+    for name in ("A.JPG", "B.JPG"):
+        out = os.path.join(work, "reference-" + name)
+        relay.run("rendition", os.path.join(card, name), "--max-edge", "1024", "-o", out)
+        with open(os.path.join(card, name), "rb") as f:
+            original = hashlib.sha256(f.read()).hexdigest()
+        with open(out, "rb") as f:
+            expected[original] = hashlib.sha256(f.read()).hexdigest()
+    config(relay, gallery, "--max-edge", "1024")
+    relay.start("--camera", camera.url)
+    ready_line(relay.log_path, r"(connected to)")
+    moments = sorted(rng.uniform(0, photos * 0.6) for _ in range(kills))
+    shot = killed = 0
+    started = time.time()
+    while shot < photos or killed < kills:
+        now = time.time() - started
+        if killed < kills and now >= moments[killed]:
+            relay.kill()
+            killed += 1
+            relay.start("--camera", camera.url)
+        elif shot < photos and now >= shot * 0.6:
+            camera.shoot()
+            shot += 1
+        time.sleep(0.01)
+
+    def account_renditions():
+        made = camera.made()
+        photos_at_gallery = gallery.photos()
+        by_name = {}
+        for photo in photos_at_gallery:
+            by_name.setdefault(photo["name"], []).append(photo)
+        keys = [p["idempotencyKey"] for p in photos_at_gallery if p.get("idempotencyKey")]
+        right = sum(1 for name, sha in made.items() if [p["sha256"] for p in by_name.get(name, [])] == [expected.get(sha)])
+        return {"made": len(made), "delivered": right, "lost": len(made) - right,
+                "dup_content": sum(len(v) - 1 for v in by_name.values()), "dup_key": len(keys) - len(set(keys)),
+                "stray": sum(1 for name in by_name if name not in made)}
+    delivered = wait_for(lambda: account_renditions()["delivered"] >= photos, 180, 0.5)
+    relay.kill(signal.SIGINT)
+    figures = check(account_renditions(), photos)
+    figures["faults"] = "%d SIGKILLs" % killed
+    if not delivered:
+        figures["result"] = "FAIL"
+    camera.stop()
+    gallery.stop()
+    return figures
+
+
 def proc_sample(pid):
     with open("/proc/%d/status" % pid) as f:
         status = f.read()
@@ -376,7 +439,8 @@ def case_soak(work, quick):
     return figures
 
 
-CASES = {"crash": case_crash, "gallery": case_gallery, "camera": case_camera, "disk": case_disk, "soak": case_soak}
+CASES = {"crash": case_crash, "gallery": case_gallery, "camera": case_camera, "disk": case_disk, "soak": case_soak,
+         "rendition": case_rendition}
 
 
 def main():

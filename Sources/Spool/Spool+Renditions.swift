@@ -74,7 +74,7 @@ extension Spool {
     /// Takes back an offered rendition (its photo's download was abandoned, or the run stops):
     /// a worker sending it gives up.
     public func withdrawRendition(_ upload: GrowingPhoto) {
-        condition.withLock { endRenditionUpload(upload.entry.id, nil) }
+        _ = condition.withLock { endRenditionUpload(upload.entry.id, nil) }
     }
 
     /// Ends the offered rendition of `id`, if any: with `stored` (the entry, queued with its
