@@ -84,6 +84,35 @@ final class StreamedRenditionTests: XCTestCase {
         }
     }
 
+    /// The same through libgphoto2 (the code path of a USB camera), which downloads in pieces.
+    func testALibgphoto2DownloadIsDecodedAndSentAsItArrives() throws {
+        let harness = try RelayHarness()
+        let card = harness.root.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        let landscape = card.appendingPathComponent("A.JPG")
+        try CameraJPEG.write(to: landscape, .init(width: 2400, height: 1600, seed: 45))
+        let expected = try renditionsOfFinishedFiles(harness, [landscape])
+        let gallery = try GalleryProcess()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
+        let camera = try CameraSimProcess(profile: "generic", arguments: ["--photos", card.path, "--rate-limit", "2M"])
+        defer { _ = camera.stop() }
+        let relay = try harness.startCameraRun("gphoto2:" + camera.gphotoPort, ["--json"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("were already on the card") }, relay.stderr)
+        for shot in 1...2 {
+            camera.shootByStdin()
+            let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= shot || !relay.isRunning }
+            XCTAssertTrue(arrived, "shot \(shot); relay:\n\(relay.stderr.suffix(3000))")
+        }
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [expected["A.JPG"], expected["A.JPG"]])
+        let events = renditionEvents(relay)
+        XCTAssertEqual(events.count, 2, relay.stdout)
+        XCTAssertTrue(events.values.allSatisfy { $0["duringDownload"] as? Bool == true }, "\(events)")
+        let requests = try gallery.settledUploadRequests().filter { $0.statusCode.map { (200..<300).contains($0) } ?? false }
+        XCTAssertTrue(requests.allSatisfy { $0.headers["transfer-encoding"] == "chunked" }, "\(requests.map(\.headers))")
+    }
+
     func testAnFTPUploadIsDecodedAsItArrivesAndACutOneStartsAgainOnItsResume() throws {
         let ftp = try FTPRun(extra: ["--json"], config: ["--max-edge", edge])
         let photo = ftp.files.appendingPathComponent("DSC_0300.JPG")
