@@ -84,11 +84,18 @@ final class RenditionStage: @unchecked Sendable {
             case .available(let readable):
                 while offset < readable && wantsBytes {
                     let want = Int(min(Int64(chunk.count), readable - offset))
-                    let count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
+                    var count: Int
+                    repeat {
+                        count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
+                    } while count < 0 && errno == EINTR
                     guard count > 0 else { return stop() }
                     offset += Int64(count)
                     wantsBytes = chunk.withUnsafeBytes { maker.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } == .needsBytes
-                    if let upload {
+                    if let offered = upload, !maker.writesAsItDecodes {
+                        // The photo goes as the original after all: the worker need not wait.
+                        spool.withdrawRendition(offered)
+                        upload = nil
+                    } else if let upload {
                         spool.renditionGrew(upload, to: maker.written)
                     } else if maker.writesAsItDecodes, maker.written > 0 {
                         upload = spool.offerRendition(of: photo, written: maker.written)

@@ -23,23 +23,6 @@ public struct PixelPlane: Equatable, Sendable {
         set { pixels[y * width + x] = newValue }
     }
 
-    /// This plane grown to at least `width`×`height` by repeating its last column and row (an
-    /// encoder's padding); itself when it is that large already.
-    public func padded(width: Int, height: Int) -> PixelPlane {
-        guard width > self.width || height > self.height else { return self }
-        let outWidth = max(width, self.width)
-        let outHeight = max(height, self.height)
-        var out = [UInt8](repeating: 0, count: outWidth * outHeight)
-        for y in 0..<outHeight {
-            let sourceRow = min(y, self.height - 1) * self.width
-            let row = y * outWidth
-            out[row..<(row + self.width)] = pixels[sourceRow..<(sourceRow + self.width)]
-            let edge = pixels[sourceRow + self.width - 1]
-            for x in self.width..<outWidth { out[row + x] = edge }
-        }
-        return PixelPlane(width: outWidth, height: outHeight, pixels: out)
-    }
-
     /// This plane turned upright for `orientation`.
     public func oriented(_ orientation: ExifOrientation) -> PixelPlane {
         let map = orientation.mapping

@@ -115,8 +115,13 @@ public final class RenditionMaker {
     }
 
     /// Whether the rendition's file is written as the photo is decoded (an upright photo), so
-    /// that it may be sent as it grows.
-    public var writesAsItDecodes: Bool { writer?.streams ?? false }
+    /// that it may be sent as it grows; false once the photo turned out to go as the original.
+    public var writesAsItDecodes: Bool {
+        switch stage {
+        case .failed, .broken, .undecoded: false
+        default: writer?.streams ?? false
+        }
+    }
 
     /// Bytes of the rendition in its file so far: an upright photo's grows as it is decoded.
     public var written: Int64 { writer?.written ?? 0 }

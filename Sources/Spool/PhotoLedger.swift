@@ -158,6 +158,18 @@ public struct PhotoLedger: Sendable {
         return takeInFlight(at: index, now: now, pid: pid)
     }
 
+    /// Puts back in the queue (in sequence order, its retry time kept) a photo claimed with
+    /// ``claimQueued(_:at:pid:)`` whose worker gave up before it could be handed over.
+    public mutating func unclaim(_ id: String) -> SpoolEntry? {
+        guard var entry = inFlight.removeValue(forKey: id) else { return nil }
+        entry.attempts = max(0, entry.attempts - 1)
+        entry.inFlightSince = nil
+        entry.uploaderPID = nil
+        let position = queued.firstIndex { $0.sequence > entry.sequence } ?? queued.endIndex
+        queued.insert(entry, at: position)
+        return entry
+    }
+
     private mutating func takeInFlight(at index: Int, now: Date, pid: Int32) -> SpoolEntry {
         var entry = queued.remove(at: index)
         entry.attempts = entry.attempts &+ 1
@@ -236,6 +248,12 @@ public struct PhotoLedger: Sendable {
         guard let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) else { return nil }
         rendering.insert(entry.id)
         return entry
+    }
+
+    /// The thread making the photo's rendition as it downloaded gave it up: it is made again
+    /// from the spooled photo.
+    public mutating func renditionGivenBack(_ id: String) {
+        rendering.remove(id)
     }
 
     /// The photo's rendition is made (or it is sent as the original): the queue may hand it out.

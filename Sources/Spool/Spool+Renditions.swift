@@ -40,11 +40,14 @@ extension Spool {
         return nil
     }
 
-    /// The rendition thread stops reading a photo that is downloading (it was abandoned, or the
-    /// run stops): its rendition is made from the spooled photo once it is committed.
+    /// The rendition thread stops reading a photo that is downloading (it was abandoned, the
+    /// file could not be read, or the run stops): its rendition is made from the spooled photo
+    /// once it is committed, or now if it already is.
     public func dropRenditionOffer(_ photo: GrowingPhoto) {
         condition.withLock {
             if renderingOffers[photo.entry.id] === photo { renderingOffers[photo.entry.id] = nil }
+            if case .committed(let entry) = photo.ended { ledger.renditionGivenBack(entry.id) }
+            condition.broadcast()
         }
     }
 
@@ -74,23 +77,54 @@ extension Spool {
     /// Takes back an offered rendition (its photo's download was abandoned, or the run stops):
     /// a worker sending it gives up.
     public func withdrawRendition(_ upload: GrowingPhoto) {
-        _ = condition.withLock { endRenditionUpload(upload.entry.id, nil) }
+        condition.withLock {
+            if renditionUploads[upload.entry.id] === upload { abandonRenditionUpload(upload.entry.id) }
+        }
     }
 
-    /// Ends the offered rendition of `id`, if any: with `stored` (the entry, queued with its
-    /// rendition) it is in flight for the worker sending it, else that worker gives up. Under
-    /// `condition`. Returns the entry now in flight.
-    private func endRenditionUpload(_ id: String, _ stored: SpoolRendition?) -> SpoolEntry? {
-        guard let upload = renditionUploads.removeValue(forKey: id) else { return nil }
+    /// Ends the offered rendition of `id`, if any, for a worker that will not get it: it gives up.
+    /// Under `condition`.
+    private func abandonRenditionUpload(_ id: String) {
+        guard let upload = renditionUploads.removeValue(forKey: id) else { return }
         offered.removeAll { $0 === upload }
-        let sending = cutThrough[id] === upload && upload.ended == nil
         if cutThrough[id] === upload { cutThrough[id] = nil }
-        if sending, stored?.bytes != nil, let entry = ledger.claimQueued(id, at: Date(), pid: getpid()) {
-            upload.end(.committed(entry))
-            return entry
-        }
         upload.end(.abandoned)
-        return nil
+    }
+
+    /// The photo `id`, its rendition just stored, claimed for the worker sending that rendition
+    /// as it was made (nil, the upload given up, when there is none or it cannot have it).
+    /// Under `condition`, in the same hold as the rendition is recorded: no other worker may
+    /// take the photo from the queue in between.
+    private func claimForRenditionUpload(_ id: String, stored: SpoolRendition?) -> (GrowingPhoto, SpoolEntry)? {
+        guard let upload = renditionUploads[id], stored?.bytes != nil, cutThrough[id] === upload, upload.ended == nil,
+            let entry = ledger.claimQueued(id, at: Date(), pid: getpid())
+        else {
+            abandonRenditionUpload(id)
+            return nil
+        }
+        return (upload, entry)
+    }
+
+    /// Hands a photo claimed with ``claimForRenditionUpload(_:stored:)`` to its worker: in flight,
+    /// its sidecar saying so before the worker may read the last byte (as
+    /// ``commit(_:committed:)`` does). A worker that gave up meanwhile leaves it queued.
+    private func handOver(_ upload: GrowingPhoto, _ entry: SpoolEntry) {
+        let id = entry.id
+        try? saveSidecar(entry)
+        let requeued = condition.withLock { () -> SpoolEntry? in
+            renditionUploads[id] = nil
+            if cutThrough[id] === upload && upload.ended == nil {
+                cutThrough[id] = nil
+                upload.end(.committed(entry))
+                return nil
+            }
+            upload.end(.abandoned)
+            let queued = ledger.unclaim(id)
+            condition.broadcast()
+            return queued
+        }
+        // The upload gave up between the two steps: the sidecar must not say it is in flight.
+        if let requeued { try? saveSidecar(requeued) }
     }
 
     /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
@@ -122,13 +156,13 @@ extension Spool {
                 reason: "its rendition could not be stored (\(failure!))")
         }
         let settled = updated
-        let sending = condition.withLock { () -> SpoolEntry? in
+        let claimed = condition.withLock { () -> (GrowingPhoto, SpoolEntry)? in
             ledger.renditionDone(entry.id, settled.rendition)
-            let sending = endRenditionUpload(entry.id, settled.rendition)
+            let claimed = claimForRenditionUpload(entry.id, stored: settled.rendition)
             condition.broadcast()
-            return sending
+            return claimed
         }
-        if let sending { try? saveSidecar(sending) }
+        if let (upload, sending) = claimed { handOver(upload, sending) }
         if let failure { throw failure }
     }
 

@@ -25,6 +25,25 @@ final class PhotoLedgerTests: XCTestCase {
 
     // MARK: - One destination
 
+    /// A photo whose rendition was made as it downloaded: not handed to the rendition thread
+    /// again; once made, in flight for the worker that sent the rendition as it was written, or
+    /// back in the queue (its attempt not counted) when that worker gave up before the handover.
+    func testARenditionMadeWhileDownloadingIsHandedToItsWorkerOrQueuedAgain() throws {
+        var ledger = PhotoLedger(destinations: nil, makesRenditions: true)
+        ledger.admit(photo(1), inFlight: false, renditionUnderWay: true)
+        ledger.admit(photo(2), inFlight: false)
+        XCTAssertEqual(ledger.claimRendition()?.id, "photo2", "photo1's rendition is under way already")
+        XCTAssertNil(ledger.claimQueued("photo1", at: start, pid: 1), "not before its rendition")
+        ledger.renditionDone("photo1", nil)
+        let sending = try XCTUnwrap(ledger.claimQueued("photo1", at: start, pid: 1))
+        XCTAssertEqual(sending.attempts, 1)
+        XCTAssertNil(ledger.claimQueued(at: start, pid: 1), "in flight, not queued")
+        let back = try XCTUnwrap(ledger.unclaim("photo1"))
+        XCTAssertEqual(back.attempts, 0)
+        XCTAssertNil(back.inFlightSince)
+        XCTAssertEqual(ledger.claimQueued(at: start, pid: 1)?.id, "photo1")
+    }
+
     func testTheQueueHandsOutPhotosOldestFirstOnceEach() throws {
         var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
         ledger.admit(photo(2), inFlight: false)

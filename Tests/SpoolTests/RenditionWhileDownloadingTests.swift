@@ -31,9 +31,19 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         return (incoming, photo)
     }
 
-    /// Writes `bytes` as the rendition's file so far.
+    /// Writes `bytes` as the rendition's file so far (in place, as the encoder does: a reader's
+    /// descriptor sees them).
     private func writeRendition(_ spool: Spool, _ entry: SpoolEntry, _ bytes: [UInt8]) throws {
-        XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: entry).path, contents: Data(bytes)))
+        let fd = open(spool.renditionWorkURL(for: entry).path, O_WRONLY | O_CREAT, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        XCTAssertEqual(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }, bytes.count)
+    }
+
+    private func read(_ file: GrowingPhoto, _ count: Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        XCTAssertEqual(pread(file.fileDescriptor, &buffer, count, 0), count)
+        return buffer
     }
 
     func testTheRenditionGoesOutAsItIsWrittenAndItsLastByteAfterTheCommitAndTheStore() throws {
@@ -62,6 +72,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         XCTAssertEqual(upload.finalSize, 5)
         XCTAssertEqual(upload.waitForBytes(beyond: 4, timeout: 0), .available(5))
         XCTAssertEqual(upload.waitForBytes(beyond: 5, timeout: 0), .ended)
+        XCTAssertEqual(read(upload, 5), [1, 2, 3, 4, 5], "the stored rendition, read through the offer's descriptor")
         try spool.markDelivered(inFlight)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(entry.id).rendition.jpg").path))
     }
@@ -92,5 +103,18 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         guard case .spooled(let queued)? = spool.claimNextWork(cutThrough: false) else { return XCTFail("the original is not queued") }
         XCTAssertEqual(queued.id, entry.id)
         XCTAssertFalse(queued.sendsRendition)
+    }
+
+    /// The rendition thread gives up a photo that was committed meanwhile (its file could not
+    /// be read): the photo is not left waiting for a rendition nobody makes.
+    func testAPhotoGivenUpAfterItsCommitIsMadeFromTheSpool() throws {
+        let spool = try Spool(directory: folder, renditionKey: key)
+        let (incoming, photo) = try begin(spool, "IMG_0003.JPG")
+        try incoming.append([UInt8](repeating: 7, count: 10))
+        let entry = try spool.commit(incoming)
+        XCTAssertEqual(photo.ended, .committed(entry))
+        spool.dropRenditionOffer(photo)
+        guard case .committed(let again)? = spool.claimRenditionWork() else { return XCTFail("not given back") }
+        XCTAssertEqual(again.id, entry.id)
     }
 }
