@@ -162,4 +162,45 @@ final class StreamedRenditionTests: XCTestCase {
             ftp.relay.stderr.contains("upload during its download failed"), "a refused length is not a failure: \(ftp.relay.stderr)")
         XCTAssertFalse(ftp.relay.stderr.contains("sent as the original"), ftp.relay.stderr)
     }
+
+    /// A progressive photo over FTP: fed as it arrives (its rows come once its last scan is in),
+    /// and its rendition is the finished file's.
+    func testAProgressivePhotoIsFedAsItArrivesAndGivesTheFinishedFilesRendition() throws {
+        let ftp = try FTPRun(extra: ["--json"], config: ["--max-edge", edge])
+        let baseline = ftp.harness.root.appendingPathComponent("baseline.jpg")
+        try CameraJPEG.write(to: baseline, .init(width: 2400, height: 1600, seed: 46))
+        let photo = ftp.files.appendingPathComponent("DSC_0320.JPG")
+        let jpegtran = try XCTUnwrap(Subprocess.which("jpegtran"), "jpegtran (libjpeg-turbo-progs) is missing")
+        let made = try Subprocess.run(jpegtran, ["-copy", "all", "-progressive", "-outfile", photo.path, baseline.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let expected = try renditionsOfFinishedFiles(ftp.harness, [photo, baseline])
+        XCTAssertEqual(expected["DSC_0320.JPG"], expected["baseline.jpg"], "the same pixels, the same rendition")
+        let sent = try ftp.camera(["--rate", "800000", photo.path])
+        XCTAssertTrue(sent.stdout.hasPrefix("DSC_0320.JPG 226"), sent.stdout + sent.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [expected["DSC_0320.JPG"]])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(ftp.relay).count == 1 }, ftp.relay.stdout)
+        XCTAssertEqual(renditionEvents(ftp.relay)["DSC_0320.JPG"]?["duringDownload"] as? Bool, true, ftp.relay.stdout)
+    }
+
+    /// A hot folder's photo arrives complete: its rendition is made from the spooled file, the
+    /// same code fed from disk, and is `relay rendition`'s.
+    func testAHotFolderPhotoGetsTheSameRenditionFromTheSpool() throws {
+        let harness = try RelayHarness()
+        let gallery = try GalleryProcess()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
+        let source = harness.root.appendingPathComponent("IMG_0400.JPG")
+        try CameraJPEG.write(to: source, .init(width: 2400, height: 1600, orientation: 8, seed: 47))
+        let expected = try renditionsOfFinishedFiles(harness, [source])
+        let relay = try harness.startRun(["--json"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        try FileManager.default.copyItem(at: source, to: harness.dropFolder.appendingPathComponent(".IMG_0400.JPG.part"))
+        try FileManager.default.moveItem(
+            at: harness.dropFolder.appendingPathComponent(".IMG_0400.JPG.part"),
+            to: harness.dropFolder.appendingPathComponent("IMG_0400.JPG"))
+        XCTAssertTrue(try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count == 1 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [expected["IMG_0400.JPG"]])
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(relay).count == 1 }, relay.stdout)
+        XCTAssertEqual(renditionEvents(relay)["IMG_0400.JPG"]?["duringDownload"] as? Bool, false)
+    }
 }
