@@ -172,6 +172,25 @@ def config(relay, gallery, *extra):
     relay.run("config", "add", "--url", gallery.url + "/upload", "--note", "chaos", *extra)
 
 
+def shoot_while_killing(relay, camera, photos, kills, spacing, rng):
+    """Shoots `photos`, `spacing` seconds apart, while killing relay (SIGKILL) at `kills` random
+    moments within that time and starting it again at once. Returns the kills made."""
+    moments = sorted(rng.uniform(0, photos * spacing) for _ in range(kills))
+    shot = killed = 0
+    started = time.time()
+    while shot < photos or killed < kills:
+        now = time.time() - started
+        if killed < kills and now >= moments[killed]:
+            relay.kill()
+            killed += 1
+            relay.start("--camera", camera.url)
+        elif shot < photos and now >= shot * spacing:
+            camera.shoot()
+            shot += 1
+        time.sleep(0.01)
+    return killed
+
+
 # --- cases ----------------------------------------------------------------------------------
 
 
@@ -186,20 +205,7 @@ def case_crash(work, quick):
     relay.start("--camera", camera.url)
     # The first connection leaves what is already on the card: shoot once relay is there.
     ready_line(relay.log_path, r"(connected to)")
-    shot = 0
-    killed = 0
-    moments = sorted(rng.uniform(0, photos * 0.25) for _ in range(kills))
-    started = time.time()
-    while shot < photos or killed < kills:
-        now = time.time() - started
-        if killed < kills and now >= moments[killed]:
-            relay.kill()
-            killed += 1
-            relay.start("--camera", camera.url)
-        elif shot < photos and now >= shot * 0.25:
-            camera.shoot()
-            shot += 1
-        time.sleep(0.01)
+    killed = shoot_while_killing(relay, camera, photos, kills, 0.25, rng)
     delivered = deliver_all(camera, gallery, photos, 180)
     relay.kill(signal.SIGINT)
     figures = check(account(camera, gallery), photos)
@@ -345,19 +351,7 @@ def case_rendition(work, quick):
     config(relay, gallery, "--max-edge", "1024")
     relay.start("--camera", camera.url)
     ready_line(relay.log_path, r"(connected to)")
-    moments = sorted(rng.uniform(0, photos * 0.6) for _ in range(kills))
-    shot = killed = 0
-    started = time.time()
-    while shot < photos or killed < kills:
-        now = time.time() - started
-        if killed < kills and now >= moments[killed]:
-            relay.kill()
-            killed += 1
-            relay.start("--camera", camera.url)
-        elif shot < photos and now >= shot * 0.6:
-            camera.shoot()
-            shot += 1
-        time.sleep(0.01)
+    killed = shoot_while_killing(relay, camera, photos, kills, 0.6, rng)
 
     def account_renditions():
         made = camera.made()

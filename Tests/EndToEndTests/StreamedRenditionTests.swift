@@ -21,6 +21,16 @@ final class StreamedRenditionTests: XCTestCase {
         return hashes
     }
 
+    /// Shoots `count` photos, each once the one before is in the gallery (a single download at a
+    /// time, so that each is decoded while it arrives).
+    private func shootOneByOne(_ count: Int, _ camera: CameraSimProcess, _ gallery: GalleryProcess, _ relay: Subprocess) throws {
+        for shot in 1...count {
+            camera.shootByStdin()
+            let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= shot || !relay.isRunning }
+            XCTAssertTrue(arrived, "shot \(shot); relay:\n\(relay.stderr.suffix(3000))\ncamera:\n\(camera.log.suffix(2000))")
+        }
+    }
+
     /// The `rendition.made` events of a `--json` run, by photo name.
     private func renditionEvents(_ relay: Subprocess) -> [String: [String: Any]] {
         var events: [String: [String: Any]] = [:]
@@ -56,11 +66,7 @@ final class StreamedRenditionTests: XCTestCase {
         let relay = try harness.startCameraRun(camera.cameraURL, ["--json"])
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") }, relay.stderr)
-        for shot in 1...4 {
-            camera.shootByStdin()
-            let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= shot || !relay.isRunning }
-            XCTAssertTrue(arrived, "shot \(shot); relay:\n\(relay.stderr.suffix(3000))\ncamera:\n\(camera.log.suffix(2000))")
-        }
+        try shootOneByOne(4, camera, gallery, relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
 
         let photos = try gallery.photos()
@@ -99,11 +105,7 @@ final class StreamedRenditionTests: XCTestCase {
         let relay = try harness.startCameraRun("gphoto2:" + camera.gphotoPort, ["--json"])
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("were already on the card") }, relay.stderr)
-        for shot in 1...2 {
-            camera.shootByStdin()
-            let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= shot || !relay.isRunning }
-            XCTAssertTrue(arrived, "shot \(shot); relay:\n\(relay.stderr.suffix(3000))")
-        }
+        try shootOneByOne(2, camera, gallery, relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertEqual(try gallery.photos().map(\.sha256), [expected["A.JPG"], expected["A.JPG"]])
         let events = renditionEvents(relay)
