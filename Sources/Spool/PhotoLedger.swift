@@ -181,7 +181,9 @@ public struct PhotoLedger: Sendable {
 
     /// When the earliest queued photo waiting for a retry is due (nil: none waits for a time).
     public var nextQueuedRetry: Date? {
-        queued.compactMap { notBefore[$0.id] }.min()
+        // A photo waiting for its rendition is not due whatever its time says: counting it would
+        // wake idle workers again and again until the rendition is made.
+        queued.filter { !awaitingRendition.contains($0.id) }.compactMap { notBefore[$0.id] }.min()
     }
 
     /// A photo uploaded while downloading that did not get through: not tried before `date`.

@@ -107,24 +107,32 @@ extension Spool {
 
     /// Hands a photo claimed with ``claimForRenditionUpload(_:stored:)`` to its worker: in flight,
     /// its sidecar saying so before the worker may read the last byte (as
-    /// ``commit(_:committed:)`` does). A worker that gave up meanwhile leaves it queued.
+    /// ``commit(_:committed:)`` does). When the worker gave up meanwhile, or that sidecar cannot
+    /// be written, the photo goes back to the queue, its sidecar rewritten first (as a retry's is).
     private func handOver(_ upload: GrowingPhoto, _ entry: SpoolEntry) {
         let id = entry.id
-        try? saveSidecar(entry)
-        let requeued = condition.withLock { () -> SpoolEntry? in
+        let saved = (try? saveSidecar(entry)) != nil
+        let handed = condition.withLock { () -> Bool in
             renditionUploads[id] = nil
-            if cutThrough[id] === upload && upload.ended == nil {
-                cutThrough[id] = nil
+            let holding = cutThrough[id] === upload && upload.ended == nil
+            if holding { cutThrough[id] = nil }
+            if holding && saved {
                 upload.end(.committed(entry))
-                return nil
+                return true
             }
             upload.end(.abandoned)
-            let queued = ledger.unclaim(id)
-            condition.broadcast()
-            return queued
+            return false
         }
-        // The upload gave up between the two steps: the sidecar must not say it is in flight.
-        if let requeued { try? saveSidecar(requeued) }
+        guard !handed else { return }
+        var queued = entry
+        queued.attempts = max(0, entry.attempts - 1)
+        queued.inFlightSince = nil
+        queued.uploaderPID = nil
+        try? saveSidecar(queued)
+        condition.withLock {
+            _ = ledger.unclaim(id)
+            condition.broadcast()
+        }
     }
 
     /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in

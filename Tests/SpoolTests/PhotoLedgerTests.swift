@@ -44,6 +44,17 @@ final class PhotoLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.claimQueued(at: start, pid: 1)?.id, "photo1")
     }
 
+    /// A photo whose upload during its download failed has a retry time; while it waits for its
+    /// rendition that time does not wake the workers (they would spin until the rendition is made).
+    func testARetryTimeOfAPhotoWaitingForItsRenditionWakesNoWorker() {
+        var ledger = PhotoLedger(destinations: nil, makesRenditions: true)
+        ledger.delay("photo1", until: start.addingTimeInterval(-1))
+        ledger.admit(photo(1), inFlight: false)
+        XCTAssertNil(ledger.nextQueuedRetry)
+        ledger.renditionDone("photo1", nil)
+        XCTAssertEqual(ledger.nextQueuedRetry, start.addingTimeInterval(-1))
+    }
+
     func testTheQueueHandsOutPhotosOldestFirstOnceEach() throws {
         var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
         ledger.admit(photo(2), inFlight: false)
