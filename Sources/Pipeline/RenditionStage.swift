@@ -54,10 +54,10 @@ final class RenditionStage: @unchecked Sendable {
                     spool.dropRenditionOffer(photo)
                     continue
                 }
-                let committedAt = Date()
+                // Timed from the commit: what the photo waited for its rendition once spooled.
                 settle(
                     entry,
-                    make(entry, with: maker, started: committedAt, streamed: true) { (maker, destination) throws(RenditionError) in
+                    make(entry, with: maker, started: entry.spooledAt, streamed: true) { (maker, _) throws(RenditionError) in
                         try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path)
                     })
             }
