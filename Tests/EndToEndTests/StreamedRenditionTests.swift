@@ -205,4 +205,37 @@ final class StreamedRenditionTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { self.renditionEvents(relay).count == 1 }, relay.stdout)
         XCTAssertEqual(renditionEvents(relay)["IMG_0400.JPG"]?["duringDownload"] as? Bool, false)
     }
+
+    /// An S3 bucket (SeaweedFS) needs each object's length first: the rendition, decoded while
+    /// the photo downloaded, is PUT once stored, and the object is `relay rendition`'s bytes.
+    func testAnS3BucketGetsTheStoredRenditionWhole() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("event")
+        let harness = try RelayHarness()
+        harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        let card = harness.root.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        let landscape = card.appendingPathComponent("A.JPG")
+        try CameraJPEG.write(to: landscape, .init(width: 2400, height: 1600, seed: 48))
+        let expected = try renditionsOfFinishedFiles(harness, [landscape])
+        let added = try harness.relay(
+            "config", "add", "--url", "s3://event/{name}", "--endpoint", store.endpoint, "--max-edge", edge)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let camera = try CameraSimProcess(profile: "generic", arguments: ["--photos", card.path, "--rate-limit", "2M"])
+        defer { _ = camera.stop() }
+        let relay = try harness.startCameraRun(camera.cameraURL, ["--json"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") }, relay.stderr)
+        camera.shootByStdin()
+        let delivered = Subprocess.waitUntil(timeout: 90) {
+            ((try? harness.history()) ?? []).contains(where: \.success) || !relay.isRunning
+        }
+        XCTAssertTrue(delivered, relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        let objects = try store.objects(in: "event")
+        XCTAssertEqual(objects.map(\.sha256), [expected["A.JPG"]], "\(objects.map(\.key))")
+        XCTAssertEqual(renditionEvents(relay).values.first?["duringDownload"] as? Bool, true, relay.stdout)
+    }
 }
