@@ -134,22 +134,29 @@ class Relay:
             return f.read()
 
 
-def account(camera, gallery):
-    """Photos made, delivered, lost and duplicated (by content, by key)."""
+def account(camera, gallery, renditions=None):
+    """Photos made, delivered, lost and duplicated (by content, by key). With `renditions` (a
+    photo's SHA-256 → its rendition's), a photo is delivered only when the gallery holds exactly
+    one photo of its name, with its rendition's bytes, and duplicates are counted by name."""
     made = camera.made()
     photos = gallery.photos()
-    by_sha = {}
+    grouped = {}
     for photo in photos:
-        by_sha.setdefault(photo["sha256"], []).append(photo)
+        grouped.setdefault(photo["sha256" if renditions is None else "name"], []).append(photo)
+    if renditions is None:
+        delivered = sum(1 for sha in made.values() if sha in grouped)
+        known = set(made.values())
+    else:
+        delivered = sum(1 for name, sha in made.items() if [p["sha256"] for p in grouped.get(name, [])] == [renditions.get(sha)])
+        known = set(made)
     keys = [p["idempotencyKey"] for p in photos if p.get("idempotencyKey")]
-    delivered = sum(1 for sha in made.values() if sha in by_sha)
     return {
         "made": len(made),
         "delivered": delivered,
         "lost": len(made) - delivered,
-        "dup_content": sum(len(v) - 1 for v in by_sha.values()),
+        "dup_content": sum(len(v) - 1 for v in grouped.values()),
         "dup_key": len(keys) - len(set(keys)),
-        "stray": sum(1 for sha in by_sha if sha not in set(made.values())),
+        "stray": sum(1 for key in grouped if key not in known),
     }
 
 
@@ -353,20 +360,9 @@ def case_rendition(work, quick):
     ready_line(relay.log_path, r"(connected to)")
     killed = shoot_while_killing(relay, camera, photos, kills, 0.6, rng)
 
-    def account_renditions():
-        made = camera.made()
-        photos_at_gallery = gallery.photos()
-        by_name = {}
-        for photo in photos_at_gallery:
-            by_name.setdefault(photo["name"], []).append(photo)
-        keys = [p["idempotencyKey"] for p in photos_at_gallery if p.get("idempotencyKey")]
-        right = sum(1 for name, sha in made.items() if [p["sha256"] for p in by_name.get(name, [])] == [expected.get(sha)])
-        return {"made": len(made), "delivered": right, "lost": len(made) - right,
-                "dup_content": sum(len(v) - 1 for v in by_name.values()), "dup_key": len(keys) - len(set(keys)),
-                "stray": sum(1 for name in by_name if name not in made)}
-    delivered = wait_for(lambda: account_renditions()["delivered"] >= photos, 180, 0.5)
+    delivered = wait_for(lambda: account(camera, gallery, expected)["delivered"] >= photos, 180, 0.5)
     relay.kill(signal.SIGINT)
-    figures = check(account_renditions(), photos)
+    figures = check(account(camera, gallery, expected), photos)
     figures["faults"] = "%d SIGKILLs" % killed
     if not delivered:
         figures["result"] = "FAIL"

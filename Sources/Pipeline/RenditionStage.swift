@@ -45,8 +45,8 @@ final class RenditionStage: @unchecked Sendable {
                 let started = Date()
                 settle(
                     entry,
-                    make(entry, with: maker, started: started, streamed: false) { (maker, destination) throws(RenditionError) in
-                        try maker.make(source: spool.photoURL(for: entry), destination: destination)
+                    make(entry, with: maker, started: started, streamed: false) { maker throws(RenditionError) in
+                        try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry))
                     })
             case .growing(let photo):
                 guard let maker, let entry = follow(photo, with: maker) else {
@@ -57,7 +57,7 @@ final class RenditionStage: @unchecked Sendable {
                 // Timed from the commit: what the photo waited for its rendition once spooled.
                 settle(
                     entry,
-                    make(entry, with: maker, started: entry.spooledAt, streamed: true) { (maker, _) throws(RenditionError) in
+                    make(entry, with: maker, started: entry.spooledAt, streamed: true) { maker throws(RenditionError) in
                         try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path)
                     })
             }
@@ -120,17 +120,18 @@ final class RenditionStage: @unchecked Sendable {
         }
     }
 
-    /// Makes the rendition with `body` and says what became of it. `started`: when the photo
-    /// began to wait for its rendition (for one decoded as it arrived, its commit).
+    /// Makes the rendition (at ``Spool/renditionWorkURL(for:)``) with `body` and says what
+    /// became of it. `started`: when the photo began to wait for its rendition (for one decoded
+    /// as it arrived, its commit).
     private func make(
         _ entry: SpoolEntry, with maker: RenditionMaker?, started: Date, streamed: Bool,
-        _ body: (RenditionMaker, URL) throws(RenditionError) -> RenditionMaker.Outcome
+        _ body: (RenditionMaker) throws(RenditionError) -> RenditionMaker.Outcome
     ) -> SpoolRendition {
         guard let maker else {
             return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
         }
         do {
-            switch try body(maker, spool.renditionWorkURL(for: entry)) {
+            switch try body(maker) {
             case .made(let bytes, let width, let height, let notes):
                 let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
                 bus.publish(

@@ -10,7 +10,8 @@ final class JPEGStreamDecoder {
     private let stream: OpaquePointer
     /// The current photo's planes, allocated when its decoding starts.
     private var planes: [UnsafeMutableBufferPointer<UInt8>] = []
-    private var planeSizes: [(width: Int, height: Int)] = []
+    /// Their sizes.
+    private(set) var planeSizes: [(width: Int, height: Int)] = []
 
     struct Header: Equatable {
         var width: Int
@@ -99,11 +100,6 @@ final class JPEGStreamDecoder {
 
     /// Where plane `component` is decoded into (its first ``rows(_:)`` rows are done).
     func plane(_ component: Int) -> UnsafePointer<UInt8> { UnsafePointer(planes[component].baseAddress!) }
-
-    /// The decoded planes (after ``readStrips()`` said every row is out).
-    func decodedPlanes() -> [PixelPlane] {
-        zip(planeSizes, planes).map { PixelPlane(width: $0.0.width, height: $0.0.height, pixels: Array($0.1)) }
-    }
 
     /// Reads on to the end of the image (EOI): true once there.
     func finish() throws(Failure) -> Bool {

@@ -51,18 +51,17 @@ final class RenditionWriter {
             planes[component].append(decoder.plane(component) + taken[component] * width, count: rows - taken[component])
             taken[component] = rows
         }
-        if streams { try encodeStrips(final: false) }
+        if streams { try encodeReadyStrips() }
     }
 
     /// Every row is in: encodes the rest (all of it, turned upright, for a photo to be turned).
     func finish() throws(JPEGStreamEncoder.Failure) {
-        if !streams {
-            let upright = planes.map { $0.plane.oriented(plan.orientation) }
-            let size = plan.outputSize
-            try start(width: size.width, height: size.height)
-            try encode(upright.map { ($0.pixels, $0.width, $0.height) })
+        if streams {
+            try encodeReadyStrips()
         } else {
-            try encodeStrips(final: true)
+            let upright = planes.map { $0.plane.oriented(plan.orientation) }
+            try start(width: plan.outputSize.width, height: plan.outputSize.height)
+            try encodeStrips(upright.map { ($0.pixels, $0.width, $0.height) }, ready: upright.map(\.height))
         }
         try encoder.finish()
     }
@@ -78,25 +77,20 @@ final class RenditionWriter {
             segments: plan.metadata.segments.map { ($0.marker, $0.body) })
     }
 
-    /// Encodes the strips whose rows are all made (with `final`, every strip left).
-    private func encodeStrips(final: Bool) throws(JPEGStreamEncoder.Failure) {
+    /// Encodes the strips of the upright planes whose rows are all resized.
+    private func encodeReadyStrips() throws(JPEGStreamEncoder.Failure) {
         try start(width: size.width, height: size.height)
-        while true {
-            let first = planes.indices.map { strips * encoder.stripRows($0) }
-            guard first[0] < planes[0].height else { return }
-            let complete = planes.indices.allSatisfy { planes[$0].rows >= min(first[$0] + encoder.stripRows($0), planes[$0].height) }
-            guard complete || final else { return }
-            try writeStrip(planes.map { ($0.output, $0.width, $0.height) }, first: first)
-            strips += 1
-        }
+        try encodeStrips(planes.map { ($0.output, $0.width, $0.height) }, ready: planes.map(\.rows))
     }
 
-    /// Encodes whole planes (already turned), strip after strip.
-    private func encode(_ whole: [(pixels: [UInt8], width: Int, height: Int)]) throws(JPEGStreamEncoder.Failure) {
+    /// Encodes the next strips of `planes` whose rows are all among the first `ready` of each.
+    private func encodeStrips(_ planes: [(pixels: [UInt8], width: Int, height: Int)], ready: [Int]) throws(JPEGStreamEncoder.Failure) {
         while true {
-            let first = whole.indices.map { strips * encoder.stripRows($0) }
-            guard first[0] < whole[0].height else { return }
-            try writeStrip(whole, first: first)
+            let first = planes.indices.map { strips * encoder.stripRows($0) }
+            guard first[0] < planes[0].height,
+                planes.indices.allSatisfy({ ready[$0] >= min(first[$0] + encoder.stripRows($0), planes[$0].height) })
+            else { return }
+            try writeStrip(planes, first: first)
             strips += 1
         }
     }

@@ -161,13 +161,20 @@ public struct PhotoLedger: Sendable {
     /// Puts back in the queue (in sequence order, its retry time kept) a photo claimed with
     /// ``claimQueued(_:at:pid:)`` whose worker gave up before it could be handed over.
     public mutating func unclaim(_ id: String) -> SpoolEntry? {
-        guard var entry = inFlight.removeValue(forKey: id) else { return nil }
-        entry.attempts = max(0, entry.attempts - 1)
-        entry.inFlightSince = nil
-        entry.uploaderPID = nil
+        guard let claimed = inFlight.removeValue(forKey: id) else { return nil }
+        let entry = Self.unclaimed(claimed)
         let position = queued.firstIndex { $0.sequence > entry.sequence } ?? queued.endIndex
         queued.insert(entry, at: position)
         return entry
+    }
+
+    /// `entry` as ``unclaim(_:)`` puts it back: its attempt not counted, not in flight.
+    public static func unclaimed(_ entry: SpoolEntry) -> SpoolEntry {
+        var queued = entry
+        queued.attempts = max(0, entry.attempts - 1)
+        queued.inFlightSince = nil
+        queued.uploaderPID = nil
+        return queued
     }
 
     private mutating func takeInFlight(at index: Int, now: Date, pid: Int32) -> SpoolEntry {

@@ -124,11 +124,7 @@ extension Spool {
             return false
         }
         guard !handed else { return }
-        var queued = entry
-        queued.attempts = max(0, entry.attempts - 1)
-        queued.inFlightSince = nil
-        queued.uploaderPID = nil
-        try? saveSidecar(queued)
+        try? saveSidecar(PhotoLedger.unclaimed(entry))
         condition.withLock {
             _ = ledger.unclaim(id)
             condition.broadcast()

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import Rendition
+
 /// JPEGs for the decoder's tests, made by independent tools: a camera-like photo (Pillow, odd
 /// size, EXIF), re-encoded by libjpeg-turbo's `cjpeg` in each sampling, and transcoded losslessly
 /// by `jpegtran` into progressive and restart-marker forms (same coefficients, so the same pixels).
@@ -124,4 +126,15 @@ func structuralSimilarity(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -
         }
     }
     return total / Double(max(1, windows))
+}
+
+extension JPEGStreamDecoder {
+    /// The decoded planes, copied (after ``readStrips()`` said every row is out).
+    func decodedPlanes() -> [PixelPlane] {
+        planeSizes.enumerated().map { component, size in
+            PixelPlane(
+                width: size.width, height: size.height,
+                pixels: Array(UnsafeBufferPointer(start: plane(component), count: size.width * size.height)))
+        }
+    }
 }
