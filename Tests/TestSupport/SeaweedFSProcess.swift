@@ -85,9 +85,12 @@ public final class SeaweedFSProcess {
         if let domainName { arguments.append("-s3.domainName=\(domainName)") }
         let process = try Subprocess(weed, arguments, currentDirectory: data.deletingLastPathComponent())
         let port = ports[6]
-        // Ready when the S3 gateway answers (403 to an unsigned request: authentication is on).
+        // Ready when this weed says its S3 gateway listens and the gateway answers (403 to an
+        // unsigned request: authentication is on). The answer alone is not enough: another
+        // test's weed may hold the port, and this one then dies on binding it seconds later.
         let ready = Subprocess.waitUntil(timeout: startTimeout) { [process] in
             guard process.isRunning else { return true }
+            guard process.stderr.contains("S3 API Server") && process.stderr.contains("at http port \(port)") else { return false }
             return (try? RawHTTP.get(host: "127.0.0.1", port: port, path: "/"))?.status == 403
         }
         guard ready, process.isRunning else {
