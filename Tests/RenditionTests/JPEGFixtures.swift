@@ -24,7 +24,7 @@ final class JPEGFixtures {
 
     static func tool(_ name: String) throws -> URL {
         guard let url = Subprocess.which(name) else {
-            throw XCTSkip("\(name) is missing: scripts/install-deps.sh test installs libjpeg-turbo-progs")
+            throw CameraJPEG.Failure.tool("\(name) is missing: scripts/install-deps.sh test installs libjpeg-turbo-progs")
         }
         return url
     }
