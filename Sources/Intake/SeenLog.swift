@@ -9,8 +9,9 @@ import RelayCore
 
 /// The objects a source has already taken, so that a restart or reconnect never takes one twice.
 ///
-/// An append-only JSON Lines file under `seen/`, one line per photo, fsynced per line: appending
-/// costs one small write however long the event runs. A last line cut short by a crash was never
+/// An append-only JSON Lines file under `seen/`, one line per photo, fsynced per line (and its
+/// name synced into `seen/` when it is made, ``Durable``): appending costs one small write
+/// however long the event runs. A last line cut short by a crash was never
 /// committed and is ignored (the photo is taken again and the spool's stable id de-duplicates it);
 /// any other unreadable line makes the file an error, left untouched.
 ///
@@ -47,8 +48,13 @@ public final class SeenLog: @unchecked Sendable {
         self.tracksFiles = tracksFiles
         try StateDirectory.create(url.deletingLastPathComponent())
         try load()
-        fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
-        guard fd >= 0 else { throw .writeFailed(path: url.path, reason: Errno.current("open").description) }
+        // A new log's name is synced into seen/ at once: lines fsynced into a file whose name a
+        // power cut drops would make the camera's whole card new again.
+        do {
+            fd = try Durable.openCreating(url.path, flags: O_WRONLY | O_APPEND | O_CREAT)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.description)
+        }
     }
 
     deinit {
@@ -102,7 +108,7 @@ public final class SeenLog: @unchecked Sendable {
         let end = lseek(fd, 0, SEEK_END)
         do {
             try AtomicFile.writeAll(fd, data)
-            guard fsync(fd) == 0 else { throw Errno.current("fsync") }
+            try Durable.sync(fd)
         } catch {
             // Cut a partly written line off again, so the next append starts on a clean line.
             if end >= 0 { _ = ftruncate(fd, end) }

@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// Crash-safe file replacement: write a temporary file in the same folder, fsync it, rename it
-/// over the target, fsync the folder. A reader (or a restart after kill -9) sees the old file or
-/// the new one, never a torn mix.
+/// over the target, fsync the folder (``Durable``). A reader, a restart after kill -9, or one
+/// after a power cut sees the old file or the new one, never a torn mix.
 public enum AtomicFile {
     /// Replaces `url` with `data`; the file gets `mode` (0600 by default: configs may hold tokens).
     public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(StateFileError) {
@@ -16,12 +16,16 @@ public enum AtomicFile {
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
         do {
             try writeAndSync(data, to: temporary.path, mode: mode)
-            guard rename(temporary.path, url.path) == 0 else { throw Errno.current("rename") }
         } catch {
             unlink(temporary.path)
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
-        syncDirectory(folder.path)
+        do {
+            try Durable.rename(temporary.path, to: url.path)
+        } catch {
+            unlink(temporary.path)
+            throw .writeFailed(path: url.path, reason: "\(error)")
+        }
     }
 
     /// Writes `data` to a new file at `path` and flushes it to stable storage before returning.
@@ -30,7 +34,7 @@ public enum AtomicFile {
         guard fd >= 0 else { throw Errno.current("open") }
         defer { close(fd) }
         try writeAll(fd, data)
-        guard fsync(fd) == 0 else { throw Errno.current("fsync") }
+        try Durable.sync(fd)
     }
 
     /// Writes every byte of `data` to `fd`, resuming after short writes and EINTR.
@@ -55,14 +59,6 @@ public enum AtomicFile {
             offset += written
         }
         return nil
-    }
-
-    /// Flushes a folder's entries (a rename is durable only once its folder is synced).
-    public static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 }
 

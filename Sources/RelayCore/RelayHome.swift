@@ -39,14 +39,14 @@ public struct RelayHome: Sendable, Equatable {
     }
 }
 
-/// Creating state folders with private permissions, reporting failures as ``StateFileError``.
+/// Creating state folders with private permissions, each synced into its parent (``Durable``),
+/// reporting failures as ``StateFileError``.
 public enum StateDirectory {
     public static func create(_ url: URL) throws(StateFileError) {
         do {
-            try FileManager.default.createDirectory(
-                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Durable.makeFolder(url)
         } catch {
-            throw .writeFailed(path: url.path, reason: error.localizedDescription)
+            throw .writeFailed(path: url.path, reason: error.description)
         }
     }
 }

@@ -96,7 +96,7 @@ public final class IncomingPhoto: @unchecked Sendable {
             self.flush = nil
             if let failure = flush.result() { throw failure }
         }
-        guard fsync(descriptor) == 0 else { throw Errno.current("fsync") }
+        try Durable.sync(descriptor)
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Errno.current("fstat") }
         return Int64(info.st_size)
@@ -127,7 +127,8 @@ private final class BackgroundFlush: @unchecked Sendable {
     }
 
     func run() {
-        let outcome: Errno? = fsync(descriptor) == 0 ? nil : Errno.current("fsync")
+        var outcome: Errno?
+        do { try Durable.sync(descriptor) } catch { outcome = error }
         condition.withLock {
             failure = outcome
             ended = true

@@ -83,14 +83,19 @@ extension Spool {
             entry.uploaderPID = getpid()
         }
         entry.destinations = destinations?.initialProgress
+        var renamed = false
         do {
             entry.bytes = try incoming.synchronize()
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.
             try saveSidecar(entry)
-            guard rename(incoming.url.path, final.path) == 0 else { throw Errno.current("rename") }
-            AtomicFile.syncDirectory(directory.path)
+            renamed = Foundation.rename(incoming.url.path, final.path) == 0
+            guard renamed else { throw Errno.current("rename") }
+            // `.incoming/` is emptied at every start: only the spool's own name must be durable.
+            try Durable.syncFolder(directory.path)
         } catch {
+            // A photo whose name may not be durable is not committed: it stays on the camera.
+            if renamed { unlink(final.path) }
             growth?.end(.abandoned)
             condition.withLock {
                 if let growth, cutThrough[id] === growth { cutThrough[id] = nil }

@@ -118,8 +118,8 @@ extension Spool {
         do {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).save(entry)
             guard rename(photo.path, failedDirectory.appendingPathComponent("\(id).jpg").path) == 0 else { throw Errno.current("rename") }
-            AtomicFile.syncDirectory(failedDirectory.path)
-            AtomicFile.syncDirectory(directory.path)
+            try Durable.syncFolder(failedDirectory.path)
+            try Durable.syncFolder(directory.path)
         } catch {
             return "\(error); its sidecar was moved aside to \(aside.lastPathComponent), its photo stays as \(photo.lastPathComponent)"
         }

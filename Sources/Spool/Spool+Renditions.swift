@@ -147,10 +147,9 @@ extension Spool {
         var failure: SpoolError?
         do {
             if rendition.bytes != nil {
-                guard rename(renditionWorkURL(for: entry).path, renditionURL(entry.id).path) == 0 else { throw Errno.current("rename") }
+                try Durable.rename(renditionWorkURL(for: entry).path, to: renditionURL(entry.id).path, syncingSource: false)
             }
             try saveSidecar(updated)
-            AtomicFile.syncDirectory(directory.path)
         } catch {
             unlink(renditionWorkURL(for: entry).path)
             unlink(renditionURL(entry.id).path)

@@ -33,10 +33,8 @@ extension Spool {
             entry.state = .queued
             do {
                 try saveSidecar(entry)
-                guard rename(failedDirectory.appendingPathComponent("\(entry.id).jpg").path, photoURL(entry.id).path) == 0 else {
-                    throw Errno.current("rename")
-                }
-                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
+                try Durable.rename(failedDirectory.appendingPathComponent("\(entry.id).jpg").path, to: photoURL(entry.id).path)
+                try Durable.remove(failedDirectory.appendingPathComponent("\(entry.id).json").path)
             } catch {
                 throw Self.describe(error, at: photoURL(entry.id))
             }

@@ -207,7 +207,8 @@ public final class Spool: @unchecked Sendable {
         // The sidecar may be the last record of its number: it goes only once `.sequence` holds
         // it (if that write fails, a restart finds the delivered sidecar and cleans it up).
         if persistSequence(atLeast: entry.sequence) { unlink(sidecarURL(entry.id).path) }
-        AtomicFile.syncDirectory(directory.path)
+        // Names that come back after a cut are cleaned up at start (the sidecar says delivered).
+        do { try Durable.syncFolder(directory.path) } catch { failure = failure ?? Self.describe(error, at: directory) }
         finish(entry.id)
         if let failure { throw failure }
     }
@@ -248,8 +249,8 @@ public final class Spool: @unchecked Sendable {
             // A retried photo gets its rendition made again.
             unlink(renditionURL(entry.id).path)
             unlink(sidecarURL(entry.id).path)
-            AtomicFile.syncDirectory(failedDirectory.path)
-            AtomicFile.syncDirectory(directory.path)
+            try Durable.syncFolder(failedDirectory.path)
+            try Durable.syncFolder(directory.path)
         } catch {
             throw Self.describe(error, at: failedPhoto)
         }
