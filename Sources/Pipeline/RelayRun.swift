@@ -169,6 +169,7 @@ public final class RelayRun {
                         sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
                         resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary,
                         waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
+        if let notice = history.setAsideNotice { bus.publish(.run(.notice(notice, .warning))) }
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
         for notice in SpoolNotices.atStart(
             adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,

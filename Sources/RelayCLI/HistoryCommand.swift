@@ -22,7 +22,12 @@ enum HistoryCommand {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let limit = try args.integer("--count", in: 1...HistoryLog.limit) ?? HistoryLog.limit
-        guard let log = try JSONStateFile<HistoryLog>(url: home.historyFile).load() else {
+        let history = try JSONStateFile<HistoryLog>(url: home.historyFile).loadSettingAsideUnreadable()
+        if let aside = history.setAside {
+            FileHandle.standardError.write(
+                Data("relay: history.json could not be read; it was moved aside to \(aside.lastPathComponent)\n".utf8))
+        }
+        guard let log = history.value else {
             if args.has("--json") { return try JSONOutput.print([HistoryRecord]()) }
             print("no uploads yet")
             return

@@ -3,12 +3,13 @@ import Foundation
 /// `configs.json` under the relay home: load, change, save atomically.
 ///
 /// Every change is a load–modify–save of the whole file, so two `relay config` commands never
-/// leave a half-written file; a file that does not parse is reported and never overwritten.
+/// leave a half-written file; a file that does not parse is reported and never overwritten, with
+/// how to restore the last good copy kept beside it.
 public struct ConfigStore: Sendable {
     public let file: JSONStateFile<ConfigList>
 
     public init(home: RelayHome) {
-        file = JSONStateFile(url: home.configsFile)
+        file = JSONStateFile(url: home.configsFile, keepsLastGood: true)
     }
 
     /// The saved configs (empty when the file does not exist yet).

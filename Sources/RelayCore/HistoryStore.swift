@@ -12,10 +12,21 @@ public final class HistoryStore: @unchecked Sendable {
     private let lock = NSLock()
     private var log: HistoryLog
 
-    /// Opens the history; a corrupt file is an error and stays untouched.
+    /// Where a history that could not be read was moved (said once by whoever opened it).
+    public let setAside: URL?
+
+    /// Opens the history. It is only a log: one that cannot be parsed (torn by a power cut,
+    /// emptied, edited by hand) is moved aside, byte for byte, and a new one begun.
     public init(home: RelayHome) throws(StateFileError) {
         file = JSONStateFile(url: home.historyFile)
-        log = try file.load() ?? HistoryLog()
+        let loaded = try file.loadSettingAsideUnreadable()
+        log = loaded.value ?? HistoryLog()
+        setAside = loaded.setAside
+    }
+
+    /// The sentence for a history that was set aside.
+    public var setAsideNotice: String? {
+        setAside.map { "history.json could not be read; it was moved aside to \($0.lastPathComponent) and a new history begun" }
     }
 
     public var records: [HistoryRecord] {

@@ -63,10 +63,10 @@ public final class CameraRegistry: @unchecked Sendable {
     private var contents: Contents
 
     /// Loads the registry, creating the client GUID on first use. A file that does not parse is
-    /// an error and is left untouched.
+    /// an error and is left untouched (the message says how to restore its last good copy).
     public init(home: RelayHome) throws(StateFileError) {
-        file = JSONStateFile(url: home.camerasFile)
-        if let loaded = try Self.load(file) {
+        file = JSONStateFile(url: home.camerasFile, keepsLastGood: true, validate: Self.problem)
+        if let loaded = try file.load() {
             contents = loaded
         } else {
             contents = Contents(clientGUID: Self.newGUID(), cameras: [:])
@@ -74,21 +74,21 @@ public final class CameraRegistry: @unchecked Sendable {
         }
     }
 
-    private static func load(_ file: JSONStateFile<Contents>) throws(StateFileError) -> Contents? {
-        guard let loaded = try file.load() else { return nil }
+    /// What makes a file that parses unusable, if anything: ids that are not 32 hex digits.
+    @Sendable private static func problem(_ loaded: Contents) -> String? {
         guard Self.guidBytes(loaded.clientGUID) != nil else {
-            throw .corrupt(path: file.url.path, reason: "clientGUID '\(loaded.clientGUID)' is not 32 hex digits")
+            return "clientGUID '\(loaded.clientGUID)' is not 32 hex digits"
         }
         for (address, pairing) in loaded.pairings ?? [:] where pairing.guid != nil && pairing.guidBytes == nil {
-            throw .corrupt(path: file.url.path, reason: "pairings.\(address).guid '\(pairing.guid ?? "")' is not 32 hex digits")
+            return "pairings.\(address).guid '\(pairing.guid ?? "")' is not 32 hex digits"
         }
-        return loaded
+        return nil
     }
 
     /// Reads the file again, so that a pairing made by `relay pair` while relay runs is used at
     /// the next connection.
     public func reload() throws(StateFileError) {
-        guard let loaded = try Self.load(file) else { return }
+        guard let loaded = try file.load() else { return }
         lock.withLock { contents = loaded }
     }
 
@@ -156,7 +156,7 @@ public final class CameraRegistry: @unchecked Sendable {
     private func change<T>(_ body: (inout Contents) -> T) throws(StateFileError) -> T {
         lock.lock()
         defer { lock.unlock() }
-        if let current = try Self.load(file) { contents = current }
+        if let current = try file.load() { contents = current }
         var next = contents
         let result = body(&next)
         if next != contents {

@@ -52,13 +52,64 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: home.configsFile), garbage)
     }
 
-    func testCorruptHistoryIsReportedAndLeftByteForByte() throws {
-        let garbage = Data("[1, 2, ".utf8)
-        try garbage.write(to: home.historyFile)
-        XCTAssertThrowsError(try HistoryStore(home: home)) { error in
-            XCTAssertEqual((error as? StateFileError)?.path, self.home.historyFile.path)
+    /// A damaged configs.json is refused, untouched, with the command that restores the last
+    /// copy that was good (kept beside it at every save and every read that parsed).
+    func testCorruptConfigsFileNamesItsLastGoodCopy() throws {
+        let store = ConfigStore(home: home)
+        try store.update { (list: inout ConfigList) throws(ConfigError) in
+            _ = list.upsert(RequestConfig(url: "https://good.example/u", note: "good"))
         }
-        XCTAssertEqual(try Data(contentsOf: home.historyFile), garbage)
+        let good = try Data(contentsOf: home.configsFile)
+        let copy = home.configsFile.appendingPathExtension("last-good")
+        XCTAssertEqual(try Data(contentsOf: copy), good, "saved beside it")
+        let torn = good.prefix(good.count / 2)
+        try torn.write(to: home.configsFile)
+        XCTAssertThrowsError(try store.load()) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("left unchanged"), message)
+            XCTAssertTrue(message.contains("cp '\(copy.path)' '\(self.home.configsFile.path)' restores it"), message)
+        }
+        XCTAssertEqual(try Data(contentsOf: home.configsFile), torn, "never replaced")
+        XCTAssertEqual(try Data(contentsOf: copy), good, "the good copy is kept")
+        try FileManager.default.removeItem(at: home.configsFile)
+        try FileManager.default.copyItem(at: copy, to: home.configsFile)
+        XCTAssertEqual(try store.load().configs.map(\.note), ["good"], "the restore the message gives works")
+    }
+
+    /// A configs.json edited by hand is the last good copy once relay has read it.
+    func testAHandEditedConfigsFileBecomesTheLastGoodCopyWhenRead() throws {
+        let edited = Data(#"{"configs":[{"url":"https://hand.example/u","note":"by hand"}]}"#.utf8)
+        try edited.write(to: home.configsFile)
+        XCTAssertEqual(try ConfigStore(home: home).load().configs.map(\.note), ["by hand"])
+        XCTAssertEqual(try Data(contentsOf: home.configsFile.appendingPathExtension("last-good")), edited)
+        try Data("{".utf8).write(to: home.configsFile.appendingPathExtension("last-good"))
+        try Data("".utf8).write(to: home.configsFile)
+        XCTAssertThrowsError(try ConfigStore(home: home).load()) { error in
+            XCTAssertTrue("\(error)".contains("move it away to start from an empty one"), "a damaged copy is not offered: \(error)")
+        }
+    }
+
+    /// The history is only a log: a torn one (a power cut, an emptied file) is moved aside byte
+    /// for byte, said once, and a new one begun, so that it never stops a run.
+    func testATornHistoryIsMovedAsideAndANewOneBegun() throws {
+        for garbage in [Data("[1, 2, ".utf8), Data()] {
+            try garbage.write(to: home.historyFile)
+            let store = try HistoryStore(home: home)
+            XCTAssertEqual(store.records, [])
+            let aside = try XCTUnwrap(store.setAside)
+            XCTAssertEqual(try Data(contentsOf: aside), garbage)
+            XCTAssertTrue(aside.lastPathComponent.hasPrefix("history.json.unreadable-"), aside.path)
+            XCTAssertTrue(store.setAsideNotice?.contains(aside.lastPathComponent) == true)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: home.historyFile.path))
+            try store.append(
+                HistoryRecord(
+                    captureNumber: 1, timestamp: Date(), success: true, statusCode: 201, errorMessage: nil, requestSummary: "POST x",
+                    responseSummary: nil, fileName: "A.JPG", bytes: 1, durationSeconds: 0.1, attempt: 1))
+            let reopened = try HistoryStore(home: home)
+            XCTAssertNil(reopened.setAside)
+            XCTAssertEqual(reopened.records.map(\.fileName), ["A.JPG"])
+            try FileManager.default.removeItem(at: aside)
+        }
     }
 
     func testHistoryKeepsTheNewestHundredAcrossReopen() throws {

@@ -53,7 +53,7 @@ final class CameraRegistryTests: XCTestCase {
         for broken in ["{\"clientGUID\": \"12", "{\"clientGUID\": \"not hex\", \"cameras\": {}}", "[]"] {
             try Data(broken.utf8).write(to: home.camerasFile)
             XCTAssertThrowsError(try CameraRegistry(home: home), broken) { error in
-                guard case StateFileError.corrupt(let path, _) = error else { return XCTFail("\(error)") }
+                guard case StateFileError.corrupt(let path, _, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(path, home.camerasFile.path)
                 XCTAssertTrue("\(error)".contains("left unchanged"))
             }
