@@ -68,7 +68,7 @@ let package = Package(
         // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
-        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire"]),
+        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
         .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
@@ -77,12 +77,15 @@ let package = Package(
         // wording and the state the progress line, status page and metrics read (pure).
         .target(name: "RunEvents", dependencies: ["RelayCore"]),
         // `relay run --status`: the live status page, /metrics and /healthz, from the run's events.
-        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "CMicroHTTPD", "CQREncode"]),
+        .target(name: "StatusPage", dependencies: ["RunEvents", "RelayCore", "Rendition", "PhotoMetadata", "CMicroHTTPD", "CQREncode"]),
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
+        // What a photo's own header says (pure): its JPEG segments, EXIF directories, and the
+        // identity the camera wrote into it.
+        .target(name: "PhotoMetadata", dependencies: ["RelayCore"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
         // through libjpeg-turbo as the photo arrives.
-        .target(name: "Rendition", dependencies: ["CJPEGStream", "RelayCore"]),
+        .target(name: "Rendition", dependencies: ["CJPEGStream", "RelayCore", "PhotoMetadata"]),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.
@@ -90,7 +93,8 @@ let package = Package(
         // `relay run --folder`: photos dropped into a folder.
         .target(name: "HotFolder", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool"]),
         // Cameras: PTP/IP and libgphoto2 (event sources, downloads, discovery, pairing).
-        .target(name: "Tether", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2"]),
+        .target(
+            name: "Tether", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2", "PhotoMetadata"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
         .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "COpenSSL"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
@@ -112,11 +116,13 @@ let package = Package(
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
-        .testTarget(name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "relay"]),
+        .testTarget(
+            name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "PhotoMetadata", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore", "TestSupport"]),
+        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),

@@ -32,26 +32,51 @@ public struct JPEGSegments: Sendable {
     }
 
     public init<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) throws(ParseError) where Bytes.Index == Int {
-        let base = bytes.startIndex
-        guard bytes.count >= 4, bytes[base] == 0xFF, bytes[base + 1] == 0xD8 else { throw .notJPEG }
-        let limit = base + bytes.count
-        var i = base + 2
+        guard bytes.count >= 4, bytes[bytes.startIndex] == 0xFF, bytes[bytes.startIndex + 1] == 0xD8 else { throw .notJPEG }
+        var segments: [Segment] = []
+        switch Self.scan(bytes, into: &segments) {
+        case .rest(let start): restStart = start
+        case .cut(let offset): throw .truncated(at: offset)
+        }
+        self.segments = segments
+    }
+
+    /// The whole application segments at the head of `bytes`, which may be only the first part
+    /// of a file (the identity of a photo is read from its first 64 KB): a segment cut off at
+    /// the end of what was read, and any after it, are left out.
+    public static func leadingSegments<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> [Segment]
+    where Bytes.Index == Int {
+        var segments: [Segment] = []
+        guard bytes.count >= 4, bytes[bytes.startIndex] == 0xFF, bytes[bytes.startIndex + 1] == 0xD8 else { return [] }
+        _ = scan(bytes, into: &segments)
+        return segments
+    }
+
+    /// Where a scan of the application segments stopped.
+    private enum ScanEnd {
+        /// At the first segment that is not an application segment.
+        case rest(Int)
+        /// At bytes that end or break off there.
+        case cut(Int)
+    }
+
+    private static func scan<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, into segments: inout [Segment]) -> ScanEnd
+    where Bytes.Index == Int {
+        let limit = bytes.startIndex + bytes.count
+        var i = bytes.startIndex + 2
         while true {
-            guard i + 1 < limit, bytes[i] == 0xFF else { throw .truncated(at: i) }
+            guard i + 1 < limit, bytes[i] == 0xFF else { return .cut(i) }
             var m = i + 1
             while m < limit && bytes[m] == 0xFF { m += 1 }  // fill bytes
-            guard m < limit else { throw .truncated(at: i) }
+            guard m < limit else { return .cut(i) }
             let marker = bytes[m]
-            guard (0xE0...0xEF).contains(marker) || marker == 0xFE else {
-                restStart = i
-                return
-            }
-            guard m + 2 < limit else { throw .truncated(at: i) }
+            guard (0xE0...0xEF).contains(marker) || marker == 0xFE else { return .rest(i) }
+            guard m + 2 < limit else { return .cut(i) }
             let length = Int(bytes[m + 1]) << 8 | Int(bytes[m + 2])
             let end = m + 1 + length
-            guard length >= 2, end <= limit else { throw .truncated(at: i) }
+            guard length >= 2, end <= limit else { return .cut(i) }
             let body = (m + 3)..<end
-            segments.append(Segment(marker: marker, kind: Self.kind(marker, bytes[body]), range: i..<end, body: body))
+            segments.append(Segment(marker: marker, kind: kind(marker, bytes[body]), range: i..<end, body: body))
             i = end
         }
     }

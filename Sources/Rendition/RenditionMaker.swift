@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMetadata
 import RelayCore
 
 #if canImport(Glibc)
@@ -151,10 +152,11 @@ public final class RenditionMaker {
         }
         switch stage {
         case .written:
-            guard fsync(output) == 0 else {
-                let error = RenditionError.writing(path: destination?.path ?? "", Errno.current("fsync"))
+            do {
+                try Durable.sync(output)
+            } catch {
                 discardOutput()
-                throw error
+                throw RenditionError.writing(path: destination?.path ?? "", error)
             }
             let bytes = written
             close(output)
@@ -286,6 +288,6 @@ public final class RenditionMaker {
         } catch {
             throw .writing(path: url.path, error)
         }
-        guard fsync(fd) == 0 else { throw .writing(path: url.path, Errno.current("fsync")) }
+        do { try Durable.sync(fd) } catch { throw .writing(path: url.path, error) }
     }
 }

@@ -1,3 +1,4 @@
+import PhotoMetadata
 import RelayCore
 
 /// What to do with one photo, decided from its head (every byte before its image data) and its

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMetadata
 import RelayCore
 import Rendition
 import RunEvents

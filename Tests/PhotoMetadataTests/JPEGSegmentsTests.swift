@@ -1,4 +1,4 @@
-import Rendition
+import PhotoMetadata
 import Testing
 
 @Suite struct JPEGSegmentsTests {
