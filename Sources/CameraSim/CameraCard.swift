@@ -41,7 +41,7 @@ public final class CameraCard: @unchecked Sendable {
     private let lock = NSLock()
     private var objects: [UInt32: SimObject] = [:]
     private var order: [UInt32] = []
-    private var nextHandle: UInt32 = 0x0000_1000
+    private var nextHandle: UInt32
     private var photoNumber = 0
     private var pending: [SimObject] = []
     private var folderHandle: UInt32 = 0
@@ -52,6 +52,7 @@ public final class CameraCard: @unchecked Sendable {
     public init(options: SimOptions) throws {
         self.options = options
         self.profile = options.profile
+        nextHandle = options.firstHandle
         battery = SimBattery(options.resources)
         let speeds = SimExposure.speeds(of: options.profile)
         exposure = SimExposure(mode: options.exposureMode, offered: speeds.offered, speed: speeds.start)
@@ -64,6 +65,8 @@ public final class CameraCard: @unchecked Sendable {
             ).handle
         if let directory = options.photosDirectory {
             try loadFolder(directory, date: now)
+        } else if let card = options.cardDirectory {
+            try loadCard(card)
         } else {
             for _ in 0..<options.initialPhotos { _ = makeShotLocked(date: now, inMemory: false) }
         }
@@ -106,6 +109,31 @@ public final class CameraCard: @unchecked Sendable {
         }
         guard added > 0 else { throw CameraSimError.noPhotosInFolder(path: directory) }
         photoNumber = sourcePhotos.count
+    }
+
+    /// `--card`: the photos a card kept from earlier runs, in name order, each dated by its
+    /// file's time (when it was shot); numbering goes on after the highest number among them.
+    private func loadCard(_ directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CameraSimError.cannotReadPhoto(path: directory, reason: "cannot make the card's folder")
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        for name in names {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+            let lower = url.pathExtension.lowercased()
+            let isJPEG = lower == "jpg" || lower == "jpeg"
+            guard isJPEG || lower == profile.rawFormat.fileExtension.lowercased(),
+                let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+                let size = (attributes[.size] as? NSNumber)?.intValue
+            else { continue }
+            _ = addObjectLocked(
+                parent: folderHandle, format: isJPEG ? Self.formatJPEG : profile.rawFormat.formatCode, name: name,
+                content: .file(path: url.path, size: size), date: attributes[.modificationDate] as? Date ?? Date(), inMemory: false)
+            let number = Int(url.deletingPathExtension().lastPathComponent.filter(\.isNumber)) ?? 0
+            photoNumber = max(photoNumber, number)
+        }
     }
 
     static func rawFormatCode(extension lower: String, profile: SimProfile) -> UInt16 {
@@ -163,12 +191,16 @@ public final class CameraCard: @unchecked Sendable {
             }
         } else {
             var random = SeededRandom.derived(seed: options.seed, stream: 1, index: UInt64(photoNumber))
+            let body = profile.body
+            let exif = SimExif(
+                make: body.manufacturer, model: body.model, serial: body.exifSerial, capturedAt: date, shutterCount: photoNumber,
+                exposureTime: exposure.current, nikonMakerNote: body.manufacturer.hasPrefix("Nikon"))
             jpegContent = .bytes(
                 JPEGMaker.make(
                     width: options.photoWidth, height: options.photoHeight,
                     targetSize: options.photoSize,
                     label: "\(profile.rawValue) \(base) seed \(options.seed)",
-                    exposureTime: exposure.current, random: &random))
+                    exif: exif.segmentBody, random: &random))
         }
         if options.raw && rawContent == nil {
             var random = SeededRandom.derived(seed: options.seed, stream: 2, index: UInt64(photoNumber))
@@ -185,8 +217,8 @@ public final class CameraCard: @unchecked Sendable {
                     parent: parent, format: rawFormat, name: base + "." + rawExtension,
                     content: rawContent, date: date, inMemory: inMemory))
         }
-        if let export = options.exportDirectory {
-            for object in made { Self.export(object, to: export) }
+        for folder in [options.exportDirectory, inMemory ? nil : options.cardDirectory].compactMap({ $0 }) {
+            for object in made { Self.export(object, to: folder, date: date) }
         }
         return made
     }
@@ -195,7 +227,8 @@ public final class CameraCard: @unchecked Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    private static func export(_ object: SimObject, to directory: String) {
+    /// A copy of `object` in `directory`, dated `date` (a card's photo keeps its shot's time).
+    private static func export(_ object: SimObject, to directory: String, date: Date) {
         let target = URL(fileURLWithPath: directory).appendingPathComponent(object.name)
         switch object.content {
         case .bytes(let bytes):
@@ -204,8 +237,9 @@ public final class CameraCard: @unchecked Sendable {
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.copyItem(atPath: path, toPath: target.path)
         case .folder:
-            break
+            return
         }
+        try? FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: target.path)
     }
 
     private func addObjectLocked(

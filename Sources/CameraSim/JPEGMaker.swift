@@ -8,9 +8,9 @@ import RelayCore
 public enum JPEGMaker {
     /// A JPEG of `width`×`height` pixels (clamped to 8…4096) of about `targetSize` bytes (never
     /// less than the picture itself needs), with `label` in its comment segment and, when given,
-    /// `exposureTime` as EXIF ExposureTime.
+    /// `exif` as its APP1 segment's body.
     public static func make(
-        width: Int, height: Int, targetSize: Int, label: String, exposureTime: ShutterSpeed? = nil,
+        width: Int, height: Int, targetSize: Int, label: String, exif: [UInt8]? = nil,
         random: inout SeededRandom
     ) -> [UInt8] {
         let w = min(max(width, 8), 4096)
@@ -18,7 +18,7 @@ public enum JPEGMaker {
         var out: [UInt8] = [0xFF, 0xD8]
         // JFIF header so that every viewer recognises the file.
         appendSegment(0xE0, [0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00], to: &out)
-        if let exposureTime { appendSegment(0xE1, exif(exposureTime: exposureTime), to: &out) }
+        if let exif { appendSegment(0xE1, exif, to: &out) }
         appendSegment(0xFE, Array("relay camera-sim \(label)".utf8.prefix(60_000)), to: &out)
         // One quantisation table of ones: tile values map straight to brightness.
         appendSegment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64), to: &out)
@@ -52,20 +52,6 @@ public enum JPEGMaker {
         out.append(contentsOf: scan)
         out.append(contentsOf: [0xFF, 0xD9])
         return out
-    }
-
-    /// An APP1 Exif body (CIPA DC-008): a little-endian TIFF whose IFD0 points to an Exif IFD
-    /// holding ExposureTime (0x829A), a RATIONAL of seconds.
-    static func exif(exposureTime: ShutterSpeed) -> [UInt8] {
-        func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        func u32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
-        // Offsets from the TIFF header: IFD0 at 8 (one entry, 18 bytes), the Exif IFD at 26 (one
-        // entry, 18 bytes), the rational at 44.
-        var tiff: [UInt8] = [0x49, 0x49] + u16(42) + u32(8)
-        tiff += u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(26) + u32(0)
-        tiff += u16(1) + u16(0x829A) + u16(5) + u32(1) + u32(44) + u32(0)
-        tiff += u32(exposureTime.numerator) + u32(exposureTime.denominator)
-        return Array("Exif".utf8) + [0, 0] + tiff
     }
 
     private static func appendSegment(_ marker: UInt8, _ body: [UInt8], to out: inout [UInt8]) {

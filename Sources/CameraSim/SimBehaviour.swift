@@ -23,6 +23,13 @@ public struct SimBody: Sendable {
     public var dataPacketSize: Int?
     /// Canon: every byte goes in Data packets, then an empty EndData.
     public var endsWithEmptyEndData = false
+
+    /// The serial as the body writes it into a photo's EXIF: the DeviceInfo's, without the
+    /// zeros some bodies pad it with (a Z 8 reports 32 characters over PTP/IP).
+    var exifSerial: String {
+        let trimmed = serialNumber.drop { $0 == "0" }
+        return trimmed.isEmpty ? serialNumber : String(trimmed)
+    }
 }
 
 /// What one vendor family does differently from standard PTP, for one client session. The

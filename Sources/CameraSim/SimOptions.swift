@@ -11,6 +11,11 @@ public struct SimOptions: Sendable, Equatable {
     public var port: UInt16 = 15740
     /// Folder whose photos are on the card at start (and are reused, in turn, for later shots).
     public var photosDirectory: String?
+    /// The card itself, kept across runs (`--card`): its photos are on the card at start, every
+    /// new shot is made fresh and written there, and file numbers continue after its highest.
+    public var cardDirectory: String?
+    /// The first object handle the body hands out after it is switched on (`--handle-base`).
+    public var firstHandle: UInt32 = 0x0000_1000
     /// Generated photos on the card at start when no folder is given.
     public var initialPhotos = 3
     /// Approximate byte size of each generated JPEG.
@@ -97,6 +102,15 @@ public struct SimOptions: Sendable, Equatable {
                 options.port = UInt16(truncatingIfNeeded: try integer(try text(), flag: flag, range: 0...65535))
             case "--photos":
                 options.photosDirectory = try text()
+            case "--card":
+                options.cardDirectory = try text()
+            case "--handle-base":
+                let raw = try text()
+                let digits = raw.lowercased().hasPrefix("0x") ? String(raw.dropFirst(2)) : raw
+                guard let base = UInt32(digits, radix: 16), base > 0, base < 0xFFFF_0000 else {
+                    throw SimOptionsError.invalidValue(flag: flag, value: raw, expected: "a handle in hex, 1 to FFFEFFFF (e.g. 0x1000)")
+                }
+                options.firstHandle = base
             case "--initial-photos":
                 options.initialPhotos = try integer(try text(), flag: flag, range: 0...10_000)
             case "--photo-size":
@@ -195,6 +209,10 @@ public struct SimOptions: Sendable, Equatable {
             index += 1
         }
         guard sawProfile else { throw SimOptionsError.missingProfile }
+        if options.photosDirectory != nil && options.cardDirectory != nil {
+            throw SimOptionsError.invalidValue(
+                flag: "--card", value: options.cardDirectory ?? "", expected: "no --photos beside it (the card holds its own photos)")
+        }
         if options.ssdpPort != nil && options.profile.ssdpServiceType == nil {
             throw SimOptionsError.invalidValue(
                 flag: "--ssdp", value: String(options.ssdpPort ?? 0),
@@ -267,7 +285,16 @@ public struct SimOptions: Sendable, Equatable {
           --port N                  port (default 15740; 0 = any free port, printed when ready)
           --photos DIR              photos on the card at start (JPEG and RAW files of DIR); later
                                     shots reuse them in turn under new names
-          --initial-photos N        generated photos on the card at start without --photos (default 3)
+          --card DIR                the card, kept across runs: its photos are on the card at start,
+                                    every shot is made fresh and written there, and file numbers
+                                    (and the Nikon shutter count) go on after its highest, as a
+                                    body's do after it is switched off and on
+          --handle-base HEX         the first object handle given out after the body is switched on
+                                    (default 0x1000): handles count up from it in card order, so a
+                                    body restarted with a lower base gives new photos handles that
+                                    earlier ones had (PTP promises a handle only for one session)
+          --initial-photos N        generated photos on the card at start without --photos or --card
+                                    (default 3)
           --photo-size BYTES        approximate size of each generated JPEG (default 200k)
           --photo-dimensions WxH    pixel size of generated JPEGs (default 640x480)
           --raw                     every shot also makes a RAW companion (.CR3, .NEF or .ARW)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMetadata
 import RelayCore
 import TestSupport
 import XCTest
@@ -47,6 +48,40 @@ final class JPEGMakerTests: XCTestCase {
         XCTAssertEqual(result.stderr, "", "djpeg warned: \(result.stderr)")
         let header = try String(decoding: Data(contentsOf: folder.appendingPathComponent("a.pgm")).prefix(15), as: UTF8.self)
         XCTAssertTrue(header.hasPrefix("P5\n640 480"), header)
+    }
+
+    /// What each profile writes at the shutter, as exiftool (a reader nobody here wrote) finds
+    /// it, and as relay's identity from the header reads it: Nikon bodies keep their serial and
+    /// shutter count in a type-3 maker note of a big-endian EXIF, others write BodySerialNumber.
+    func testEachShotCarriesTheEXIFABodyWritesAsExiftoolReadsIt() throws {
+        let folder = try TestPaths.makeTemporaryDirectory("exif")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for profile in [SimProfile.nikonZStrict, .canonEOS] {
+            var options = SimOptions()
+            options.profile = profile
+            options.initialPhotos = 0
+            options.photoSize = 20_000
+            let card = try CameraCard(options: options)
+            card.shoot(frames: 3)
+            let shot = try XCTUnwrap(card.takeNewObjects().last)
+            guard case .bytes(let bytes) = shot.content else { return XCTFail("a generated photo") }
+            let file = folder.appendingPathComponent("\(profile.rawValue).jpg")
+            try Data(bytes).write(to: file)
+            let tags = try CameraJPEG.exif(file)
+            let identity = PhotoHeaderIdentity(head: bytes)
+            XCTAssertEqual(tags["EXIF:Make"] as? String, profile.manufacturer)
+            XCTAssertEqual(tags["EXIF:Model"] as? String, profile.model)
+            XCTAssertEqual(tags["EXIF:DateTimeOriginal"] as? String, identity.capturedAt)
+            XCTAssertEqual((tags["EXIF:SubSecTimeOriginal"]).map { "\($0)" }.map { $0.count == 1 ? "0" + $0 : $0 }, identity.subSeconds)
+            let serial = profile == .nikonZStrict ? tags["MakerNotes:SerialNumber"] : tags["EXIF:SerialNumber"]
+            XCTAssertEqual(serial.map { "\($0)" }, identity.serial, "\(profile): \(tags)")
+            XCTAssertEqual(identity.serial, String(profile.body.serialNumber.drop { $0 == "0" }))
+            if profile == .nikonZStrict {
+                XCTAssertEqual(tags["MakerNotes:ShutterCount"] as? Int, 3, "the third frame")
+                XCTAssertEqual(identity.shutterCount, 3)
+            }
+            XCTAssertTrue(identity.key.hasPrefix("exif|"), identity.key)
+        }
     }
 
     /// The markers of the segments before the scan, checking each length stays inside the file.
