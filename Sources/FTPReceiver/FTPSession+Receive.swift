@@ -1,6 +1,7 @@
 import FTPWire
 import Foundation
 import RelayCore
+import RunEvents
 import SocketIO
 import Spool
 
@@ -180,8 +181,8 @@ extension FTPSession {
         case .spooled(let entry):
             context.report.spooled(entry, in: context.spool)
             return FTPReply(226, "\(path.name) is safe in relay's spool (\(bytes) bytes)")
-        case .duplicate:
-            log("\(path.name) received again (same size and content): not delivered twice")
+        case .duplicate(let matched):
+            context.report(.alreadyTaken(AlreadyTaken(fileName: path.name, matched: matched, atStart: false)))
             return FTPReply(226, "\(path.name) was received before; not sent twice")
         case .incomplete(let what):
             log("\(path.name) is cut short at \(bytes) bytes (\(what)): kept for a resume, not spooled")

@@ -27,8 +27,8 @@ final class FTPUploadStore: @unchecked Sendable {
     /// What became of a finished upload.
     enum Outcome {
         case spooled(SpoolEntry)
-        /// The same photo (user, path, size, content) was received before.
-        case duplicate
+        /// The same photo (user, path, size, content) was received before: `matched` says how.
+        case duplicate(matched: String)
         /// A JPEG whose image, or a RAW whose data, is cut short (what is cut): kept as a partial
         /// upload.
         case incomplete(String)
@@ -358,10 +358,13 @@ final class FTPUploadStore: @unchecked Sendable {
         }
         let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
         // The spool is asked too: relay may have died after spooling it, before remembering it.
-        if seen.contains(key) || spool.contains(contentKey: key) {
+        let inSeenLog = seen.contains(key)
+        if inSeenLog || spool.contains(contentKey: key) {
             discardPartial(user: user, path: path)
             remember(user: user, path: path, bytes: content.bytes)
-            return .duplicate
+            return .duplicate(
+                matched: "\(user)'s \(path), \(content.bytes) bytes, SHA-256 \(content.hex.prefix(12))…, "
+                    + (inSeenLog ? "in the FTP seen log" : "still in the spool"))
         }
         guard spool.hasRoom(forBytes: content.bytes) else { return .spoolFull }
         // Another photo came under this name before (a camera whose numbering started again, a

@@ -50,6 +50,11 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     private var reportedSkips: Set<String> = []
     /// Taken this run but not yet in the seen-log (its write failed); retried on each scan.
     private var unrecorded: [String: String] = [:]
+    /// Keys of files this run took, or said were taken before: the seen log holds both, and
+    /// each is said at most once.
+    private var known: Set<String> = []
+    /// Whether the folder was scanned once: what that scan declines is summed up in one line.
+    private var scannedOnce = false
     public private(set) var skippedCount = 0
     private var sourceLabel: String { "folder:" + options.folder.path }
     public var label: String { "folder \(options.folder.path)" }
@@ -110,6 +115,13 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
         for (key, file) in unrecorded {
             if (try? seen.record(key, file: file)) != nil { unrecorded[key] = nil }
         }
+        var declinedAtStart: [AlreadyTaken] = []
+        defer {
+            if !scannedOnce, !stop.isStopped {
+                scannedOnce = true
+                if let line = AlreadyTaken.summary(declinedAtStart, in: "in \(options.folder.path)") { report(.info(line)) }
+            }
+        }
         let now = Date()
         var present: Set<String> = []
         for file in listFiles() {
@@ -124,7 +136,17 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
                 continue
             }
             let key = "\(file.relativePath)|\(file.size)|\(file.modified)"
-            if seen.contains(key) || unrecorded[key] != nil { continue }
+            if known.contains(key) || unrecorded[key] != nil { continue }
+            if seen.contains(key) {
+                known.insert(key)
+                let declined = AlreadyTaken(
+                    fileName: file.relativePath,
+                    matched: "\(file.relativePath), \(file.size) bytes, modified \(Timestamp.iso8601(file.modifiedDate))",
+                    atStart: !scannedOnce)
+                report(.alreadyTaken(declined))
+                if declined.atStart { declinedAtStart.append(declined) }
+                continue
+            }
             if justCompleted {
                 take(file, key: key, stop: stop)
             } else if let candidate = candidates[file.relativePath], candidate.size == file.size, candidate.modified == file.modified {
@@ -189,6 +211,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
                     try Self.copy(file.url, expectedBytes: file.size, to: fd)
                 },
                 committed: { _ in
+                    known.insert(key)
                     do {
                         try seen.record(key, file: file.relativePath)
                     } catch {

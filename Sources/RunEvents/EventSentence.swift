@@ -76,6 +76,8 @@ public struct EventSentence: Sendable {
             return "spooled \(spooled.cameraFileName) (\(ByteCountText.format(spooled.photo.bytes)))"
         case .skipped(let name, let reason):
             return "skipped \(name): \(reason)"
+        case .alreadyTaken(let photo):
+            return photo.atStart ? nil : "\(photo.fileName) was taken before (matched \(photo.matched)): not sent again"
         case .spoolFull:
             return "spool full: waiting for uploads before taking more photos"
         case .notice(let message, _):

@@ -16,6 +16,7 @@ public enum ProgressLine {
         }
         if state.retries > 0 { parts.append("retries \(state.retries)") }
         if state.skipped > 0 { parts.append("skipped \(state.skipped)") }
+        if state.alreadyTaken > 0 { parts.append("taken before \(state.alreadyTaken)") }
         if state.spoolFull { parts.append("spool full, waiting") }
         for source in state.sources {
             if let status = source.status { parts.append(status) }

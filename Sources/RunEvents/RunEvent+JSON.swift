@@ -44,6 +44,7 @@ extension RunEvent {
             case .announced: "photo.announced"
             case .spooled: "photo.spooled"
             case .skipped: "photo.skipped"
+            case .alreadyTaken: "photo.already_taken"
             case .spoolFull: "source.spool_full"
             case .notice: "source.notice"
             case .unusable: "source.unusable"
@@ -144,6 +145,8 @@ extension SourceEvent {
                 "path": .string(spooled.path),
             ]) { $1 }
         case .skipped(let name, let reason): ["fileName": .string(name), "reason": .string(reason)]
+        case .alreadyTaken(let photo):
+            ["fileName": .string(photo.fileName), "matched": .string(photo.matched), "atStart": .bool(photo.atStart)]
         case .spoolFull(let waiting): ["waiting": JSONValue(waiting)]
         case .notice(let message, let severity): ["message": .string(message), "severity": .string(severity.rawValue)]
         case .unusable(let message): ["message": .string(message)]

@@ -13,6 +13,8 @@ public struct RunState: Sendable, Equatable {
     /// Photos taken into the spool this run.
     public var spooled = 0
     public var skipped = 0
+    /// Photos declined as taken before (``AlreadyTaken``).
+    public var alreadyTaken = 0
     /// Delivered to, and refused for good by, the primary destination (the gallery).
     public var delivered = 0
     public var failed = 0
@@ -118,6 +120,9 @@ public struct RunState: Sendable, Equatable {
             sources[index].spoolFull = false
         case .skipped:
             skipped += 1
+        case .alreadyTaken:
+            alreadyTaken += 1
+            sources[index].alreadyTaken += 1
         case .spoolFull:
             sources[index].spoolFull = true
         case .notice(let message, let severity):
@@ -189,6 +194,8 @@ public struct SourceState: Sendable, Equatable {
     public var card: CardSpace?
     public var lastShot: LastShot?
     public var spooled = 0
+    /// Photos it declined as taken before.
+    public var alreadyTaken = 0
     public var spoolFull = false
     /// The latest thing that went wrong, until it connects again.
     public var problem: String?

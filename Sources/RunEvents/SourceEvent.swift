@@ -25,6 +25,9 @@ public enum SourceEvent: Sendable, Equatable {
     case spooled(SpooledPhoto)
     /// A file that is not taken (RAW, video, sidecar...) was left alone.
     case skipped(fileName: String, reason: String)
+    /// A photo that was not taken because the source's seen log says it was taken before: said
+    /// every time, with what matched, so that a wrong match shows the first time it happens.
+    case alreadyTaken(AlreadyTaken)
     /// The spool is full; the source waits (`waiting` photos are still on the camera, if known).
     case spoolFull(waiting: Int?)
     /// Something the photographer may want to know that has no type of its own (a download
@@ -53,6 +56,34 @@ public struct CameraDescription: Sendable, Equatable {
         self.serial = serial
         self.address = address
         self.via = via
+    }
+}
+
+/// A photo a source declined as taken before.
+public struct AlreadyTaken: Sendable, Equatable {
+    /// Its name on the camera (or in the folder, or as uploaded over FTP).
+    public var fileName: String
+    /// What matched the seen log's record: the photo as relay knows it ("DSC_0042.JPG,
+    /// 24.3 MB, shot 20261127T101503"; "body serial 3012345, shot 2026:11:27 10:15:03.12").
+    public var matched: String
+    /// Found by looking through what was there when the source started (a card's listing, a
+    /// folder's first scan), where photos taken earlier are expected: the console sums those
+    /// up in one line per look (``SourceEvent/notice(_:_:)``); the others each get a line.
+    public var atStart: Bool
+
+    public init(fileName: String, matched: String, atStart: Bool) {
+        self.fileName = fileName
+        self.matched = matched
+        self.atStart = atStart
+    }
+
+    /// One line summing up the photos declined in one look at a source's start, naming a few.
+    public static func summary(_ declined: [AlreadyTaken], in place: String) -> String? {
+        guard let first = declined.first else { return nil }
+        let shown = declined.prefix(3).map(\.fileName).joined(separator: ", ")
+        let more = declined.count > 3 ? " and \(declined.count - 3) more" : ""
+        return "\(declined.count) photo(s) \(place) were taken before and are not sent again (\(shown)\(more); "
+            + "first match: \(first.matched)); --json lists each with what it matched"
     }
 }
 

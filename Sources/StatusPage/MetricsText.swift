@@ -10,6 +10,12 @@ public enum MetricsText {
         out.family("relay_photos_taken_total", .counter, "Photos taken into the spool this run, per source.") {
             state.sources.map { (["source": $0.label], Double($0.spooled)) }
         }
+        out.family(
+            "relay_photos_already_taken_total", .counter,
+            "Photos a source declined because its seen log says they were taken before, per source."
+        ) {
+            state.sources.map { (["source": $0.label], Double($0.alreadyTaken)) }
+        }
         out.family("relay_photos_delivered_total", .counter, "Photos delivered this run, per destination.") {
             state.destinations.map { (["destination": $0.label], Double($0.delivered)) }
         }

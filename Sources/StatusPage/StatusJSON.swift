@@ -22,7 +22,7 @@ public enum StatusJSON {
             rendition: state.rendition,
             totals: .init(
                 taken: state.spooled, delivered: state.delivered, failed: state.failed, retries: state.retries,
-                skipped: state.skipped, queued: state.queued, uploading: state.uploading),
+                skipped: state.skipped, alreadyTaken: state.alreadyTaken, queued: state.queued, uploading: state.uploading),
             uploadBytesPerSecond: state.bytesPerSecond(at: now),
             lastShutterToGallerySeconds: state.lastShutterToGallery,
             cameras: state.sources.map { source in
@@ -78,7 +78,10 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
 
     /// The primary destination's counts, as the progress line shows them.
     public struct Totals: Encodable, Sendable, Equatable {
-        public var taken, delivered, failed, retries, skipped, queued, uploading: Int
+        public var taken, delivered, failed, retries, skipped: Int
+        /// Photos declined as taken before (a wrong match would show here first).
+        public var alreadyTaken: Int
+        public var queued, uploading: Int
     }
 
     public struct Camera: Encodable, Sendable, Equatable {

@@ -53,6 +53,7 @@ enum StatusPageHTML {
               <div class="count"><b id="uploading">–</b><span>uploading</span></div>
               <div class="count"><b id="failed">–</b><span>failed</span></div>
               <div class="count"><b id="speed">–</b><span>upload speed</span></div>
+              <div class="count"><b id="already-taken">–</b><span>taken before</span></div>
             </div>
           </section>
           <section id="capture-section" hidden><h2>Timed capture</h2><div id="capture"></div></section>
@@ -168,6 +169,7 @@ enum StatusPageHTML {
           $("queued").textContent = status.totals.queued;
           $("uploading").textContent = status.totals.uploading;
           $("failed").textContent = status.totals.failed;
+          $("already-taken").textContent = status.totals.alreadyTaken;
           $("speed").textContent = bytes(status.uploadBytesPerSecond) + "/s";
           $("cameras").replaceChildren(...(status.cameras.length ? status.cameras.map(renderCamera) : [el("div", "note", "no camera yet")]));
           $("destinations").replaceChildren(...status.destinations.map(renderDestination));

@@ -1,6 +1,7 @@
 import Foundation
 import Intake
 import RelayCore
+import RunEvents
 import Spool
 
 /// What relay keeps about one camera (by serial number) across the reconnects of a run: its seen
@@ -22,6 +23,10 @@ final class CameraMemory {
     var announcedUnlisted: [UInt32: ObjectAnnouncement] = [:]
     /// Photos in the spool whose seen-log line could not be written yet (retried).
     var unrecorded: [(key: String, file: String)] = []
+    /// Keys of photos said to be taken before, in this run: each is said once.
+    private var declinedKeys: Set<String> = []
+    /// Photos on the card at a connection declined since they were last summed up.
+    private var declinedAtStart: [AlreadyTaken] = []
 
     init(serial: String, home: RelayHome) throws(StateFileError) {
         self.serial = serial
@@ -44,6 +49,22 @@ final class CameraMemory {
         } catch {
             return error
         }
+    }
+
+    /// Says that a photo is not taken because the seen log holds `key`: once per run. Those
+    /// that were on the card at the connection are also summed up by ``sumUpDeclined(on:report:)``.
+    func decline(_ photo: AlreadyTaken, key: String, report: SourceReporter) {
+        guard declinedKeys.insert(key).inserted else { return }
+        report(.alreadyTaken(photo))
+        if photo.atStart { declinedAtStart.append(photo) }
+    }
+
+    /// One line for the photos on the card at the connection that were declined, once every
+    /// one of them was looked at.
+    func sumUpDeclined(on camera: String, report: SourceReporter) {
+        guard let line = AlreadyTaken.summary(declinedAtStart, in: "on the card of \(camera)") else { return }
+        declinedAtStart.removeAll()
+        report(.info(line))
     }
 
     /// Drops every partial download (relay is stopping; `.incoming/` is cleared on start anyway).

@@ -59,7 +59,7 @@ final class FTPFaultTests: XCTestCase {
         try ftp.waitForPhotos(2)
         let again = try ftp.camera([ftp.path("DSC_0001.JPG")])
         XCTAssertTrue(again.stdout.hasPrefix("DSC_0001.JPG 226"), again.stdout)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("received again") }, ftp.relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("was taken before (matched ") }, ftp.relay.stderr)
         let photos = try ftp.gallery.photos()
         XCTAssertEqual(photos.count, 2, "\(photos.map(\.name))")
         XCTAssertEqual(photos.first { $0.name == "DSC_0001.JPG" }?.sha256, SHA256.hex(first), "the first keeps its name and bytes")
@@ -107,7 +107,9 @@ final class FTPFaultTests: XCTestCase {
             XCTAssertTrue(result.stdout.hasPrefix("IMG_0001.JPG 226"), result.stdout + result.stderr)
         }
         XCTAssertTrue(
-            ftp.relay.stderr.contains("IMG_0001.JPG received again (same size and content): not delivered twice"), ftp.relay.stderr)
+            Subprocess.waitUntil(timeout: 30) { ftp.relay.stderr.contains("IMG_0001.JPG was taken before (matched ") },
+            ftp.relay.stderr)
+        XCTAssertTrue(ftp.relay.stderr.contains("/DCIM/IMG_0001.JPG, 200000 bytes, SHA-256 "), "what matched:\n\(ftp.relay.stderr)")
         try ftp.waitForPhotos(1)
         let edited = try ftp.photo("IMG_0001.JPG", bytes: 200_000, seed: 22)
         XCTAssertTrue(try ftp.camera(["--folder", "/DCIM", ftp.path("IMG_0001.JPG")]).stdout.hasPrefix("IMG_0001.JPG 226"))
@@ -177,7 +179,7 @@ final class FTPFaultTests: XCTestCase {
             XCTAssertTrue(retry.stdout.hasPrefix("IMG_0001.JPG 226"), retry.stdout + retry.stderr)
             try ftp.waitForPhotos(1)
         }
-        XCTAssertTrue(ftp.relay.stderr.contains("received again"), ftp.relay.stderr)
+        XCTAssertTrue(ftp.relay.stderr.contains("was taken before (matched "), ftp.relay.stderr)
         XCTAssertEqual(try ftp.gallery.photos().map(\.sha256), [SHA256.hex(photo)])
     }
 

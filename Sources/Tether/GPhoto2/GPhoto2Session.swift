@@ -137,6 +137,7 @@ final class GPhoto2Session {
 
     /// Looks at or downloads the next file; returns whether it did anything.
     private func step() throws -> Bool {
+        if queue.isEmpty { memory.sumUpDeclined(on: camera.name, report: context.report) }
         guard let candidate = queue.first, now >= downloadsPausedUntil else { return false }
         queue.removeFirst()
         let info: GPhoto2FileInfo
@@ -148,9 +149,14 @@ final class GPhoto2Session {
         }
         let key = Self.identityKey(candidate.path, info)
         known.insert(candidate.path)
-        if Self.identityKeys(candidate.path, info).contains(where: memory.wasSeen) { return true }
-        let kind = Self.kind(of: candidate.path.name, mimeType: info.mimeType)
         let wasOnCard = onCardAtConnect.contains(candidate.path)
+        if Self.identityKeys(candidate.path, info).contains(where: memory.wasSeen) {
+            memory.decline(
+                AlreadyTaken(fileName: candidate.path.name, matched: Self.identityText(candidate.path, info), atStart: wasOnCard),
+                key: key, report: context.report)
+            return true
+        }
+        let kind = Self.kind(of: candidate.path.name, mimeType: info.mimeType)
         guard kind == .jpeg || (kind == .raw && context.options.includeRAW) else {
             if kind == .raw {
                 _ = context.options.capture?.photoAppeared(fileName: candidate.path.name, wasOnCardAtConnect: wasOnCard, willUpload: false)
@@ -185,6 +191,13 @@ final class GPhoto2Session {
     /// the camera's time for it (file names repeat after a card is formatted).
     static func identityKey(_ path: GPhoto2FilePath, _ info: GPhoto2FileInfo) -> String {
         "\(path)|\(info.size.map(String.init) ?? "?")|\(info.modified.map(String.init) ?? "?")"
+    }
+
+    /// The file as its identity describes it, for the line that says it was taken before.
+    static func identityText(_ path: GPhoto2FilePath, _ info: GPhoto2FileInfo) -> String {
+        let size = info.size.map { "\($0) bytes" } ?? "size not given"
+        let time = info.modified.map { ", camera time \(Timestamp.iso8601(Date(timeIntervalSince1970: Double($0))))" } ?? ""
+        return "\(path), \(size)\(time)"
     }
 
     /// The keys the same file may have been seen under: libgphoto2 can give a file's time one
