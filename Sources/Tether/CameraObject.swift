@@ -1,40 +1,67 @@
 import Foundation
 import PTPWire
+import PhotoMetadata
 import Spool
 
 /// A file on the camera, as its ObjectInfo describes it, and what relay does with it.
 public struct CameraObject: Sendable, Equatable {
     public let handle: UInt32
-    public let info: PTPObjectInfo
+    public var info: PTPObjectInfo
     /// Canon keeps a capture in camera memory until told TransferComplete.
     public var needsTransferComplete: Bool
-    /// relay named it itself (the body described nothing): its size, learnt or not depending on
-    /// the moment, is no part of its identity.
-    public var namedByRelay: Bool
+    /// The body described nothing (no name, size or capture time before the download): relay
+    /// named it, and knows it by its header (``header``) once that is read.
+    public let namedByRelay: Bool
+    /// The file's first bytes, read to learn what a photo the body did not describe is; they
+    /// start its download. Dropped (read again with the rest) while many downloads wait.
+    public var head: [UInt8]?
+    /// What the photo's own header says it is, for a photo the body did not describe.
+    public var header: PhotoHeaderIdentity?
+    /// The name relay gave it from its handle (what relays before identity by header keyed it by).
+    private let handleName: String
 
-    public init(handle: UInt32, info: PTPObjectInfo, needsTransferComplete: Bool = false, namedByRelay: Bool = false) {
+    public init(
+        handle: UInt32, info: PTPObjectInfo, needsTransferComplete: Bool = false, namedByRelay: Bool = false,
+        head: [UInt8]? = nil
+    ) {
         self.handle = handle
         self.info = info
         self.needsTransferComplete = needsTransferComplete
         self.namedByRelay = namedByRelay
+        self.head = head
+        handleName = info.filename
     }
 
-    /// What makes the photo itself distinct on its camera, independent of the object handle
-    /// (which a camera may hand out anew at each connection): storage, file name, size and
-    /// capture date. The seen log and the spool id are keyed by it. A photo relay named itself
-    /// is keyed by that name (from its handle) alone.
+    /// What makes the photo itself distinct on its camera, whatever handle a session gives it
+    /// (PTP promises a handle only within a session): the card's storage, file name, size and
+    /// capture date, where the body gives them; else what its header says (``header``). The seen
+    /// log and the spool id are keyed by it. Only a photo whose header could not be read is
+    /// keyed by the name relay made from its handle.
     public var identityKey: String {
-        key(size: namedByRelay ? "" : String(info.compressedSize))
+        guard namedByRelay else { return key(name: info.filename, size: String(info.compressedSize)) }
+        return header?.key ?? key(name: handleName, size: "")
     }
 
-    /// The key relay gave a photo it named itself before leaving its size out: a photo recorded
-    /// as taken under it is not taken again.
-    public var earlierIdentityKey: String? {
-        namedByRelay ? key(size: String(info.compressedSize)) : nil
+    /// The keys relays before identity by header gave a photo they named from its handle (with
+    /// its size, and later without). Such a key cannot tell two photos apart that a restarted
+    /// body gave the same handle, so it counts only for a photo on the card at the connection.
+    public var handleKeys: [String] {
+        guard namedByRelay else { return [] }
+        return [key(name: handleName, size: ""), key(name: handleName, size: String(info.compressedSize))]
     }
 
-    private func key(size: String) -> String {
-        "\(String(info.storageID, radix: 16))|\(info.filename)|\(size)|\(info.captureDate)"
+    private func key(name: String, size: String) -> String {
+        "\(String(info.storageID, radix: 16))|\(name)|\(size)|\(info.captureDate)"
+    }
+
+    /// The photo as its identity describes it, for the line that says it was taken before.
+    public var identityText: String {
+        if namedByRelay {
+            guard let header else { return "\(handleName), relay's name for handle \(String(handle, radix: 16)) (no header read)" }
+            return header.summary
+        }
+        let date = info.captureDate.isEmpty ? "" : ", shot \(info.captureDate)"
+        return "\(info.filename), \(info.compressedSize) bytes\(date)"
     }
 
     /// The size the camera gave, nil when it gave none (0xFFFFFFFF: a Nikon Z in "connect to

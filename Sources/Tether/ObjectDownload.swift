@@ -109,7 +109,7 @@ struct ObjectDownload {
         let reply: PTPIPReply
         do {
             reply = try session.call(
-                operation.code, parameters(offset: offset, count: count),
+                operation.code, operation.parameters(handle: object.handle, offset: offset, count: count),
                 dataIn: .stream(limit: Int(count), sink: sink))
         } catch {
             // A cut connection leaves good bytes to resume from; a peer that broke the protocol
@@ -122,19 +122,6 @@ struct ObjectDownload {
             throw .spool(writeFailure)
         }
         return reply
-    }
-
-    private func parameters(offset: Int64, count: Int64) -> [UInt32] {
-        let handle = object.handle
-        switch operation {
-        case .partialObject: return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: count)]
-        case .nikonPartialObjectEx:
-            return [
-                handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32),
-                UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: count >> 32),
-            ]
-        case .wholeObject: return [handle]
-        }
     }
 
     private func discardSince(_ offset: Int64) throws(DownloadFailure) {

@@ -46,6 +46,15 @@ extension TetherSession {
             } catch {
                 return pauseDownloads(candidate, because: error)
             }
+            // The first bytes, read to identify the photo, are not asked for again.
+            if let head = object.head {
+                do {
+                    try incoming.append(head)
+                } catch {
+                    context.spool.discard(incoming)
+                    return pauseDownloads(candidate, because: error)
+                }
+            }
         }
         memory.partials[id] = incoming
         // An idle upload worker may start sending it now, alongside the download (cut-through).

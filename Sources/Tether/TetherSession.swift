@@ -1,6 +1,7 @@
 import Foundation
 import PTPIP
 import PTPWire
+import PhotoMetadata
 import RelayCore
 import RunEvents
 import Spool
@@ -85,6 +86,8 @@ final class TetherSession {
     static let objectRetryInterval = 0.25
     /// Time per operation of the clean stop.
     static let stopOperationTimeout = 0.4
+    /// Waiting downloads that keep the first bytes read to identify their photo.
+    static let headsKept = 8
 
     init(session: CameraSession, memory: CameraMemory, context: Context, firstConnection: Bool) {
         self.session = session
@@ -236,6 +239,7 @@ final class TetherSession {
             return true
         }
         finishFirstConnection()
+        memory.sumUpDeclined(on: session.name, report: context.report)
         if now - lastListing >= context.options.crossCheckInterval {
             try crossCheck()
         }
@@ -251,30 +255,30 @@ final class TetherSession {
         guard known[handle] == nil, !setAside.contains(handle), pendingDescriptions[handle] == nil || retryingUntil != nil else {
             return
         }
-        let info: PTPObjectInfo
-        var namedByRelay = false
+        var object: CameraObject
         if let described = announcement.described {
-            info = described
+            object = CameraObject(
+                handle: handle, info: described, needsTransferComplete: announcement.needsTransferComplete,
+                namedByRelay: announcement.namedByRelay)
         } else {
             guard let read = try describe(announcement, retryingUntil: retryingUntil) else { return }
-            (info, namedByRelay) = read
+            object = read
         }
-        try decide(
-            CameraObject(
-                handle: handle, info: info, needsTransferComplete: announcement.needsTransferComplete, namedByRelay: namedByRelay))
+        if object.namedByRelay && !object.info.isFolder { try identify(&object) }
+        try decide(object)
     }
 
-    /// The object's ObjectInfo, or the dialect's description when the camera refuses it (then
-    /// `namedByRelay`); nil when the object is gone, retried later, or set aside.
-    private func describe(
-        _ announcement: ObjectAnnouncement, retryingUntil: TimeInterval?
-    ) throws(PTPIPError) -> (info: PTPObjectInfo, namedByRelay: Bool)? {
+    /// The object as its ObjectInfo describes it, or as the dialect does when the camera refuses
+    /// that (then `namedByRelay`); nil when the object is gone, retried later, or set aside.
+    private func describe(_ announcement: ObjectAnnouncement, retryingUntil: TimeInterval?) throws(PTPIPError) -> CameraObject? {
         let handle = announcement.handle
         let reply = try session.call(.getObjectInfo, [handle], dataIn: .collect(limit: CameraSession.collectLimit))
         switch reply.code {
         case .ok:
             do {
-                return (try PTPObjectInfo(decoding: reply.data ?? []), false)
+                return CameraObject(
+                    handle: handle, info: try PTPObjectInfo(decoding: reply.data ?? []),
+                    needsTransferComplete: announcement.needsTransferComplete)
             } catch {
                 known[handle] = .skipOther
                 context.report(
@@ -300,7 +304,9 @@ final class TetherSession {
             return nil
         default:
             if let described = try dialect.describeWithoutObjectInfo(handle, refused: reply.code, session: session) {
-                return (described, true)
+                return CameraObject(
+                    handle: handle, info: described.info, needsTransferComplete: announcement.needsTransferComplete, namedByRelay: true,
+                    head: described.head)
             }
             setAside(handle, because: "it answered \(PTPOperationCode.getObjectInfo) with \(reply.code)")
             return nil
@@ -316,18 +322,52 @@ final class TetherSession {
                     + "relay tries it again at the next listing of the card"))
     }
 
+    /// Learns what a photo the body did not describe is from its header (``PhotoHeaderIdentity``),
+    /// reading its first bytes where the dialect has not, and names it by its capture time. A
+    /// body that will not give them leaves it known by relay's name from its handle, as said.
+    private func identify(_ object: inout CameraObject) throws(PTPIPError) {
+        if object.head == nil {
+            let operation = dialect.downloadOperation(session)
+            let length = PhotoHeaderIdentity.readLength
+            if operation.resumable {
+                let reply = try session.call(
+                    operation.code, operation.parameters(handle: object.handle, offset: 0, count: Int64(length)),
+                    dataIn: .collect(limit: length))
+                if reply.code.isOK { object.head = reply.data }
+            }
+        }
+        guard let head = object.head, !head.isEmpty else {
+            context.report(
+                .warning(
+                    "\(session.name) gave neither a description nor the first bytes of \(object.info.filename): it is known by "
+                        + "its handle only, which the body may give another photo after a restart"))
+            return
+        }
+        let header = PhotoHeaderIdentity(head: head)
+        object.header = header
+        let name = object.info.filename
+        let dot = name.lastIndex(of: ".")
+        let prefix = String(name[..<(name.firstIndex(of: "_") ?? dot ?? name.endIndex)])
+        let fileExtension = dot.map { String(name[name.index(after: $0)...]) } ?? "JPG"
+        if let named = header.fileName(prefix: prefix, fileExtension: fileExtension) { object.info.filename = named }
+    }
+
     private func decide(_ object: CameraObject) throws(PTPIPError) {
+        var object = object
         let handle = object.handle
         let info = object.info
         let key = object.identityKey
+        let onCardAtConnect = onCardAtConnect.contains(handle)
         let decision = TakeDecision.decide(
-            object, seen: memory.wasSeen(key) || object.earlierIdentityKey.map(memory.wasSeen) == true,
+            object, seen: memory.wasSeen(key) || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
             existing: firstConnection.isExisting(handle),
             includeRAW: context.options.includeRAW)
         known[handle] = decision
         if decision != .take { memory.announcedUnlisted[handle] = nil }
         switch decision {
         case .take:
+            // A long wait for the download does not hold every waiting photo's first bytes.
+            if downloads.count >= Self.headsKept { object.head = nil }
             downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
             context.report(.announced(fileName: info.filename, bytes: object.expectedBytes))
             return
@@ -341,6 +381,9 @@ final class TetherSession {
             }
             try release(object, downloaded: false)
         case .alreadyTaken:
+            memory.decline(
+                AlreadyTaken(fileName: info.filename, matched: object.identityText, atStart: onCardAtConnect), key: key,
+                report: context.report)
             try release(object, downloaded: false)
         case .folder:
             break

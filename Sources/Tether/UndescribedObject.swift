@@ -2,11 +2,17 @@ import Foundation
 import Intake
 import PTPWire
 
+/// An object a body would not describe (GetObjectInfo refused), as its dialect describes it.
+struct UndescribedObject {
+    var info: PTPObjectInfo
+    /// The file's first bytes, when the dialect read them to tell its kind: the session learns
+    /// the photo's identity from them and starts its download with them.
+    var head: [UInt8]?
+}
+
 /// Telling a photo's kind from its first bytes, for bodies that describe no object (a Nikon Z
 /// in "connect to computer" mode, a Canon memory capture with no name in its event record).
 enum FileSignature {
-    /// Bytes enough to tell JPEG from the TIFF-based RAW formats.
-    static let prefixLength = 16
 
     /// JPEG starts with SOI (FF D8 FF); NEF, CR2, ARW and DNG are TIFF files ("II*\0" or
     /// "MM\0*"); CR3 is an ISO media file ("ftypcrx " at byte 4).

@@ -9,6 +9,8 @@ struct ObjectAnnouncement: Equatable, Sendable {
     /// What the announcement itself says about the object, for bodies whose GetObjectInfo may
     /// fail for such objects (Canon captures held in camera memory): relay then downloads from it.
     var described: PTPObjectInfo?
+    /// The announcement gave no name: `described` holds one of relay's own.
+    var namedByRelay = false
 }
 
 /// How to read an object's bytes from the camera.
@@ -29,6 +31,20 @@ enum DownloadOperation: Equatable, Sendable {
         case .partialObject: return .getPartialObject
         case .nikonPartialObjectEx: return .nikonGetPartialObjectEx
         case .wholeObject: return .getObject
+        }
+    }
+
+    /// The request's parameters for `count` bytes of object `handle` from `offset` (GetObject
+    /// takes the handle alone).
+    func parameters(handle: UInt32, offset: Int64, count: Int64) -> [UInt32] {
+        switch self {
+        case .partialObject: return [handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: count)]
+        case .nikonPartialObjectEx:
+            return [
+                handle, UInt32(truncatingIfNeeded: offset), UInt32(truncatingIfNeeded: offset >> 32),
+                UInt32(truncatingIfNeeded: count), UInt32(truncatingIfNeeded: count >> 32),
+            ]
+        case .wholeObject: return [handle]
         }
     }
 }
@@ -69,7 +85,7 @@ protocol CameraDialect: Sendable {
     func describeWithoutObjectInfo(
         _ handle: UInt32, refused response: PTPResponseCode,
         session: CameraSession
-    ) throws(PTPIPError) -> PTPObjectInfo?
+    ) throws(PTPIPError) -> UndescribedObject?
     /// How this body's objects are read.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation
     /// The camera refused a transfer with `response`: whether the dialect switched to another
@@ -134,7 +150,7 @@ extension CameraDialect {
     func describeWithoutObjectInfo(
         _ handle: UInt32, refused response: PTPResponseCode,
         session: CameraSession
-    ) throws(PTPIPError) -> PTPObjectInfo? { nil }
+    ) throws(PTPIPError) -> UndescribedObject? { nil }
 
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
         session.supports(.getPartialObject) ? .partialObject : .wholeObject

@@ -183,6 +183,7 @@ struct CanonEOSDialect: CameraDialect {
             var announcement = ObjectAnnouncement(handle: object.handle, needsTransferComplete: object.needsTransferComplete)
             if object.needsTransferComplete {
                 // Held in camera memory: the record says what relay needs to download it.
+                announcement.namedByRelay = object.filename.isEmpty
                 announcement.described =
                     object.filename.isEmpty
                     ? .described(

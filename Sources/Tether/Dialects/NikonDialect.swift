@@ -1,5 +1,6 @@
 import PTPIP
 import PTPWire
+import PhotoMetadata
 
 /// Nikon DSLRs and Z bodies.
 ///
@@ -114,27 +115,29 @@ struct NikonDialect: CameraDialect {
         return true
     }
 
-    /// A Z in "connect to computer" mode: kind from the first bytes (GetPartialObjectEx), a name
-    /// of relay's own that stays the same for this object across retries and restarts, the size
-    /// from GetObjectSize where the body answers it, else unknown until the download's end. An
-    /// object GetObjectSize does not know (a folder of the card) is described as a folder.
+    /// A Z in "connect to computer" mode: its first bytes (GetPartialObjectEx, as many as its
+    /// header identity needs) tell its kind and, read by the session, what it is; a name of
+    /// relay's own from its handle until then; the size from GetObjectSize where the body
+    /// answers it, else unknown until the download's end. An object GetObjectSize does not know
+    /// (a folder of the card) is described as a folder.
     func describeWithoutObjectInfo(
         _ handle: UInt32, refused response: PTPResponseCode,
         session: CameraSession
-    ) throws(PTPIPError) -> PTPObjectInfo? {
+    ) throws(PTPIPError) -> UndescribedObject? {
         guard response == .accessDenied else { return nil }
         var size: UInt32?
         if session.mayTry(.nikonGetObjectSize) {
             let sized = try session.call(.nikonGetObjectSize, [handle], dataIn: .collect(limit: 64))
-            if sized.code == .invalidObjectHandle { return .folder }
+            if sized.code == .invalidObjectHandle { return UndescribedObject(info: .folder) }
             var reader = PTPDataReader(sized.data ?? [])
             if sized.code.isOK, let bytes = try? reader.readU64(), bytes > 0, bytes < UInt64(UInt32.max) { size = UInt32(bytes) }
         }
         guard session.mayTry(.nikonGetPartialObjectEx) else { return nil }
+        let length = PhotoHeaderIdentity.readLength
         let head = try session.call(
-            .nikonGetPartialObjectEx, [handle, 0, 0, UInt32(FileSignature.prefixLength), 0],
-            dataIn: .collect(limit: FileSignature.prefixLength))
+            .nikonGetPartialObjectEx, [handle, 0, 0, UInt32(length), 0], dataIn: .collect(limit: length))
         guard head.code.isOK, let bytes = head.data, !bytes.isEmpty else { return nil }
-        return .described(handle: handle, kind: FileSignature.kind(of: bytes), size: size, namePrefix: "NIKON")
+        return UndescribedObject(
+            info: .described(handle: handle, kind: FileSignature.kind(of: bytes), size: size, namePrefix: "NIKON"), head: bytes)
     }
 }
