@@ -3,7 +3,8 @@
 injected, each checked photo by photo. Prints a table of figures per case (Markdown, for
 RELIABILITY.md). Run through scripts/chaos.sh, which builds relay first.
 
-    scripts/chaos.sh [--quick] [CASE ...]     cases: crash gallery camera disk soak rendition (default: all)
+    scripts/chaos.sh [--quick] [CASE ...]     cases: crash gallery camera disk soak rendition powerloss
+                                              (default: all)
 
 Every case counts, from the simulator's --export (what the camera made) and the gallery's own
 records: photos sent, delivered, lost (made but not at the gallery, or different bytes) and
@@ -429,8 +430,27 @@ def case_soak(work, quick):
     return figures
 
 
+def case_powerloss(work, quick):
+    """RELAY_HOME on scripts/powerloss_fs.py, cut (SIGKILL + unsynced writes and names dropped +
+    remount + start) at random moments on four roads: scripts/chaos_powerloss.py, whose table
+    goes to the notes."""
+    import chaos_powerloss
+    rows = []
+    results = chaos_powerloss.run(list(chaos_powerloss.ROADS), "powerloss", quick, report=rows.append)
+    passed = bool(results) and all(figures["result"] == "pass" for figures in results)
+    return {
+        "made": sum(figures.get("photos", 0) for figures in results),
+        "lost": sum(figures.get("lost", 0) for figures in results),
+        "dup_content": sum(figures.get("different_keys", 0) for figures in results),
+        "dup_key": "see notes",
+        "faults": "%d roads cut at random (scripts/chaos.sh powerloss)" % len(results),
+        "powerloss": "\n" + "\n".join(rows),
+        "result": "pass" if passed else "FAIL",
+    }
+
+
 CASES = {"crash": case_crash, "gallery": case_gallery, "camera": case_camera, "disk": case_disk, "soak": case_soak,
-         "rendition": case_rendition}
+         "rendition": case_rendition, "powerloss": case_powerloss}
 
 
 def main():
@@ -460,7 +480,7 @@ def main():
             name, figures.get("made", "-"), figures.get("delivered", "-"), figures.get("lost", "-"),
             figures.get("dup_content", "-"), figures.get("dup_key", "-"), figures.get("faults", ""),
             figures.get("result"), seconds), flush=True)
-        for key in ("retry_after", "soak"):
+        for key in ("retry_after", "soak", "powerloss"):
             if key in figures:
                 notes.append("- %s: %s" % (name, figures[key]))
     if notes:

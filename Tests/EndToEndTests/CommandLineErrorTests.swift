@@ -33,9 +33,38 @@ final class CommandLineErrorTests: XCTestCase {
         }
     }
 
-    func testCorruptHistoryFileIsNamedAndLeftByteForByte() throws {
-        try assertCorrupt("history.json", "{\"records\": [{\"id\": 1") { harness in
-            [["history"], ["run", "--folder", harness.dropFolder.path]]
+    /// The history is only a log: a torn one (a power cut, a full disk, a hand edit) is moved
+    /// aside byte for byte, said once, and relay runs with a new one; so does `relay history`.
+    func testATornHistoryIsMovedAsideAndRelayRunsAnyway() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness()
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let garbage = Data("{\"records\": [{\"id\": 1".utf8)
+        let history = harness.home.appendingPathComponent("history.json")
+        for command in [["history"], ["run"]] {
+            try garbage.write(to: history)
+            let said: String
+            if command == ["history"] {
+                let result = try harness.relay("history")
+                XCTAssertEqual(result.status, 0, result.stderr)
+                XCTAssertTrue(result.stdout.contains("no uploads yet"), result.stdout)
+                said = result.stderr
+            } else {
+                let relay = try harness.startRun()
+                let sent = try harness.dropPhotos(1)
+                XCTAssertTrue(try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count == 1 || !relay.isRunning }, relay.stderr)
+                XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
+                XCTAssertEqual(try harness.history().map(\.fileName), Array(sent.keys), "the new history has the run's upload")
+                said = relay.stderr
+            }
+            let asides = try FileManager.default.contentsOfDirectory(atPath: harness.home.path).filter {
+                $0.hasPrefix("history.json.unreadable-")
+            }
+            XCTAssertEqual(asides.count, 1, "\(asides)")
+            let aside = try XCTUnwrap(asides.first)
+            XCTAssertTrue(said.contains("history.json could not be read; it was moved aside to \(aside)"), said)
+            XCTAssertEqual(try Data(contentsOf: harness.home.appendingPathComponent(aside)), garbage, "kept byte for byte")
+            try FileManager.default.removeItem(at: harness.home.appendingPathComponent(aside))
         }
     }
 

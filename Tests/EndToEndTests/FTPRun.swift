@@ -12,13 +12,15 @@ final class FTPRun {
     let files: URL
 
     /// `users`: name and password; each password is handed over in its own environment variable.
-    /// `config`: more options of the gallery's `relay config add` (e.g. `--max-edge`).
+    /// `config`: more options of the gallery's `relay config add` (e.g. `--max-edge`). `home`:
+    /// RELAY_HOME somewhere else than the harness's (on a file system a test cuts the power of).
     init(
         users: [(String, String)] = [("alice", "alice-secret")], extra: [String] = [], config: [String] = [],
-        gallery: GalleryProcess? = nil
+        gallery: GalleryProcess? = nil, home: URL? = nil
     ) throws {
         self.gallery = try gallery ?? GalleryProcess()
         harness = try RelayHarness()
+        if let home { harness.environment["RELAY_HOME"] = home.path }
         files = harness.root.appendingPathComponent("camera")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         let added = try Subprocess.run(
