@@ -439,10 +439,11 @@ def case_powerloss(work, quick):
     results = chaos_powerloss.run(list(chaos_powerloss.ROADS), "powerloss", quick, report=rows.append)
     passed = bool(results) and all(figures["result"] == "pass" for figures in results)
     return {
-        "made": sum(figures.get("photos", 0) for figures in results),
+        "made": sum(figures.get("deliveries", 0) for figures in results),
+        "delivered": sum(figures.get("delivered_count", 0) for figures in results),
         "lost": sum(figures.get("lost", 0) for figures in results),
         "dup_content": sum(figures.get("different_keys", 0) for figures in results),
-        "dup_key": "see notes",
+        "dup_key": sum(figures.get("stored_twice_by_key", 0) for figures in results),
         "faults": "%d roads cut at random (scripts/chaos.sh powerloss)" % len(results),
         "powerloss": "\n" + "\n".join(rows),
         "result": "pass" if passed else "FAIL",

@@ -82,8 +82,8 @@ public struct AlreadyTaken: Sendable, Equatable {
         guard let first = declined.first else { return nil }
         let shown = declined.prefix(3).map(\.fileName).joined(separator: ", ")
         let more = declined.count > 3 ? " and \(declined.count - 3) more" : ""
-        return "\(declined.count) photo(s) \(place) were taken before and are not sent again (\(shown)\(more); "
-            + "first match: \(first.matched)); --json lists each with what it matched"
+        return "\(declined.count) photo(s) \(place) were taken before (or left there when relay first met the source) "
+            + "and are not sent again (\(shown)\(more); first match: \(first.matched)); --json lists each with what it matched"
     }
 }
 

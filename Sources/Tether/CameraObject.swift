@@ -54,6 +54,11 @@ public struct CameraObject: Sendable, Equatable {
         "\(String(info.storageID, radix: 16))|\(name)|\(size)|\(info.captureDate)"
     }
 
+    /// What a match on one of ``handleKeys`` means, for the line that says it was taken before.
+    public var handleKeyText: String {
+        "\(handleName), the name an earlier relay gave handle \(String(handle, radix: 16)) (it kept such photos by handle)"
+    }
+
     /// The photo as its identity describes it, for the line that says it was taken before.
     public var identityText: String {
         if namedByRelay {

@@ -358,8 +358,9 @@ final class TetherSession {
         let info = object.info
         let key = object.identityKey
         let onCardAtConnect = onCardAtConnect.contains(handle)
+        let seenByIdentity = memory.wasSeen(key)
         let decision = TakeDecision.decide(
-            object, seen: memory.wasSeen(key) || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
+            object, seen: seenByIdentity || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
             existing: firstConnection.isExisting(handle),
             includeRAW: context.options.includeRAW)
         known[handle] = decision
@@ -381,9 +382,9 @@ final class TetherSession {
             }
             try release(object, downloaded: false)
         case .alreadyTaken:
+            let matched = seenByIdentity ? object.identityText : object.handleKeyText
             memory.decline(
-                AlreadyTaken(fileName: info.filename, matched: object.identityText, atStart: onCardAtConnect), key: key,
-                report: context.report)
+                AlreadyTaken(fileName: info.filename, matched: matched, atStart: onCardAtConnect), key: key, report: context.report)
             try release(object, downloaded: false)
         case .folder:
             break

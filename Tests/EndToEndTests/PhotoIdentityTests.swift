@@ -88,7 +88,8 @@ final class PhotoIdentityTests: XCTestCase {
         XCTAssertEqual(declined.count, 3, second.json)
         XCTAssertTrue(declined.allSatisfy { $0.contains("body serial") && $0.contains("shutter count") }, "\(declined)")
         XCTAssertTrue(second.relay.contains("3 photo(s) on the card of"), second.relay)
-        XCTAssertTrue(second.relay.contains("were taken before and are not sent again"), second.relay)
+        XCTAssertTrue(
+            second.relay.contains("were taken before (or left there when relay first met the source) and are not sent again"), second.relay)
     }
 
     /// A photo relay cannot have taken before is never declined by the handle an earlier relay

@@ -65,6 +65,9 @@ let everyEvent: [RunEvent] = {
                     shot: 1, planned: nil, captured: 1, failed: 0, missed: 0, uploaded: 0,
                     nextShotAt: nil, waitingForPhotos: 0, uploadsPending: 1, paused: false))),
         .capture(.notice("rounded", .info)),
+        .source(
+            source,
+            .alreadyTaken(AlreadyTaken(fileName: "DSC_0002.JPG", matched: "body serial 3, shot 2026:11:27 10:00:00.12", atStart: false))),
     ]
 }()
 
@@ -79,7 +82,7 @@ final class RunEventJSONTests: XCTestCase {
             XCTAssertEqual(object["at"] as? String, "2027-01-15T08:00:00.250Z")
             types.insert(event.jsonType)
         }
-        XCTAssertEqual(types.count, 36, "upload.settled appears four times, every other type once")
+        XCTAssertEqual(types.count, 37, "upload.settled appears four times, every other type once")
     }
 
     func testFieldsOfADelivery() throws {
@@ -92,6 +95,35 @@ final class RunEventJSONTests: XCTestCase {
         XCTAssertEqual(object["shot"] as? Int, 3)
         XCTAssertEqual(object["bytesSent"] as? Int, 400_000)
         XCTAssertEqual(object["shutterToGallery"] as? Double, 1.5)
+    }
+
+    /// A photo declined as taken before says what matched, in JSON and on the console; those a
+    /// source's first look declines are summed up in one line instead.
+    func testAPhotoTakenBeforeIsSaidWithWhatMatched() throws {
+        let line = TimedEvent(everyEvent.last!).jsonLine
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(object["type"] as? String, "photo.already_taken")
+        XCTAssertEqual(object["fileName"] as? String, "DSC_0002.JPG")
+        XCTAssertEqual(object["matched"] as? String, "body serial 3, shot 2026:11:27 10:00:00.12")
+        XCTAssertEqual(object["atStart"] as? Bool, false)
+        var sentence = EventSentence()
+        XCTAssertEqual(
+            sentence.line(for: everyEvent.last!),
+            "DSC_0002.JPG was taken before (matched body serial 3, shot 2026:11:27 10:00:00.12): not sent again")
+        let atStart = (1...5).map { AlreadyTaken(fileName: "IMG_000\($0).JPG", matched: "IMG_000\($0).JPG, 9 bytes", atStart: true) }
+        XCTAssertNil(sentence.line(for: .source("camera x", .alreadyTaken(atStart[0]))))
+        XCTAssertEqual(
+            AlreadyTaken.summary(atStart, in: "on the card of R6"),
+            "5 photo(s) on the card of R6 were taken before (or left there when relay first met the source) and are not sent "
+                + "again (IMG_0001.JPG, IMG_0002.JPG, IMG_0003.JPG and 2 more; first match: IMG_0001.JPG, 9 bytes); --json lists "
+                + "each with what it matched")
+        XCTAssertNil(AlreadyTaken.summary([], in: "on the card of R6"))
+        var state = RunState()
+        state.apply(TimedEvent(.run(.started(RunDescription(sources: ["camera x"], destinations: [], workers: 1, resumed: 0)))))
+        for photo in atStart { state.apply(TimedEvent(.source("camera x", .alreadyTaken(photo)))) }
+        XCTAssertEqual(state.alreadyTaken, 5)
+        XCTAssertEqual(state.sources.first?.alreadyTaken, 5)
+        XCTAssertTrue(ProgressLine.format(state, at: Date()).contains("taken before 5"))
     }
 
     func testASourceEventNamesItsSourceAndANullIsWrittenAsNull() throws {
