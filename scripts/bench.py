@@ -29,6 +29,9 @@ import json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELAY = os.environ.get("RELAY_BIN", os.path.join(ROOT, ".build", "release", "relay"))
+# The camera simulator's binary: relay's own unless an A/B run of two relays keeps one camera
+# (RELAY_SIM_BIN=the newer build, RELAY_BIN=each build in turn).
+SIM = os.environ.get("RELAY_SIM_BIN", RELAY)
 GALLERY = os.path.join(ROOT, "scripts", "gallery.py")
 SOCKET_COPY = os.environ.get("SOCKET_COPY_BIN", os.path.join(ROOT, ".build", "release", "socket_copy"))
 FTP_CAMERA = os.path.join(ROOT, "scripts", "ftp_camera.py")
@@ -59,7 +62,7 @@ class Camera:
     def __init__(self, work, photos, size, rate=None, profile="canon-eos", card=None):
         os.makedirs(work, exist_ok=True)
         out = os.path.join(work, "camera.out")
-        args = [RELAY, "camera-sim", "--profile", profile, "--port", "0", "--initial-photos", str(photos),
+        args = [SIM, "camera-sim", "--profile", profile, "--port", "0", "--initial-photos", str(photos),
                 "--photo-size", str(size), "--photo-dimensions", "2000x1500", "--property-every", "0",
                 "--idle-timeout", "0"]
         if card:

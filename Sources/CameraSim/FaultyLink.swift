@@ -102,12 +102,19 @@ struct FaultyLink {
         }
     }
 
-    /// Sleeps as long as `count` bytes take on the shaped link. An idle link earns no credit, so
-    /// a photo after a pause goes at the link's speed too, as on a real radio link.
+    /// How long the link may have been idle and still send at once what it could have sent
+    /// meanwhile: a radio's queue, 20 ms deep. Without it every timer that wakes late (a sleep
+    /// overshoots by a millisecond or so) would lose link time, and the link would carry less
+    /// than its rate while busy (2.5 % less, measured at 10 MB/s with 500 kB pieces).
+    static let queueSeconds = 0.02
+
+    /// Sleeps as long as `count` bytes take on the shaped link. An idle link earns no more than
+    /// its queue's credit, so a photo after a pause goes at the link's speed too, as on a real
+    /// radio link.
     private mutating func throttle(_ count: Int) {
         guard let rate = faults.bytesPerSecond, rate > 0 else { return }
         let now = SocketClock.now()
-        linkFreeAt = max(now, linkFreeAt) + Double(count) / Double(rate)
+        linkFreeAt = max(now - Self.queueSeconds, linkFreeAt) + Double(count) / Double(rate)
         let wait = linkFreeAt - now
         if wait > 0 {
             usleep(useconds_t(min(wait, 5) * 1_000_000))
