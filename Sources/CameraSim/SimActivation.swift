@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// How many sessions the body still serves before it must be activated again on the body. A
 /// Sony in "Send to Computer" or PC Remote serves one connection, then shuts down or refuses
@@ -6,14 +7,11 @@ import Foundation
 /// the button again. Only sessions that completed the PTP/IP handshake count, so a bare TCP
 /// connect (a discovery probe) costs nothing, unless `--probe-spends-activation` makes it count
 /// (a body that serves one connection at a time).
-///
-/// `@unchecked Sendable`: `served` and `shutDown` are read and written under `lock`; `perActivation` is immutable after init.
-final class SimActivation: @unchecked Sendable {
-    private let lock = NSLock()
+final class SimActivation: Sendable {
     /// nil: no limit.
     private let perActivation: Int?
-    private var served = 0
-    private var shutDown = false
+    /// Sessions served since the last activation, and whether a client powered the body off.
+    private let state = LockedBox((served: 0, shutDown: false))
 
     init(sessionsPerActivation: Int?) {
         perActivation = sessionsPerActivation.flatMap { $0 == 0 ? nil : $0 }
@@ -21,22 +19,19 @@ final class SimActivation: @unchecked Sendable {
 
     /// Whether a new session may start now.
     var mayServe: Bool {
-        lock.withLock { !shutDown && (perActivation.map { served < $0 } ?? true) }
+        state.withLockedValue { state in !state.shutDown && (perActivation.map { state.served < $0 } ?? true) }
     }
 
     /// A session ended; `shutDown` when the client told the body to power off after it.
     func sessionEnded(shutDown: Bool) {
-        lock.withLock {
-            served += 1
-            if shutDown { self.shutDown = true }
+        state.withLockedValue { state in
+            state.served += 1
+            if shutDown { state.shutDown = true }
         }
     }
 
     /// The photographer activated the body again.
     func activate() {
-        lock.withLock {
-            served = 0
-            shutDown = false
-        }
+        state.withLockedValue { $0 = (0, false) }
     }
 }

@@ -1,26 +1,22 @@
 import Foundation
 import PTPWire
+import RelayCore
 
 /// The body's exposure settings: the mode dial and the shutter speed. Kept with the card, like
 /// the battery, so they outlast a session; each shot's JPEG carries the speed in effect as EXIF
 /// ExposureTime, so a test can tell which speed a frame was fired at.
-///
-/// `@unchecked Sendable`: `speed` and `changes` are read and written under `lock`; the rest is
-/// immutable.
-public final class SimExposure: @unchecked Sendable {
+public final class SimExposure: Sendable {
     /// The dial's position (`--exposure-mode`); a client cannot turn the dial.
     public let mode: ExposureMode
     /// The speeds the body offers, slowest first.
     public let offered: [ShutterSpeed]
-    private let lock = NSLock()
-    private var speed: ShutterSpeed
-    /// Bumped at each change, so each session reports a change once.
-    private var changes = 0
+    /// The speed set, and how often it changed (so each session reports a change once).
+    private let setting: LockedBox<(speed: ShutterSpeed, changes: Int)>
 
     init(mode: ExposureMode, offered: [ShutterSpeed], speed: ShutterSpeed) {
         self.mode = mode
         self.offered = offered
-        self.speed = offered.contains(speed) ? speed : offered[offered.count / 2]
+        setting = LockedBox((offered.contains(speed) ? speed : offered[offered.count / 2], 0))
     }
 
     /// The speeds of `profile`'s body and the one set at start: a Nikon D5100's 1/4000 to 30"
@@ -40,10 +36,10 @@ public final class SimExposure: @unchecked Sendable {
         }
     }
 
-    public var current: ShutterSpeed { lock.withLock { speed } }
+    public var current: ShutterSpeed { setting.current.speed }
 
     /// How many times the speed changed, for a session to report each change once.
-    var changeCount: Int { lock.withLock { changes } }
+    var changeCount: Int { setting.current.changes }
 
     /// Why the body refuses a new speed now, nil when it takes one: the dial decides in A and P.
     var refusal: PTPResponseCode? { mode.allowsSettingShutterSpeed ? nil : .accessDenied }
@@ -51,9 +47,9 @@ public final class SimExposure: @unchecked Sendable {
     /// Sets the speed; false when the body does not offer it.
     func set(_ new: ShutterSpeed) -> Bool {
         guard offered.contains(new) else { return false }
-        lock.withLock {
-            if speed != new { changes += 1 }
-            speed = new
+        setting.withLockedValue { setting in
+            if setting.speed != new { setting.changes += 1 }
+            setting.speed = new
         }
         return true
     }

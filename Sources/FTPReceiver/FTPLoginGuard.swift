@@ -1,13 +1,12 @@
 import Foundation
+import RelayCore
 
 /// Slows down password guessing: each failed login from an address makes the next answer to that
 /// address wait twice as long (0.1 s, 0.2 s, … up to 5 s), a success clears it. A camera with the
 /// right password never waits; a script trying passwords gets a few a second at most.
-///
-/// `@unchecked Sendable`: the counts are guarded by `lock`.
-final class FTPLoginGuard: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String: Int] = [:]
+final class FTPLoginGuard: Sendable {
+    /// Failed logins in a row, by address.
+    private let failures = LockedBox<[String: Int]>([:])
     private let firstDelay: TimeInterval
     private let maxDelay: TimeInterval
 
@@ -18,7 +17,7 @@ final class FTPLoginGuard: @unchecked Sendable {
 
     /// Counts a failure from `host`; returns how many in a row and how long to wait before answering.
     func failed(from host: String) -> (count: Int, delay: TimeInterval) {
-        let count = lock.withLock { () -> Int in
+        let count = failures.withLockedValue { failures -> Int in
             let count = (failures[host] ?? 0) + 1
             failures[host] = count
             return count
@@ -27,6 +26,6 @@ final class FTPLoginGuard: @unchecked Sendable {
     }
 
     func succeeded(from host: String) {
-        _ = lock.withLock { failures.removeValue(forKey: host) }
+        _ = failures.withLockedValue { $0.removeValue(forKey: host) }
     }
 }

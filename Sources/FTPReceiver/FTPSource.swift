@@ -11,7 +11,7 @@ import Spool
 /// straight into the spool (see ``FTPUploadStore``). One thread accepts; each control connection
 /// gets its own thread, up to `maxSessions` (and `maxSessionsPerAddress` from one address).
 ///
-/// `@unchecked Sendable`: built on one thread, then run by one; the session list is guarded by `lock`.
+/// `@unchecked Sendable`: built on one thread, then run by one (a TCPListener is not Sendable).
 public final class FTPSource: PhotoSource, @unchecked Sendable {
     public let options: FTPReceiverOptions
     private let listener: TCPListener
@@ -19,8 +19,8 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
     private let store: FTPUploadStore
     private let tls: TLSContext?
     private let report: SourceReporter
-    private let lock = NSLock()
-    private var sessions: [ObjectIdentifier: FTPSession] = [:]
+    /// The sessions being served, by identity.
+    private let sessions = LockedBox<[ObjectIdentifier: FTPSession]>([:])
 
     /// The port actually listened on (the one given, or the system's pick for port 0).
     public var port: UInt16 { listener.port }
@@ -79,7 +79,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
                 continue
             }
             let session = FTPSession(control: connection, context: context)
-            let refusal = lock.withLock { () -> String? in
+            let refusal = sessions.withLockedValue { sessions -> String? in
                 if let refusal = options.refusal(of: session.clientHost, openHosts: sessions.values.map(\.clientHost)) { return refusal }
                 sessions[ObjectIdentifier(session)] = session
                 return nil
@@ -93,12 +93,12 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
             done.enter()
             Thread.detachNewThread { [self] in
                 session.serve()
-                _ = lock.withLock { sessions.removeValue(forKey: ObjectIdentifier(session)) }
+                _ = sessions.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(session)) }
                 done.leave()
             }
         }
         listener.close()
-        for session in lock.withLock({ Array(sessions.values) }) { session.interrupt() }
+        for session in sessions.withLockedValue({ Array($0.values) }) { session.interrupt() }
         _ = done.wait(timeout: .now() + 10)
     }
 }

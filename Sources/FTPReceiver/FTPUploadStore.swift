@@ -21,9 +21,9 @@ import Spool
 /// spooled photo's sidecar keeps it too, so a retry after a lost 226 (even across a crash) is
 /// answered 226 and not delivered twice.
 ///
-/// `@unchecked Sendable`: its maps are guarded by `lock`; a path being written is claimed by one
-/// session at a time, and only that session touches its partial file.
-final class FTPUploadStore: @unchecked Sendable {
+/// A path being written is claimed by one session at a time, and only that session touches its
+/// partial file.
+final class FTPUploadStore: Sendable {
     /// What became of a finished upload.
     enum Outcome {
         case spooled(SpoolEntry)
@@ -47,13 +47,16 @@ final class FTPUploadStore: @unchecked Sendable {
     let folder: URL
     private let spool: Spool
     private let seen: SeenLog
-    /// Guards the maps; claims wait on it for a stale upload to let go.
-    private let lock = NSCondition()
-    private var claimed: Set<String> = []
-    /// How to cut each upload in progress, by claimed key (a rename's claim has none).
-    private var cutters: [String: @Sendable () -> Void] = [:]
-    /// Files received completely this run, per user, by path (for LIST, SIZE, MDTM).
-    private var received: [String: [FTPVirtualPath: FileInfo]] = [:]
+    /// The sessions' shared maps; a claim waits on them for a stale upload to let go.
+    private let state = LockedBox(Claims())
+
+    private struct Claims: Sendable {
+        var claimed: Set<String> = []
+        /// How to cut each upload in progress, by claimed key (a rename's claim has none).
+        var cutters: [String: @Sendable () -> Void] = [:]
+        /// Files received completely this run, per user, by path (for LIST, SIZE, MDTM).
+        var received: [String: [FTPVirtualPath: FileInfo]] = [:]
+    }
 
     init(home: RelayHome, spool: Spool) throws(FTPReceiverError) {
         folder = home.root.appendingPathComponent("ftp/partial", isDirectory: true)
@@ -94,34 +97,33 @@ final class FTPUploadStore: @unchecked Sendable {
         let key = Self.key(user, path)
         let deadline = Date().addingTimeInterval(wait)
         var tookOver = false
-        lock.lock()
-        defer { lock.unlock() }
-        while claimed.contains(key) {
-            if let stale = cutters.removeValue(forKey: key) {
+        return state.wait { state in
+            guard state.claimed.contains(key) else {
+                state.claimed.insert(key)
+                state.cutters[key] = cut
+                return .ready(tookOver ? .tookOver : .free)
+            }
+            if let stale = state.cutters.removeValue(forKey: key) {
                 tookOver = true
                 stale()
             } else if !tookOver {
-                return nil
+                return .ready(nil)
             }
-            guard lock.wait(until: deadline) else { return nil }
+            return Date() >= deadline ? .ready(nil) : .until(deadline)
         }
-        claimed.insert(key)
-        cutters[key] = cut
-        return tookOver ? .tookOver : .free
     }
 
     /// Claims `path` for a short step (a skipped file's record, a rename) that nothing cuts;
     /// false when it is held.
     func claim(user: String, path: FTPVirtualPath) -> Bool {
-        lock.withLock { claimed.insert(Self.key(user, path)).inserted }
+        state.withLockedValue { $0.claimed.insert(Self.key(user, path)).inserted }
     }
 
     func release(user: String, path: FTPVirtualPath) {
-        lock.withLock {
-            let key = Self.key(user, path)
-            claimed.remove(key)
-            cutters[key] = nil
-            lock.broadcast()
+        let key = Self.key(user, path)
+        state.change { state in
+            state.claimed.remove(key)
+            state.cutters[key] = nil
         }
     }
 
@@ -230,8 +232,8 @@ final class FTPUploadStore: @unchecked Sendable {
     /// was written since. Checked and unlinked under one lock: a session claims before it opens
     /// its partial, so none can start writing (or resume) between the check and the unlink.
     private func drop(_ partial: Partial, ifUntouchedSince cutoff: Date? = nil) -> Bool {
-        lock.withLock {
-            guard !claimed.contains(Self.key(partial.user, partial.virtual)) else { return false }
+        state.withLockedValue { state in
+            guard !state.claimed.contains(Self.key(partial.user, partial.virtual)) else { return false }
             if let cutoff {
                 let modified = (try? FileManager.default.attributesOfItem(atPath: partial.url.path))?[.modificationDate] as? Date
                 guard let modified, modified < cutoff else { return false }
@@ -247,14 +249,14 @@ final class FTPUploadStore: @unchecked Sendable {
     /// A received or partial file at `path`.
     func info(user: String, path: FTPVirtualPath) -> FileInfo? {
         if let partial = partialInfo(user: user, path: path) { return partial }
-        return lock.withLock { received[user]?[path] }
+        return state.withLockedValue { $0.received[user]?[path] }
     }
 
     /// The files and folders directly in `folderPath`.
     func listing(user: String, folder folderPath: FTPVirtualPath) -> [FTPListing.Entry] {
         var files: [String: FileInfo] = [:]
         var folders: Set<String> = []
-        var all = lock.withLock { received[user] ?? [:] }
+        var all = state.withLockedValue { $0.received[user] ?? [:] }
         for (path, info) in partials(user: user) { all[path] = info }
         for (path, info) in all
         where path.components.count > folderPath.components.count
@@ -283,17 +285,14 @@ final class FTPUploadStore: @unchecked Sendable {
     /// under, an upload in progress.
     func rename(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> RenameOutcome {
         let keys: Set = [Self.key(user, from), Self.key(user, to)]
-        let claimedBoth = lock.withLock { () -> Bool in
-            guard claimed.isDisjoint(with: keys) else { return false }
-            claimed.formUnion(keys)
+        let claimedBoth = state.withLockedValue { state -> Bool in
+            guard state.claimed.isDisjoint(with: keys) else { return false }
+            state.claimed.formUnion(keys)
             return true
         }
         guard claimedBoth else { return .busy }
         defer {
-            lock.withLock {
-                claimed.subtract(keys)
-                lock.broadcast()
-            }
+            state.change { $0.claimed.subtract(keys) }
         }
         return moveClaimed(user: user, from: from, to: to) ? .renamed : .failed
     }
@@ -307,10 +306,10 @@ final class FTPUploadStore: @unchecked Sendable {
             Self.writePathFile(to.description, for: target)
             return true
         }
-        return lock.withLock {
-            guard let info = received[user]?[from] else { return false }
-            received[user]?[from] = nil
-            received[user, default: [:]][to] = info
+        return state.withLockedValue { state in
+            guard let info = state.received[user]?[from] else { return false }
+            state.received[user]?[from] = nil
+            state.received[user, default: [:]][to] = info
             return true
         }
     }
@@ -406,7 +405,7 @@ final class FTPUploadStore: @unchecked Sendable {
 
     /// Records a RAW or video file that was received and skipped, so SIZE answers for it.
     func remember(user: String, path: FTPVirtualPath, bytes: Int64) {
-        lock.withLock { received[user, default: [:]][path] = FileInfo(bytes: bytes, modified: Date(), complete: true) }
+        state.withLockedValue { $0.received[user, default: [:]][path] = FileInfo(bytes: bytes, modified: Date(), complete: true) }
     }
 
     // MARK: - Internals

@@ -5,11 +5,8 @@ import Uploader
 
 /// The upload workers' shared `GalleryReachability`: a worker waits here before it takes a
 /// photo, and reports every attempt's outcome.
-///
-/// `@unchecked Sendable`: `reachability` is read and written only under `condition`.
-final class GalleryGate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var reachability = GalleryReachability()
+final class GalleryGate: Sendable {
+    private let reachability = LockedBox(GalleryReachability())
     private let backoff: Backoff
     private let bus: RunEventBus
     /// The destination's config label, which names it in events.
@@ -28,27 +25,26 @@ final class GalleryGate: @unchecked Sendable {
     /// another worker probes it; returns whether this worker's next attempt is the probe.
     /// Returns at once (false) when `stopping` becomes true.
     func awaitTurn(stopping: () -> Bool) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
         while !stopping() {
-            switch reachability.turn(at: Date()) {
-            case .send: return false
-            case .probe: return true
-            case .wait(let until):
-                // Short slices, so that a stop is noticed without a wake-up from it.
-                _ = condition.wait(until: min(until ?? .distantFuture, Date().addingTimeInterval(0.2)))
+            // Short slices, so that a stop is noticed without a wake-up from it.
+            let sliceEnd = Date().addingTimeInterval(0.2)
+            let turn: Bool? = reachability.wait { reachability in
+                let now = Date()
+                switch reachability.turn(at: now) {
+                case .send: return .ready(false)
+                case .probe: return .ready(true)
+                case .wait(let until): return now >= sliceEnd ? .ready(nil) : .until(min(until ?? sliceEnd, sliceEnd))
+                }
             }
+            if let turn { return turn }
         }
         return false
     }
 
     /// Records one attempt's outcome, and says so when the gallery is lost or found again.
     func record(_ report: DeliveryReport, probe: Bool) {
-        let change = condition.withLock { () -> GalleryReachability.Change? in
-            defer { condition.broadcast() }
-            return reachability.record(report.evidence, probe: probe, at: Date()) {
-                backoff.delay(attempt: $0)
-            }
+        let change = reachability.change { reachability in
+            reachability.record(report.evidence, probe: probe, at: Date()) { backoff.delay(attempt: $0) }
         }
         switch change {
         case .lost(let nextTry)?:

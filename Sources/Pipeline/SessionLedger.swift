@@ -3,19 +3,17 @@ import RelayCore
 
 /// The named session's record on disk (`RELAY_HOME/sessions/NAME.json`), written atomically as
 /// each photo reaches each destination, so a run that crashes leaves the next run with the same
-/// `--session` everything its manifest needs. Shared by a run's workers.
-///
-/// `@unchecked Sendable`: `record` is read and written under `lock`, which also serializes saves of `file`; `name` is immutable.
-final class SessionLedger: @unchecked Sendable {
+/// `--session` everything its manifest needs. Shared by a run's workers: the record's box also
+/// serializes its saves, so two workers never save out of order.
+final class SessionLedger: Sendable {
     let name: String
     private let file: JSONStateFile<SessionRecord>
-    private let lock = NSLock()
-    private var record: SessionRecord
+    private let record: LockedBox<SessionRecord>
 
     init(home: RelayHome, name: String) throws(StateFileError) {
         self.name = name
         file = JSONStateFile(url: home.root.appendingPathComponent("sessions", isDirectory: true).appendingPathComponent("\(name).json"))
-        record = try file.load() ?? SessionRecord(session: name)
+        record = LockedBox(try file.load() ?? SessionRecord(session: name))
     }
 
     /// Where this session's manifest and (empty) marker are written before they are sent.
@@ -37,18 +35,18 @@ final class SessionLedger: @unchecked Sendable {
         }
     }
 
-    var snapshot: SessionRecord { lock.withLock { record } }
+    var snapshot: SessionRecord { record.current }
 
     func markAnnounced(to destinationID: String) throws(StateFileError) {
         try update { $0.markAnnounced(to: destinationID) }
     }
 
     private func update(_ change: (inout SessionRecord) -> Void) throws(StateFileError) {
-        lock.lock()
-        defer { lock.unlock() }
-        var next = record
-        change(&next)
-        try file.save(next)
-        record = next
+        try record.withLockedValue { (record: inout SessionRecord) throws(StateFileError) in
+            var next = record
+            change(&next)
+            try file.save(next)
+            record = next
+        }
     }
 }

@@ -82,37 +82,32 @@ final class RunOutputs: Sendable {
 /// The run's first line ("relay: camera … → POST …"), held for a moment: a source refused at once
 /// (a camera relay does not support) makes its refusal the run's one line; otherwise the banner
 /// comes before the next line, or after ``holdSeconds``, whichever is first.
-///
-/// `@unchecked Sendable`: its fields are read and written under `lock`.
-private final class HeldBanner: @unchecked Sendable {
+private final class HeldBanner: Sendable {
     static let holdSeconds: TimeInterval = 1
-    private let lock = NSLock()
-    private var line: String?
-    private var heldSince = Date()
-    private var refused = false
+    private let state = LockedBox((line: String?.none, heldSince: Date(), refused: false))
 
     func hold(_ banner: String) {
-        lock.withLock {
-            line = banner
-            heldSince = Date()
+        state.withLockedValue { state in
+            state.line = banner
+            state.heldSince = Date()
         }
     }
 
     /// A source is unusable.
     func refuse() {
-        lock.withLock { refused = true }
+        state.withLockedValue { $0.refused = true }
     }
 
     /// Whether a source was refused while the banner was still held (nothing else was said).
     var refusedWhileHeld: Bool {
-        lock.withLock { refused && line != nil }
+        state.withLockedValue { $0.refused && $0.line != nil }
     }
 
     /// The banner if it is still held (and has been for `heldFor` seconds), now let go.
     func release(heldFor: TimeInterval = 0) -> String? {
-        lock.withLock {
-            guard let held = line, !refused, Date().timeIntervalSince(heldSince) >= heldFor else { return nil }
-            line = nil
+        state.withLockedValue { state in
+            guard let held = state.line, !state.refused, Date().timeIntervalSince(state.heldSince) >= heldFor else { return nil }
+            state.line = nil
             return held
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 #if canImport(Glibc)
     import Glibc
@@ -11,16 +12,14 @@ import Foundation
 /// `KEY=VALUE` datagram, which is why relay sends it itself instead of linking libsystemd).
 /// Without `$NOTIFY_SOCKET` (not run by systemd) there is no notifier.
 ///
-/// `@unchecked Sendable`: `lastPing` and `lastStatus` are read and written under `lock`; the socket fields are immutable.
-final class SystemdNotifier: @unchecked Sendable {
+final class SystemdNotifier: Sendable {
     private let address: sockaddr_un
     private let addressLength: socklen_t
     private let descriptor: Int32
     /// How often systemd wants a `WATCHDOG=1` (half its `WatchdogSec=`), when it wants any.
     let watchdogInterval: TimeInterval?
-    private let lock = NSLock()
-    private var lastPing = Date.distantPast
-    private var lastStatus = Date.distantPast
+    /// When the watchdog was last petted and the status last said.
+    private let last = LockedBox((ping: Date.distantPast, status: Date.distantPast))
 
     init?(environment: [String: String]) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108 else { return nil }
@@ -68,13 +67,13 @@ final class SystemdNotifier: @unchecked Sendable {
     func heartbeat(status: @autoclosure () -> String) {
         let now = Date()
         var messages: [String] = []
-        lock.withLock {
-            if let interval = watchdogInterval, now.timeIntervalSince(lastPing) >= interval {
-                lastPing = now
+        last.withLockedValue { last in
+            if let interval = watchdogInterval, now.timeIntervalSince(last.ping) >= interval {
+                last.ping = now
                 messages.append("WATCHDOG=1")
             }
-            if now.timeIntervalSince(lastStatus) >= 5 {
-                lastStatus = now
+            if now.timeIntervalSince(last.status) >= 5 {
+                last.status = now
                 messages.append("STATUS=" + status())
             }
         }

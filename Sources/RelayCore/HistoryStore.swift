@@ -2,15 +2,12 @@ import Foundation
 
 /// `history.json`: the rolling upload history, shared by all upload workers.
 ///
-/// Workers are threads blocked in libcurl, so the store is a lock-protected class rather than an
-/// actor: each `append` holds the lock across load-free insert and atomic save, so records from
-/// concurrent workers never overwrite each other.
-///
-/// `@unchecked Sendable`: `log` is read and written under `lock`, which also serializes saves of `file` (immutable).
-public final class HistoryStore: @unchecked Sendable {
+/// Workers are threads blocked in libcurl, so the store is a locked box rather than an actor:
+/// each `append` holds it across the insert and the atomic save, so records from concurrent
+/// workers never overwrite each other.
+public final class HistoryStore: Sendable {
     private let file: JSONStateFile<HistoryLog>
-    private let lock = NSLock()
-    private var log: HistoryLog
+    private let log: LockedBox<HistoryLog>
 
     /// Where a history that could not be read was moved (said once by whoever opened it).
     public let setAside: URL?
@@ -20,7 +17,7 @@ public final class HistoryStore: @unchecked Sendable {
     public init(home: RelayHome) throws(StateFileError) {
         file = JSONStateFile(url: home.historyFile)
         let loaded = try file.loadSettingAsideUnreadable()
-        log = loaded.value ?? HistoryLog()
+        log = LockedBox(loaded.value ?? HistoryLog())
         setAside = loaded.setAside
     }
 
@@ -30,16 +27,16 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     public var records: [HistoryRecord] {
-        lock.withLock { log.records }
+        log.withLockedValue { $0.records }
     }
 
     /// Adds a record at the front and saves the file.
     public func append(_ record: HistoryRecord) throws(StateFileError) {
-        lock.lock()
-        defer { lock.unlock() }
-        var next = log
-        next.add(record)
-        try file.save(next)
-        log = next
+        try log.withLockedValue { (log: inout HistoryLog) throws(StateFileError) in
+            var next = log
+            next.add(record)
+            try file.save(next)
+            log = next
+        }
     }
 }

@@ -17,10 +17,7 @@ import RelayCore
 /// rewound abandons the offer for good. So an upload that sent every byte sent the final photo,
 /// and the gallery can answer it only once the photo is durably spooled; an upload that did not
 /// send every byte is incomplete on the wire and cannot be stored by the gallery.
-///
-/// `@unchecked Sendable`: all mutable state is guarded by `condition`; the read descriptor is
-/// opened when the photo is offered and only read with `pread`.
-public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
+public final class GrowingPhoto: GrowingFile, Sendable {
     /// How the download ended, as the uploading worker learns it.
     public enum Outcome: Sendable, Equatable {
         /// Spooled: the entry is in flight for the worker that claimed this photo.
@@ -30,22 +27,26 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
         case abandoned
     }
 
+    /// What the writer has told the reader so far.
+    private struct Progress: Sendable {
+        var written: Int64
+        var ending: Outcome?
+    }
+
     /// The entry the photo will have in the spool: its id, sequence, upload name, and size
     /// (0 when the source does not know it before the end).
     public let entry: SpoolEntry
     public var finalSize: Int64? {
         if entry.bytes > 0 { return entry.bytes }
-        return condition.withLock { if case .committed(let committed) = ending { committed.deliveryBytes } else { nil } }
+        return progress.withLockedValue { if case .committed(let committed) = $0.ending { committed.deliveryBytes } else { nil } }
     }
     /// Where the download is written (until the commit renames it into the spool).
     public let url: URL
     /// Opened on the incoming file when offered, so the commit's rename does not move the file
-    /// away from the reader.
+    /// away from the reader; only read with `pread`.
     public let fileDescriptor: Int32
 
-    private let condition = NSCondition()
-    private var written: Int64
-    private var ending: Outcome?
+    private let progress: LockedBox<Progress>
 
     /// Nil when the incoming file cannot be opened for reading (then it is not offered).
     init?(entry: SpoolEntry, url: URL, written: Int64) {
@@ -53,56 +54,51 @@ public final class GrowingPhoto: GrowingFile, @unchecked Sendable {
         guard descriptor >= 0 else { return nil }
         self.entry = entry
         self.url = url
-        self.written = written
+        progress = LockedBox(Progress(written: written))
         fileDescriptor = descriptor
     }
 
     deinit { close(fileDescriptor) }
 
     public var isAbandoned: Bool {
-        condition.withLock { ending == .abandoned }
+        progress.withLockedValue { $0.ending == .abandoned }
     }
 
     public func waitForBytes(beyond offset: Int64, timeout: TimeInterval) -> GrowingFileProgress {
         let deadline = Date().addingTimeInterval(max(0, timeout))
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
+        let entry = entry
+        return progress.wait { progress in
             let readable: Int64
-            switch ending {
-            case .abandoned: return .abandoned
+            switch progress.ending {
+            case .abandoned: return .ready(.abandoned)
             case .committed(let committed):
                 // What is sent: the photo, or the rendition this file is.
-                if offset >= committed.deliveryBytes { return .ended }
+                if offset >= committed.deliveryBytes { return .ready(.ended) }
                 readable = committed.deliveryBytes
             case nil:
                 // The last byte waits for the commit (of a file whose size is not known yet, the last written).
-                readable = entry.bytes > 0 ? min(written, entry.bytes - 1) : written - 1
+                readable = entry.bytes > 0 ? min(progress.written, entry.bytes - 1) : progress.written - 1
             }
-            if readable > offset { return .available(readable) }
-            if !condition.wait(until: deadline) { return .pending }
+            if readable > offset { return .ready(.available(readable)) }
+            return Date() >= deadline ? .ready(.pending) : .until(deadline)
         }
     }
 
     /// How the download ended, if it has. After the gallery answered a complete upload it has
     /// ended, since the last byte is readable only once the photo is committed.
     public var ended: Outcome? {
-        condition.withLock { ending }
+        progress.withLockedValue { $0.ending }
     }
 
     // MARK: - Writer side (the tether thread, through IncomingPhoto and Spool)
 
     func grew(to count: Int64) {
-        condition.withLock {
-            written = count
-            condition.broadcast()
-        }
+        progress.change { $0.written = count }
     }
 
     func end(_ outcome: Outcome) {
-        condition.withLock {
-            if ending == nil { ending = outcome }
-            condition.broadcast()
+        progress.change { progress in
+            if progress.ending == nil { progress.ending = outcome }
         }
     }
 }

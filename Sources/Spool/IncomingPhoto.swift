@@ -114,35 +114,26 @@ public final class IncomingPhoto: @unchecked Sendable {
 }
 
 /// One fsync run on its own thread; its outcome is waited for once.
-///
-/// `@unchecked Sendable`: `failure` and `ended` are guarded by `condition`.
-private final class BackgroundFlush: @unchecked Sendable {
+private final class BackgroundFlush: Sendable {
     private let descriptor: Int32
-    private let condition = NSCondition()
-    private var ended = false
-    private var failure: Errno?
+    /// Nil until the fsync ended; then its error, if it failed.
+    private let outcome = LockedBox<Result<Void, Errno>?>(nil)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     func run() {
-        var outcome: Errno?
-        do { try Durable.sync(descriptor) } catch { outcome = error }
-        condition.withLock {
-            failure = outcome
-            ended = true
-            condition.broadcast()
-        }
+        let result = Result { () throws(Errno) in try Durable.sync(descriptor) }
+        outcome.change { $0 = result }
     }
 
-    var hasEnded: Bool { condition.withLock { ended } }
+    var hasEnded: Bool { outcome.current != nil }
 
     /// Waits for the fsync; its error, if it failed.
     func result() -> Errno? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended { condition.wait() }
-        return failure
+        let ended = outcome.wait { $0.map { .ready($0) } ?? .until(nil) }
+        if case .failure(let error) = ended { return error }
+        return nil
     }
 }

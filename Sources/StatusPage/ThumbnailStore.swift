@@ -12,26 +12,29 @@ import RunEvents
 /// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
 /// shows a placeholder. At most `limit` are kept, the oldest dropped first.
 ///
-/// `@unchecked Sendable`: `pending`, `made`, `busy`, `stopped` and `finished` are touched only under `condition`.
-final class ThumbnailStore: @unchecked Sendable {
+final class ThumbnailStore: Sendable {
     static let maxEdge = 160
     static let limit = 24
     /// A photo this small that RenditionMaker leaves as it is serves as its own thumbnail.
     static let smallOriginalBytes = 64 * 1024
 
-    private let condition = NSCondition()
-    /// Photos waiting for a thumbnail, each with its spool file held open.
-    private var pending: [(id: String, file: Int32)] = []
-    private var made: [(id: String, jpeg: [UInt8])] = []
-    private var busy = false
-    private var stopped = false
-    private var finished = false
+    /// What the page's threads and the thumbnail thread share.
+    private struct Work: Sendable {
+        /// Photos waiting for a thumbnail, each with its spool file held open.
+        var pending: [(id: String, file: Int32)] = []
+        var made: [(id: String, jpeg: [UInt8])] = []
+        var busy = false
+        var stopped = false
+        var finished = false
+    }
+
+    private let work = LockedBox(Work())
     private let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-thumbs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let thread = Thread { [self] in work() }
+        let thread = Thread { [self] in makeThumbnails() }
         thread.name = "relay status thumbnails"
         thread.start()
     }
@@ -41,69 +44,63 @@ final class ThumbnailStore: @unchecked Sendable {
         guard case .source(_, .spooled(let photo)) = timed.event else { return }
         let file = open(photo.path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return }
-        condition.withLock {
-            guard !stopped else {
+        work.change { work in
+            guard !work.stopped else {
                 close(file)
                 return
             }
-            pending.append((photo.photo.id, file))
-            if pending.count > Self.limit {
-                for dropped in pending.prefix(pending.count - Self.limit) { close(dropped.file) }
-                pending.removeFirst(pending.count - Self.limit)
+            work.pending.append((photo.photo.id, file))
+            if work.pending.count > Self.limit {
+                for dropped in work.pending.prefix(work.pending.count - Self.limit) { close(dropped.file) }
+                work.pending.removeFirst(work.pending.count - Self.limit)
             }
-            condition.signal()
         }
     }
 
     /// The thumbnails made so far, by photo id.
     var snapshot: [String: [UInt8]] {
-        condition.withLock { Dictionary(made.map { ($0.id, $0.jpeg) }, uniquingKeysWith: { _, last in last }) }
+        work.withLockedValue { Dictionary($0.made.map { ($0.id, $0.jpeg) }, uniquingKeysWith: { _, last in last }) }
     }
 
     /// Waits until the queue is empty (tests; the run never needs to).
     func drain() {
-        condition.withLock {
-            while (!pending.isEmpty || busy) && !finished { condition.wait() }
-        }
+        work.wait { ($0.pending.isEmpty && !$0.busy) || $0.finished ? .ready(()) : .until(nil) }
     }
 
     /// Stops the thread after the thumbnail in hand and removes the scratch folder.
     func stop() {
-        condition.withLock {
-            stopped = true
-            for waiting in pending { close(waiting.file) }
-            pending = []
-            condition.broadcast()
-            while !finished { condition.wait() }
+        work.change { work in
+            work.stopped = true
+            for waiting in work.pending { close(waiting.file) }
+            work.pending = []
         }
+        work.wait { $0.finished ? .ready(()) : .until(nil) }
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func work() {
+    private func makeThumbnails() {
         let maker = try? RenditionMaker(spec: RenditionSpec(maxEdge: Self.maxEdge, quality: 70, keepMetadata: false))
         while true {
-            condition.lock()
-            while pending.isEmpty && !stopped { condition.wait() }
-            if stopped {
-                finished = true
-                condition.broadcast()
-                condition.unlock()
+            let next = work.wait { work -> LockedWait<(id: String, file: Int32)?> in
+                if work.stopped { return .ready(nil) }
+                guard !work.pending.isEmpty else { return .until(nil) }
+                work.busy = true
+                return .ready(work.pending.removeFirst())
+            }
+            guard let next else {
+                work.change { $0.finished = true }
                 return
             }
-            let next = pending.removeFirst()
-            busy = true
-            condition.unlock()
             // The descriptor names the file even after the spool has removed it.
             let jpeg = maker.flatMap { thumbnail(of: "/dev/fd/\(next.file)", with: $0) }
             close(next.file)
-            condition.withLock {
+            work.change { work in
                 if let jpeg {
-                    made.removeAll { $0.id == next.id }
-                    made.append((next.id, jpeg))
-                    if made.count > Self.limit { made.removeFirst(made.count - Self.limit) }
+                    work.made.removeAll { $0.id == next.id }
+                    work.made.append((next.id, jpeg))
+                    if work.made.count > Self.limit { work.made.removeFirst(work.made.count - Self.limit) }
                 }
-                busy = false
-                condition.broadcast()
+                work.busy = false
             }
         }
     }

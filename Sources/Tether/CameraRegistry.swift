@@ -11,8 +11,8 @@ import RelayCore
 /// Per address (`host:port`, what the photographer types before relay knows the body) it keeps
 /// the id and name `relay pair` set for a body paired with them, e.g. with the vendor's software.
 ///
-/// `@unchecked Sendable`: `contents` is read and written under `lock`, which also serializes `change`'s load and save of `file`.
-public final class CameraRegistry: @unchecked Sendable {
+/// The contents' box also serializes `change`'s load and save of the file.
+public final class CameraRegistry: Sendable {
     public struct KnownCamera: Codable, Sendable, Equatable {
         public var manufacturer: String
         public var model: String
@@ -59,18 +59,18 @@ public final class CameraRegistry: @unchecked Sendable {
     }
 
     private let file: JSONStateFile<Contents>
-    private let lock = NSLock()
-    private var contents: Contents
+    private let contents: LockedBox<Contents>
 
     /// Loads the registry, creating the client GUID on first use. A file that does not parse is
     /// an error and is left untouched (the message says how to restore its last good copy).
     public init(home: RelayHome) throws(StateFileError) {
         file = JSONStateFile(url: home.camerasFile, keepsLastGood: true, validate: Self.problem)
         if let loaded = try file.load() {
-            contents = loaded
+            contents = LockedBox(loaded)
         } else {
-            contents = Contents(clientGUID: Self.newGUID(), cameras: [:])
-            try file.save(contents)
+            let fresh = Contents(clientGUID: Self.newGUID(), cameras: [:])
+            try file.save(fresh)
+            contents = LockedBox(fresh)
         }
     }
 
@@ -89,12 +89,12 @@ public final class CameraRegistry: @unchecked Sendable {
     /// the next connection.
     public func reload() throws(StateFileError) {
         guard let loaded = try file.load() else { return }
-        lock.withLock { contents = loaded }
+        contents.withLockedValue { $0 = loaded }
     }
 
     /// The id and name set for the camera at `address` ("host:port"), if any.
     public func pairing(for address: String) -> Pairing? {
-        lock.withLock { contents.pairings?[address] }
+        contents.withLockedValue { $0.pairings?[address] }
     }
 
     /// Records how relay introduces itself to the camera at `address`, and the body that
@@ -105,16 +105,16 @@ public final class CameraRegistry: @unchecked Sendable {
 
     /// The 16 bytes sent in every InitCommandRequest.
     public var clientGUID: [UInt8] {
-        lock.withLock { Self.guidBytes(contents.clientGUID) ?? [] }
+        contents.withLockedValue { Self.guidBytes($0.clientGUID) ?? [] }
     }
 
     public func camera(serial: String) -> KnownCamera? {
-        lock.withLock { contents.cameras[serial] }
+        contents.withLockedValue { $0.cameras[serial] }
     }
 
     /// Serial numbers of the cameras relay has tethered, most recently connected first.
     public var knownSerials: [String] {
-        lock.withLock { contents.cameras.sorted { $0.value.lastConnected > $1.value.lastConnected }.map(\.key) }
+        contents.withLockedValue { $0.cameras.sorted { $0.value.lastConnected > $1.value.lastConnected }.map(\.key) }
     }
 
     /// Records a connection to the camera with `serial` at `address`; returns whether relay had
@@ -154,16 +154,16 @@ public final class CameraRegistry: @unchecked Sendable {
     /// Applies `body` to what the file holds now (another relay, `relay pair`, may have changed
     /// it since it was read) and saves the result.
     private func change<T>(_ body: (inout Contents) -> T) throws(StateFileError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        if let current = try file.load() { contents = current }
-        var next = contents
-        let result = body(&next)
-        if next != contents {
-            try file.save(next)
-            contents = next
+        try contents.withLockedValue { (contents: inout Contents) throws(StateFileError) -> T in
+            if let current = try file.load() { contents = current }
+            var next = contents
+            let result = body(&next)
+            if next != contents {
+                try file.save(next)
+                contents = next
+            }
+            return result
         }
-        return result
     }
 
     static func newGUID() -> String {
