@@ -24,6 +24,10 @@ extension RunCommand {
         .value(
             "--list-every", "DURATION", "cameras: how often the card is listed to catch a photo whose event was lost",
             default: "10s"),
+        .value(
+            "--keep-alive", "DURATION",
+            "cameras over Wi-Fi: after this long without an operation relay sends one (GetDeviceInfo), since bodies drop "
+                + "a silent client; lower it for a body that drops sooner", default: "5s"),
     ]
 
     /// What a hot folder takes.

@@ -110,6 +110,7 @@ enum RunCommand {
             }
         let chunkSize = try args.bytes("--chunk-size", in: 4_000...64_000_000).map { Int($0) }
         let listEvery = try args.seconds("--list-every", in: 1...3600)
+        let keepAlive = try args.seconds("--keep-alive", in: 0.5...60)
         var range: [String]?
         if let text = args.value("--range") {
             do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
@@ -133,6 +134,7 @@ enum RunCommand {
             camera.includeExisting = args.has("--include-existing")
             if let chunkSize { camera.chunkSize = chunkSize }
             if let listEvery { camera.crossCheckInterval = listEvery }
+            if let keepAlive { camera.keepAliveSeconds = keepAlive }
             camera.discoveryAddresses = range
             specs.append(camera)
         }
@@ -140,7 +142,7 @@ enum RunCommand {
             for flag in ["--include-raw", "--include-existing"] where args.has(flag) && (also.isEmpty || flag == "--include-existing") {
                 throw CommandFailure(.usage, "\(flag) is for cameras: use it with --camera")
             }
-            for option in ["--chunk-size", "--range", "--list-every"] where !args.all(option).isEmpty {
+            for option in ["--chunk-size", "--range", "--list-every", "--keep-alive"] where !args.all(option).isEmpty {
                 throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
             }
         } else if !specs.contains(where: { $0 is CameraSource.Options }) {

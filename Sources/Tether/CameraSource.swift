@@ -22,6 +22,10 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         public var chunkSize = 1 << 20
         /// Seconds between listings of the camera's files, which catch a missed event.
         public var crossCheckInterval = 10.0
+        /// Seconds a session may send no operation before relay sends one: bodies end a session
+        /// that sends none for a while (30 s is common; the events a body pushes do not count),
+        /// and airnef keeps Sony sessions with an operation every 5 s.
+        public var keepAliveSeconds = 5.0
         public var connectTimeout = 5.0
         public var ioTimeout = 10.0
         /// Waits between reconnects: 0.5 s doubling up to 10 s, so that a camera waking from

@@ -143,7 +143,7 @@ final class TetherSession {
             while !context.stop.isStopped {
                 try fireDueShot()
                 let worked = try step()
-                try dialect.keepAlive(session, now: now)
+                try dialect.keepAlive(session, now: now, idle: context.options.keepAliveSeconds)
                 try reportPower()
                 reportNotices()
                 if let error = memory.recordPending() {

@@ -5,7 +5,8 @@ import XCTest
 /// Issue 28: a body ends a session that sends no operation for a while (30 s on many bodies;
 /// events it pushes on the event channel do not count). A body that only pushes events, with
 /// nothing shot for longer than that, used to drop relay every 30 s; relay now sends a
-/// GetDeviceInfo after 5 s without an operation.
+/// GetDeviceInfo after 5 s without an operation (`--keep-alive`; here 1 s against a body that
+/// drops a client silent for 2.5 s, so the test waits seconds, not half a minute).
 final class IdleSessionTests: XCTestCase {
     func testASessionWithNothingShotIsKeptAlive() throws {
         // A body that pushes its events (generic) and the Z of the public record, pushing too.
@@ -14,15 +15,15 @@ final class IdleSessionTests: XCTestCase {
         }
     }
 
-    /// Drops a client silent for 8 s; two keep-alives must pass without a drop, then a shot arrives.
+    /// Drops a client silent for 2.5 s; two keep-alives must pass without a drop, then a shot arrives.
     private func checkKeptAlive(profile: String, extra: [String]) throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness()
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
         let sim = try CameraSimProcess(
-            profile: profile, arguments: ["--initial-photos", "0", "--idle-timeout", "8s", "--verbose"] + extra)
+            profile: profile, arguments: ["--initial-photos", "0", "--idle-timeout", "2.5s", "--verbose"] + extra)
         defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
+        let relay = try harness.startCameraRun(sim.cameraURL, ["--keep-alive", "1s"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { relay.stderr.contains("connected to") }, relay.stderr)
         let atStart = sim.log.components(separatedBy: "GetDeviceInfo").count

@@ -69,8 +69,9 @@ protocol CameraDialect: Sendable {
     /// Waits at most `wait` seconds (a polling dialect waits its own, shorter interval) and
     /// returns the objects announced meanwhile.
     mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement]
-    /// Called between steps: whatever keeps the body awake and the link up.
-    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError)
+    /// Called between steps: whatever keeps the body awake and the link up; a body that ends a
+    /// silent session is sent an operation once `idle` seconds passed without one.
+    mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError)
     /// The dialect's part of a clean stop, before CloseSession; each operation within `timeout`.
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError)
 
@@ -111,17 +112,12 @@ protocol CameraDialect: Sendable {
     mutating func shutterSpeed(_ session: CameraSession) throws(PTPIPError) -> ShutterSpeed?
 }
 
-/// How long a session may send no operation before relay sends one to keep it: bodies end a
-/// session that sends none for a while (30 s is common; pushed events on the event channel do
-/// not count), and airnef keeps Sony sessions with an operation every 5 s.
-let idleKeepAliveSeconds = 5.0
-
 extension CameraDialect {
-    /// After ``idleKeepAliveSeconds`` without an operation (a body that only pushes events and
-    /// shoots nothing for a while), a GetDeviceInfo: every PTP body answers it, and it changes
-    /// nothing on the camera.
-    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
-        guard now - session.client.lastTransactionStart >= idleKeepAliveSeconds else { return }
+    /// After `idle` seconds without an operation (a body that only pushes events and shoots
+    /// nothing for a while), a GetDeviceInfo: every PTP body answers it, and it changes nothing
+    /// on the camera.
+    mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError) {
+        guard now - session.client.lastTransactionStart >= idle else { return }
         _ = try session.call(.getDeviceInfo, dataIn: .collect(limit: CameraSession.collectLimit))
     }
     func stop(_ session: CameraSession, timeout: Double) throws(PTPIPError) {}

@@ -79,7 +79,7 @@ struct CanonEOSDialect: CameraDialect {
         return pushed + announcements(in: list)
     }
 
-    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
+    mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError) {
         guard session.supports(.canonEOSKeepDeviceOn), now - lastKeepAlive >= Self.keepAliveInterval else { return }
         lastKeepAlive = now
         _ = try session.call(.canonEOSKeepDeviceOn)

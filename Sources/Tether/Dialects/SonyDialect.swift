@@ -97,8 +97,8 @@ struct SonyDialect: CameraDialect {
         return announced
     }
 
-    mutating func keepAlive(_ session: CameraSession, now: Double) throws(PTPIPError) {
-        guard now - lastKeepAlive >= Self.keepAliveInterval else { return }
+    mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError) {
+        guard now - lastKeepAlive >= min(idle, Self.keepAliveInterval) else { return }
         lastKeepAlive = now
         _ = try session.call(.getDeviceInfo, dataIn: .collect(limit: CameraSession.collectLimit))
     }
