@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
-        .target(name: "TestSupport", dependencies: ["RelayCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RelayCore", "Spool"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
@@ -120,7 +120,7 @@ let package = Package(
             name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "PhotoMetadata", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
-        .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore"]),
+        .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore", "TestSupport"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),

@@ -47,11 +47,12 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
     /// downloading (cut-through).
     func run() {
         let spool = context.spool
-        let cutThrough = destination.acceptsGrowingFiles
         while true {
             probing = context.gate.awaitTurn { spool.isClosed }
-            let unsized = destination.acceptsGrowingFilesOfUnknownSize
-            guard let work = spool.claimWork(for: id, cutThrough: cutThrough, unsized: unsized) else { return }
+            // An HTTP destination learns whether it may send a body without a length on the way.
+            let growing: GrowingAcceptance =
+                !destination.acceptsGrowingFiles ? .none : destination.acceptsGrowingFilesOfUnknownSize ? .any : .sized
+            guard let work = spool.claimWork(for: id, growing: growing) else { return }
             switch work {
             case .spooled(let entry):
                 let attempt = send(entry, filePath: spool.uploadURL(for: entry).path, growing: nil)
@@ -124,7 +125,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         }
         let verdict = CutThroughVerdict(attempt.report, name: name)
         if let message = verdict.notice { notice(photo.entry, message) }
-        switch c.spool.settleCutThrough(photo, retryDelay: verdict.retryDelay) {
+        switch c.spool.settleCutThrough(photo, for: id, retryDelay: verdict.retryDelay) {
         case .committed(let entry):
             settle(entry, attempt, decision: verdict.decision)
         case .abandoned:
@@ -169,11 +170,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let label = c.config.label
         let report = attempt.report
         if decision == .delivered { recordInSession(entry, location: attempt.location) }
-        // The destination the queue feeds shows where a refused photo is kept once every other
-        // destination has settled; another destination's refusal leaves it to them.
         let verdict = AttemptVerdict.settling(
-            decision, report: report, attempts: entry.attempts, stopping: c.cancellation.isCancelled,
-            keptIn: c.spool.isQueueFed(id) ? c.spool.failedDirectory.path : nil
+            decision, report: report, attempts: entry.attempts, stopping: c.cancellation.isCancelled, keptIn: nil
         ) {
             Delivery(
                 answer: report.statusCode.map { "HTTP \($0)" } ?? "delivered", bytesSent: report.bytesSent, seconds: attempt.duration,
@@ -182,14 +180,16 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let result = verdict.result
         var outcome = verdict.outcome
         do {
-            try c.spool.settle(entry, for: id, result)
+            // A refusal shows where the photo is kept once it was the last destination to settle.
+            if try c.spool.settle(entry, for: id, result), case .failed(let reason, _) = result {
+                outcome = .failed(reason: reason, keptIn: c.spool.failedDirectory.path)
+            }
         } catch {
             switch result {
             case .delivered:
                 notice(entry, "\(entry.uploadName) → \(label) was delivered; the spool could not record it (\(error))")
-            case .failed(let reason, _):
+            case .failed:
                 notice(entry, "\(entry.uploadName) → \(label) could not be set aside as failed (\(error)); it stays queued")
-                outcome = .failed(reason: reason, keptIn: nil)
             case .retry:
                 notice(entry, "\(entry.uploadName) → \(label): its state could not be saved (\(error))")
             }
@@ -221,7 +221,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             duration: attempt.duration, attempt: entry.attempts)
         record.renditionBytes = entry.rendition?.bytes
         record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
-        if context.spool.destinations != nil { record.destination = context.config.label }
+        record.destination = context.config.label
         AttemptHistory.append(record, to: context.history, bus: context.bus)
     }
 }

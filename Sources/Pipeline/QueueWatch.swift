@@ -6,7 +6,7 @@ import Spool
 /// Publishes each destination's queue (from the spool) when it changed since the last look.
 struct QueueWatch {
     private let spool: Spool
-    /// Label and config id of each destination, the primary first.
+    /// Label and config id of each destination.
     private let destinations: [(label: String, id: String)]
     private var last: [String: QueueState] = [:]
 
@@ -17,8 +17,8 @@ struct QueueWatch {
 
     mutating func publishChanges(on bus: RunEventBus) {
         let queues = spool.queues()
-        for (index, destination) in destinations.enumerated() {
-            guard let queue = index == 0 ? queues.primary : queues.others[destination.id] else { continue }
+        for destination in destinations {
+            guard let queue = queues[destination.id] else { continue }
             let state = QueueState(
                 queued: queue.queued, inFlight: queue.inFlight, failed: queue.failed,
                 oldestQueuedAt: queue.oldestQueuedAt)

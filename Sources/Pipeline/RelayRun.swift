@@ -126,8 +126,11 @@ public final class RelayRun {
         // Every photo records the destinations it is taken for, so that a later run that
         // names fewer never drops the others' deliveries.
         let destinations = SpoolDestinations(
-            primary: .init(id: config.id.uuidString, label: config.label, lowPriority: config.priority == .low),
-            others: otherConfigs.map { .init(id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low) })
+            ([config] + otherConfigs).map {
+                SpoolDestination(
+                    id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, takesRendition: $0.renditionSpec != nil,
+                    takesGrowing: Destinations.acceptsGrowingFiles($0))
+            })
         do {
             spool = try Spool(
                 directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,

@@ -22,39 +22,6 @@ public struct DestinationProgress: Codable, Sendable, Equatable {
     }
 }
 
-/// The destinations of a run that delivers to more than one, by id (the request config's id).
-/// The primary destination is fed by the spool's own queue (with renditions and uploads during
-/// the download); the others take each photo once it is committed, and send the original.
-public struct SpoolDestinations: Sendable, Equatable {
-    public struct Destination: Sendable, Equatable {
-        public var id: String
-        public var label: String
-        /// Uses the uplink only while no photo waits for a destination of normal priority.
-        public var lowPriority: Bool
-
-        public init(id: String, label: String, lowPriority: Bool) {
-            self.id = id
-            self.label = label
-            self.lowPriority = lowPriority
-        }
-    }
-
-    public var primary: Destination
-    public var others: [Destination]
-
-    public init(primary: Destination, others: [Destination]) {
-        self.primary = primary
-        self.others = others
-    }
-
-    var all: [Destination] { [primary] + others }
-
-    /// What a new photo's sidecar starts with: every destination still to go.
-    var initialProgress: [String: DestinationProgress] {
-        Dictionary(uniqueKeysWithValues: all.map { ($0.id, DestinationProgress(label: $0.label)) })
-    }
-}
-
 /// How one delivery of a photo to one of its destinations ended.
 public enum DestinationResult: Sendable, Equatable {
     case delivered

@@ -18,14 +18,8 @@ import RelayCore
 /// and the gallery can answer it only once the photo is durably spooled; an upload that did not
 /// send every byte is incomplete on the wire and cannot be stored by the gallery.
 public final class GrowingPhoto: GrowingFile, Sendable {
-    /// How the download ended, as the uploading worker learns it.
-    public enum Outcome: Sendable, Equatable {
-        /// Spooled: the entry is in flight for the worker that claimed this photo.
-        case committed(SpoolEntry)
-        /// This offer's download will not be spooled as this worker read it (it failed, was
-        /// rewound or withdrawn); the photo is sent from the spool if a later download commits it.
-        case abandoned
-    }
+    /// How the download ended, as the reader learns it.
+    public typealias Outcome = OfferOutcome
 
     /// What the writer has told the reader so far.
     private struct Progress: Sendable {
@@ -40,6 +34,9 @@ public final class GrowingPhoto: GrowingFile, Sendable {
         if entry.bytes > 0 { return entry.bytes }
         return progress.withLockedValue { if case .committed(let committed) = $0.ending { committed.deliveryBytes } else { nil } }
     }
+    /// The number of this offer in the spool's ledger: a download offered again (after a
+    /// withdrawal) is a new offer.
+    public let offer: Int
     /// Where the download is written (until the commit renames it into the spool).
     public let url: URL
     /// Opened on the incoming file when offered, so the commit's rename does not move the file
@@ -49,10 +46,11 @@ public final class GrowingPhoto: GrowingFile, Sendable {
     private let progress: LockedBox<Progress>
 
     /// Nil when the incoming file cannot be opened for reading (then it is not offered).
-    init?(entry: SpoolEntry, url: URL, written: Int64) {
+    init?(entry: SpoolEntry, url: URL, written: Int64, offer: Int) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         self.entry = entry
+        self.offer = offer
         self.url = url
         progress = LockedBox(Progress(written: written))
         fileDescriptor = descriptor

@@ -2,24 +2,6 @@
 /// for is decided once, when it is spooled, and kept in its sidecar; a run that delivers to
 /// fewer never forgets the others'. No files, threads or clocks: the spool applies these.
 public enum PhotoDestinations {
-    /// What a photo found in the spool at start is for the run that finds it.
-    public struct Resumed: Sendable, Equatable {
-        /// Its destinations and how far each got: as recorded, or the run's own for a sidecar
-        /// from an older relay that recorded none.
-        public var map: [String: DestinationProgress]
-        /// The sidecar recorded no destinations: the photo took the run's.
-        public var adopted: Bool
-        /// Still to go to the run's primary destination (its queue sends it).
-        public var forPrimary: Bool
-    }
-
-    /// A photo's destinations as the run that finds it at start sees them. A destination the run
-    /// delivers to that the photo was not taken for is not added: the photo is not its.
-    public static func resume(_ recorded: [String: DestinationProgress]?, run: SpoolDestinations) -> Resumed {
-        let map = recorded ?? run.initialProgress
-        return Resumed(map: map, adopted: recorded == nil, forPrimary: map[run.primary.id]?.state == .queued)
-    }
-
     /// Where a photo stands once its destinations are looked at together.
     public enum Settlement: Sendable, Equatable {
         /// A destination still has it queued (in this run or another).

@@ -1,461 +1,459 @@
 import Foundation
 import RelayCore
 
-/// A spooled photo's life as a plain value: which photos wait for which destination, which are
-/// in flight, when each may be tried again, which wait for their rendition, and when a photo is
-/// done with. Every decision the spool makes is a call here; ``Spool`` is the shell around it
-/// that writes files, fsyncs, locks and waits. No files, threads or clocks (`now` is passed in),
-/// so that each transition is tested on its own.
+/// A spooled photo's life as a plain value: which destination legs of which photos are queued,
+/// in flight or waiting, which photos wait for their rendition, which are still downloading and
+/// offered to a worker, and when a photo is done with. No files, threads or clocks (`now` comes
+/// in with the input), so that every transition is tested on its own.
 ///
-/// The queue-fed destination (the run's first, or the only one) takes photos from `queued`, in
-/// order, with renditions and uploads while a photo downloads. Every other destination's progress
-/// is kept per photo in `progress`; a photo the queue-fed destination has settled while another
-/// still needs it is `lingering`. A photo leaves once every destination settled it.
+/// One way in: ``apply(_:)`` takes what happened (an ``Input``) and returns what to do about it
+/// (``Action``s): hand a photo to a worker, write a sidecar, remove a file, end an offer. The
+/// ``Spool`` applies inputs under its one lock and runs the actions outside it, as
+/// AsyncHTTPClient's `HTTPConnectionPool.StateMachine` and its `modifyStateAndRunActions` do.
+///
+/// Every destination of a photo is a ``Leg`` with the same states; what differs between
+/// destinations is what each declares (``SpoolDestination``). A photo leaves once every leg
+/// settled (delivered or refused).
+///
+/// DESIGN: a new leg state goes into ``Leg`` (and its persisted form into
+/// ``DestinationProgress/State``) with the inputs that enter and leave it here; the Spool needs
+/// no change unless the state has files of its own.
 public struct PhotoLedger: Sendable {
-    /// One photo on its way to one destination that is not queue-fed.
-    struct Leg: Hashable, Sendable {
-        var id: String
-        var destination: String
-    }
+    /// The run's destinations (``SpoolDestinations/none`` for a spool that is only looked after).
+    public let destinations: SpoolDestinations
+    /// The rendition spec the run sends (``RenditionSpec/key``), nil for originals.
+    public let renditionKey: String?
 
-    /// The run's destinations when it delivers to several (nil: one, and the queue alone decides).
-    public let destinations: SpoolDestinations?
-    /// Whether the run sends renditions: a committed photo waits for its own before the queue
-    /// hands it out.
-    public let makesRenditions: Bool
-
-    /// Photos for the queue-fed destination, oldest first.
-    public private(set) var queued: [SpoolEntry] = []
-    /// Photos the queue-fed destination is sending, by id.
-    public private(set) var inFlight: [String: SpoolEntry] = [:]
-    /// Photos in failed/.
-    public private(set) var failedIDs: Set<String> = []
-    /// Retry times of the queue-fed destination's photos, by id.
-    private(set) var notBefore: [String: Date] = [:]
-    /// Upload names of photos still downloading (offered for cut-through), by id.
-    private(set) var reservedNames: [String: String] = [:]
-    /// Queued photos whose rendition is still to be made, and those being made now.
-    private(set) var awaitingRendition: Set<String> = []
-    private(set) var rendering: Set<String> = []
+    /// Every photo in the spool, by id, and their ids in sequence order.
+    var photos: [String: LedgerPhoto] = [:]
+    var order: [String] = []
+    /// Photos in failed/, with the destinations that refused each (empty: not recorded).
+    public internal(set) var failed: [String: Set<String>] = [:]
+    /// Photos still downloading, offered for upload (no renditions) or to the rendition thread,
+    /// by id; and renditions being made as their photo downloads, offered for upload, by id.
+    var offers: [String: Offer] = [:]
+    var renditionUploads: [String: Offer] = [:]
+    /// Upload names held by photos still downloading, by id.
+    var reservedNames: [String: String] = [:]
+    /// A retry time set for a photo's leg before the photo was committed (its upload during the
+    /// download failed), by id.
+    var earlyRetries: [String: (destination: String, notBefore: Date)] = [:]
+    /// Destinations known to be unreachable: their queues do not hold back a low-priority one.
+    var unreachable: Set<String> = []
     /// The next sequence number to hand out, and the highest `.sequence` holds.
-    public private(set) var nextSequence = 1
-    public private(set) var persistedSequence = 0
-    /// Several destinations only: each photo's progress per destination. Every sidecar write
-    /// takes its `destinations` from here, so that a writer holding an older copy of the entry
-    /// cannot put back an older progress.
-    public private(set) var progress: [String: [String: DestinationProgress]] = [:]
-    /// Several destinations only: photos the queue-fed destination settled that another still
-    /// needs (their files stay).
-    public private(set) var lingering: [String: SpoolEntry] = [:]
-    private(set) var legsInFlight: Set<Leg> = []
-    private(set) var legsNotBefore: [Leg: Date] = [:]
-    /// Photos being removed or moved to failed/ once every destination settled.
-    private(set) var finalizing: Set<String> = []
-    /// False while the queue-fed destination cannot be reached: its queued photos then do not
-    /// hold back a low-priority destination (nothing uses the uplink).
-    public private(set) var queueFedReachable = true
+    public internal(set) var nextSequence = 1
+    public internal(set) var persistedSequence = 0
+    /// No more work is handed out.
+    public internal(set) var closed = false
 
-    public init(destinations: SpoolDestinations?, makesRenditions: Bool) {
+    public init(destinations: SpoolDestinations, renditionKey: String?) {
         self.destinations = destinations
-        self.makesRenditions = makesRenditions
+        self.renditionKey = renditionKey
     }
 
-    // MARK: - Photos in
+    /// What happened, as the ledger is told it.
+    public enum Input: Sendable {
+        // MARK: Photos arriving
+        /// A download begins: it keeps a sequence number and an upload name until committed.
+        case reserve(id: String, fileName: String)
+        /// A download given up: its name and early retry time go.
+        case forgetIncoming(id: String)
+        /// A photo still downloading may be read (its provisional entry; `offer` names the hand-over).
+        case offer(SpoolEntry, offer: Int)
+        /// Its download stopped: the offer is taken back.
+        case withdraw(id: String, offer: Int)
+        /// Its download is complete: no new worker may take the offer, and the sidecar is about
+        /// to be written (`reservation`: the number and name the photo kept, if any).
+        case committing(id: String, fileName: String, reservation: Reservation?, offer: Int?)
+        /// The commit failed: nothing of it stays.
+        case commitFailed(id: String, offer: Int?)
+        /// The photo is in the spool (sidecar written, renamed in).
+        case admit(SpoolEntry, offer: Int?, now: Date, pid: Int32)
 
-    /// The queued, in-flight or lingering entry with this id.
-    public func entry(_ id: String) -> SpoolEntry? {
-        queued.first { $0.id == id } ?? inFlight[id] ?? lingering[id]
+        // MARK: Workers
+        /// A worker of `destination` wants work (`growing`: which photos still downloading it takes).
+        case claim(destination: String, growing: GrowingAcceptance, now: Date, pid: Int32)
+        /// How one delivery ended.
+        case settle(id: String, destination: String, DestinationResult, now: Date)
+        /// A worker that read a photo (or rendition) as it downloaded is done without a delivery.
+        case endCutThrough(id: String, destination: String, offer: Int, retryDelay: TimeInterval, now: Date)
+        /// Whether a destination can be reached, as its workers found out.
+        case reachable(destination: String, Bool)
+        case close
+
+        // MARK: Renditions
+        /// The rendition thread wants work.
+        case claimRendition
+        /// The rendition thread stops reading a photo that downloads.
+        case dropRenditionOffer(id: String, offer: Int)
+        /// A rendition being made as its photo downloads may be uploaded as it is written.
+        case offerRendition(SpoolEntry, offer: Int)
+        case withdrawRendition(id: String, offer: Int)
+        /// The rendition is stored (or the original goes): recorded, not yet sendable.
+        case renditionRecorded(id: String, SpoolRendition)
+        /// Its sidecar says so: the photo may go.
+        case renditionStored(id: String, now: Date, pid: Int32)
+        /// The sidecar of a photo claimed for its rendition's upload was written (or not).
+        case handedOver(id: String, offer: Int, saved: Bool)
+
+        // MARK: Finishing, looking after, starting
+        /// A settled photo's files are gone (delivered) or in failed/ (`refusedBy`).
+        case finished(id: String, refusedBy: Set<String>?)
+        /// A settled photo could not be moved to failed/: its refused legs are tried again.
+        case finishFailed(id: String, now: Date)
+        /// `relay retry`: a photo back from failed/.
+        case readmit(SpoolEntry, renditionFileExists: Bool)
+        /// `relay drop`: what the photo owes the destinations `query` names is forgotten.
+        case release(id: String, query: String)
+        /// Start: the photos in failed/, and the numbers found.
+        case foundFailed([String: Set<String>])
+        case numbering(persisted: Int, highestFound: Int)
+        case takeSequence
+        /// Start: a photo found in the spool.
+        case found(SpoolEntry, renditionFileExists: Bool)
+        /// Start: every photo was found; those every leg settled before a crash are finished.
+        case started
+        /// `.sequence` now holds this number.
+        case persisted(Int)
     }
 
-    /// The content keys of the queued, in-flight and lingering photos that have one.
-    public var contentKeys: [String] {
-        (queued + inFlight.values + lingering.values).compactMap(\.contentKey)
+    /// What the Spool is to do, in order.
+    public enum Action: Sendable, Equatable {
+        /// The claiming worker's work.
+        case handOut(Handout)
+        /// The rendition thread's work.
+        case render(RenditionJob)
+        /// Nothing for the caller yet: ask again at this time, or on the next change (nil).
+        case wait(until: Date?)
+        /// The spool is closed (or the destination is not the run's): the caller stops.
+        case closed
+        /// A photo's number and upload name.
+        case reserved(Reservation)
+        case sequence(Int)
+        /// How the committing photo's sidecar is to start: in flight (with this attempt) for the
+        /// worker reading it as it downloads, or queued (nil).
+        case commitAs(Reservation, inFlightAttempts: Int?)
+        /// End the offer's reading: the photo is in flight for its reader, or it is not.
+        case end(offer: Int, OfferOutcome)
+        /// Write the photo's sidecar, then tell ``Input/handedOver(id:offer:saved:)``.
+        case handOver(offer: Int, SpoolEntry)
+        /// Write the photo's sidecar as the ledger has it now (skipped once it is finishing).
+        case saveSidecar(id: String)
+        /// The photo's rendition file is no longer needed.
+        case removeRendition(id: String)
+        /// Every leg settled: remove the photo (delivered) or move it to failed/ (refused),
+        /// then tell ``Input/finished(id:refusedBy:)``.
+        case finish(SpoolEntry, PhotoDestinations.Settlement)
+        /// A sidecar from an older relay took the run's destinations.
+        case adopted
+        /// The photo `release` changed.
+        case released(SpoolEntry)
+        /// How a worker's reading during the download ended for it.
+        case cutThrough(OfferOutcome)
     }
 
-    /// Whether a queued, in-flight or lingering photo has this content key.
-    public func containsContent(_ key: String) -> Bool {
-        queued.contains { $0.contentKey == key } || inFlight.values.contains { $0.contentKey == key }
-            || lingering.values.contains { $0.contentKey == key }
+    /// The one way in: what `input` changes, and what to do about it.
+    public mutating func apply(_ input: Input) -> [Action] {
+        switch input {
+        case .reserve(let id, let fileName): return [.reserved(reserve(id: id, fileName: fileName))]
+        case .forgetIncoming(let id): return forgetIncoming(id)
+        case .offer(let entry, let offer): return addOffer(entry, offer: offer)
+        case .withdraw(let id, let offer): return takeBackOffer(id, offer: offer)
+        case .committing(let id, let fileName, let reservation, let offer):
+            return committing(id, fileName: fileName, reservation: reservation, offer: offer)
+        case .commitFailed(let id, let offer): return commitFailed(id, offer: offer)
+        case .admit(let entry, let offer, let now, let pid): return admit(entry, offer: offer, now: now, pid: pid)
+        case .claim(let destination, let growing, let now, let pid): return claim(destination, growing: growing, now: now, pid: pid)
+        case .settle(let id, let destination, let result, let now): return settle(id, destination, result, now: now)
+        case .endCutThrough(let id, let destination, let offer, let retryDelay, let now):
+            return endCutThrough(id, destination: destination, offer: offer, retryDelay: retryDelay, now: now)
+        case .reachable(let destination, let reachable):
+            if reachable { unreachable.remove(destination) } else { unreachable.insert(destination) }
+            return []
+        case .close:
+            closed = true
+            return []
+        case .claimRendition: return claimRendition()
+        case .dropRenditionOffer(let id, let offer): return dropRenditionOffer(id, offer: offer)
+        case .offerRendition(let entry, let offer): return offerRendition(entry, offer: offer)
+        case .withdrawRendition(let id, let offer): return withdrawRendition(id, offer: offer)
+        case .renditionRecorded(let id, let rendition):
+            photos[id]?.entry.rendition = rendition
+            return []
+        case .renditionStored(let id, let now, let pid): return renditionStored(id, now: now, pid: pid)
+        case .handedOver(let id, let offer, let saved): return handedOver(id, offer: offer, saved: saved)
+        case .finished(let id, let refusedBy): return finished(id, refusedBy: refusedBy)
+        case .finishFailed(let id, let now): return finishFailed(id, now: now)
+        case .readmit(let entry, let exists): return readmit(entry, renditionFileExists: exists)
+        case .release(let id, let query): return release(id, matching: query)
+        case .foundFailed(let found):
+            failed = found
+            return []
+        case .numbering(let persisted, let highest):
+            persistedSequence = persisted
+            let top = max(persisted, highest)
+            nextSequence = top == Int.max ? top : top + 1
+            return []
+        case .takeSequence: return [.sequence(takeSequence())]
+        case .found(let entry, let exists): return found(entry, renditionFileExists: exists)
+        case .started: return order.flatMap { finishIfSettled($0) }
+        case .persisted(let sequence):
+            persistedSequence = max(persistedSequence, sequence)
+            return []
+        }
     }
 
-    /// Whether a photo with this id is in the spool or failed/ (not delivered).
-    public func contains(_ id: String) -> Bool {
-        entry(id) != nil || failedIDs.contains(id)
+    // MARK: - Legs
+
+    /// The leg of `id` to `destination`, changed by `body`.
+    mutating func changeLeg<Result>(_ id: String, _ destination: String, _ body: (inout Leg) -> Result) -> Result? {
+        guard var leg = photos[id]?.legs?[destination] else { return nil }
+        let result = body(&leg)
+        photos[id]?.legs?[destination] = leg
+        return result
     }
 
-    /// Whether a photo of `bytes` fits within `limits`. An empty spool always has room, so that
-    /// one photo larger than `maxBytes` can still pass.
-    public func hasRoom(forBytes bytes: Int64, limits: SpoolLimits) -> Bool {
-        let count = queued.count + inFlight.count + lingering.count
-        if count == 0 { return true }
-        return count < limits.maxPhotos && heldBytes + bytes <= limits.maxBytes
+    /// A leg claimed for a worker: in flight, its attempt counted, the photo's sidecar saying so.
+    mutating func takeLeg(_ id: String, for destination: SpoolDestination, offer: Int?, now: Date, pid: Int32) -> SpoolEntry? {
+        guard var photo = photos[id], var leg = photo.legs?[destination.id], leg.isQueued, leg.inFlight == nil else { return nil }
+        leg.inFlight = Leg.InFlight(since: now, offer: offer)
+        leg.progress.attempts += 1
+        leg.notBefore = nil
+        photo.legs?[destination.id] = leg
+        photo.entry.attempts = max(photo.entry.attempts, leg.progress.attempts)
+        photo.entry.inFlightSince = photo.entry.inFlightSince ?? now
+        photo.entry.uploaderPID = pid
+        photos[id] = photo
+        return photo.entry(for: destination)
     }
 
-    /// The bytes of every photo held (queued, in flight, waiting for another destination).
-    public var heldBytes: Int64 {
-        (queued + inFlight.values + lingering.values).reduce(Int64(0)) { $0 + $1.bytes }
+    /// A leg handed back before its worker could send anything: not in flight, its attempt not counted.
+    mutating func untakeLeg(_ id: String, _ destination: String) {
+        changeLeg(id, destination) { leg in
+            leg.inFlight = nil
+            leg.progress.attempts = max(0, leg.progress.attempts - 1)
+        }
+        let attempts = photos[id]?.legs?.values.map(\.progress.attempts).max() ?? 0
+        photos[id]?.entry.attempts = attempts
+        clearInFlightIfIdle(id)
     }
 
-    public mutating func takeSequence() -> Int {
+    mutating func clearInFlightIfIdle(_ id: String) {
+        guard let photo = photos[id], !(photo.legs?.values.contains { $0.inFlight != nil } ?? false) else { return }
+        photos[id]?.entry.inFlightSince = nil
+        photos[id]?.entry.uploaderPID = nil
+    }
+
+    // MARK: - Settling
+
+    private mutating func settle(_ id: String, _ destination: String, _ result: DestinationResult, now: Date) -> [Action] {
+        guard photos[id]?.legs?[destination] != nil else { return [] }
+        changeLeg(id, destination) { leg in
+            leg.inFlight = nil
+            switch result {
+            case .delivered:
+                leg.progress.state = .delivered
+                leg.progress.lastError = nil
+            case .retry(let after, let error, let statusCode):
+                leg.notBefore = now.addingTimeInterval(max(0, after))
+                leg.progress.lastError = error
+                leg.progress.lastStatusCode = statusCode
+            case .failed(let error, let statusCode):
+                leg.progress.state = .failed
+                leg.progress.lastError = error
+                leg.progress.lastStatusCode = statusCode
+            }
+        }
+        switch result {
+        case .delivered: break
+        case .retry(_, let error, let statusCode):
+            photos[id]?.entry.lastError = error
+            photos[id]?.entry.lastStatusCode = statusCode
+        case .failed(let error, let statusCode):
+            photos[id]?.entry.lastError = error
+            photos[id]?.entry.lastStatusCode = statusCode
+        }
+        clearInFlightIfIdle(id)
+        let finishing = finishIfSettled(id)
+        if !finishing.isEmpty { return finishing }
+        var actions: [Action] = []
+        if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
+            // The others send the original: the rendition was this leg's.
+            photos[id]?.rendition = .notNeeded
+            actions.append(.removeRendition(id: id))
+        }
+        return actions + [.saveSidecar(id: id)]
+    }
+
+    /// The photo is being finished once no leg is queued or in flight (a photo that recorded no
+    /// destinations never is: a run that adopts it decides).
+    mutating func finishIfSettled(_ id: String) -> [Action] {
+        guard var photo = photos[id], !photo.finishing, let legs = photo.legs, !legs.values.contains(where: \.isQueued) else { return [] }
+        photo.finishing = true
+        photos[id] = photo
+        let map = legs.mapValues(\.progress)
+        return [.finish(photo.snapshot, PhotoDestinations.settlement(map))]
+    }
+
+    private mutating func finished(_ id: String, refusedBy: Set<String>?) -> [Action] {
+        photos[id] = nil
+        order.removeAll { $0 == id }
+        earlyRetries[id] = nil
+        if let refusedBy { failed[id] = refusedBy }
+        return []
+    }
+
+    private mutating func finishFailed(_ id: String, now: Date) -> [Action] {
+        guard photos[id]?.finishing == true else { return [] }
+        photos[id]?.finishing = false
+        for (destination, leg) in photos[id]?.legs ?? [:] where leg.progress.state == .failed {
+            changeLeg(id, destination) { leg in
+                leg.progress.state = .queued
+                leg.notBefore = now.addingTimeInterval(60)
+            }
+        }
+        return [.saveSidecar(id: id)]
+    }
+
+    // MARK: - Numbers
+
+    mutating func takeSequence() -> Int {
         let sequence = nextSequence
         nextSequence = nextSequence &+ 1
         return sequence
     }
 
-    /// The photo's safe file name, made unique among those in the spool and those reserved by
-    /// photos still downloading. A name the same photo reserved earlier (a download begun again
-    /// after a drop) is its own.
-    public func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
+    /// The photo's safe file name, unique among those in the spool and those reserved by photos
+    /// still downloading. A name the same photo reserved earlier (a resumed download) is its own.
+    func uniqueUploadName(for fileName: String, sequence: Int, id: String) -> String {
         let name = SafeFileName.make(fileName)
         let taken =
-            (queued + inFlight.values + lingering.values).contains { $0.uploadName == name }
-            || reservedNames.contains { $0.key != id && $0.value == name }
+            photos.values.contains { $0.entry.uploadName == name } || reservedNames.contains { $0.key != id && $0.value == name }
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 
-    /// A photo still downloading keeps a sequence number and an upload name until it is committed.
-    public mutating func reserve(for fileName: String, id: String) -> (sequence: Int, uploadName: String) {
+    private mutating func reserve(id: String, fileName: String) -> Reservation {
         let sequence = takeSequence()
         let name = uniqueUploadName(for: fileName, sequence: sequence, id: id)
         reservedNames[id] = name
-        return (sequence, name)
+        return Reservation(sequence: sequence, uploadName: name)
     }
 
-    /// A download given up: its reserved name and retry time go (unless the photo is spooled).
-    public mutating func forgetIncoming(_ id: String) {
+    private mutating func forgetIncoming(_ id: String) -> [Action] {
         reservedNames[id] = nil
-        if !queued.contains(where: { $0.id == id }) && inFlight[id] == nil { notBefore[id] = nil }
+        if photos[id] == nil { earlyRetries[id] = nil }
+        return []
     }
-
-    /// A committed photo: in flight for the worker that sent it while it downloaded, or queued
-    /// (to wait for its rendition first, when the run makes them; `renditionUnderWay`: the
-    /// rendition thread made it as the photo arrived, and finishes it).
-    public mutating func admit(_ entry: SpoolEntry, inFlight sending: Bool, renditionUnderWay: Bool = false) {
-        reservedNames[entry.id] = nil
-        if let map = entry.destinations { progress[entry.id] = map }
-        if sending {
-            inFlight[entry.id] = entry
-        } else {
-            queued.append(entry)
-            if makesRenditions { awaitingRendition.insert(entry.id) }
-            if makesRenditions && renditionUnderWay { rendering.insert(entry.id) }
-        }
-    }
-
-    // MARK: - The queue-fed destination
-
-    /// The oldest queued photo due at `now` with its rendition made, now in flight, its attempt
-    /// counted.
-    public mutating func claimQueued(at now: Date, pid: Int32) -> SpoolEntry? {
-        guard let index = queued.firstIndex(where: { isQueueDue($0.id, at: now) }) else { return nil }
-        return takeInFlight(at: index, now: now, pid: pid)
-    }
-
-    /// The queued photo `id`, now in flight for the worker that sent its rendition while it was
-    /// made, its attempt counted; nil unless it is queued with its rendition made.
-    public mutating func claimQueued(_ id: String, at now: Date, pid: Int32) -> SpoolEntry? {
-        guard let index = queued.firstIndex(where: { $0.id == id }), !awaitingRendition.contains(id) else { return nil }
-        return takeInFlight(at: index, now: now, pid: pid)
-    }
-
-    /// Puts back in the queue (in sequence order, its retry time kept) a photo claimed with
-    /// ``claimQueued(_:at:pid:)`` whose worker gave up before it could be handed over.
-    public mutating func unclaim(_ id: String) -> SpoolEntry? {
-        guard let claimed = inFlight.removeValue(forKey: id) else { return nil }
-        let entry = Self.unclaimed(claimed)
-        let position = queued.firstIndex { $0.sequence > entry.sequence } ?? queued.endIndex
-        queued.insert(entry, at: position)
-        return entry
-    }
-
-    /// `entry` as ``unclaim(_:)`` puts it back: its attempt not counted, not in flight.
-    public static func unclaimed(_ entry: SpoolEntry) -> SpoolEntry {
-        var queued = entry
-        queued.attempts = max(0, entry.attempts - 1)
-        queued.inFlightSince = nil
-        queued.uploaderPID = nil
-        return queued
-    }
-
-    private mutating func takeInFlight(at index: Int, now: Date, pid: Int32) -> SpoolEntry {
-        var entry = queued.remove(at: index)
-        entry.attempts = entry.attempts &+ 1
-        entry.inFlightSince = now
-        entry.uploaderPID = pid
-        inFlight[entry.id] = entry
-        return entry
-    }
-
-    /// When the earliest queued photo waiting for a retry is due (nil: none waits for a time).
-    public var nextQueuedRetry: Date? {
-        // A photo waiting for its rendition is not due whatever its time says: counting it would
-        // wake idle workers again and again until the rendition is made.
-        queued.filter { !awaitingRendition.contains($0.id) }.compactMap { notBefore[$0.id] }.min()
-    }
-
-    /// A photo uploaded while downloading that did not get through: not tried before `date`.
-    public mutating func delay(_ id: String, until date: Date) {
-        notBefore[id] = date
-    }
-
-    /// A retryable failure of the queue-fed destination: the entry its sidecar is to say, with its
-    /// progress recorded. Put it back with ``requeue(_:notBefore:)`` once that sidecar is written.
-    public mutating func recordRetry(_ entry: SpoolEntry, error: String?, statusCode: Int?) -> SpoolEntry {
-        var again = entry
-        again.inFlightSince = nil
-        again.uploaderPID = nil
-        again.lastError = error
-        again.lastStatusCode = statusCode
-        if let primary = destinations?.primary.id {
-            progress[entry.id]?[primary]?.attempts = entry.attempts
-            progress[entry.id]?[primary]?.lastError = error
-            progress[entry.id]?[primary]?.lastStatusCode = statusCode
-        }
-        return again
-    }
-
-    /// Back in the queue, in sequence order, not before `date`.
-    public mutating func requeue(_ entry: SpoolEntry, notBefore date: Date) {
-        inFlight[entry.id] = nil
-        notBefore[entry.id] = date
-        let position = queued.firstIndex { $0.sequence > entry.sequence } ?? queued.endIndex
-        queued.insert(entry, at: position)
-    }
-
-    /// The queue-fed destination is done with the photo (delivered or failed for good).
-    public mutating func finish(_ id: String) {
-        inFlight[id] = nil
-        notBefore[id] = nil
-    }
-
-    /// The photo is in failed/.
-    public mutating func markFailed(_ id: String) {
-        failedIDs.insert(id)
-    }
-
-    /// A photo back from failed/ (`relay retry`): queued in sequence order.
-    public mutating func readmit(_ entry: SpoolEntry, needsRendition: Bool) {
-        failedIDs.remove(entry.id)
-        queued.append(entry)
-        if needsRendition { awaitingRendition.insert(entry.id) }
-        queued.sort { $0.sequence < $1.sequence }
-    }
-
-    /// Whether the queue-fed destination can be reached.
-    public mutating func setQueueFedReachable(_ reachable: Bool) {
-        queueFedReachable = reachable
-    }
-
-    private func isQueueDue(_ id: String, at now: Date) -> Bool {
-        (notBefore[id] ?? .distantPast) <= now && !awaitingRendition.contains(id)
-    }
-
-    // MARK: - Renditions
-
-    /// The oldest queued photo whose rendition is to be made, now being made.
-    public mutating func claimRendition() -> SpoolEntry? {
-        guard let entry = queued.first(where: { awaitingRendition.contains($0.id) && !rendering.contains($0.id) }) else { return nil }
-        rendering.insert(entry.id)
-        return entry
-    }
-
-    /// The thread making the photo's rendition as it downloaded gave it up: it is made again
-    /// from the spooled photo.
-    public mutating func renditionGivenBack(_ id: String) {
-        rendering.remove(id)
-    }
-
-    /// The photo's rendition is made (or it is sent as the original): the queue may hand it out.
-    public mutating func renditionDone(_ id: String, _ rendition: SpoolRendition?) {
-        if let index = queued.firstIndex(where: { $0.id == id }) { queued[index].rendition = rendition }
-        awaitingRendition.remove(id)
-        rendering.remove(id)
-    }
-
-    // MARK: - Every other destination
-
-    /// The oldest photo due at `now` for `destination` (not the queue-fed one), now in flight
-    /// there, its attempt counted. A low-priority destination gets nothing while anything of
-    /// normal priority is due or being sent (`uploadingWhileDownloading`: a photo is being sent
-    /// as it downloads).
-    public mutating func claim(for destination: String, at now: Date, uploadingWhileDownloading: Bool = false) -> SpoolEntry? {
-        guard let me = destinations?.others.first(where: { $0.id == destination }) else { return nil }
-        let candidates = (queued + inFlight.values + lingering.values).sorted { $0.sequence < $1.sequence }
-        if me.lowPriority && normalWorkWaiting(candidates, at: now, uploadingWhileDownloading: uploadingWhileDownloading) { return nil }
-        guard let entry = candidates.first(where: { isDue($0.id, for: me.id, at: now) }) else { return nil }
-        progress[entry.id]?[me.id]?.attempts += 1
-        legsInFlight.insert(Leg(id: entry.id, destination: me.id))
-        var claimed = entry
-        claimed.destinations = progress[entry.id]
-        return claimed
-    }
-
-    /// How a delivery to `destination` (not the queue-fed one) ended. Returns the photo's entry
-    /// while it is in the spool (its sidecar is to be written), nil once it is gone.
-    public mutating func settle(_ id: String, for destination: String, _ result: DestinationResult, at now: Date) -> SpoolEntry? {
-        let leg = Leg(id: id, destination: destination)
-        legsInFlight.remove(leg)
-        guard var state = progress[id]?[destination] else { return nil }
-        switch result {
-        case .delivered:
-            state.state = .delivered
-            state.lastError = nil
-        case .retry(let after, let error, let statusCode):
-            state.lastError = error
-            state.lastStatusCode = statusCode
-            legsNotBefore[leg] = now.addingTimeInterval(max(0, after))
-        case .failed(let error, let statusCode):
-            state.state = .failed
-            state.lastError = error
-            state.lastStatusCode = statusCode
-        }
-        progress[id]?[destination] = state
-        return entry(id)
-    }
-
-    /// The queue-fed destination delivered or refused the photo: it waits for the others (its
-    /// entry, as its sidecar is to say, is returned).
-    public mutating func settleQueueFed(
-        _ entry: SpoolEntry, _ state: DestinationProgress.State, error: String?, statusCode: Int?
-    ) -> SpoolEntry {
-        var waiting = entry
-        waiting.inFlightSince = nil
-        waiting.uploaderPID = nil
-        if state == .failed {
-            waiting.lastError = error
-            waiting.lastStatusCode = statusCode
-        }
-        if let primary = destinations?.primary {
-            var mine = progress[entry.id]?[primary.id] ?? DestinationProgress(label: primary.label)
-            mine.state = state
-            mine.attempts = entry.attempts
-            mine.lastError = error
-            mine.lastStatusCode = statusCode
-            progress[entry.id, default: [:]][primary.id] = mine
-        }
-        lingering[entry.id] = waiting
-        finish(entry.id)
-        return waiting
-    }
-
-    /// Whether no destination has the photo queued or in flight any more.
-    public func isSettled(_ id: String) -> Bool {
-        progress[id].map { PhotoDestinations.settlement($0) != .waiting } ?? false
-            && !legsInFlight.contains { $0.id == id }
-    }
-
-    /// A lingering photo every destination settled: from now on it is being finished (removed or
-    /// moved to failed/, as its progress says). Nil while a destination still needs it, or when
-    /// it is being finished already.
-    public mutating func beginFinishing(_ id: String) -> (entry: SpoolEntry, progress: [String: DestinationProgress])? {
-        guard !finalizing.contains(id), var entry = lingering[id], let map = progress[id], isSettled(id) else { return nil }
-        finalizing.insert(id)
-        entry.destinations = map
-        return (entry, map)
-    }
-
-    /// The finished photo is gone from the ledger.
-    public mutating func endFinishing(_ id: String) {
-        finalizing.remove(id)
-        lingering[id] = nil
-        progress[id] = nil
-        for leg in legsNotBefore.keys where leg.id == id { legsNotBefore[leg] = nil }
-    }
-
-    /// Whether the photo is still in the spool and not being finished (a late sidecar write
-    /// must not bring back the sidecar of a photo that left).
-    public func isPending(_ id: String) -> Bool {
-        !finalizing.contains(id) && entry(id) != nil
-    }
-
-    /// Forgets what the queued photo `id` owes the destinations `query` names (the user released
-    /// them). Returns the entry with what it still owes, nil when none of them waits for it. A
-    /// photo settled by that is taken out of the queue: finish it as its settlement says.
-    public mutating func release(_ id: String, matching query: String) -> SpoolEntry? {
-        guard let index = queued.firstIndex(where: { $0.id == id }), let map = queued[index].destinations,
-            let kept = PhotoDestinations.release(map, matching: query)
-        else { return nil }
-        if progress[id] != nil { progress[id] = kept }
-        var entry = queued[index]
-        entry.destinations = kept
-        if PhotoDestinations.settlement(kept) == .waiting {
-            queued[index] = entry
-        } else {
-            queued.remove(at: index)
-            progress[id] = nil
-        }
-        return entry
-    }
-
-    private func isDue(_ id: String, for destination: String, at now: Date) -> Bool {
-        let leg = Leg(id: id, destination: destination)
-        return progress[id]?[destination]?.state == .queued && !legsInFlight.contains(leg)
-            && (legsNotBefore[leg] ?? .distantPast) <= now && !finalizing.contains(id)
-    }
-
-    /// Whether a destination of normal priority has a photo due or in flight.
-    private func normalWorkWaiting(_ candidates: [SpoolEntry], at now: Date, uploadingWhileDownloading: Bool) -> Bool {
-        guard let destinations else { return false }
-        if !inFlight.isEmpty || uploadingWhileDownloading { return true }
-        if queueFedReachable && (!awaitingRendition.isEmpty || queued.contains { (notBefore[$0.id] ?? .distantPast) <= now }) {
-            return true
-        }
-        for other in destinations.others where !other.lowPriority {
-            if candidates.contains(where: { isDue($0.id, for: other.id, at: now) }) { return true }
-            if legsInFlight.contains(where: { $0.destination == other.id }) { return true }
-        }
-        return false
-    }
-
-    // MARK: - Start
-
-    /// The numbers found at start: the highest `.sequence` holds and the highest any sidecar
-    /// carries; the next photo gets the number after both.
-    public mutating func startNumbering(persisted: Int, highestFound: Int) {
-        persistedSequence = persisted
-        let highest = max(persisted, highestFound)
-        nextSequence = highest == Int.max ? highest : highest + 1
-    }
-
-    /// The photos in failed/ at start.
-    public mutating func startFailed(_ ids: Set<String>) {
-        failedIDs = ids
-    }
-
-    /// A photo found in the spool at start. It takes its recorded destinations (or, from an
-    /// older relay that recorded none, the run's: `adopted`); one the queue-fed destination
-    /// settled lingers for the others (`queued` false); the rest are for ``resumeQueued(_:needsRendition:)``.
-    public mutating func resume(_ entry: SpoolEntry) -> (entry: SpoolEntry, adopted: Bool, queued: Bool) {
-        failedIDs.remove(entry.id)
-        var found = entry
-        found.inFlightSince = nil
-        found.uploaderPID = nil
-        guard let destinations else { return (found, false, true) }
-        let resumed = PhotoDestinations.resume(entry.destinations, run: destinations)
-        found.destinations = resumed.map
-        progress[entry.id] = resumed.map
-        if !resumed.forPrimary { lingering[entry.id] = found }
-        return (found, resumed.adopted, resumed.forPrimary)
-    }
-
-    /// A photo found at start that the queue-fed destination still has to take, in sequence order.
-    public mutating func resumeQueued(_ entry: SpoolEntry, needsRendition: Bool) {
-        let position = queued.firstIndex { $0.sequence > entry.sequence } ?? queued.endIndex
-        queued.insert(entry, at: position)
-        if needsRendition { awaitingRendition.insert(entry.id) }
-    }
-
-    // MARK: - Numbers
 
     /// The number `.sequence` is to hold before the last record of `sequence` goes, nil when it
     /// holds it already or a photo in the spool with a higher number carries it.
     public func sequenceToPersist(atLeast sequence: Int) -> Int? {
         guard sequence > persistedSequence else { return nil }
-        let carriedByAnother = queued.contains { $0.sequence > sequence } || inFlight.values.contains { $0.sequence > sequence }
+        let carriedByAnother = photos.values.contains { !$0.finishing && $0.entry.sequence > sequence }
         return carriedByAnother ? nil : max(sequence, nextSequence - 1)
     }
 
-    public mutating func persisted(_ sequence: Int) {
-        persistedSequence = max(persistedSequence, sequence)
+    // MARK: - Maintenance
+
+    private mutating func readmit(_ entry: SpoolEntry, renditionFileExists: Bool) -> [Action] {
+        failed[entry.id] = nil
+        insert(LedgerPhoto(entry, legs: entry.destinations.map(Leg.legs)), renditionFileExists: renditionFileExists)
+        return []
     }
+
+    private mutating func release(_ id: String, matching query: String) -> [Action] {
+        guard let photo = photos[id], !photo.finishing, let legs = photo.legs,
+            let kept = PhotoDestinations.release(legs.mapValues(\.progress), matching: query)
+        else { return [] }
+        photos[id]?.legs = legs.filter { kept[$0.key] != nil }
+        let released = photos[id]?.snapshot ?? photo.snapshot
+        let finishing = finishIfSettled(id)
+        return [.released(released)] + (finishing.isEmpty ? [.saveSidecar(id: id)] : finishing)
+    }
+
+    // MARK: - Start
+
+    private mutating func found(_ entry: SpoolEntry, renditionFileExists: Bool) -> [Action] {
+        failed[entry.id] = nil
+        var found = entry
+        found.inFlightSince = nil
+        found.uploaderPID = nil
+        var actions: [Action] = []
+        let adopted = entry.destinations == nil && !destinations.all.isEmpty
+        if adopted { actions.append(.adopted) }
+        if let rendition = found.rendition, rendition.spec != renditionKey {
+            // Made for another config: this run sends what its own config asks for.
+            found.rendition = nil
+            if rendition.bytes != nil { actions.append(.removeRendition(id: entry.id)) }
+        }
+        let legs = adopted ? destinations.initialProgress : entry.destinations
+        insert(LedgerPhoto(found, legs: legs.map(Leg.legs)), renditionFileExists: renditionFileExists)
+        return actions
+    }
+
+    /// Puts a photo in sequence order, waiting for its rendition when a leg needs one.
+    mutating func insert(_ photo: LedgerPhoto, renditionFileExists: Bool) {
+        var photo = photo
+        let id = photo.entry.id
+        if needsRendition(photo) {
+            let made = photo.entry.rendition.map { $0.bytes == nil || renditionFileExists } ?? false
+            if !made { photo.entry.rendition = nil }
+            photo.rendition = made ? .made : .awaiting
+        } else {
+            photo.rendition = .notNeeded
+        }
+        photos[id] = photo
+        let position = order.firstIndex { (photos[$0]?.entry.sequence ?? 0) > photo.entry.sequence } ?? order.endIndex
+        order.insert(id, at: position)
+    }
+
+    /// Whether one of the run's legs of `photo` that takes a rendition still has it queued.
+    func needsRendition(_ photo: LedgerPhoto) -> Bool {
+        guard renditionKey != nil, let legs = photo.legs else { return false }
+        return destinations.all.contains { $0.takesRendition && legs[$0.id]?.isQueued == true }
+    }
+}
+
+/// A photo's number and upload name, fixed when its download begins.
+public struct Reservation: Sendable, Equatable {
+    public var sequence: Int
+    public var uploadName: String
+
+    public init(sequence: Int, uploadName: String) {
+        self.sequence = sequence
+        self.uploadName = uploadName
+    }
+}
+
+/// Which photos still downloading a worker takes.
+public enum GrowingAcceptance: Sendable, Equatable {
+    /// None: only committed photos.
+    case none
+    /// Those whose size is known before their end.
+    case sized
+    /// Any (the body can go without a length).
+    case any
+}
+
+/// What a worker is handed, as the ledger names it.
+public enum Handout: Sendable, Equatable {
+    /// A committed photo, its leg in flight for the caller.
+    case spooled(SpoolEntry)
+    /// A photo (or rendition) still downloading, by its offer.
+    case growing(offer: Int)
+}
+
+/// What the rendition thread is handed, as the ledger names it.
+public enum RenditionJob: Sendable, Equatable {
+    case committed(SpoolEntry)
+    case growing(offer: Int)
+}
+
+/// How a reading during a download ended for its reader.
+public enum OfferOutcome: Sendable, Equatable {
+    /// Spooled: the entry is in flight for the worker that read it (for the rendition thread:
+    /// its rendition is being made).
+    case committed(SpoolEntry)
+    /// This download will not be spooled as it was read (failed, rewound, withdrawn, given up).
+    case abandoned
 }

@@ -25,8 +25,7 @@ extension Spool {
     /// freed, its descriptor closed; the file stays where its writer keeps it.
     public func letGo(_ incoming: IncomingPhoto) {
         withdraw(incoming)
-        let id = incoming.identity.stableID
-        condition.withLock { ledger.forgetIncoming(id) }
+        apply(.forgetIncoming(id: incoming.identity.stableID))
         incoming.reservation = nil
         incoming.closeFile()
     }

@@ -15,16 +15,22 @@ extension Spool {
     public func offer(_ incoming: IncomingPhoto) {
         guard incoming.growth == nil else { return }
         let identity = incoming.identity
-        let reservation = incoming.reservation ?? condition.withLock { ledger.reserve(for: identity.fileName, id: identity.stableID) }
+        let reservation = incoming.reservation ?? reserve(identity)
         incoming.reservation = reservation
         var provisional = makeEntry(identity, sequence: reservation.sequence, uploadName: reservation.uploadName)
         provisional.attempts = 1  // an offer is claimed at most once: its upload is one attempt
-        guard let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount) else { return }
+        guard let growth = GrowingPhoto(entry: provisional, url: incoming.url, written: incoming.byteCount, offer: takeOfferNumber())
+        else { return }
         incoming.growth = growth
-        condition.withLock {
-            if renditionKey == nil { offered.append(growth) } else { renditionOffers.append(growth) }
-            condition.broadcast()
+        apply(.offer(provisional, offer: growth.offer), registering: growth)
+    }
+
+    /// The number and upload name a photo keeps from its first offer on.
+    private func reserve(_ identity: PhotoIdentity) -> (sequence: Int, uploadName: String) {
+        for case .reserved(let kept) in apply(.reserve(id: identity.stableID, fileName: identity.fileName)).actions {
+            return (kept.sequence, kept.uploadName)
         }
+        preconditionFailure("the ledger answers a reservation with a number and a name")
     }
 
     /// Takes back the offer of `incoming` (its download failed or stopped): a worker sending it
@@ -32,13 +38,8 @@ extension Spool {
     public func withdraw(_ incoming: IncomingPhoto) {
         guard let growth = incoming.growth else { return }
         incoming.growth = nil
-        condition.withLock {
-            offered.removeAll { $0 === growth }
-            renditionOffers.removeAll { $0 === growth }
-            if cutThrough[growth.entry.id] === growth { cutThrough[growth.entry.id] = nil }
-            if renderingOffers[growth.entry.id] === growth { renderingOffers[growth.entry.id] = nil }
-            growth.end(.abandoned)
-        }
+        apply(.withdraw(id: growth.entry.id, offer: growth.offer))
+        growth.end(.abandoned)
     }
 
     /// Whether a worker is uploading `incoming`, or the rendition thread decoding it, while it
@@ -46,26 +47,6 @@ extension Spool {
     /// should not be put off.
     public func isReadWhileDownloading(_ incoming: IncomingPhoto) -> Bool {
         guard let growth = incoming.growth else { return false }
-        return condition.withLock { cutThrough[growth.entry.id] === growth || renderingOffers[growth.entry.id] === growth }
-    }
-
-    /// Ends a cut-through upload that did not deliver the photo: if the download was committed
-    /// meanwhile, the photo is in flight for the caller, to be settled by the usual rules (a
-    /// retry then reads the committed file). Otherwise the claim is dropped and the photo is
-    /// queued when its download commits, not before `retryDelay` seconds from now.
-    public func settleCutThrough(_ photo: GrowingPhoto, retryDelay: TimeInterval) -> GrowingPhoto.Outcome {
-        let outcome = condition.withLock { () -> GrowingPhoto.Outcome in
-            let id = photo.entry.id
-            if cutThrough[id] === photo {
-                cutThrough[id] = nil
-                if retryDelay > 0 { ledger.delay(id, until: Date().addingTimeInterval(retryDelay)) }
-                return .abandoned
-            }
-            if let entry = ledger.inFlight[id], case .committed = photo.ended { return .committed(entry) }
-            return .abandoned
-        }
-        // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.
-        if outcome == .abandoned { persistSequence(atLeast: photo.entry.sequence) }
-        return outcome
+        return look { $0.isRead(growth.entry.id, offer: growth.offer) }
     }
 }

@@ -1,55 +1,107 @@
 import Foundation
+import RelayCore
 
-/// The three calls every destination's workers make, whichever destination they serve: take
-/// work, find the file to send, settle the attempt. The destination the queue feeds (the run's
-/// first: renditions, uploads while a photo downloads, its reachability holding back
-/// low-priority ones) and every other destination differ only inside the spool, so one worker
-/// kind serves them all.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The calls every destination's workers make, whichever destination they serve: take work,
+/// find the file to send, settle the attempt. What differs between destinations (renditions,
+/// photos still downloading, priority, reachability) is each one's ``SpoolDestination`` and the
+/// ledger's rules, so one worker kind serves them all.
 extension Spool {
-    /// Whether the queue feeds `destination`: it is sent renditions and photos still
-    /// downloading. A spool without recorded destinations has only that one.
-    public func isQueueFed(_ destination: String) -> Bool {
-        destinations.map { $0.primary.id == destination } ?? true
+    /// What a worker is given to upload.
+    public enum Work: Sendable {
+        /// A spooled photo, its leg in flight for the caller.
+        case spooled(SpoolEntry)
+        /// A photo (or its rendition) still downloading (cut-through): after a 2xx it is
+        /// committed and in flight (``GrowingPhoto/ended``); otherwise call
+        /// ``settleCutThrough(_:for:retryDelay:)``.
+        case growing(GrowingPhoto)
     }
 
-    /// Blocks until there is work for `destination`: a committed photo due there (in flight for
-    /// the caller, `attempts` counting this one), or, when `cutThrough` is set and the queue
-    /// feeds `destination`, a photo still downloading (with `unsized`, also one whose size is not
-    /// known before its end). Nil once the spool is closed. The
-    /// rendition is the queue-fed destination's: an entry claimed for any other has none, so
-    /// that ``uploadURL(for:)`` and `deliveryKey` give the original.
-    public func claimWork(for destination: String, cutThrough: Bool, unsized: Bool = true) -> Work? {
-        if isQueueFed(destination) { return claimNextWork(cutThrough: cutThrough, unsized: unsized) }
-        guard var entry = claimPhoto(for: destination) else { return nil }
-        entry.attempts = entry.destinations?[destination]?.attempts ?? 1
-        entry.rendition = nil
-        return .spooled(entry)
+    /// Blocks until there is work for `destination`: the oldest committed photo due there (in
+    /// flight for the caller, `attempts` counting this one; with its rendition when the
+    /// destination takes it, so that ``uploadURL(for:)`` and `deliveryKey` give what it is
+    /// sent), or a photo still downloading that it may read (`growing`). Nil once the spool is
+    /// closed, or when `destination` is not one of the run's.
+    public func claimWork(for destination: String, growing: GrowingAcceptance = .none) -> Work? {
+        let pid = getpid()
+        let applied = awaitWork { .claim(destination: destination, growing: growing, now: Date(), pid: pid) }
+        switch applied.actions.first {
+        case .handOut(.spooled(let entry))?:
+            return .spooled(entry)
+        case .handOut(.growing(let offer))?:
+            guard let photo = applied.reading[offer] else { preconditionFailure("an offer is registered in the step that makes it") }
+            return .growing(photo)
+        default:
+            return nil
+        }
     }
 
     /// Records how a delivery of `entry` to `destination` ended. The photo leaves the spool once
     /// every destination it was taken for has it, or moves to failed/ once each has settled and
-    /// one refused it. A refusal that cannot be moved to failed/ leaves the photo queued (tried
-    /// again in a minute) and throws.
-    public func settle(_ entry: SpoolEntry, for destination: String, _ result: DestinationResult) throws(SpoolError) {
-        guard isQueueFed(destination) else { return try settlePhoto(entry, for: destination, result) }
-        switch result {
-        case .delivered:
-            try markDelivered(entry)
-        case .retry(let after, let error, let statusCode):
-            requeue(entry, after: after, error: error, statusCode: statusCode)
-        case .failed(let reason, let statusCode):
-            do throws(SpoolError) {
-                try moveToFailed(entry, error: reason, statusCode: statusCode)
-            } catch {
-                requeue(entry, after: 60, error: reason, statusCode: statusCode)
-                throw error
-            }
+    /// one refused it (returns true then). A refusal that cannot be moved to failed/ is tried
+    /// again in a minute, and throws; so does a sidecar that cannot be written.
+    @discardableResult
+    public func settle(_ entry: SpoolEntry, for destination: String, _ result: DestinationResult) throws(SpoolError) -> Bool {
+        let applied = apply(.settle(id: entry.id, destination: destination, result, now: Date()))
+        if let failure = applied.failure { throw failure }
+        return applied.actions.contains {
+            if case .finish(_, .refused) = $0 { return true }
+            return false
         }
     }
 
-    /// Whether `destination` can be reached, as its workers find out. While the destination the
-    /// queue feeds cannot, its queue does not hold back a low-priority destination.
+    /// Ends a cut-through upload by a worker of `destination` that did not deliver the photo:
+    /// if the download was committed into its hands meanwhile, the photo is in flight for the
+    /// caller, to be settled by the usual rules (a retry then reads the committed file).
+    /// Otherwise the claim is dropped and the photo goes once its download commits, not before
+    /// `retryDelay` seconds from now.
+    public func settleCutThrough(_ photo: GrowingPhoto, for destination: String, retryDelay: TimeInterval) -> OfferOutcome {
+        let applied = apply(
+            .endCutThrough(id: photo.entry.id, destination: destination, offer: photo.offer, retryDelay: retryDelay, now: Date()))
+        for case .cutThrough(let outcome) in applied.actions where outcome != .abandoned { return outcome }
+        // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.
+        persistSequence(atLeast: photo.entry.sequence)
+        return .abandoned
+    }
+
+    /// Whether `destination` can be reached, as its workers find out: while it cannot, its queue
+    /// does not hold back a low-priority destination.
     public func setReachable(_ reachable: Bool, destination: String) {
-        if isQueueFed(destination) { setPrimaryReachable(reachable) }
+        apply(.reachable(destination: destination, reachable))
+    }
+
+    /// Each of the run's destinations' queue, by its id.
+    public func queues() -> [String: SpoolQueue] {
+        look(\.queues)
+    }
+
+    /// The photos in the spool that one of this run's destinations still has to take.
+    public func pendingForRun() -> Int {
+        look(\.pendingForRun)
+    }
+
+    /// The destinations this run does not deliver to that photos in the spool still wait for
+    /// (said once at start, so that nobody forgets them).
+    public func waitingElsewhere() -> [WaitingDestination] {
+        look(\.waitingElsewhere)
+    }
+
+    /// Forgets what photos still owe the destination `query` names (its config id, an id
+    /// prefix, or its label): they are no longer sent there. A photo no other destination waits
+    /// for then leaves the spool (or moves to failed/, when one refused it). For `relay drop` and
+    /// `relay config remove --release`, on a spool no run holds. Returns the photos released.
+    public func release(destination query: String) throws(SpoolError) -> [SpoolEntry] {
+        var released: [SpoolEntry] = []
+        for id in look(\.order) {
+            let applied = apply(.release(id: id, query: query))
+            for case .released(let entry) in applied.actions { released.append(entry) }
+            if let failure = applied.failure { throw failure }
+        }
+        return released
     }
 }

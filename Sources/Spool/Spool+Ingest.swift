@@ -41,8 +41,7 @@ extension Spool {
     /// Abandons an incoming photo: its partial file is removed.
     public func discard(_ incoming: IncomingPhoto) {
         withdraw(incoming)
-        let id = incoming.identity.stableID
-        condition.withLock { ledger.forgetIncoming(id) }
+        apply(.forgetIncoming(id: incoming.identity.stableID))
         incoming.closeFile()
         unlink(incoming.url.path)
     }
@@ -61,34 +60,33 @@ extension Spool {
             discard(incoming)
             return existing
         }
-        let growth = incoming.growth
+        var growth = incoming.growth
         incoming.growth = nil
-        let (sequence, uploadName, claimed) = condition.withLock { () -> (Int, String, GrowingPhoto?) in
-            if let growth {
-                offered.removeAll { $0 === growth }
-                renditionOffers.removeAll { $0 === growth }
-            }
-            // A rewound or otherwise abandoned upload does not get the photo in flight.
-            let claimed = growth.flatMap { cutThrough[id] === $0 && $0.ended == nil ? $0 : nil }
-            if let reserved = incoming.reservation { return (reserved.sequence, reserved.uploadName, claimed) }
-            let sequence = ledger.takeSequence()
-            return (sequence, ledger.uniqueUploadName(for: identity.fileName, sequence: sequence, id: id), claimed)
+        if let rewound = growth, rewound.ended != nil {
+            // A rewind ended its reading (bytes it may have sent were taken back): that offer is over.
+            apply(.withdraw(id: id, offer: rewound.offer))
+            growth = nil
+        }
+        let reservation = incoming.reservation.map { Reservation(sequence: $0.sequence, uploadName: $0.uploadName) }
+        let planned = apply(.committing(id: id, fileName: identity.fileName, reservation: reservation, offer: growth?.offer))
+        guard case .commitAs(let kept, let inFlightAttempts)? = planned.actions.first else {
+            preconditionFailure("the ledger answers a commit with its number and name")
         }
         let final = photoURL(id)
-        var entry = makeEntry(identity, sequence: sequence, uploadName: uploadName)
-        if let claimed {
+        var entry = makeEntry(identity, sequence: kept.sequence, uploadName: kept.uploadName)
+        if let inFlightAttempts {
             // A worker is sending it already: it is in flight from the moment it is spooled.
-            entry.attempts = claimed.entry.attempts
+            entry.attempts = inFlightAttempts
             entry.inFlightSince = Date()
             entry.uploaderPID = getpid()
         }
-        entry.destinations = destinations?.initialProgress
+        entry.destinations = destinations.all.isEmpty ? nil : destinations.initialProgress
         var renamed = false
         do {
             entry.bytes = try incoming.synchronize()
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.
-            try saveSidecar(entry)
+            try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)
             renamed = Foundation.rename(incoming.url.path, final.path) == 0
             guard renamed else { throw Errno.current("rename") }
             // `.incoming/` is emptied at every start: only the spool's own name must be durable.
@@ -96,50 +94,23 @@ extension Spool {
         } catch {
             // A photo whose name may not be durable is not committed: it stays on the camera.
             if renamed { unlink(final.path) }
+            apply(.commitFailed(id: id, offer: growth?.offer))
             growth?.end(.abandoned)
-            condition.withLock {
-                if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
-                if let growth, renderingOffers[id] === growth { renderingOffers[id] = nil }
-            }
             discard(incoming)
             unlink(sidecarURL(id).path)
             throw Self.describe(error, at: final)
         }
         incoming.closeFile()
         committed(entry)
-        let handedToWorker = condition.withLock { () -> Bool in
-            let stillClaimed =
-                claimed.map { cutThrough[id] === $0 && $0.ended == nil && ($0.entry.bytes == 0 || entry.bytes == $0.entry.bytes) } ?? false
-            if let growth, cutThrough[id] === growth { cutThrough[id] = nil }
-            let rendering = growth.flatMap { renderingOffers[id] === $0 && $0.ended == nil ? $0 : nil }
-            if let growth, renderingOffers[id] === growth { renderingOffers[id] = nil }
-            if stillClaimed, let claimed {
-                ledger.admit(entry, inFlight: true)
-                claimed.end(.committed(entry))
-            } else if let rendering {
-                // Its rendition is being made as it arrived: the same thread finishes it.
-                ledger.admit(entry, inFlight: false, renditionUnderWay: true)
-                rendering.end(.committed(entry))
-            } else {
-                growth?.end(.abandoned)
-                entry.attempts = 0
-                entry.inFlightSince = nil
-                entry.uploaderPID = nil
-                ledger.admit(entry, inFlight: false)
-            }
-            condition.broadcast()
-            return stillClaimed
-        }
-        if claimed != nil && !handedToWorker {
-            // The upload gave up between the two steps: the sidecar must not say it is in flight.
-            try? saveSidecar(entry)
-        }
-        return entry
+        apply(.admit(entry, offer: growth?.offer, now: Date(), pid: getpid()))
+        // Read by nobody (any more): the download ends here for whoever held it.
+        growth?.end(.abandoned)
+        return look { $0.entry(id) } ?? entry
     }
 
     /// The queued, in-flight or failed entry with this id, if any.
     private func existingEntry(id: String) -> SpoolEntry? {
-        let (existing, failed) = condition.withLock { (ledger.entry(id), ledger.failedIDs.contains(id)) }
+        let (existing, failed) = look { ($0.entry(id), $0.failed[id] != nil) }
         if let existing { return existing }
         guard failed else { return nil }
         return try? JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(id).json")).load()

@@ -15,7 +15,7 @@ extension Spool {
             for name in names { unlink(incomingDirectory.appendingPathComponent(name).path) }
         }
         let failed = Self.readEntries(in: failedDirectory)
-        ledger.startFailed(Set(failed.entries.map(\.id)))
+        apply(.foundFailed(Dictionary(failed.entries.map { ($0.id, Self.refusers($0)) }) { first, _ in first }))
         let found = Self.readEntries(in: directory)
         let unreadable = Self.readSidecars(in: directory).unreadable
         problems = failed.problems
@@ -24,12 +24,12 @@ extension Spool {
                 (try? String(contentsOf: sequenceFile, encoding: .utf8))?
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
-        ledger.startNumbering(persisted: stored, highestFound: highest)
+        apply(.numbering(persisted: stored, highestFound: highest))
         // A sidecar dropped below may be the last record of the highest number: `.sequence`
         // takes it first (if it cannot, the sidecars stay for the next start).
         let numbersKept = highest <= stored || persistSequence(atLeast: highest)
         for (sidecar, error) in unreadable {
-            problems.append(setAside(sidecar, error, sequence: ledger.takeSequence()))
+            problems.append(setAside(sidecar, error))
         }
         for entry in found.entries {
             let photo = photoURL(entry.id).path
@@ -41,35 +41,32 @@ extension Spool {
                 if numbersKept { unlink(sidecarURL(entry.id).path) }
                 continue
             }
-            if ledger.failedIDs.contains(entry.id) {
+            if look({ $0.failed[entry.id] != nil }) {
                 // A move to or from failed/ was cut short: where the photo is decides. It is
                 // here, so it stays queued (a permanent answer would fail it again).
                 unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
             }
-            var (resumed, adopted, queueFed) = ledger.resume(entry)
-            if adopted { adoptedAtStart += 1 }
-            // The primary has it, or it was never taken for the primary: it waits for the
-            // others (this run's, or those of a run to come).
-            guard queueFed else { continue }
-            if resumed.rendition != nil && resumed.rendition?.spec != renditionKey {
-                // Made for another config: this run sends what its own config asks for.
-                resumed.rendition = nil
-                unlink(renditionURL(entry.id).path)
-            }
-            ledger.resumeQueued(resumed, needsRendition: needsRendition(resumed))
+            let renditionExists = FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
+            if apply(.found(entry, renditionFileExists: renditionExists)).actions.contains(.adopted) { adoptedAtStart += 1 }
         }
         removeOrphanRenditions()
         // Every destination settled before a crash: finished now.
-        for id in ledger.lingering.keys { try finishIfSettled(id) }
+        if let failure = apply(.started).failure { throw failure }
     }
 
-    /// Renditions whose photo has gone (a crash between removing the two files).
+    /// The destinations that refused a photo in failed/ (none recorded: an older relay's).
+    private static func refusers(_ entry: SpoolEntry) -> Set<String> {
+        Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
+    }
+
+    /// Renditions no photo needs: their photo has gone (a crash between removing the two files)
+    /// or no leg of this run takes them.
     private func removeOrphanRenditions() {
         let suffix = ".rendition.jpg"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        let kept = Set(ledger.queued.map(\.id))
-        for name in names where name.hasSuffix(suffix) && !kept.contains(String(name.dropLast(suffix.count))) {
-            unlink(directory.appendingPathComponent(name).path)
+        for name in names where name.hasSuffix(suffix) {
+            let id = String(name.dropLast(suffix.count))
+            if !look({ $0.keepsRendition(id) }) { unlink(directory.appendingPathComponent(name).path) }
         }
     }
 
@@ -97,7 +94,7 @@ extension Spool {
     /// A sidecar that cannot be read is moved aside (`ID.json.corrupt`, as it was), and its photo
     /// to failed/ with a sidecar of its own: nothing is lost, nothing is sent without the user
     /// (the gallery may have it already), and `relay retry ID` sends it. Returns what to report.
-    func setAside(_ sidecar: URL, _ error: StateFileError, sequence: Int) -> String {
+    func setAside(_ sidecar: URL, _ error: StateFileError) -> String {
         let id = String(sidecar.lastPathComponent.dropLast(".json".count))
         let aside = sidecar.appendingPathExtension("corrupt")
         guard !FileManager.default.fileExists(atPath: aside.path), rename(sidecar.path, aside.path) == 0 else {
@@ -107,6 +104,8 @@ extension Spool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: photo.path) else {
             return "\(error.description); moved aside to \(aside.lastPathComponent) (it had no photo beside it)"
         }
+        var sequence = 0
+        for case .sequence(let taken) in apply(.takeSequence).actions { sequence = taken }
         var entry = SpoolEntry(
             id: id, sequence: sequence, source: "spool", cameraFileName: "\(id).jpg", uploadName: "\(id).jpg",
             bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0, capturedAt: attributes[.modificationDate] as? Date ?? Date(),
@@ -123,7 +122,7 @@ extension Spool {
         } catch {
             return "\(error); its sidecar was moved aside to \(aside.lastPathComponent), its photo stays as \(photo.lastPathComponent)"
         }
-        ledger.markFailed(id)
+        apply(.finished(id: id, refusedBy: []))
         return "\(error.description); moved aside to \(aside.lastPathComponent), and its photo to failed/ (relay retry "
             + "\(id.prefix(8)) sends it)"
     }

@@ -32,18 +32,14 @@ extension Spool {
             }
             entry.state = .queued
             do {
-                try saveSidecar(entry)
+                try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry)
                 try Durable.rename(failedDirectory.appendingPathComponent("\(entry.id).jpg").path, to: photoURL(entry.id).path)
                 try Durable.remove(failedDirectory.appendingPathComponent("\(entry.id).json").path)
             } catch {
                 throw Self.describe(error, at: photoURL(entry.id))
             }
-            let requeued = entry
-            let waits = needsRendition(requeued)
-            condition.withLock {
-                ledger.readmit(requeued, needsRendition: waits)
-                condition.broadcast()
-            }
+            let renditionExists = FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
+            apply(.readmit(entry, renditionFileExists: renditionExists))
             moved.append(entry)
         }
         return moved

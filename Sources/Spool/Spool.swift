@@ -25,45 +25,38 @@ public struct SpoolLimits: Sendable, Equatable {
 /// discarded on start). A photo becomes part of the spool only when
 /// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
 /// a time (an flock on `.lock`). What happens to each photo is decided by its ``PhotoLedger``, a
-/// plain value; the spool is the shell around it: files, fsync, sidecars, recovery, and one
-/// condition lock, on which the tether waits for room and the workers wait for work.
+/// plain value: the spool applies what happened to it under one lock (``apply(_:)``) and runs
+/// what it decided outside that lock: files, fsyncs, sidecars, hand-overs. The tether waits on
+/// the same lock for room, the workers for work, each until the ledger's next time or a change.
 ///
-/// `@unchecked Sendable`: `ledger`, the cut-through offers and `closed` are touched only under
-/// `condition`; `problems` and `adoptedAtStart` are written only during init; the rest is `let`.
+/// `@unchecked Sendable`: `problems` and `adoptedAtStart` are written only during init; the
+/// ledger is in `state`; the rest is `let`.
 public final class Spool: @unchecked Sendable {
     public let directory: URL
     public let limits: SpoolLimits
-    /// The rendition spec (``RenditionSpec/key``) every photo is sent as, nil for originals.
-    /// A queued photo without that rendition is not handed to the uploader until it has one.
+    /// The rendition spec (``RenditionSpec/key``) photos are sent as to a destination that takes
+    /// renditions, nil for originals.
     public let renditionKey: String?
-    /// The run's destinations when it delivers to several (nil: one destination, and the queue
-    /// alone decides when a photo is done).
-    public let destinations: SpoolDestinations?
+    /// The run's destinations (``SpoolDestinations/none``: the spool is looked after, not delivered from).
+    public let destinations: SpoolDestinations
     public var failedDirectory: URL { directory.appendingPathComponent("failed", isDirectory: true) }
     var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
 
-    let condition = NSCondition()
-    /// Where every photo stands; under `condition`.
-    var ledger: PhotoLedger
-    /// Photos still downloading that an idle worker may start uploading, oldest first.
-    var offered: [GrowingPhoto] = []
-    /// Offered photos a worker is uploading, by id.
-    var cutThrough: [String: GrowingPhoto] = [:]
-    /// Photos still downloading whose rendition may be started (in a run that sends renditions),
-    /// oldest first; and those whose rendition is being made as they arrive, by id.
-    var renditionOffers: [GrowingPhoto] = []
-    var renderingOffers: [String: GrowingPhoto] = [:]
-    /// Renditions being written as their photo downloads, offered for upload (in `offered`
-    /// until a worker takes one, then in `cutThrough`), by id.
-    var renditionUploads: [String: GrowingPhoto] = [:]
+    /// The ledger, and the photos being read as they download by the number of their offer.
+    struct State: Sendable {
+        var ledger: PhotoLedger
+        var reading: [Int: GrowingPhoto] = [:]
+        var nextOffer = 1
+    }
+
+    let state: LockedBox<State>
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
-    private let sequenceWrite = NSLock()
-    var closed = false
+    let sequenceWrite = NSLock()
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
     public internal(set) var problems: [String] = []
-    /// Serializes the sidecar writes of one photo (a photo's id picks its lock), so that a
-    /// writer holding an older copy of the entry cannot put back an older progress.
+    /// Serializes the sidecar writes of one photo (a photo's id picks its lock): each write takes
+    /// the ledger's latest word under it, so a slower writer cannot put back an older one.
     let sidecarWrites = (0..<16).map { _ in NSLock() }
     /// Photos found at start whose sidecar (from an older relay) recorded no destinations: they
     /// took this run's.
@@ -71,15 +64,16 @@ public final class Spool: @unchecked Sendable {
 
     /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
     /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
-    /// (those without a rendition for `renditionKey` wait for one).
+    /// (those without a rendition for `renditionKey` wait for one). Without `destinations` the
+    /// spool is looked after (`relay retry`, `relay drop`, `relay status`), not delivered from.
     public init(
-        directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil, destinations: SpoolDestinations? = nil
+        directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil, destinations: SpoolDestinations = .none
     ) throws(SpoolError) {
         self.directory = directory
         self.limits = limits
         self.renditionKey = renditionKey
         self.destinations = destinations
-        ledger = PhotoLedger(destinations: destinations, makesRenditions: renditionKey != nil)
+        state = LockedBox(State(ledger: PhotoLedger(destinations: destinations, renditionKey: renditionKey)))
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }
         }
@@ -92,183 +86,65 @@ public final class Spool: @unchecked Sendable {
         Foundation.close(lockFD)
     }
 
+    /// A read of the ledger, under the lock.
+    func look<Result>(_ body: (PhotoLedger) -> Result) -> Result {
+        state.withLockedValue { body($0.ledger) }
+    }
+
     // MARK: - Tether side
 
     /// Whether a photo with this id is already queued, uploading or failed (not delivered).
     public func contains(id: String) -> Bool {
-        condition.withLock { ledger.contains(id) }
+        look { $0.contains(id) }
     }
 
-    /// The content keys of the photos queued, in flight or waiting for a destination.
+    /// The content keys of the photos in the spool.
     public func contentKeys() -> [String] {
-        condition.withLock { ledger.contentKeys }
+        look(\.contentKeys)
     }
 
-    /// Whether a photo with this content key is queued, in flight or waiting for a destination.
+    /// Whether a photo with this content key is in the spool.
     public func contains(contentKey: String) -> Bool {
-        condition.withLock { ledger.containsContent(contentKey) }
+        look { $0.containsContent(contentKey) }
     }
 
     /// Blocks until a photo of `bytes` fits within the limits; false when the spool was closed.
     /// An empty spool always has room, so one photo larger than `maxBytes` can still pass.
     public func waitForRoom(bytes: Int64) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && !ledger.hasRoom(forBytes: bytes, limits: limits) { condition.wait() }
-        return !closed
+        state.wait { state in
+            if state.ledger.closed { return .ready(false) }
+            return state.ledger.hasRoom(forBytes: bytes, limits: limits) ? .ready(true) : .until(nil)
+        }
     }
 
     /// Closed: no more work is handed out.
-    public var isClosed: Bool { condition.withLock { closed } }
+    public var isClosed: Bool { look(\.closed) }
 
     /// Whether the spool is at its limits right now (for the progress line).
     public var isFull: Bool {
-        condition.withLock { !ledger.hasRoom(forBytes: 1, limits: limits) }
+        look { !$0.hasRoom(forBytes: 1, limits: limits) }
     }
 
     /// The bytes of every photo the spool holds (a source that keeps files of its own outside
     /// the spool, such as the FTP receiver's cut-off uploads, counts them against the same limit).
     public var heldBytes: Int64 {
-        condition.withLock { ledger.heldBytes }
+        look(\.heldBytes)
     }
 
     /// Whether a photo of `bytes` fits within the limits right now (a source that must keep
     /// serving its camera asks instead of waiting).
     public func hasRoom(forBytes bytes: Int64) -> Bool {
-        condition.withLock { ledger.hasRoom(forBytes: bytes, limits: limits) }
-    }
-
-    // MARK: - Uploader side
-
-    /// Blocks until a photo is due for upload and hands it to the caller (marked in flight, its
-    /// attempt counted in the sidecar); nil once the spool is closed.
-    public func claimNext() -> SpoolEntry? {
-        guard case .spooled(let entry) = claimNextWork(cutThrough: false) else { return nil }
-        return entry
-    }
-
-    /// What a worker is given to upload.
-    public enum Work: Sendable {
-        /// A spooled photo, in flight for the caller.
-        case spooled(SpoolEntry)
-        /// A photo still downloading (cut-through): after a 2xx it is committed and in flight
-        /// (``GrowingPhoto/ended``); otherwise call ``settleCutThrough(_:retryDelay:)``.
-        case growing(GrowingPhoto)
-    }
-
-    /// Blocks until there is work: a spooled photo that is due (oldest first), or, when none is
-    /// and `cutThrough` is set, a photo still downloading (with `unsized`, also one whose size
-    /// is not known before its end). Nil once the spool is closed.
-    public func claimNextWork(cutThrough acceptGrowing: Bool, unsized: Bool = true) -> Work? {
-        condition.lock()
-        var claimed: SpoolEntry?
-        var growing: GrowingPhoto?
-        while claimed == nil && growing == nil && !closed {
-            offered.removeAll { $0.isAbandoned }
-            if let entry = ledger.claimQueued(at: Date(), pid: getpid()) {
-                claimed = entry
-            } else if acceptGrowing, let index = offered.firstIndex(where: { unsized || $0.entry.bytes > 0 }) {
-                growing = offered.remove(at: index)
-            } else if let earliest = ledger.nextQueuedRetry {
-                _ = condition.wait(until: earliest)
-            } else {
-                condition.wait()
-            }
-        }
-        if let growing {
-            cutThrough[growing.entry.id] = growing
-            condition.unlock()
-            return .growing(growing)
-        }
-        condition.unlock()
-        guard let claimed else { return nil }
-        try? saveSidecar(claimed)
-        return .spooled(claimed)
-    }
-
-    /// The endpoint answered 2xx: mark the sidecar delivered, then remove photo and sidecar.
-    /// After a crash a "delivered" sidecar is cleaned up, never re-sent; and when the sidecar
-    /// cannot be written (disk full) the photo is removed all the same, since a sidecar without
-    /// its photo is dropped on start: either way the photo is not sent twice.
-    public func markDelivered(_ entry: SpoolEntry) throws(SpoolError) {
-        if destinations != nil { return try settlePrimary(entry, .delivered, error: nil, statusCode: nil) }
-        try removeDelivered(entry)
-    }
-
-    /// Marks the sidecar delivered, then removes photo, rendition and sidecar.
-    func removeDelivered(_ entry: SpoolEntry) throws(SpoolError) {
-        var done = entry
-        done.state = .delivered
-        done.inFlightSince = nil
-        var failure: SpoolError?
-        do { try saveSidecar(done) } catch { failure = Self.describe(error, at: sidecarURL(entry.id)) }
-        unlink(photoURL(entry.id).path)
-        unlink(renditionURL(entry.id).path)
-        // The sidecar may be the last record of its number: it goes only once `.sequence` holds
-        // it (if that write fails, a restart finds the delivered sidecar and cleans it up).
-        if persistSequence(atLeast: entry.sequence) { unlink(sidecarURL(entry.id).path) }
-        // Names that come back after a cut are cleaned up at start (the sidecar says delivered).
-        do { try Durable.syncFolder(directory.path) } catch { failure = failure ?? Self.describe(error, at: directory) }
-        finish(entry.id)
-        if let failure { throw failure }
-    }
-
-    /// A retryable failure: back in the queue, not before `delay` seconds from now.
-    public func requeue(_ entry: SpoolEntry, after delay: TimeInterval, error: String?, statusCode: Int?) {
-        // The sidecar is written before the photo is back in the queue, so that a worker that
-        // claims it next cannot have its own write put back by this one.
-        let again = condition.withLock { ledger.recordRetry(entry, error: error, statusCode: statusCode) }
-        try? saveSidecar(again)
-        condition.withLock {
-            ledger.requeue(again, notBefore: Date().addingTimeInterval(max(0, delay)))
-            condition.broadcast()
-        }
-    }
-
-    /// A permanent failure: moved to `failed/` with the answer, out of the way of the rest.
-    public func moveToFailed(_ entry: SpoolEntry, error: String, statusCode: Int?) throws(SpoolError) {
-        if destinations != nil { return try settlePrimary(entry, .failed, error: error, statusCode: statusCode) }
-        try storeFailed(entry, error: error, statusCode: statusCode)
-    }
-
-    /// Moves photo and sidecar to failed/, with the answer.
-    func storeFailed(_ entry: SpoolEntry, error: String, statusCode: Int?) throws(SpoolError) {
-        var failed = entry
-        failed.state = .failed
-        failed.inFlightSince = nil
-        failed.uploaderPID = nil
-        failed.lastError = error
-        failed.lastStatusCode = statusCode
-        let failedPhoto = failedDirectory.appendingPathComponent("\(entry.id).jpg")
-        // A failed/ folder may be emptied by hand: its numbers must not come back.
-        persistSequence(atLeast: entry.sequence)
-        do {
-            try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
-            // A photo that vanished from the spool is still recorded as failed, not retried forever.
-            guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 || errno == ENOENT else { throw Errno.current("rename") }
-            // A retried photo gets its rendition made again.
-            unlink(renditionURL(entry.id).path)
-            unlink(sidecarURL(entry.id).path)
-            try Durable.syncFolder(failedDirectory.path)
-            try Durable.syncFolder(directory.path)
-        } catch {
-            throw Self.describe(error, at: failedPhoto)
-        }
-        condition.withLock { ledger.markFailed(entry.id) }
-        finish(entry.id)
+        look { $0.hasRoom(forBytes: bytes, limits: limits) }
     }
 
     /// Stops handing out work and wakes every waiter; in-flight photos may still be settled.
     public func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
+        apply(.close)
     }
 
     /// Queued, in-flight and failed photos right now.
     public func snapshot() -> SpoolSnapshot {
-        let held = condition.withLock { ledger.held }
+        let held = look(\.held)
         return SpoolSnapshot(
             queued: held.queued, inFlight: held.inFlight, failed: Self.readEntries(in: failedDirectory).entries, problems: problems)
     }
@@ -283,7 +159,7 @@ public final class Spool: @unchecked Sendable {
 
     /// Counts for the progress line, without reading any file.
     public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
-        condition.withLock { ledger.counts }
+        look(\.counts)
     }
 
     // MARK: - Internals
@@ -301,42 +177,28 @@ public final class Spool: @unchecked Sendable {
             bracket: identity.bracket)
     }
 
-    func finish(_ id: String) {
-        condition.withLock {
-            ledger.finish(id)
-            condition.broadcast()
-        }
-    }
-
-    /// Writes the sidecar of `entry`, with the photo's progress per destination as it is now.
-    /// `onlyWhilePending`: for a write that may race with another destination finishing the photo
-    /// (its settlement): skipped once the photo is being removed or is gone, so that a late write
-    /// cannot bring back a sidecar of a photo that left the spool.
-    func saveSidecar(_ entry: SpoolEntry, onlyWhilePending: Bool = false) throws(StateFileError) {
-        guard destinations != nil else { return try JSONStateFile<SpoolEntry>(url: sidecarURL(entry.id)).save(entry) }
-        let lock = sidecarWrites[Int(entry.id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
+    /// Writes the sidecar of `id` as the ledger has it now; nothing once the photo is being
+    /// finished or gone (a late write must not bring back the sidecar of a photo that left).
+    func saveSidecar(_ id: String) throws(StateFileError) {
+        let lock = sidecarWrites[Int(id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
         lock.lock()
         defer { lock.unlock() }
-        let id = entry.id
-        let (map, pending) = condition.withLock { (ledger.progress[id], ledger.isPending(id)) }
-        if onlyWhilePending && !pending { return }
-        var merged = entry
-        if let map { merged.destinations = map }
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(merged)
+        guard let entry = look({ $0.sidecar(id) }) else { return }
+        try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)
     }
 
     /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last
     /// record of it goes, so that numbers never repeat after a restart. Sidecars carry the
     /// sequence until then, so a commit (on the way from shutter to gallery) does not pay for
-    /// this write, and while a queued or in-flight photo has a higher number, neither does a
-    /// delivery. Returns false when the write failed.
+    /// this write, and while a photo in the spool has a higher number, neither does a delivery.
+    /// Returns false when the write failed.
     @discardableResult
     func persistSequence(atLeast sequence: Int) -> Bool {
         sequenceWrite.lock()
         defer { sequenceWrite.unlock() }
-        guard let highest = condition.withLock({ ledger.sequenceToPersist(atLeast: sequence) }) else { return true }
+        guard let highest = look({ $0.sequenceToPersist(atLeast: sequence) }) else { return true }
         guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
-        condition.withLock { ledger.persisted(highest) }
+        apply(.persisted(highest))
         return true
     }
 

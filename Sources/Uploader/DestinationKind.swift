@@ -21,12 +21,17 @@ public protocol DestinationKind {
     ) throws(DestinationError) -> any Destination
     /// Where a config sends, as lists show it (`POST https://…` for HTTP, the URL otherwise).
     static func target(of config: RequestConfig) -> String
+    /// Whether an upload may start while the photo is still downloading (its body's length is
+    /// known up front but not its content, so a kind that sends a checksum cannot).
+    static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool
 }
 
 extension DestinationKind {
     public static func checkEnvironment(_ config: RequestConfig, environment: [String: String]) throws(ConfigError) {}
 
     public static func target(of config: RequestConfig) -> String { config.url }
+
+    public static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool { false }
 }
 
 /// One config field of a destination kind: its JSON name, its form (which decides how it is

@@ -14,6 +14,11 @@ public enum Destinations {
         ]
     }
 
+    /// Whether a config's destination may be sent a photo while it still downloads.
+    public static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool {
+        (try? kind(of: config))?.acceptsGrowingFiles(config) ?? false
+    }
+
     /// Every scheme relay takes, in the kinds' order.
     public static var schemes: [String] { kinds.flatMap { $0.schemes } }
 

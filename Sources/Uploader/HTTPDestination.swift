@@ -24,7 +24,9 @@ public final class HTTPDestination: Destination {
     }
 
     /// A request without a body (GET, DELETE) has nothing to send early.
-    public var acceptsGrowingFiles: Bool { UploadPlan.sendsBody(method: config.verb.rawValue) }
+    public static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool { UploadPlan.sendsBody(method: config.verb.rawValue) }
+
+    public var acceptsGrowingFiles: Bool { Self.acceptsGrowingFiles(config) }
 
     /// HTTP/1.1 sends such a body chunked, which a gallery may refuse once (411).
     public var acceptsGrowingFilesOfUnknownSize: Bool { acceptsGrowingFiles && !refusesChunkedBodies }

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import Spool
+import TestSupport
 import XCTest
 
 /// The spool's side of cut-through: a photo offered while it is still written is readable only
@@ -33,7 +34,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testOnlyWrittenBytesAreReadableAndTheLastWaitsForTheCommit() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         XCTAssertEqual(photo.finalSize, 10)
         XCTAssertEqual(photo.entry.attempts, 1)
@@ -53,7 +54,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testAWaitingReaderIsWokenByTheWriter() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 8)
         let woke = expectation(description: "reader sees the bytes")
         Thread {
@@ -65,7 +66,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testARewindAbandonsTheOfferForGoodAndTheCommitQueuesThePhoto() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         try incoming.append([UInt8](repeating: 1, count: 6))
         try incoming.truncate(to: 2)
@@ -85,7 +86,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testASizeOtherThanAnnouncedIsNotHandedToTheUpload() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 10)
         try incoming.append([UInt8](repeating: 1, count: 7))
         _ = try spool.commit(incoming)
@@ -95,7 +96,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testACommitWhileClaimedIsInFlightForThatWorkerOnly() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 5)
         try incoming.append([1, 2, 3, 4, 5])
         let entry = try spool.commit(incoming)
@@ -114,7 +115,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testAFailedUploadBeforeTheCommitLeavesThePhotoToTheQueueAfterTheDelay() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 3)
         XCTAssertEqual(spool.settleCutThrough(photo, retryDelay: 60), .abandoned, "not committed: nothing to settle")
         try incoming.append([1, 2, 3])
@@ -131,7 +132,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testAFailedUploadAfterTheCommitIsSettledByTheUsualRules() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let (incoming, photo) = try offerAndClaim(spool, "IMG_0001.JPG", bytes: 3)
         try incoming.append([1, 2, 3])
         let entry = try spool.commit(incoming)
@@ -144,7 +145,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testAWithdrawnOfferIsNotHandedOutAndItsReaderGivesUp() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let incoming = try spool.beginIngest(identity("IMG_0001.JPG", bytes: 4))
         spool.offer(incoming)
         spool.withdraw(incoming)
@@ -167,7 +168,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testSpooledPhotosGoBeforeAnOffer() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let incoming = try spool.beginIngest(identity("IMG_0002.JPG", bytes: 4))
         spool.offer(incoming)
         try add(spool, "IMG_0001.JPG")
@@ -178,7 +179,7 @@ final class CutThroughTests: XCTestCase {
     }
 
     func testAReservedNameIsNotGivenToAnotherPhotoEvenWhileWithdrawn() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let incoming = try spool.beginIngest(
             PhotoIdentity(source: "a", fileName: "IMG_1.JPG", bytes: 4, capturedAt: Date(), uniqueKey: "1"))
         spool.offer(incoming)

@@ -23,9 +23,10 @@ final class LedgerRunTests: XCTestCase {
         var steps = 0
     }
 
-    private let run = SpoolDestinations(
-        primary: .init(id: "A", label: "gallery", lowPriority: false),
-        others: [.init(id: "B", label: "backup", lowPriority: false), .init(id: "C", label: "archive", lowPriority: true)])
+    private let run = SpoolDestinations([
+        SpoolDestination(id: "A", label: "gallery", takesGrowing: true), SpoolDestination(id: "B", label: "backup"),
+        SpoolDestination(id: "C", label: "archive", lowPriority: true),
+    ])
 
     func testEveryPhotoReachesEveryDestinationOnceThroughRetriesAndKills() {
         for seed in UInt64(1)...8 {
@@ -62,27 +63,31 @@ final class LedgerRunTests: XCTestCase {
         var random = SeededRandom(seed: seed)
         var now = Date(timeIntervalSince1970: 1_800_000_000)
         let limits = SpoolLimits(maxPhotos: 12, maxBytes: 100_000)
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
+        var ledger = PhotoLedger(destinations: run, renditionKey: nil)
         var sidecars: [String: SpoolEntry] = [:]
-        var attempts: [Leg: SpoolEntry] = [:]
+        var attempts: Set<Leg> = []
         var outcome = Outcome()
         var committed = 0
 
-        /// The sidecar as the spool writes it: the entry with the ledger's progress.
-        func save(_ id: String) {
-            guard var entry = ledger.entry(id) else { return }
-            entry.destinations = ledger.progress[id] ?? entry.destinations
-            sidecars[id] = entry
-        }
-        func finishIfSettled(_ id: String) {
-            guard let (_, map) = ledger.beginFinishing(id) else { return }
-            switch PhotoDestinations.settlement(map) {
-            case .waiting: XCTFail("finished while waiting")
-            case .delivered: outcome.removed.insert(id)
-            case let settlement: outcome.failed[id] = settlement
+        /// Runs what the ledger decided, as the spool does: sidecars written from its word, settled photos finished.
+        func perform(_ actions: [PhotoLedger.Action]) {
+            for action in actions {
+                switch action {
+                case .saveSidecar(let id):
+                    if let entry = ledger.sidecar(id) { sidecars[id] = entry }
+                case .finish(let entry, let settlement):
+                    switch settlement {
+                    case .waiting: XCTFail("finished while waiting")
+                    case .delivered: outcome.removed.insert(entry.id)
+                    case .refused: outcome.failed[entry.id] = settlement
+                    }
+                    XCTAssertNil(ledger.sidecar(entry.id), "no sidecar write while it is being finished")
+                    sidecars[entry.id] = nil
+                    perform(ledger.apply(.finished(id: entry.id, refusedBy: nil)))
+                default:
+                    break
+                }
             }
-            sidecars[id] = nil
-            ledger.endFinishing(id)
         }
         func answer(for destination: String) -> DestinationResult {
             let roll = Int.random(in: 0..<100, using: &random)
@@ -99,59 +104,47 @@ final class LedgerRunTests: XCTestCase {
                 let bytes = Int64.random(in: 1_000...9_000, using: &random)
                 guard ledger.hasRoom(forBytes: bytes, limits: limits) else { continue }
                 committed += 1
-                let sequence = ledger.takeSequence()
+                let id = "photo\(committed)"
+                guard
+                    case .commitAs(let kept, nil)? = ledger.apply(.committing(id: id, fileName: "IMG.JPG", reservation: nil, offer: nil))
+                        .first
+                else { return outcome }
                 var entry = SpoolEntry(
-                    id: "photo\(committed)", sequence: sequence, source: committed.isMultiple(of: 2) ? "camera:X" : "folder:/drop",
-                    cameraFileName: "IMG_\(committed).JPG",
-                    uploadName: ledger.uniqueUploadName(for: "IMG.JPG", sequence: sequence, id: "photo\(committed)"),
-                    bytes: bytes, capturedAt: now, spooledAt: now, idempotencyKey: "photo\(committed)")
-                entry.destinations = Dictionary(
-                    uniqueKeysWithValues: ([run.primary] + run.others).map { ($0.id, DestinationProgress(label: $0.label)) })
-                sidecars[entry.id] = entry
-                ledger.admit(entry, inFlight: false)
+                    id: id, sequence: kept.sequence, source: committed.isMultiple(of: 2) ? "camera:X" : "folder:/drop",
+                    cameraFileName: "IMG_\(committed).JPG", uploadName: kept.uploadName, bytes: bytes, capturedAt: now, spooledAt: now,
+                    idempotencyKey: id)
+                entry.destinations = Dictionary(uniqueKeysWithValues: run.all.map { ($0.id, DestinationProgress(label: $0.label)) })
+                sidecars[id] = entry
+                perform(ledger.apply(.admit(entry, offer: nil, now: now, pid: 1)))
             case 25..<55:
                 // An idle worker (of two per destination) claims what is due for its destination.
                 let destination = ["A", "B", "C"].randomElement(using: &random)!
-                guard attempts.keys.filter({ $0.destination == destination }).count < 2 else { continue }
-                let claimed = destination == "A" ? ledger.claimQueued(at: now, pid: 1) : ledger.claim(for: destination, at: now)
-                guard let claimed else { continue }
+                guard attempts.filter({ $0.destination == destination }).count < 2 else { continue }
+                let actions = ledger.apply(.claim(destination: destination, growing: .none, now: now, pid: 1))
+                guard case .handOut(.spooled(let claimed))? = actions.first else { continue }
                 let leg = Leg(id: claimed.id, destination: destination)
-                XCTAssertNil(attempts[leg], "seed \(seed): \(leg) handed out while in flight")
-                attempts[leg] = claimed
-                save(claimed.id)
+                XCTAssertFalse(attempts.contains(leg), "seed \(seed): \(leg) handed out while in flight")
+                attempts.insert(leg)
+                perform(actions)
             case 55..<85:
                 // An attempt ends.
-                guard let leg = attempts.keys.randomElement(using: &random), let entry = attempts.removeValue(forKey: leg) else { continue }
+                guard let leg = attempts.randomElement(using: &random) else { continue }
+                attempts.remove(leg)
                 let result = answer(for: leg.destination)
                 if result == .delivered { outcome.delivered[leg, default: 0] += 1 }
-                if leg.destination == "A" {
-                    switch result {
-                    case .delivered:
-                        _ = ledger.settleQueueFed(entry, .delivered, error: nil, statusCode: nil)
-                    case .retry(let after, let error, let statusCode):
-                        ledger.requeue(
-                            ledger.recordRetry(entry, error: error, statusCode: statusCode), notBefore: now.addingTimeInterval(after))
-                    case .failed(let error, let statusCode):
-                        _ = ledger.settleQueueFed(entry, .failed, error: error, statusCode: statusCode)
-                    }
-                } else {
-                    _ = ledger.settle(leg.id, for: leg.destination, result, at: now)
-                }
-                save(leg.id)
-                finishIfSettled(leg.id)
+                perform(ledger.apply(.settle(id: leg.id, destination: leg.destination, result, now: now)))
             case 85..<97:
                 now = now.addingTimeInterval(Double.random(in: 0...3, using: &random))
             default:
                 // Killed: what was in flight is lost unrecorded, and a restart reads the sidecars.
                 outcome.kills += 1
-                attempts = [:]
-                ledger = PhotoLedger(destinations: run, makesRenditions: false)
-                ledger.startNumbering(persisted: 0, highestFound: sidecars.values.map(\.sequence).max() ?? committed)
+                attempts = []
+                ledger = PhotoLedger(destinations: run, renditionKey: nil)
+                _ = ledger.apply(.numbering(persisted: 0, highestFound: sidecars.values.map(\.sequence).max() ?? committed))
                 for entry in sidecars.values.sorted(by: { $0.sequence < $1.sequence }) {
-                    let found = ledger.resume(entry)
-                    if found.queued { ledger.resumeQueued(found.entry, needsRendition: false) }
+                    perform(ledger.apply(.found(entry, renditionFileExists: false)))
                 }
-                for id in ledger.lingering.keys { finishIfSettled(id) }
+                perform(ledger.apply(.started))
             }
         }
         XCTAssertLessThan(outcome.steps, 20_000, "seed \(seed): the run ended (\(committed) of \(total) committed, \(ledger.counts) left)")

@@ -4,11 +4,8 @@ import XCTest
 /// The pure rules of a photo's destinations: decided when it is taken, never forgotten by a run
 /// that delivers to fewer, released only when asked.
 final class PhotoDestinationsTests: XCTestCase {
-    private let both = SpoolDestinations(
-        primary: .init(id: "A", label: "gallery", lowPriority: false),
-        others: [.init(id: "B", label: "backup", lowPriority: false)])
-    private let onlyA = SpoolDestinations(primary: .init(id: "A", label: "gallery", lowPriority: false), others: [])
-    private let onlyB = SpoolDestinations(primary: .init(id: "B", label: "backup", lowPriority: false), others: [])
+    private let gallery = SpoolDestination(id: "A", label: "gallery")
+    private let backup = SpoolDestination(id: "B", label: "backup")
 
     private func progress(_ state: DestinationProgress.State, _ label: String, error: String? = nil) -> DestinationProgress {
         var progress = DestinationProgress(label: label, state: state)
@@ -16,31 +13,46 @@ final class PhotoDestinationsTests: XCTestCase {
         return progress
     }
 
+    /// What a run that finds `recorded` at start hands its destination `destination`, and
+    /// whether the photo stays in the spool.
+    private func found(_ recorded: [String: DestinationProgress]?, run: [SpoolDestination]) -> PhotoLedger {
+        var ledger = PhotoLedger(destinations: SpoolDestinations(run), renditionKey: nil)
+        var entry = SpoolEntry(
+            id: "p", sequence: 1, source: "test", cameraFileName: "1.JPG", uploadName: "1.JPG", bytes: 1, capturedAt: Date(),
+            spooledAt: Date(), idempotencyKey: "p")
+        entry.destinations = recorded
+        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        XCTAssertEqual(ledger.apply(.started), [], "a photo a destination still waits for stays")
+        return ledger
+    }
+
+    private func claims(_ ledger: inout PhotoLedger, _ destination: String) -> Bool {
+        if case .handOut? = ledger.apply(.claim(destination: destination, growing: .none, now: Date(), pid: 1)).first { return true }
+        return false
+    }
+
     func testAPhotoTakenForTwoKeepsBothWhenARunDeliversToOne() {
         let recorded = ["A": progress(.delivered, "gallery"), "B": progress(.queued, "backup")]
-        let inA = PhotoDestinations.resume(recorded, run: onlyA)
-        XCTAssertEqual(inA.map, recorded, "the backup is not dropped by a run without it")
-        XCTAssertFalse(inA.forPrimary, "the gallery has it: not sent again")
-        XCTAssertFalse(inA.adopted)
-        XCTAssertEqual(PhotoDestinations.settlement(inA.map), .waiting, "it stays for the backup")
-
-        let inB = PhotoDestinations.resume(recorded, run: onlyB)
-        XCTAssertTrue(inB.forPrimary, "a run that delivers to the backup sends it there")
+        var inA = found(recorded, run: [gallery])
+        XCTAssertEqual(inA.entry("p")?.destinations, recorded, "the backup is not dropped by a run without it")
+        XCTAssertFalse(claims(&inA, "A"), "the gallery has it: not sent again")
+        var inB = found(recorded, run: [backup])
+        XCTAssertTrue(claims(&inB, "B"), "a run that delivers to the backup sends it there")
     }
 
     func testARunDoesNotTakeOverAPhotoThatWasNotTakenForIt() {
         let recorded = ["A": progress(.queued, "gallery")]
-        let inB = PhotoDestinations.resume(recorded, run: onlyB)
-        XCTAssertEqual(inB.map, recorded)
-        XCTAssertFalse(inB.forPrimary)
+        var inB = found(recorded, run: [backup])
+        XCTAssertEqual(inB.entry("p")?.destinations, recorded)
+        XCTAssertFalse(claims(&inB, "B"))
     }
 
     func testAnOlderSidecarTakesTheDestinationsOfTheRunThatFindsIt() {
-        let resumed = PhotoDestinations.resume(nil, run: both)
-        XCTAssertTrue(resumed.adopted)
-        XCTAssertTrue(resumed.forPrimary)
-        XCTAssertEqual(resumed.map.keys.sorted(), ["A", "B"])
-        XCTAssertTrue(resumed.map.values.allSatisfy { $0.state == .queued })
+        var both = found(nil, run: [gallery, backup])
+        XCTAssertEqual(both.entry("p")?.destinations?.keys.sorted(), ["A", "B"])
+        XCTAssertTrue(both.entry("p")?.destinations?.values.allSatisfy { $0.state == .queued } ?? false)
+        XCTAssertTrue(claims(&both, "A"))
+        XCTAssertTrue(claims(&both, "B"))
     }
 
     func testSettlement() {

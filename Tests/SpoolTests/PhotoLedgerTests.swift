@@ -2,261 +2,367 @@ import Foundation
 import Spool
 import XCTest
 
-/// A photo's life in the spool, as the pure ledger decides it: no files, no threads, the clock
-/// passed in.
+/// A photo's life in the spool, as the pure ledger decides it: inputs in, actions out; no
+/// files, no threads, the clock passed in.
 final class PhotoLedgerTests: XCTestCase {
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
-    private let gallery = SpoolDestinations.Destination(id: "A", label: "gallery", lowPriority: false)
-    private let backup = SpoolDestinations.Destination(id: "B", label: "backup", lowPriority: false)
-    private let archive = SpoolDestinations.Destination(id: "C", label: "archive", lowPriority: true)
+    private let gallery = SpoolDestination(id: "A", label: "gallery", takesGrowing: true)
+    private let backup = SpoolDestination(id: "B", label: "backup")
+    private let archive = SpoolDestination(id: "C", label: "archive", lowPriority: true)
 
-    private func photo(_ number: Int, bytes: Int64 = 1_000, for destinations: SpoolDestinations? = nil) -> SpoolEntry {
+    private func photo(_ number: Int, bytes: Int64 = 1_000, for destinations: [SpoolDestination]) -> SpoolEntry {
         var entry = SpoolEntry(
             id: "photo\(number)", sequence: number, source: "test", cameraFileName: "IMG_\(number).JPG", uploadName: "IMG_\(number).JPG",
             bytes: bytes, capturedAt: start, spooledAt: start.addingTimeInterval(Double(number)), idempotencyKey: "photo\(number)")
-        if let destinations {
-            entry.destinations = Dictionary(
-                uniqueKeysWithValues: ([destinations.primary] + destinations.others).map {
-                    ($0.id, DestinationProgress(label: $0.label))
-                })
-        }
+        entry.destinations = Dictionary(uniqueKeysWithValues: destinations.map { ($0.id, DestinationProgress(label: $0.label)) })
         return entry
+    }
+
+    private func ledger(_ destinations: [SpoolDestination], rendition: String? = nil) -> PhotoLedger {
+        PhotoLedger(destinations: SpoolDestinations(destinations), renditionKey: rendition)
+    }
+
+    private func claim(_ ledger: inout PhotoLedger, _ destination: String, at now: Date? = nil, growing: GrowingAcceptance = .none)
+        -> [PhotoLedger.Action]
+    {
+        ledger.apply(.claim(destination: destination, growing: growing, now: now ?? start, pid: 7))
+    }
+
+    /// The committed photo a claim handed out, if any.
+    private func handed(_ actions: [PhotoLedger.Action]) -> SpoolEntry? {
+        for case .handOut(.spooled(let entry)) in actions { return entry }
+        return nil
+    }
+
+    private func finishing(_ actions: [PhotoLedger.Action]) -> PhotoDestinations.Settlement? {
+        for case .finish(_, let settlement) in actions { return settlement }
+        return nil
     }
 
     // MARK: - One destination
 
-    /// A photo whose rendition was made as it downloaded: not handed to the rendition thread
-    /// again; once made, in flight for the worker that sent the rendition as it was written, or
-    /// back in the queue (its attempt not counted) when that worker gave up before the handover.
-    func testARenditionMadeWhileDownloadingIsHandedToItsWorkerOrQueuedAgain() throws {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: true)
-        ledger.admit(photo(1), inFlight: false, renditionUnderWay: true)
-        ledger.admit(photo(2), inFlight: false)
-        XCTAssertEqual(ledger.claimRendition()?.id, "photo2", "photo1's rendition is under way already")
-        XCTAssertNil(ledger.claimQueued("photo1", at: start, pid: 1), "not before its rendition")
-        ledger.renditionDone("photo1", nil)
-        let sending = try XCTUnwrap(ledger.claimQueued("photo1", at: start, pid: 1))
-        XCTAssertEqual(sending.attempts, 1)
-        XCTAssertNil(ledger.claimQueued(at: start, pid: 1), "in flight, not queued")
-        let back = try XCTUnwrap(ledger.unclaim("photo1"))
-        XCTAssertEqual(back.attempts, 0)
-        XCTAssertNil(back.inFlightSince)
-        XCTAssertEqual(ledger.claimQueued(at: start, pid: 1)?.id, "photo1")
-    }
-
-    /// A photo whose upload during its download failed has a retry time; while it waits for its
-    /// rendition that time does not wake the workers (they would spin until the rendition is made).
-    func testARetryTimeOfAPhotoWaitingForItsRenditionWakesNoWorker() {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: true)
-        ledger.delay("photo1", until: start.addingTimeInterval(-1))
-        ledger.admit(photo(1), inFlight: false)
-        XCTAssertNil(ledger.nextQueuedRetry)
-        ledger.renditionDone("photo1", nil)
-        XCTAssertEqual(ledger.nextQueuedRetry, start.addingTimeInterval(-1))
-    }
-
-    func testTheQueueHandsOutPhotosOldestFirstOnceEach() throws {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
-        ledger.admit(photo(2), inFlight: false)
-        ledger.admit(photo(1), inFlight: false)
-        let first = try XCTUnwrap(ledger.claimQueued(at: start, pid: 7))
-        XCTAssertEqual(first.id, "photo2", "in the order they were committed")
+    func testTheQueueHandsOutPhotosOldestFirstOnceEachAndSaysWhenToAskAgain() throws {
+        var ledger = ledger([gallery])
+        _ = ledger.apply(.admit(photo(2, for: [gallery]), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(1, for: [gallery]), offer: nil, now: start, pid: 7))
+        let actions = claim(&ledger, "A")
+        let first = try XCTUnwrap(handed(actions))
+        XCTAssertEqual(first.id, "photo1", "in sequence order")
         XCTAssertEqual(first.attempts, 1)
         XCTAssertEqual(first.inFlightSince, start)
         XCTAssertEqual(first.uploaderPID, 7)
-        XCTAssertEqual(ledger.claimQueued(at: start, pid: 7)?.id, "photo1")
-        XCTAssertNil(ledger.claimQueued(at: start, pid: 7), "nothing is handed out twice while in flight")
+        XCTAssertEqual(actions.last, .saveSidecar(id: "photo1"), "the attempt is recorded before it is made")
+        XCTAssertEqual(handed(claim(&ledger, "A"))?.id, "photo2")
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "nothing twice while in flight; no time to wake at")
         XCTAssertEqual(ledger.counts.inFlight, 2)
+        XCTAssertEqual(claim(&ledger, "elsewhere"), [.closed], "a destination the run lacks gets nothing")
     }
 
-    func testARetryWaitsForItsTimeAndKeepsItsPlace() throws {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
-        ledger.admit(photo(1), inFlight: false)
-        ledger.admit(photo(2), inFlight: false)
-        let first = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        let again = ledger.recordRetry(first, error: "HTTP 503", statusCode: 503)
-        XCTAssertNil(again.inFlightSince)
-        XCTAssertEqual(again.lastStatusCode, 503)
-        ledger.requeue(again, notBefore: start.addingTimeInterval(30))
-        XCTAssertEqual(ledger.queued.map(\.id), ["photo1", "photo2"], "back in sequence order")
-        XCTAssertEqual(ledger.nextQueuedRetry, start.addingTimeInterval(30))
-        XCTAssertEqual(ledger.claimQueued(at: start.addingTimeInterval(29), pid: 1)?.id, "photo2", "the one not waiting goes first")
-        XCTAssertNil(ledger.claimQueued(at: start.addingTimeInterval(29), pid: 1))
-        let retried = try XCTUnwrap(ledger.claimQueued(at: start.addingTimeInterval(30), pid: 1))
+    func testARetryWaitsForItsTimeKeepsItsPlaceAndNamesWhenToWake() throws {
+        var ledger = ledger([gallery])
+        _ = ledger.apply(.admit(photo(1, for: [gallery]), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2, for: [gallery]), offer: nil, now: start, pid: 7))
+        let first = try XCTUnwrap(handed(claim(&ledger, "A")))
+        XCTAssertEqual(
+            ledger.apply(.settle(id: first.id, destination: "A", .retry(after: 30, error: "HTTP 503", statusCode: 503), now: start)),
+            [.saveSidecar(id: "photo1")])
+        XCTAssertEqual(ledger.sidecar("photo1")?.lastStatusCode, 503)
+        XCTAssertNil(ledger.sidecar("photo1")?.inFlightSince)
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .waiting(until: start.addingTimeInterval(30)))
+        XCTAssertEqual(handed(claim(&ledger, "A", at: start.addingTimeInterval(29)))?.id, "photo2", "the one not waiting goes first")
+        XCTAssertEqual(claim(&ledger, "A", at: start.addingTimeInterval(29)), [.wait(until: start.addingTimeInterval(30))])
+        let retried = try XCTUnwrap(handed(claim(&ledger, "A", at: start.addingTimeInterval(30))))
         XCTAssertEqual(retried.attempts, 2)
-        ledger.finish(retried.id)
+        let done = ledger.apply(.settle(id: "photo1", destination: "A", .delivered, now: start.addingTimeInterval(31)))
+        XCTAssertEqual(finishing(done), .delivered)
+        XCTAssertNil(ledger.sidecar("photo1"), "no sidecar write while it is being removed")
+        _ = ledger.apply(.finished(id: "photo1", refusedBy: nil))
         XCTAssertFalse(ledger.contains("photo1"))
     }
 
-    func testAPhotoWaitsForItsRenditionBeforeTheQueueHandsItOut() throws {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: true)
-        ledger.admit(photo(1), inFlight: false)
-        XCTAssertNil(ledger.claimQueued(at: start, pid: 1), "no rendition yet")
-        let making = try XCTUnwrap(ledger.claimRendition())
-        XCTAssertNil(ledger.claimRendition(), "one rendition per photo")
-        let rendition = SpoolRendition.original(spec: "2048", photoKey: making.idempotencyKey, reason: "test")
-        ledger.renditionDone(making.id, rendition)
-        XCTAssertEqual(ledger.claimQueued(at: start, pid: 1)?.rendition, rendition)
+    func testAPhotoWaitsForItsRenditionAndOnlyItsDestinationIsSentIt() throws {
+        var ledger = ledger([SpoolDestination(id: "A", label: "gallery", takesRendition: true), backup], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1, for: [gallery, backup]), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "A", at: start), [.wait(until: nil)], "no rendition yet")
+        XCTAssertNil(handed(claim(&ledger, "B")).flatMap(\.rendition), "the backup takes the original at once")
+        guard case .render(.committed(let making))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition work") }
+        XCTAssertEqual(ledger.apply(.claimRendition), [.wait(until: nil)], "one rendition per photo")
+        let rendition = SpoolRendition.made(spec: "2048", photoKey: making.idempotencyKey, bytes: 300, width: 2048, height: 1365)
+        _ = ledger.apply(.renditionRecorded(id: making.id, rendition))
+        XCTAssertEqual(ledger.sidecar("photo1")?.rendition, rendition, "the sidecar says so before the photo may go")
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "not before it is stored")
+        _ = ledger.apply(.renditionStored(id: making.id, now: start, pid: 7))
+        XCTAssertEqual(handed(claim(&ledger, "A"))?.rendition, rendition)
+        XCTAssertEqual(
+            ledger.apply(.settle(id: "photo1", destination: "A", .delivered, now: start)),
+            [.removeRendition(id: "photo1"), .saveSidecar(id: "photo1")], "the backup still sends the original: the rendition goes")
     }
 
-    func testAPhotoSentWhileItDownloadedIsInFlightFromItsCommit() {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
-        let reserved = ledger.reserve(for: "IMG_1.JPG", id: "photo1")
-        XCTAssertEqual(reserved.uploadName, "IMG_1.JPG")
-        XCTAssertEqual(
-            ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "other"), "IMG_1-9.JPG",
-            "a name reserved by a photo still downloading is not given to another")
-        XCTAssertEqual(ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "photo1"), "IMG_1.JPG", "but is its own")
-        var entry = photo(reserved.sequence)
-        entry.id = "photo1"
-        ledger.admit(entry, inFlight: true)
-        XCTAssertNotNil(ledger.inFlight["photo1"])
-        XCTAssertNil(ledger.claimQueued(at: start, pid: 1), "not handed to a second worker")
-        XCTAssertEqual(ledger.uniqueUploadName(for: "IMG_1.JPG", sequence: 9, id: "other"), "IMG_1-9.JPG", "held by the spooled photo now")
+    /// A photo whose upload during its download failed has a retry time; while it waits for its
+    /// rendition that time wakes no worker (they would spin until the rendition is made).
+    func testARetryTimeOfAPhotoWaitingForItsRenditionWakesNoWorker() {
+        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true)
+        var ledger = ledger([renditions], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1, for: [renditions]), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        _ = handed(claim(&ledger, "A"))
+        _ = ledger.apply(.settle(id: "photo1", destination: "A", .retry(after: 5, error: nil, statusCode: nil), now: start))
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: start.addingTimeInterval(5))])
+        _ = ledger.apply(.admit(photo(2, for: [renditions]), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: start.addingTimeInterval(5))], "photo 2 waits for its rendition, not a time")
     }
 
     func testRoomCountsEveryPhotoHeldAndLetsOneLargePhotoIntoAnEmptySpool() throws {
         let limits = SpoolLimits(maxPhotos: 2, maxBytes: 2_500)
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
+        var ledger = ledger([gallery])
         XCTAssertTrue(ledger.hasRoom(forBytes: 10_000, limits: limits), "an empty spool takes a photo larger than its limit")
-        ledger.admit(photo(1), inFlight: false)
+        _ = ledger.apply(.admit(photo(1, for: [gallery]), offer: nil, now: start, pid: 7))
         XCTAssertTrue(ledger.hasRoom(forBytes: 1_500, limits: limits))
         XCTAssertFalse(ledger.hasRoom(forBytes: 1_501, limits: limits))
-        _ = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        ledger.admit(photo(2), inFlight: false)
+        _ = try XCTUnwrap(handed(claim(&ledger, "A")))
+        _ = ledger.apply(.admit(photo(2, for: [gallery]), offer: nil, now: start, pid: 7))
         XCTAssertFalse(ledger.hasRoom(forBytes: 1, limits: limits), "in flight counts: two photos are the limit")
     }
 
     func testTheNumberToPersistIsCarriedByAHigherPhotoUntilItGoes() throws {
-        var ledger = PhotoLedger(destinations: nil, makesRenditions: false)
-        ledger.startNumbering(persisted: 4, highestFound: 6)
-        XCTAssertEqual(ledger.takeSequence(), 7)
+        var ledger = ledger([gallery])
+        _ = ledger.apply(.numbering(persisted: 4, highestFound: 6))
+        XCTAssertEqual(ledger.apply(.takeSequence), [.sequence(7)])
         XCTAssertNil(ledger.sequenceToPersist(atLeast: 3), "held already")
-        ledger.admit(photo(7), inFlight: false)
+        _ = ledger.apply(.admit(photo(7, for: [gallery]), offer: nil, now: start, pid: 7))
         XCTAssertNil(ledger.sequenceToPersist(atLeast: 5), "photo 7's sidecar carries the numbers")
-        _ = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        ledger.finish("photo7")
-        XCTAssertEqual(ledger.sequenceToPersist(atLeast: 7), 7)
-        ledger.persisted(7)
+        _ = ledger.apply(.settle(id: try XCTUnwrap(handed(claim(&ledger, "A"))).id, destination: "A", .delivered, now: start))
+        XCTAssertEqual(ledger.sequenceToPersist(atLeast: 7), 7, "being removed, it carries nothing")
+        _ = ledger.apply(.persisted(7))
         XCTAssertNil(ledger.sequenceToPersist(atLeast: 7))
+    }
+
+    // MARK: - Photos read as they download
+
+    func testAPhotoSentWhileItDownloadedIsInFlightForItsWorkerFromItsCommit() throws {
+        var ledger = ledger([gallery, backup])
+        guard case .reserved(let kept)? = ledger.apply(.reserve(id: "photo1", fileName: "IMG_1.JPG")).first else { return XCTFail() }
+        XCTAssertEqual(kept.uploadName, "IMG_1.JPG")
+        _ = ledger.apply(.reserve(id: "other", fileName: "IMG_1.JPG"))
+        var provisional = photo(kept.sequence, for: [])
+        provisional.id = "photo1"
+        provisional.attempts = 1
+        _ = ledger.apply(.offer(provisional, offer: 1))
+        XCTAssertEqual(claim(&ledger, "B", growing: .any), [.wait(until: nil)], "a photo downloading goes to the first destination only")
+        XCTAssertEqual(claim(&ledger, "A", growing: .sized), [.handOut(.growing(offer: 1))])
+        XCTAssertTrue(ledger.isRead("photo1", offer: 1))
+        XCTAssertEqual(claim(&ledger, "A", growing: .any), [.wait(until: nil)], "one reader")
+        XCTAssertEqual(
+            ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: kept, offer: 1)),
+            [.commitAs(kept, inFlightAttempts: 1)], "its sidecar says in flight")
+        var entry = photo(kept.sequence, for: [gallery, backup])
+        entry.id = "photo1"
+        entry.inFlightSince = start
+        let admitted = ledger.apply(.admit(entry, offer: 1, now: start, pid: 7))
+        guard case .end(offer: 1, .committed(let sending))? = admitted.first else { return XCTFail("\(admitted)") }
+        XCTAssertEqual(sending.attempts, 1)
+        XCTAssertEqual(admitted.count, 1, "no second sidecar write")
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "not handed to a second worker")
+        XCTAssertEqual(handed(claim(&ledger, "B"))?.id, "photo1", "the backup takes it once committed")
+        XCTAssertEqual(
+            ledger.apply(.endCutThrough(id: "photo1", destination: "A", offer: 1, retryDelay: 5, now: start)),
+            [
+                .cutThrough(
+                    .committed(
+                        ledger.entry("photo1").map {
+                            var e = $0
+                            e.rendition = nil
+                            e.attempts = 1
+                            e.inFlightSince = start
+                            return e
+                        }!))
+            ],
+            "a worker that got no answer still has it in flight, to settle by the usual rules")
+    }
+
+    func testAnUploadGivenUpBeforeTheCommitLeavesThePhotoQueuedAfterItsDelay() throws {
+        var ledger = ledger([gallery])
+        var provisional = photo(1, for: [])
+        provisional.attempts = 1
+        _ = ledger.apply(.offer(provisional, offer: 1))
+        XCTAssertEqual(claim(&ledger, "A", growing: .any), [.handOut(.growing(offer: 1))])
+        XCTAssertEqual(
+            ledger.apply(.endCutThrough(id: "photo1", destination: "A", offer: 1, retryDelay: 10, now: start)),
+            [.end(offer: 1, .abandoned), .cutThrough(.abandoned)])
+        XCTAssertEqual(
+            ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 1)),
+            [.commitAs(Reservation(sequence: 1, uploadName: "IMG_1.JPG"), inFlightAttempts: nil)])
+        XCTAssertEqual(ledger.apply(.admit(photo(1, for: [gallery]), offer: 1, now: start, pid: 7)), [])
+        XCTAssertEqual(claim(&ledger, "A", at: start.addingTimeInterval(9)), [.wait(until: start.addingTimeInterval(10))])
+        XCTAssertEqual(handed(claim(&ledger, "A", at: start.addingTimeInterval(10)))?.attempts, 1)
+    }
+
+    /// A download withdrawn and offered again is a new offer: the worker holding the old one is
+    /// never told the photo is in flight for it.
+    func testAWorkerHoldingAWithdrawnOfferIsNeverHandedThePhoto() throws {
+        var ledger = ledger([gallery])
+        var provisional = photo(1, for: [])
+        provisional.attempts = 1
+        _ = ledger.apply(.offer(provisional, offer: 1))
+        _ = claim(&ledger, "A", growing: .any)
+        XCTAssertEqual(ledger.apply(.withdraw(id: "photo1", offer: 1)), [.end(offer: 1, .abandoned)])
+        _ = ledger.apply(.offer(provisional, offer: 2))
+        XCTAssertEqual(claim(&ledger, "A", growing: .any), [.handOut(.growing(offer: 2))])
+        _ = ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 2))
+        _ = ledger.apply(.admit(photo(1, for: [gallery]), offer: 2, now: start, pid: 7))
+        XCTAssertEqual(
+            ledger.apply(.endCutThrough(id: "photo1", destination: "A", offer: 1, retryDelay: 0, now: start)), [.cutThrough(.abandoned)])
+    }
+
+    /// A rendition made while its photo downloads: the rendition thread that read the photo
+    /// finishes it; its upload's worker gets the photo in flight once the sidecar says so, or it
+    /// goes back to the queue (its attempt not counted) when that worker gave up meanwhile.
+    func testARenditionMadeWhileDownloadingIsHandedToItsWorkerOrQueuedAgain() throws {
+        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true, takesGrowing: true)
+        var ledger = ledger([renditions], rendition: "2048")
+        _ = ledger.apply(.offer(photo(1, for: []), offer: 1))
+        XCTAssertEqual(claim(&ledger, "A", growing: .any), [.wait(until: nil)], "the photo itself is the rendition thread's")
+        XCTAssertEqual(ledger.apply(.claimRendition), [.render(.growing(offer: 1))])
+        _ = ledger.apply(.offerRendition(photo(1, bytes: 0, for: []), offer: 2))
+        XCTAssertEqual(claim(&ledger, "A", growing: .sized), [.wait(until: nil)], "a rendition's size is known only at its end")
+        XCTAssertEqual(claim(&ledger, "A", growing: .any), [.handOut(.growing(offer: 2))])
+        _ = ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 1))
+        guard case .end(offer: 1, .committed)? = ledger.apply(.admit(photo(1, for: [renditions]), offer: 1, now: start, pid: 7)).first
+        else {
+            return XCTFail("the rendition thread finishes it")
+        }
+        XCTAssertEqual(ledger.apply(.claimRendition), [.wait(until: nil)], "its rendition is under way already")
+        let rendition = SpoolRendition.made(spec: "2048", photoKey: "photo1", bytes: 300, width: 2048, height: 1365)
+        _ = ledger.apply(.renditionRecorded(id: "photo1", rendition))
+        let stored = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        guard case .handOver(offer: 2, let sending)? = stored.first else { return XCTFail("\(stored)") }
+        XCTAssertEqual(sending.attempts, 1)
+        XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "no other worker takes it meanwhile")
+        XCTAssertEqual(
+            ledger.apply(.handedOver(id: "photo1", offer: 2, saved: false)), [.end(offer: 2, .abandoned), .saveSidecar(id: "photo1")])
+        XCTAssertEqual(ledger.sidecar("photo1")?.attempts, 0, "its attempt is not counted")
+        XCTAssertEqual(handed(claim(&ledger, "A"))?.rendition, rendition)
     }
 
     // MARK: - Several destinations
 
     func testAPhotoLeavesOnlyOnceEveryDestinationHasIt() throws {
-        let run = SpoolDestinations(primary: gallery, others: [backup])
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
-        ledger.admit(photo(1, for: run), inFlight: false)
-
-        let forBackup = try XCTUnwrap(ledger.claim(for: "B", at: start), "the backup takes a committed photo at once")
+        var ledger = ledger([gallery, backup])
+        _ = ledger.apply(.admit(photo(1, for: [gallery, backup]), offer: nil, now: start, pid: 7))
+        let forBackup = try XCTUnwrap(handed(claim(&ledger, "B")), "the backup takes a committed photo at once")
         XCTAssertEqual(forBackup.destinations?["B"]?.attempts, 1)
-        XCTAssertNil(ledger.claim(for: "B", at: start), "not twice while in flight")
-        XCTAssertNotNil(ledger.settle("photo1", for: "B", .retry(after: 10, error: "503", statusCode: 503), at: start))
-        XCTAssertNil(ledger.claim(for: "B", at: start.addingTimeInterval(9)))
+        XCTAssertEqual(claim(&ledger, "B"), [.wait(until: nil)], "not twice while in flight")
+        _ = ledger.apply(.settle(id: "photo1", destination: "B", .retry(after: 10, error: "503", statusCode: 503), now: start))
+        XCTAssertEqual(claim(&ledger, "B", at: start.addingTimeInterval(9)), [.wait(until: start.addingTimeInterval(10))])
 
-        let forGallery = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        let waiting = ledger.settleQueueFed(forGallery, .delivered, error: nil, statusCode: nil)
-        XCTAssertNil(waiting.inFlightSince)
-        XCTAssertEqual(ledger.progress["photo1"]?["A"]?.state, .delivered)
-        XCTAssertFalse(ledger.isSettled("photo1"), "the backup still needs it")
-        XCTAssertNil(ledger.beginFinishing("photo1"))
+        _ = try XCTUnwrap(handed(claim(&ledger, "A")))
+        XCTAssertEqual(ledger.apply(.settle(id: "photo1", destination: "A", .delivered, now: start)), [.saveSidecar(id: "photo1")])
+        XCTAssertEqual(ledger.sidecar("photo1")?.destinations?["A"]?.state, .delivered)
         XCTAssertTrue(ledger.contains("photo1"), "its file stays for the backup")
 
-        let again = try XCTUnwrap(ledger.claim(for: "B", at: start.addingTimeInterval(10)))
-        XCTAssertEqual(again.destinations?["B"]?.attempts, 2)
-        _ = ledger.settle("photo1", for: "B", .delivered, at: start.addingTimeInterval(11))
-        let finishing = try XCTUnwrap(ledger.beginFinishing("photo1"))
-        XCTAssertEqual(PhotoDestinations.settlement(finishing.progress), .delivered)
-        XCTAssertNil(ledger.beginFinishing("photo1"), "finished once")
-        XCTAssertFalse(ledger.isPending("photo1"), "no late sidecar write while it is being removed")
-        ledger.endFinishing("photo1")
-        XCTAssertFalse(ledger.contains("photo1"))
+        XCTAssertEqual(handed(claim(&ledger, "B", at: start.addingTimeInterval(10)))?.destinations?["B"]?.attempts, 2)
+        let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start.addingTimeInterval(11)))
+        XCTAssertEqual(finishing(done), .delivered)
+        XCTAssertEqual(ledger.apply(.started), [], "finished once")
+        _ = ledger.apply(.finished(id: "photo1", refusedBy: nil))
         XCTAssertEqual(ledger.counts.queued, 0)
     }
 
     func testAPhotoOneDestinationRefusedGoesToFailedOnceTheOthersSettled() throws {
-        let run = SpoolDestinations(primary: gallery, others: [backup])
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
-        ledger.admit(photo(1, for: run), inFlight: false)
-        let forGallery = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        _ = ledger.settleQueueFed(forGallery, .failed, error: "HTTP 413", statusCode: 413)
-        XCTAssertNil(ledger.beginFinishing("photo1"), "the backup has not settled")
-        _ = try XCTUnwrap(ledger.claim(for: "B", at: start))
-        XCTAssertNil(ledger.beginFinishing("photo1"), "nor while the backup is sending it")
-        _ = ledger.settle("photo1", for: "B", .delivered, at: start)
-        let finishing = try XCTUnwrap(ledger.beginFinishing("photo1"))
-        XCTAssertEqual(PhotoDestinations.settlement(finishing.progress), .refused(reason: "gallery: HTTP 413", statusCode: 413))
+        var ledger = ledger([gallery, backup])
+        _ = ledger.apply(.admit(photo(1, for: [gallery, backup]), offer: nil, now: start, pid: 7))
+        _ = handed(claim(&ledger, "A"))
+        XCTAssertNil(
+            finishing(ledger.apply(.settle(id: "photo1", destination: "A", .failed(error: "HTTP 413", statusCode: 413), now: start))))
+        _ = try XCTUnwrap(handed(claim(&ledger, "B")))
+        let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
+        XCTAssertEqual(finishing(done), .refused(reason: "gallery: HTTP 413", statusCode: 413))
+        XCTAssertEqual(ledger.apply(.finishFailed(id: "photo1", now: start)), [.saveSidecar(id: "photo1")])
+        XCTAssertEqual(
+            ledger.leg("photo1", "A")?.state(at: start), .waiting(until: start.addingTimeInterval(60)),
+            "a refusal that could not be moved to failed/ is tried again in a minute")
+        _ = handed(claim(&ledger, "A", at: start.addingTimeInterval(60)))
+        _ = ledger.apply(.settle(id: "photo1", destination: "A", .failed(error: "HTTP 413", statusCode: 413), now: start))
+        _ = ledger.apply(.finished(id: "photo1", refusedBy: ["A"]))
+        XCTAssertEqual(ledger.queues["A"]?.failed, 1)
+        XCTAssertEqual(ledger.queues["B"]?.failed, 0)
     }
 
     func testALowPriorityDestinationUsesTheUplinkOnlyWhenNothingElseNeedsIt() throws {
-        let run = SpoolDestinations(primary: gallery, others: [archive])
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
-        ledger.admit(photo(1, for: run), inFlight: false)
-        XCTAssertNil(ledger.claim(for: "C", at: start), "the gallery's photo is due")
-        let forGallery = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
-        XCTAssertNil(ledger.claim(for: "C", at: start), "the gallery's photo is in flight")
-        ledger.requeue(ledger.recordRetry(forGallery, error: nil, statusCode: nil), notBefore: start.addingTimeInterval(3600))
-        XCTAssertNil(ledger.claim(for: "C", at: start, uploadingWhileDownloading: true), "a photo is being sent as it downloads")
-        let forArchive = try XCTUnwrap(ledger.claim(for: "C", at: start), "the gallery waits an hour: the uplink is free")
-        _ = ledger.settle(forArchive.id, for: "C", .retry(after: 0, error: nil, statusCode: nil), at: start)
+        var ledger = ledger([gallery, backup, archive])
+        _ = ledger.apply(.admit(photo(1, for: [gallery, archive]), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "C"), [.wait(until: nil)], "the gallery's photo is due")
+        _ = try XCTUnwrap(handed(claim(&ledger, "A")))
+        XCTAssertEqual(claim(&ledger, "C"), [.wait(until: nil)], "the gallery's photo is in flight")
+        _ = ledger.apply(.settle(id: "photo1", destination: "A", .retry(after: 3600, error: nil, statusCode: nil), now: start))
+        var downloading = photo(9, for: [])
+        downloading.attempts = 1
+        _ = ledger.apply(.offer(downloading, offer: 1))
+        _ = claim(&ledger, "A", growing: .any)
+        XCTAssertEqual(claim(&ledger, "C"), [.wait(until: nil)], "a photo is being sent as it downloads")
+        _ = ledger.apply(.endCutThrough(id: "photo9", destination: "A", offer: 1, retryDelay: 0, now: start))
+        let forArchive = try XCTUnwrap(handed(claim(&ledger, "C")), "the gallery waits an hour: the uplink is free")
+        _ = ledger.apply(.settle(id: forArchive.id, destination: "C", .retry(after: 0, error: nil, statusCode: nil), now: start))
 
-        ledger.admit(photo(2, for: run), inFlight: false)
-        XCTAssertNil(ledger.claim(for: "C", at: start), "photo 2 is due for the gallery")
-        ledger.setQueueFedReachable(false)
-        XCTAssertNotNil(ledger.claim(for: "C", at: start), "the gallery cannot be reached: nothing uses the uplink")
+        _ = ledger.apply(.admit(photo(2, for: [gallery, backup, archive]), offer: nil, now: start, pid: 7))
+        _ = handed(claim(&ledger, "A"))
+        _ = ledger.apply(.settle(id: "photo2", destination: "A", .delivered, now: start))
+        XCTAssertEqual(claim(&ledger, "C"), [.wait(until: nil)], "photo 2 is due for the backup")
+        _ = ledger.apply(.reachable(destination: "B", false))
+        XCTAssertNotNil(handed(claim(&ledger, "C")), "the backup cannot be reached: nothing uses the uplink")
     }
 
     func testAPhotoTakenForADestinationThisRunLacksStaysAndIsCounted() throws {
-        let earlier = SpoolDestinations(primary: gallery, others: [backup])
-        let onlyGallery = SpoolDestinations(primary: gallery, others: [])
-        var ledger = PhotoLedger(destinations: onlyGallery, makesRenditions: false)
-        var delivered = photo(1, for: earlier)
+        var ledger = ledger([gallery])
+        var delivered = photo(1, for: [gallery, backup])
         delivered.destinations?["A"]?.state = .delivered
-        let found = ledger.resume(delivered)
-        XCTAssertFalse(found.queued, "the gallery has it: not sent again")
-        XCTAssertFalse(found.adopted)
-        let older = ledger.resume(photo(2))
-        XCTAssertTrue(older.adopted, "a sidecar without destinations takes the run's")
-        XCTAssertTrue(older.queued)
-        ledger.resumeQueued(older.entry, needsRendition: false)
-
+        XCTAssertEqual(ledger.apply(.found(delivered, renditionFileExists: false)), [])
+        var older = photo(2, for: [])
+        older.destinations = nil
+        XCTAssertEqual(
+            ledger.apply(.found(older, renditionFileExists: false)), [.adopted], "a sidecar without destinations takes the run's")
+        XCTAssertEqual(ledger.apply(.started), [], "never dropped by a run without the backup")
         XCTAssertTrue(ledger.contains("photo1"))
         XCTAssertEqual(ledger.pendingForRun, 1, "only photo 2 is this run's to send")
         XCTAssertEqual(ledger.waitingElsewhere, [WaitingDestination(id: "B", label: "backup", photos: ["IMG_1.JPG"])])
-        XCTAssertNil(ledger.beginFinishing("photo1"), "never dropped by a run without the backup")
+        XCTAssertEqual(handed(claim(&ledger, "A"))?.id, "photo2")
+    }
+
+    func testASpoolOnlyLookedAfterHandsOutNothingAndFinishesNothingOnItsOwn() {
+        var ledger = PhotoLedger(destinations: .none, renditionKey: nil)
+        var older = photo(1, for: [])
+        older.destinations = nil
+        XCTAssertEqual(ledger.apply(.found(older, renditionFileExists: false)), [], "not adopted: no run decides")
+        XCTAssertEqual(ledger.apply(.started), [])
+        XCTAssertEqual(claim(&ledger, "A"), [.closed])
+        XCTAssertNil(ledger.entry("photo1")?.destinations)
     }
 
     func testReleasingADestinationSettlesWhatOnlyItWaitedFor() throws {
-        let run = SpoolDestinations(primary: backup, others: [])
-        let taken = SpoolDestinations(primary: gallery, others: [backup])
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
-        var galleryHasIt = photo(1, for: taken)
+        var ledger = PhotoLedger(destinations: .none, renditionKey: nil)
+        var galleryHasIt = photo(1, for: [gallery, backup])
         galleryHasIt.destinations?["A"]?.state = .delivered
-        ledger.resumeQueued(ledger.resume(galleryHasIt).entry, needsRendition: false)
-        ledger.resumeQueued(ledger.resume(photo(2, for: taken)).entry, needsRendition: false)
-        XCTAssertEqual(ledger.queued.count, 2)
+        _ = ledger.apply(.found(galleryHasIt, renditionFileExists: false))
+        _ = ledger.apply(.found(photo(2, for: [gallery, backup]), renditionFileExists: false))
 
-        XCTAssertNil(ledger.release("photo1", matching: "nobody"))
-        let first = try XCTUnwrap(ledger.release("photo1", matching: "backup"))
-        XCTAssertEqual(PhotoDestinations.settlement(first.destinations ?? [:]), .delivered, "it leaves the spool")
-        let second = try XCTUnwrap(ledger.release("photo2", matching: "b"))
-        XCTAssertEqual(PhotoDestinations.settlement(second.destinations ?? [:]), .waiting, "still the gallery's")
-        XCTAssertEqual(ledger.queued.map(\.id), ["photo2"])
-        XCTAssertNil(ledger.queued.first?.destinations?["B"])
+        XCTAssertEqual(ledger.apply(.release(id: "photo1", query: "nobody")), [])
+        XCTAssertEqual(finishing(ledger.apply(.release(id: "photo1", query: "backup"))), .delivered, "it leaves the spool")
+        let second = ledger.apply(.release(id: "photo2", query: "b"))
+        XCTAssertEqual(second.last, .saveSidecar(id: "photo2"), "still the gallery's")
+        XCTAssertNil(ledger.sidecar("photo2")?.destinations?["B"])
     }
 
     func testEachDestinationsQueueIsCountedOnItsOwn() throws {
-        let run = SpoolDestinations(primary: gallery, others: [backup])
-        var ledger = PhotoLedger(destinations: run, makesRenditions: false)
-        ledger.admit(photo(1, for: run), inFlight: false)
-        ledger.admit(photo(2, for: run), inFlight: false)
-        _ = try XCTUnwrap(ledger.claim(for: "B", at: start))
-        _ = try XCTUnwrap(ledger.claimQueued(at: start, pid: 1))
+        var ledger = ledger([gallery, backup])
+        _ = ledger.apply(.admit(photo(1, for: [gallery, backup]), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2, for: [gallery, backup]), offer: nil, now: start, pid: 7))
+        _ = try XCTUnwrap(handed(claim(&ledger, "B")))
+        _ = try XCTUnwrap(handed(claim(&ledger, "A")))
         let queues = ledger.queues
-        XCTAssertEqual(queues.primary.queued, 1)
-        XCTAssertEqual(queues.primary.inFlight, 1)
-        XCTAssertEqual(queues.others["B"]?.inFlight, 1)
-        XCTAssertEqual(queues.others["B"]?.queued, 1)
-        XCTAssertEqual(queues.others["B"]?.oldestQueuedAt, start.addingTimeInterval(2))
+        XCTAssertEqual(queues["A"]?.queued, 1)
+        XCTAssertEqual(queues["A"]?.inFlight, 1)
+        XCTAssertEqual(queues["B"]?.inFlight, 1)
+        XCTAssertEqual(queues["B"]?.queued, 1)
+        XCTAssertEqual(queues["B"]?.oldestQueuedAt, start.addingTimeInterval(2))
     }
 }

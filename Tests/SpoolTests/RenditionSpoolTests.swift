@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import Spool
+import TestSupport
 import XCTest
 
 /// The spool's side of renditions: a photo is not handed to the uploader before its rendition
@@ -45,7 +46,7 @@ final class RenditionSpoolTests: XCTestCase {
     }
 
     func testAPhotoWaitsForItsRenditionAndThenSendsIt() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let entry = try spoolPhoto(spool, "IMG_0001.JPG")
         let claimed = try XCTUnwrap(spool.claimCommittedRendition())
         XCTAssertEqual(claimed.id, entry.id)
@@ -60,7 +61,7 @@ final class RenditionSpoolTests: XCTestCase {
     }
 
     func testNothingIsHandedOutBeforeTheRenditionAndNothingIsOfferedWhileDownloading() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let incoming = try spool.beginIngest(
             PhotoIdentity(source: "test", fileName: "A.JPG", bytes: 10, capturedAt: Date(), uniqueKey: "A"))
         spool.offer(incoming)
@@ -71,7 +72,7 @@ final class RenditionSpoolTests: XCTestCase {
     func testAHalfWrittenRenditionIsMadeAgainAfterACrash() throws {
         var id = ""
         do {
-            let spool = try Spool(directory: folder, renditionKey: key)
+            let spool = try Spool.gallery(directory: folder, renditionKey: key)
             let entry = try spoolPhoto(spool, "IMG_0002.JPG")
             id = entry.id
             let claimed = try XCTUnwrap(spool.claimCommittedRendition())
@@ -80,7 +81,7 @@ final class RenditionSpoolTests: XCTestCase {
             // A rendition renamed in just before the crash, its sidecar not yet written.
             try Data([9, 9]).write(to: folder.appendingPathComponent("\(id).rendition.jpg"))
         }
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path), [])
         let again = try XCTUnwrap(spool.claimCommittedRendition(), "made again")
         XCTAssertEqual(again.id, id)
@@ -93,19 +94,19 @@ final class RenditionSpoolTests: XCTestCase {
     func testAStoredRenditionSurvivesARestartAndAnotherSpecIsNotSent() throws {
         var id = ""
         do {
-            let spool = try Spool(directory: folder, renditionKey: key)
+            let spool = try Spool.gallery(directory: folder, renditionKey: key)
             let entry = try spoolPhoto(spool, "IMG_0003.JPG")
             id = entry.id
             try makeRendition(spool, try XCTUnwrap(spool.claimCommittedRendition()))
         }
         do {
-            let spool = try Spool(directory: folder, renditionKey: key)
+            let spool = try Spool.gallery(directory: folder, renditionKey: key)
             guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: false) else { return XCTFail("not handed out") }
             XCTAssertTrue(sent.sendsRendition, "the stored rendition is sent, not made again")
             spool.requeue(sent, after: 0, error: nil, statusCode: nil)
         }
         // The config now sends originals: the old rendition goes, the photo is sent.
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: false) else { return XCTFail("not handed out") }
         XCTAssertFalse(sent.sendsRendition)
         XCTAssertEqual(spool.uploadURL(for: sent).lastPathComponent, "\(id).jpg")
@@ -114,7 +115,7 @@ final class RenditionSpoolTests: XCTestCase {
     }
 
     func testAnOriginalDecisionIsKeptAndSendsThePhoto() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let entry = try spoolPhoto(spool, "SMALL.JPG")
         let claimed = try XCTUnwrap(spool.claimCommittedRendition())
         try spool.finishRendition(claimed, .original(spec: key, photoKey: entry.idempotencyKey, reason: "already small"))

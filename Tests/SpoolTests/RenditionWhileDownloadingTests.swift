@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import Spool
+import TestSupport
 import XCTest
 
 /// The spool's side of renditions made while their photo downloads: in a rendition run a
@@ -47,7 +48,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
     }
 
     func testTheRenditionGoesOutAsItIsWrittenAndItsLastByteAfterTheCommitAndTheStore() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let (incoming, photo) = try begin(spool, "IMG_0001.JPG")
         try incoming.append([UInt8](repeating: 7, count: 10))
         try writeRendition(spool, photo.entry, [1, 2, 3])
@@ -78,7 +79,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
     }
 
     func testAnAbandonedDownloadOrAnOriginalOutcomeWithdrawsTheRendition() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let (incoming, photo) = try begin(spool, "IMG_0002.JPG")
         try writeRendition(spool, photo.entry, [1, 2, 3])
         let upload = try XCTUnwrap(spool.offerRendition(of: photo, written: 3))
@@ -108,7 +109,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
     /// The rendition thread gives up a photo that was committed meanwhile (its file could not
     /// be read): the photo is not left waiting for a rendition nobody makes.
     func testAPhotoGivenUpAfterItsCommitIsMadeFromTheSpool() throws {
-        let spool = try Spool(directory: folder, renditionKey: key)
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let (incoming, photo) = try begin(spool, "IMG_0003.JPG")
         try incoming.append([UInt8](repeating: 7, count: 10))
         let entry = try spool.commit(incoming)

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import Spool
+import TestSupport
 import XCTest
 
 final class SpoolTests: XCTestCase {
@@ -26,7 +27,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testFIFOClaimAndDelivery() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let a = try add(spool, "A.JPG")
         let b = try add(spool, "B.JPG")
         XCTAssertLessThan(a.sequence, b.sequence)
@@ -40,7 +41,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testAPhotoFlushedInTheBackgroundIsCommittedWhole() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let incoming = try spool.beginIngest(identity("A.JPG", bytes: 3 << 20))
         let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try incoming.append(bytes)
@@ -55,7 +56,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testSameSourcePhotoIsNotQueuedTwice() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let first = try add(spool, "A.JPG")
         let second = try add(spool, "A.JPG")
         XCTAssertEqual(first.id, second.id)
@@ -63,7 +64,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testClashingNamesAreMadeUniqueAndSafe() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let a = try spool.ingest(PhotoIdentity(source: "s", fileName: "../IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "1")) { _ in
         }
         let b = try spool.ingest(PhotoIdentity(source: "s", fileName: "IMG 1.JPG", bytes: 1, capturedAt: Date(), uniqueKey: "2")) { _ in }
@@ -74,13 +75,13 @@ final class SpoolTests: XCTestCase {
     func testRestartResumesQueueAndInFlightButNotDelivered() throws {
         var ids: [String] = []
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             for name in ["A", "B", "C"] { ids.append(try add(spool, name + ".JPG").id) }
             let claimed = try XCTUnwrap(spool.claimNext())
             try spool.markDelivered(claimed)
             _ = spool.claimNext()
         }
-        let reopened = try Spool(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened.snapshot().queued.map(\.id), [ids[1], ids[2]])
         XCTAssertEqual(reopened.snapshot().queued.first?.attempts, 1, "the interrupted attempt is counted")
         let next = try add(reopened, "D.JPG")
@@ -90,7 +91,7 @@ final class SpoolTests: XCTestCase {
     func testSequenceNumbersDoNotRepeatOnceEveryPhotoIsDelivered() throws {
         var last = 0
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             // One photo at a time, then a batch: each delivery of the highest number must
             // leave it in `.sequence`, since no other sidecar carries it.
             for name in ["A.JPG", "B.JPG"] {
@@ -107,7 +108,7 @@ final class SpoolTests: XCTestCase {
             XCTAssertEqual(spool.counts().queued, 0)
         }
         // No sidecar is left to carry the numbers: `.sequence` must.
-        let reopened = try Spool(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertGreaterThan(try add(reopened, "C.JPG").sequence, last)
     }
 
@@ -115,7 +116,7 @@ final class SpoolTests: XCTestCase {
         let sequenceFile = folder.appendingPathComponent(".sequence")
         let delivered: SpoolEntry
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             delivered = try add(spool, "A.JPG")
             // A folder where `.sequence` should be: its write fails, as on a full disk.
             try FileManager.default.createDirectory(at: sequenceFile, withIntermediateDirectories: false)
@@ -125,8 +126,8 @@ final class SpoolTests: XCTestCase {
                 "the sidecar is the only record of its number")
         }
         try FileManager.default.removeItem(at: sequenceFile)
-        _ = try Spool(directory: folder)
-        let reopened = try Spool(directory: folder)
+        _ = try Spool.gallery(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened.counts().queued, 0, "the delivered photo is not sent again")
         XCTAssertGreaterThan(try add(reopened, "B.JPG").sequence, delivered.sequence)
     }
@@ -134,7 +135,7 @@ final class SpoolTests: XCTestCase {
     func testSequenceOfASidecarDroppedAtStartIsNotReused() throws {
         let dropped: SpoolEntry
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             dropped = try add(spool, "A.JPG")
         }
         // A crash after the sidecar said "delivered": the restart drops it, and its number with it.
@@ -142,15 +143,15 @@ final class SpoolTests: XCTestCase {
         var entry = try XCTUnwrap(try JSONStateFile<SpoolEntry>(url: sidecar).load())
         entry.state = .delivered
         try JSONStateFile<SpoolEntry>(url: sidecar).save(entry)
-        _ = try Spool(directory: folder)
-        let reopened = try Spool(directory: folder)
+        _ = try Spool.gallery(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertGreaterThan(try add(reopened, "B.JPG").sequence, dropped.sequence)
     }
 
     func testDeliveredSidecarLeftByACrashIsCleanedNotResent() throws {
         let id: String
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             id = try add(spool, "A.JPG").id
         }
         // Simulate a crash after the sidecar said "delivered" but before the files were removed.
@@ -158,14 +159,14 @@ final class SpoolTests: XCTestCase {
         var entry = try XCTUnwrap(try JSONStateFile<SpoolEntry>(url: sidecar).load())
         entry.state = .delivered
         try JSONStateFile<SpoolEntry>(url: sidecar).save(entry)
-        let reopened = try Spool(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened.counts().queued, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).jpg").path))
     }
 
     func testPartialWritesAndOrphanSidecarsAreDiscarded() throws {
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             XCTAssertThrowsError(
                 try spool.ingest(identity("A.JPG")) { fd in
                     try AtomicFile.writeAll(fd, Data([1, 2, 3]))
@@ -175,12 +176,12 @@ final class SpoolTests: XCTestCase {
         }
         let incoming = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path)
         XCTAssertEqual(incoming, [])
-        let reopened = try Spool(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened.counts().queued, 0)
     }
 
     func testPermanentFailureMovesToFailedAndRetryBringsItBack() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         try add(spool, "BAD.JPG")
         try add(spool, "GOOD.JPG")
         let bad = try XCTUnwrap(spool.claimNext())
@@ -200,7 +201,7 @@ final class SpoolTests: XCTestCase {
     func testAMoveToFailedCutShortByACrashLeavesThePhotoQueued() throws {
         let id: String
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             let entry = try add(spool, "A.JPG")
             id = entry.id
             // The failed sidecar was written, then the process died before the photo was moved.
@@ -208,7 +209,7 @@ final class SpoolTests: XCTestCase {
             failed.state = .failed
             try JSONStateFile<SpoolEntry>(url: spool.failedDirectory.appendingPathComponent("\(id).json")).save(failed)
         }
-        let reopened = try Spool(directory: folder)
+        let reopened = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened.snapshot().queued.map(\.id), [id])
         XCTAssertEqual(reopened.counts().failed, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: reopened.failedDirectory.appendingPathComponent("\(id).json").path))
@@ -221,14 +222,14 @@ final class SpoolTests: XCTestCase {
     func testAnUnreadableSidecarIsMovedAsideAndItsPhotoKeptInFailed() throws {
         let id: String
         do {
-            let spool = try Spool(directory: folder)
+            let spool = try Spool.gallery(directory: folder)
             id = try add(spool, "A.JPG").id
             try add(spool, "B.JPG")
         }
         let sidecar = folder.appendingPathComponent("\(id).json")
         let garbage = Data("{ not json".utf8)
         try garbage.write(to: sidecar)
-        var reopened: Spool? = try Spool(directory: folder)
+        var reopened: Spool? = try Spool.gallery(directory: folder)
         XCTAssertEqual(reopened!.snapshot().queued.map(\.cameraFileName), ["B.JPG"])
         XCTAssertEqual(reopened!.problems.count, 1)
         XCTAssertTrue(reopened!.problems[0].contains(sidecar.path), reopened!.problems[0])
@@ -241,8 +242,8 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: reopened!.failedDirectory.appendingPathComponent("\(id).jpg")).count, 100, "the photo is kept")
         reopened = nil
 
-        XCTAssertEqual(try Spool(directory: folder).retryFailed(ids: [String(id.prefix(8))]).map(\.id), [id])
-        let again = try Spool(directory: folder)
+        XCTAssertEqual(try Spool.gallery(directory: folder).retryFailed(ids: [String(id.prefix(8))]).map(\.id), [id])
+        let again = try Spool.gallery(directory: folder)
         XCTAssertEqual(
             again.snapshot().queued.map(\.id).sorted(),
             [id, try XCTUnwrap(again.snapshot().queued.first { $0.cameraFileName == "B.JPG" }).id].sorted())
@@ -250,7 +251,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testRequeueWaitsForItsDelayWithoutBlockingOthers() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         try add(spool, "A.JPG")
         try add(spool, "B.JPG")
         let a = try XCTUnwrap(spool.claimNext())
@@ -261,7 +262,7 @@ final class SpoolTests: XCTestCase {
     }
 
     func testBoundsMakeTheSourceWaitUntilThereIsRoom() throws {
-        let spool = try Spool(directory: folder, limits: SpoolLimits(maxPhotos: 2, maxBytes: 1_000_000))
+        let spool = try Spool.gallery(directory: folder, limits: SpoolLimits(maxPhotos: 2, maxBytes: 1_000_000))
         try add(spool, "A.JPG")
         try add(spool, "B.JPG")
         XCTAssertTrue(spool.isFull)
@@ -276,14 +277,14 @@ final class SpoolTests: XCTestCase {
     }
 
     func testByteBoundAllowsOneOversizedPhotoIntoAnEmptySpool() throws {
-        let spool = try Spool(directory: folder, limits: SpoolLimits(maxPhotos: 10, maxBytes: 50))
+        let spool = try Spool.gallery(directory: folder, limits: SpoolLimits(maxPhotos: 10, maxBytes: 50))
         XCTAssertTrue(spool.waitForRoom(bytes: 500))
         try add(spool, "BIG.JPG", bytes: 500)
         XCTAssertTrue(spool.isFull)
     }
 
     func testCloseWakesWaiters() throws {
-        let spool = try Spool(directory: folder)
+        let spool = try Spool.gallery(directory: folder)
         let done = expectation(description: "claimNext returns nil")
         Thread { if spool.claimNext() == nil { done.fulfill() } }.start()
         Thread.sleep(forTimeInterval: 0.1)
@@ -293,8 +294,8 @@ final class SpoolTests: XCTestCase {
 
     func testSecondOwnerIsRefused() throws {
         // flock conflicts between open file descriptions, so a second open in one process is refused too.
-        let spool = try Spool(directory: folder)
-        XCTAssertThrowsError(try Spool(directory: folder)) { error in
+        let spool = try Spool.gallery(directory: folder)
+        XCTAssertThrowsError(try Spool.gallery(directory: folder)) { error in
             XCTAssertTrue("\(error)".contains("another relay (pid \(getpid()))"), "\(error)")
         }
         withExtendedLifetime(spool) {}

@@ -43,7 +43,7 @@ final class CutThroughUploadTests: GalleryTestCase {
     func testTheUploadRunsDuringTheDownloadAndTheGalleryStoresExactlyThePhoto() throws {
         let gallery = try startGallery()
         let photo = try makePhoto("source.jpg", size: 300_000, seed: 31)
-        let spool = try Spool(directory: spoolFolder)
+        let spool = try Spool.gallery(directory: spoolFolder)
         for body in [UploadBody.multipart(fields: [], fileField: "file", fileName: "IMG_0001.JPG"), .raw] {
             let name = body == .raw ? "IMG_0002.JPG" : "IMG_0001.JPG"
             let (incoming, growing) = try growingPhoto(spool, name: name, size: photo.data.count)
@@ -80,7 +80,7 @@ final class CutThroughUploadTests: GalleryTestCase {
     func testAnUploadWhoseDownloadFailsNeverCompletesAndTheSpooledPhotoGoesWhole() throws {
         let gallery = try startGallery()
         let photo = try makePhoto("source.jpg", size: 200_000, seed: 32)
-        let spool = try Spool(directory: spoolFolder)
+        let spool = try Spool.gallery(directory: spoolFolder)
         let (incoming, growing) = try growingPhoto(spool, name: "IMG_0003.JPG", size: photo.data.count)
         let request = multipartRequest(
             gallery, path: growing.url.path, fileName: growing.entry.uploadName,

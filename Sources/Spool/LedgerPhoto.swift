@@ -1,0 +1,132 @@
+import Foundation
+
+/// One photo on its way to one destination. Every destination of a photo is a leg of this one
+/// kind: queued, in flight, waiting until a retry time, delivered or failed.
+public struct Leg: Sendable, Equatable {
+    /// A worker is sending the photo (`offer`: it took it while it downloaded, by that offer).
+    public struct InFlight: Sendable, Equatable {
+        public var since: Date
+        public var offer: Int?
+    }
+
+    /// Where a leg stands.
+    public enum State: Sendable, Equatable {
+        case queued
+        case inFlight
+        case waiting(until: Date)
+        case delivered
+        case failed
+    }
+
+    /// What the photo's sidecar keeps of the leg (queued, delivered or failed; attempts, last error).
+    public var progress: DestinationProgress
+    public var inFlight: InFlight?
+    /// Not tried again before this time (a retry).
+    public var notBefore: Date?
+
+    public init(_ progress: DestinationProgress) {
+        self.progress = progress
+    }
+
+    /// Still to go: queued, in flight or waiting.
+    public var isQueued: Bool { progress.state == .queued }
+
+    public func state(at now: Date) -> State {
+        switch progress.state {
+        case .delivered: return .delivered
+        case .failed: return .failed
+        case .queued:
+            if inFlight != nil { return .inFlight }
+            if let notBefore, notBefore > now { return .waiting(until: notBefore) }
+            return .queued
+        }
+    }
+
+    /// Whether a worker may take it at `now`.
+    func isDue(at now: Date) -> Bool { state(at: now) == .queued }
+
+    static func legs(_ map: [String: DestinationProgress]) -> [String: Leg] {
+        map.mapValues(Leg.init)
+    }
+}
+
+/// A photo in the ledger: its entry (as its sidecar says, without the legs), its legs, and its
+/// rendition's stage.
+struct LedgerPhoto: Sendable {
+    enum Rendition: Sendable, Equatable {
+        /// No leg of this run needs one (or the run makes none).
+        case notNeeded
+        /// To be made before a leg that takes it may go.
+        case awaiting
+        /// Being made by the rendition thread (`offer`: from the photo as it downloaded).
+        case making(offer: Int?)
+        /// Made (or the original goes instead): its legs may go.
+        case made
+    }
+
+    var entry: SpoolEntry
+    /// By destination id; nil when its sidecar recorded none (a spool only looked after, holding
+    /// a photo from an older relay): a run that delivers adopts its destinations.
+    var legs: [String: Leg]?
+    var rendition: Rendition = .notNeeded
+    /// Every leg settled: its files are being removed or moved to failed/.
+    var finishing = false
+
+    init(_ entry: SpoolEntry, legs: [String: Leg]?) {
+        var stored = entry
+        stored.destinations = nil
+        self.entry = stored
+        self.legs = legs
+    }
+
+    /// The entry as its sidecar is to say it: with every leg's progress.
+    var snapshot: SpoolEntry {
+        var entry = entry
+        entry.destinations = legs?.mapValues(\.progress)
+        return entry
+    }
+
+    /// The entry a worker of `destination` is handed: its leg's attempts, and the rendition only
+    /// for a destination that takes it (``Spool/uploadURL(for:)`` then gives the original).
+    func entry(for destination: SpoolDestination) -> SpoolEntry {
+        var entry = snapshot
+        if let leg = legs?[destination.id] {
+            entry.attempts = leg.progress.attempts
+            entry.inFlightSince = leg.inFlight?.since
+        }
+        if !destination.takesRendition { entry.rendition = nil }
+        return entry
+    }
+
+    var isInFlight: Bool { legs?.values.contains { $0.inFlight != nil } ?? false }
+
+    /// Its rendition is still to be made (or being made): a leg that takes it cannot go yet.
+    var waitsForRendition: Bool {
+        switch rendition {
+        case .awaiting, .making: return true
+        case .notNeeded, .made: return false
+        }
+    }
+}
+
+/// A photo (or its rendition) offered while it downloads, as the ledger keeps it: the hand-over
+/// is named by `offer`, so that a download offered again after a withdrawal is a new one.
+struct Offer: Sendable, Equatable {
+    enum Stage: Sendable, Equatable {
+        /// Waiting for a reader.
+        case offered
+        /// A worker of this destination is reading it.
+        case claimed(by: String)
+        /// The rendition thread is reading it.
+        case rendering
+        /// Its download is complete and being committed: no new reader.
+        case closing
+        /// A rendition upload whose photo is claimed for its worker; its sidecar is being written.
+        case handingOver(to: String)
+    }
+
+    var offer: Int
+    /// The entry the photo will have (its size is 0 when not known before its end).
+    var entry: SpoolEntry
+    var stage: Stage = .offered
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Photos read while they download (cut-through), keyed by photo id: offered to a worker (or to
+/// the rendition thread, in a run that sends renditions), committed into a leg in flight for the
+/// worker that read it, or abandoned. Each hand-over is named by its offer number, so a worker
+/// holding an older offer of a photo (a download withdrawn and begun again) is told apart.
+extension PhotoLedger {
+    mutating func addOffer(_ entry: SpoolEntry, offer: Int) -> [Action] {
+        var ended: [Action] = []
+        if let older = offers[entry.id] { ended.append(.end(offer: older.offer, .abandoned)) }
+        offers[entry.id] = Offer(offer: offer, entry: entry)
+        return ended
+    }
+
+    mutating func takeBackOffer(_ id: String, offer: Int) -> [Action] {
+        guard offers[id]?.offer == offer else { return [] }
+        offers[id] = nil
+        return [.end(offer: offer, .abandoned)]
+    }
+
+    mutating func committing(_ id: String, fileName: String, reservation: Reservation?, offer: Int?) -> [Action] {
+        var inFlightAttempts: Int?
+        if let offer, var current = offers[id], current.offer == offer {
+            switch current.stage {
+            case .claimed: inFlightAttempts = current.entry.attempts
+            case .offered: current.stage = .closing
+            case .rendering, .closing, .handingOver: break
+            }
+            offers[id] = current
+        }
+        let kept: Reservation
+        if let reservation {
+            kept = reservation
+        } else {
+            let sequence = takeSequence()
+            kept = Reservation(sequence: sequence, uploadName: uniqueUploadName(for: fileName, sequence: sequence, id: id))
+        }
+        return [.commitAs(kept, inFlightAttempts: inFlightAttempts)]
+    }
+
+    mutating func commitFailed(_ id: String, offer: Int?) -> [Action] {
+        reservedNames[id] = nil
+        guard let offer, offers[id]?.offer == offer else { return [] }
+        offers[id] = nil
+        return [.end(offer: offer, .abandoned)]
+    }
+
+    /// A committed photo: in flight for the worker that read it as it downloaded (when it read
+    /// the size it has), its rendition under way when the rendition thread read it, else queued.
+    mutating func admit(_ entry: SpoolEntry, offer: Int?, now: Date, pid: Int32) -> [Action] {
+        let id = entry.id
+        reservedNames[id] = nil
+        var queued = entry
+        queued.attempts = 0
+        queued.inFlightSince = nil
+        queued.uploaderPID = nil
+        let legs = entry.destinations ?? (destinations.all.isEmpty ? nil : destinations.initialProgress)
+        insert(LedgerPhoto(queued, legs: legs.map(Leg.legs)), renditionFileExists: false)
+        if let early = earlyRetries.removeValue(forKey: id) {
+            changeLeg(id, early.destination) { $0.notBefore = early.notBefore }
+        }
+        var actions: [Action] = []
+        if let offer, let read = offers[id], read.offer == offer {
+            offers[id] = nil
+            switch read.stage {
+            case .claimed(let by) where read.entry.bytes == 0 || read.entry.bytes == entry.bytes:
+                if let destination = destinations[by], var handed = takeLeg(id, for: destination, offer: offer, now: now, pid: pid) {
+                    handed.attempts = max(handed.attempts, read.entry.attempts)
+                    return [.end(offer: offer, .committed(handed))]
+                }
+            case .rendering where photos[id]?.rendition == .awaiting:
+                photos[id]?.rendition = .making(offer: offer)
+                return [.end(offer: offer, .committed(photos[id]?.snapshot ?? entry))]
+            default:
+                break
+            }
+            actions.append(.end(offer: offer, .abandoned))
+        }
+        // The sidecar said in flight for a worker that gave up between the two steps.
+        if entry.inFlightSince != nil { actions.append(.saveSidecar(id: id)) }
+        return actions
+    }
+
+    /// A worker is done reading a photo (or rendition) as it downloaded, without a delivery: if
+    /// the photo was committed into its hands meanwhile, it has it in flight (to settle as
+    /// usual); otherwise its claim is dropped and the photo goes once committed, not before
+    /// `retryDelay` from now.
+    mutating func endCutThrough(_ id: String, destination: String, offer: Int, retryDelay: TimeInterval, now: Date) -> [Action] {
+        for uploads in [\PhotoLedger.offers, \PhotoLedger.renditionUploads] {
+            guard let read = self[keyPath: uploads][id], read.offer == offer else { continue }
+            self[keyPath: uploads][id] = nil
+            if retryDelay > 0 {
+                let notBefore = now.addingTimeInterval(retryDelay)
+                if photos[id] != nil {
+                    changeLeg(id, destination) { $0.notBefore = notBefore }
+                } else {
+                    earlyRetries[id] = (destination, notBefore)
+                }
+            }
+            return [.end(offer: offer, .abandoned), .cutThrough(.abandoned)]
+        }
+        if let photo = photos[id], photo.legs?[destination]?.inFlight?.offer == offer, let me = destinations[destination] {
+            return [.cutThrough(.committed(photo.entry(for: me)))]
+        }
+        return [.cutThrough(.abandoned)]
+    }
+
+    // MARK: - Renditions
+
+    /// The oldest committed photo whose rendition is to be made, else the oldest photo still
+    /// downloading (decoded as it arrives).
+    mutating func claimRendition() -> [Action] {
+        guard !closed else { return [.closed] }
+        if let id = order.first(where: { photos[$0]?.rendition == .awaiting && photos[$0]?.finishing == false }), let photo = photos[id] {
+            photos[id]?.rendition = .making(offer: nil)
+            return [.render(.committed(photo.snapshot))]
+        }
+        if renditionKey != nil, let (id, offer) = offers.filter({ $0.value.stage == .offered }).min(by: { $0.value.offer < $1.value.offer })
+        {
+            offers[id]?.stage = .rendering
+            return [.render(.growing(offer: offer.offer))]
+        }
+        return [.wait(until: nil)]
+    }
+
+    /// The rendition thread stops reading a downloading photo: its rendition is made from the
+    /// spooled photo once committed (or now, if it is).
+    mutating func dropRenditionOffer(_ id: String, offer: Int) -> [Action] {
+        if let read = offers[id], read.offer == offer {
+            offers[id] = nil
+            return [.end(offer: offer, .abandoned)]
+        }
+        if photos[id]?.rendition == .making(offer: offer) { photos[id]?.rendition = .awaiting }
+        return []
+    }
+
+    mutating func offerRendition(_ entry: SpoolEntry, offer: Int) -> [Action] {
+        var ended: [Action] = []
+        if let older = renditionUploads[entry.id] { ended.append(.end(offer: older.offer, .abandoned)) }
+        renditionUploads[entry.id] = Offer(offer: offer, entry: entry)
+        return ended
+    }
+
+    mutating func withdrawRendition(_ id: String, offer: Int) -> [Action] {
+        guard renditionUploads[id]?.offer == offer else { return [] }
+        renditionUploads[id] = nil
+        return [.end(offer: offer, .abandoned)]
+    }
+
+    /// The rendition is stored and its sidecar says so: the photo may go. A worker that is
+    /// uploading the rendition as it was made gets the photo in flight, in the same step, so
+    /// that no other worker takes it from the queue in between.
+    mutating func renditionStored(_ id: String, now: Date, pid: Int32) -> [Action] {
+        guard let photo = photos[id] else { return [] }
+        let stage: LedgerPhoto.Rendition = needsRendition(photo) ? .made : .notNeeded
+        photos[id]?.rendition = stage
+        guard let upload = renditionUploads[id] else { return [] }
+        if case .claimed(let by) = upload.stage, photos[id]?.entry.rendition?.bytes != nil, let destination = destinations[by],
+            let entry = takeLeg(id, for: destination, offer: upload.offer, now: now, pid: pid)
+        {
+            renditionUploads[id]?.stage = .handingOver(to: by)
+            return [.handOver(offer: upload.offer, entry)]
+        }
+        renditionUploads[id] = nil
+        return [.end(offer: upload.offer, .abandoned)]
+    }
+
+    /// The sidecar of a photo claimed for its rendition's worker was written (`saved`): the
+    /// worker may send the last byte. When it gave up meanwhile, or the sidecar could not be
+    /// written, the photo goes back to the queue, its sidecar rewritten.
+    mutating func handedOver(_ id: String, offer: Int, saved: Bool) -> [Action] {
+        let upload = renditionUploads[id].flatMap { $0.offer == offer ? $0 : nil }
+        if upload != nil { renditionUploads[id] = nil }
+        guard let photo = photos[id], let destination = photo.legs?.first(where: { $0.value.inFlight?.offer == offer })?.key else {
+            return upload.map { [.end(offer: $0.offer, .abandoned)] } ?? []
+        }
+        if saved, case .handingOver = upload?.stage, let me = destinations[destination] {
+            return [.end(offer: offer, .committed(photo.entry(for: me)))]
+        }
+        untakeLeg(id, destination)
+        return [.end(offer: offer, .abandoned), .saveSidecar(id: id)]
+    }
+}

@@ -1,0 +1,61 @@
+/// One destination of a run, as the spool needs to know it: what it is sent and when. Every
+/// destination is the same kind of leg in ``PhotoLedger``; what differs between them is declared
+/// here, never by their position in the run.
+///
+/// DESIGN: a new trait of a destination (a new way to be fed) is a field here and a rule in
+/// `PhotoLedger+Claims.swift`; a new destination kind needs neither (see `Destinations.kinds`).
+public struct SpoolDestination: Sendable, Equatable {
+    /// The request config's id, by which each photo's sidecar records the destination's progress.
+    public var id: String
+    /// The destination's name for people (the config's note, else its URL).
+    public var label: String
+    /// Uses the uplink only while no photo waits for a destination of normal priority.
+    public var lowPriority: Bool
+    /// Sent the run's rendition of each photo instead of the original (a photo waits for it).
+    public var takesRendition: Bool
+    /// Can be handed a photo (or its rendition) while it still downloads (cut-through).
+    public var takesGrowing: Bool
+
+    public init(id: String, label: String, lowPriority: Bool = false, takesRendition: Bool = false, takesGrowing: Bool = false) {
+        self.id = id
+        self.label = label
+        self.lowPriority = lowPriority
+        self.takesRendition = takesRendition
+        self.takesGrowing = takesGrowing
+    }
+}
+
+/// The destinations of a run, by priority: those of normal priority first, each group in the
+/// order the run named them. Empty for a spool opened to be looked after, not delivered from
+/// (`relay retry`, `relay drop`): it hands out no work and never finishes a photo on its own.
+public struct SpoolDestinations: Sendable, Equatable {
+    public let all: [SpoolDestination]
+
+    public init(_ destinations: [SpoolDestination]) {
+        all = destinations.filter { !$0.lowPriority } + destinations.filter(\.lowPriority)
+    }
+
+    /// No destination: the spool is looked after, not delivered from.
+    public static let none = SpoolDestinations([])
+
+    public subscript(id: String) -> SpoolDestination? {
+        all.first { $0.id == id }
+    }
+
+    /// What a new photo's sidecar starts with: every destination still to go.
+    var initialProgress: [String: DestinationProgress] {
+        Dictionary(uniqueKeysWithValues: all.map { ($0.id, DestinationProgress(label: $0.label)) })
+    }
+
+    /// The destination a photo still downloading is offered to: the first by priority, when it
+    /// takes growing files (an idle lower one taking it would make the first wait for the
+    /// commit). Nil: photos go once committed.
+    var growingTaker: SpoolDestination? {
+        all.first.flatMap { $0.takesGrowing ? $0 : nil }
+    }
+
+    /// Whether the run sends renditions.
+    var makesRenditions: Bool {
+        all.contains(where: \.takesRendition)
+    }
+}
