@@ -3,12 +3,12 @@ import RelayCore
 
 /// A small, strict command-line parser over a command's declared options: `--name value`,
 /// `--name=value`, repeatable options, flags and positionals. Unknown options are errors (a typo
-/// must not be silently ignored); an option not given has its declared default.
+/// must not be silently ignored). Values are read through each option's typed declaration
+/// (``Option``, ``RepeatedOption``, ``Flag``): an option not given has its declared default.
 struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
-    private let declared: [String: OptionSpec]
 
     /// Parses `arguments` against `options`; `command` names the help that lists them.
     init(_ arguments: [String], _ options: [OptionSpec], command: String) throws(CommandFailure) {
@@ -19,7 +19,6 @@ struct Arguments {
             spellings[option.name] = option.name
             if let alias = option.alias { spellings[alias] = option.name }
         }
-        self.declared = declared
         var index = 0
         while index < arguments.count {
             var argument = arguments[index]
@@ -60,38 +59,31 @@ struct Arguments {
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func has(_ flag: Flag) -> Bool { flags.contains(flag.name) }
 
-    /// The values given (never the default): a repeatable option's list, or whether one was given.
-    func all(_ option: String) -> [String] { values[option] ?? [] }
-
-    /// The option's value, or its declared default when it was not given.
-    func value(_ option: String) -> String? {
-        values[option]?.first ?? declared[option]?.defaultValue
+    /// The option's value as given, read by its type; its default when it was not given.
+    func value<Value>(_ option: Option<Value>) throws(CommandFailure) -> Value? {
+        guard let text = values[option.name]?.first else { return option.defaultValue }
+        return try option.read(text)
     }
 
-    func required(_ option: String, hint: String) throws(CommandFailure) -> String {
-        guard let value = value(option), !value.isEmpty else { throw CommandFailure(.usage, "\(option) is required: \(hint)") }
-        return value
+    /// Every value given of a repeatable option, each read by its type.
+    func values<Value>(_ option: RepeatedOption<Value>) throws(CommandFailure) -> [Value] {
+        var read: [Value] = []
+        for text in values[option.name] ?? [] { read.append(try option.read(text)) }
+        return read
     }
 
-    func integer(_ option: String, in range: ClosedRange<Int>) throws(CommandFailure) -> Int? {
-        guard let text = value(option) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw CommandFailure(.usage, "\(option) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    /// Whether the option was given on the command line (its default does not count).
+    func gave(_ option: OptionSpec) -> Bool {
+        flags.contains(option.name) || !(values[option.name] ?? []).isEmpty
+    }
+
+    /// The option's value; a usage error saying `hint` when it is not given.
+    func required<Value>(_ option: Option<Value>, hint: String) throws(CommandFailure) -> Value {
+        guard let value = try value(option), (value as? String)?.isEmpty != true else {
+            throw CommandFailure(.usage, "\(option.name) is required: \(hint)")
         }
-        return number
-    }
-
-    /// Seconds, in relay's one duration grammar (`DurationText`), within `range`.
-    func seconds(_ option: String, in range: ClosedRange<Double>) throws(CommandFailure) -> Double? {
-        guard let text = value(option) else { return nil }
-        do { return try DurationText.parse(text, option: option, in: range) } catch { throw CommandFailure(.usage, error.description) }
-    }
-
-    /// Bytes, in relay's one size grammar (`ByteSizeText`: 4G is 4 000 000 000), within `range`.
-    func bytes(_ option: String, in range: ClosedRange<Int64>) throws(CommandFailure) -> Int64? {
-        guard let text = value(option) else { return nil }
-        do { return try ByteSizeText.parse(text, option: option, in: range) } catch { throw CommandFailure(.usage, error.description) }
+        return value
     }
 }

@@ -3,18 +3,20 @@ import PTPWire
 
 /// `relay capture --bracket`: exposure bracketing, its options and its plan.
 extension CaptureCommand {
-    static let bracketOptions: [OptionSpec] = [
-        .value(
-            "--bracket", "SPEEDS",
-            "fire one frame at each shutter speed, in order: 1/1000,1/250,1/60,1/15 (forms: \(ShutterSpeed.acceptedForms))"),
-        .value("--bracket-range", "FAST..SLOW", "cover the metered range, e.g. 1/1000..1/4, with --frames and --ev"),
-        .value(
-            "--frames", "N",
-            "frames per set for --bracket-range (\(BracketPlan.framesPerSet.lowerBound)–\(BracketPlan.framesPerSet.upperBound))"),
-        .value("--ev", "STOPS", "stops between frames for --bracket-range: 1, 0.7 (2/3), 0.3 (1/3), 1.5, 2"),
-        .value("--sets", "K", "repeat the plan K times (default 1)"),
-        .flag("--dry-run", "print the plan (sets, frames, speeds, total exposure, estimated duration) and fire nothing"),
-    ]
+    static let bracket = Option.text(
+        "--bracket", "SPEEDS",
+        "fire one frame at each shutter speed, in order: 1/1000,1/250,1/60,1/15 (forms: \(ShutterSpeed.acceptedForms))")
+    static let bracketRange = Option.text(
+        "--bracket-range", "FAST..SLOW", "cover the metered range, e.g. 1/1000..1/4, with --frames and --ev")
+    static let frames = Option.integer(
+        "--frames", "N",
+        "frames per set for --bracket-range (\(BracketPlan.framesPerSet.lowerBound)–\(BracketPlan.framesPerSet.upperBound))",
+        in: 1...1000)
+    static let ev = Option.text("--ev", "STOPS", "stops between frames for --bracket-range: 1, 0.7 (2/3), 0.3 (1/3), 1.5, 2")
+    static let sets = Option.integer("--sets", "K", "repeat the plan K times", default: 1, in: 1...1000)
+    static let dryRun = Flag("--dry-run", "print the plan (sets, frames, speeds, total exposure, estimated duration) and fire nothing")
+
+    static let bracketOptions: [OptionSpec] = [bracket.spec, bracketRange.spec, frames.spec, ev.spec, sets.spec, dryRun.spec]
 
     /// The BRACKETING part of `relay capture --help`.
     static let bracketSection = CommandSpec.Section(
@@ -33,29 +35,27 @@ extension CaptureCommand {
 
     /// The plan the bracketing options describe, nil when none is given.
     static func bracketPlan(_ args: Arguments) throws -> BracketPlan? {
-        let list = args.value("--bracket")
-        let range = args.value("--bracket-range")
+        let list = try args.value(bracket)
+        let range = try args.value(bracketRange)
         guard list != nil || range != nil else {
-            if let stray = ["--frames", "--ev", "--sets", "--dry-run"].first(where: { args.has($0) || !args.all($0).isEmpty }) {
-                throw CommandFailure(.usage, "\(stray) is for bracketing: give --bracket SPEEDS or --bracket-range FAST..SLOW")
+            if let stray = [frames.spec, ev.spec, sets.spec, dryRun.spec].first(where: args.gave) {
+                throw CommandFailure(.usage, "\(stray.name) is for bracketing: give --bracket SPEEDS or --bracket-range FAST..SLOW")
             }
             return nil
         }
-        if let timing = ["--every", "--count", "--until", "--for"].first(where: { !args.all($0).isEmpty })
-            ?? (args.has("--once") ? "--once" : nil)
-        {
-            throw CommandFailure(.usage, "a bracketing run fires frame after frame: leave out \(timing)")
+        if let timing = ([every.spec] + limits + [once.spec]).first(where: args.gave) {
+            throw CommandFailure(.usage, "a bracketing run fires frame after frame: leave out \(timing.name)")
         }
-        let sets = try args.integer("--sets", in: 1...1000) ?? 1
+        let sets = try args.value(sets) ?? 1
         do {
             if let list {
                 guard range == nil else { throw CommandFailure(.usage, "give --bracket or --bracket-range, not both") }
-                if let stray = ["--frames", "--ev"].first(where: { !args.all($0).isEmpty }) {
-                    throw CommandFailure(.usage, "\(stray) goes with --bracket-range; --bracket lists every speed itself")
+                if let stray = [frames.spec, ev.spec].first(where: args.gave) {
+                    throw CommandFailure(.usage, "\(stray.name) goes with --bracket-range; --bracket lists every speed itself")
                 }
                 return try BracketPlan.listed(list, sets: sets)
             }
-            guard let frames = try args.integer("--frames", in: 1...1000), let ev = args.value("--ev") else {
+            guard let frames = try args.value(frames), let ev = try args.value(ev) else {
                 throw CommandFailure(.usage, "--bracket-range needs --frames N and --ev STOPS, e.g. --frames 5 --ev 1")
             }
             return try BracketPlan.covering(range: range ?? "", frames: frames, ev: try BracketPlan.spacing(ev), sets: sets)

@@ -1,19 +1,18 @@
 /// `relay capture`'s options, declared once: its timing, and run's camera and delivery options.
 extension CaptureCommand {
-    static let timingOptions: [OptionSpec] = [
-        .value(
-            "--every", "DURATION",
-            "time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised to 1s); "
-                + "the first shot fires at once"),
-        .value("--count", "N", "take N shots"),
-        .value("--until", "TIME", "stop at HH:MM[:SS] (the next such time) or YYYY-MM-DDTHH:MM, local time"),
-        .value("--for", "DURATION", "stop after this long"),
-        .flag("--once", "take one shot and upload it (no --every)"),
-        .flag(
-            "--resume",
-            "continue the last capture run that did not finish, with the options it was started with "
-                + "(give it alone)"),
-    ]
+    static let every = Option.text(
+        "--every", "DURATION",
+        "time between shots: 30s, 5m, 1h, 1d (at least 1s; smaller values are raised to 1s); the first shot fires at once")
+    static let count = Option.integer("--count", "N", "take N shots", in: 1...10_000_000)
+    static let until = Option.text("--until", "TIME", "stop at HH:MM[:SS] (the next such time) or YYYY-MM-DDTHH:MM, local time")
+    static let runFor = Option.text("--for", "DURATION", "stop after this long")
+    static let once = Flag("--once", "take one shot and upload it (no --every)")
+    static let resume = Flag(
+        "--resume", "continue the last capture run that did not finish, with the options it was started with (give it alone)")
+    /// The limits of a timed run, of which one at most is given.
+    static let limits: [OptionSpec] = [count.spec, until.spec, runFor.spec]
+
+    static let timingOptions: [OptionSpec] = [every.spec, count.spec, until.spec, runFor.spec, once.spec, resume.spec]
 
     /// The CAPTURE OPTIONS part of `relay capture --help` and of the overview.
     static let timingSection = CommandSpec.Section(

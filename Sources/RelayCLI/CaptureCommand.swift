@@ -12,7 +12,7 @@ enum CaptureCommand {
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         var commandLine = arguments
         var resumed: CaptureLedger?
-        if arguments.contains("--resume") {
+        if arguments.contains(resume.name) {
             guard arguments == ["--resume"] else {
                 throw CommandFailure(.usage, "--resume takes no other options: the run goes on with the options it was started with")
             }
@@ -32,19 +32,20 @@ enum CaptureCommand {
         let args = try Arguments(commandLine, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let bracket = resumed == nil ? try bracketPlan(args) : nil
-        if let bracket, args.has("--dry-run") {
+        if let bracket, args.has(dryRun) {
             for line in bracket.summary { print(line) }
             return
         }
-        guard args.all("--camera").count == 1 else {
+        let cameras = try args.values(RunCommand.camera)
+        guard cameras.count == 1, let camera = cameras.first else {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
-        let outputs = RunOutputs(json: args.has("--json"))
+        let outputs = RunOutputs(json: args.has(RunCommand.json))
         defer { outputs.finish() }
         let bus = outputs.bus
         let status = try StatusArguments.start(args, bus: bus, environment: environment)
         defer { status?.stop() }
-        if bracket != nil || resumed?.bracket != nil, let camera = args.value("--camera"), !camera.hasPrefix("ptpip://") {
+        if bracket != nil || resumed?.bracket != nil, !camera.hasPrefix("ptpip://") {
             throw CommandFailure(.usage, "bracketing sets the shutter speed over PTP/IP: give --camera ptpip://HOST, not \(camera)")
         }
         var ledger =
@@ -52,7 +53,7 @@ enum CaptureCommand {
             ?? newLedger(args, commandLine: commandLine, home: home, bus: bus)
         if ledger.session == nil {
             let now = Date()
-            ledger.session = args.value("--session") ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
+            ledger.session = try args.value(RunCommand.session) ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
         let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
         let sources = try RunCommand.sourceSpecs(args).map { setting -> any SourceSetting in
@@ -85,7 +86,7 @@ enum CaptureCommand {
         outputs.finish()
         if let refusal = controller.refusal { throw CommandFailure(.source, refusal) }
         // With --json, stdout holds only events: the summary goes with the log.
-        let say: (String) -> Void = args.has("--json") ? { RunConsole.write(STDERR_FILENO, $0 + "\n") } : { print($0) }
+        let say: (String) -> Void = args.has(RunCommand.json) ? { RunConsole.write(STDERR_FILENO, $0 + "\n") } : { print($0) }
         say(summary)
         let saved = controller.snapshot
         if !saved.ended {
@@ -100,9 +101,9 @@ enum CaptureCommand {
         bus: RunEventBus
     ) throws -> CaptureLedger {
         let now = Date()
-        let limits = ["--count", "--until", "--for"].filter { !args.all($0).isEmpty }
-        if args.has("--once") {
-            if let other = (["--every"] + limits).first(where: { !args.all($0).isEmpty }) {
+        let limits = Self.limits.filter(args.gave).map(\.name)
+        if args.has(once) {
+            if let other = args.gave(every.spec) ? every.name : limits.first {
                 throw CommandFailure(.usage, "--once takes a single shot: leave out \(other)")
             }
             return CaptureLedger(interval: CaptureTiming.minimumInterval, total: 1, endsAt: nil, arguments: commandLine)
@@ -110,21 +111,23 @@ enum CaptureCommand {
         guard limits.count <= 1 else {
             throw CommandFailure(.usage, "give one of --count, --until and --for, not \(limits.joined(separator: " and "))")
         }
-        guard let every = args.value("--every") else {
+        guard let every = try args.value(Self.every) else {
             throw CommandFailure(
                 .usage, "--every is required: how often to shoot, e.g. --every 30s (units ms, s, m, h, d), or --once for one shot")
         }
         let interval: (seconds: Double, note: String?)
         var total: Int?
         var endsAt: Date?
+        let runLength = try args.value(runFor)
+        let endTime = try args.value(until)
         do {
             interval = try CaptureTiming.interval(every)
-            if let text = args.value("--for") { endsAt = now.addingTimeInterval(try CaptureTiming.runLength(text)) }
-            if let text = args.value("--until") { endsAt = try CaptureTiming.endTime(text, now: now) }
+            if let text = runLength { endsAt = now.addingTimeInterval(try CaptureTiming.runLength(text)) }
+            if let text = endTime { endsAt = try CaptureTiming.endTime(text, now: now) }
         } catch {
             throw CommandFailure(.usage, error.description)
         }
-        total = try args.integer("--count", in: 1...10_000_000)
+        total = try args.value(count)
         if let note = interval.note { bus.publish(.capture(.notice(note, .info))) }
         let previous: CaptureLedger?
         do { previous = try CaptureController.load(home.captureFile) } catch { throw CommandFailure(.stateFile, error.description) }

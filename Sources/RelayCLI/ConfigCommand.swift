@@ -5,42 +5,47 @@ import Uploader
 
 /// `relay config add|list|show|use|remove|import`.
 enum ConfigCommand {
-    /// `relay config add`'s options: where and how a photo is sent. The options of one destination
-    /// kind come from its fields (`Destinations.fields`).
+    // `relay config add`'s options: where and how a photo is sent. They are text: the config's
+    // own rules check each value and name the field (exit 4, as a config file's would).
+    static let url = Option.text(
+        "--url", "URL",
+        "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
+            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
+    )
+    static let verb = Option.text(
+        "--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: RequestConfig(url: "").verb.rawValue)
+    static let note = Option.text("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for")
+    static let header = RepeatedOption.texts(
+        "--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending")
+    static let timeout = Option.text("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)")
+    static let maxBytesPerSecond = Option.text(
+        "--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's uplink to others")
+    static let priority = Option.text(
+        "--priority", "normal|low",
+        "when a run delivers to several configs, a low one is sent only while nothing of "
+            + "normal priority waits (a full-size backup beside the gallery)")
+
+    /// Each destination kind's own fields (`Destinations.fields`), as options.
+    static let fieldOptions: [(field: ConfigField, single: Option<String>?, repeated: RepeatedOption<String>?)] = Destinations.fields.map {
+        field, schemes in
+        let help = schemes.joined(separator: ", ") + ": " + field.help
+        return field.form == .pairs
+            ? (field, nil, .texts(field.option, field.placeholder, help)) : (field, .text(field.option, field.placeholder, help), nil)
+    }
+
     static let addOptions: [OptionSpec] =
-        [
-            .value(
-                "--url", "URL",
-                "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-                    + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
-            ),
-            .value("--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: "POST"),
-            .value("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for"),
-            .repeatable(
-                "--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending"),
-            .value("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)"),
-            .value(
-                "--max-bytes-per-second", "SIZE",
-                "send at most this many bytes per second (e.g. 2M), to leave the venue's "
-                    + "uplink to others"),
-            .value(
-                "--priority", "normal|low",
-                "when a run delivers to several configs, a low one is sent only while nothing of "
-                    + "normal priority waits (a full-size backup beside the gallery)"),
-        ]
-        + Destinations.fields.map { field, schemes in
-            let help = schemes.joined(separator: ", ") + ": " + field.help
-            return field.form == .pairs ? .repeatable(field.option, field.placeholder, help) : .value(field.option, field.placeholder, help)
-        } + RenditionOptions.options
+        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec]
+        + fieldOptions.map { $0.single?.spec ?? $0.repeated!.spec } + RenditionOptions.options
 
+    static let json = Flag("--json", "list, show: the configs as JSON (secrets redacted)")
     /// What `relay config list` and `relay config show` take.
-    static let listOptions: [OptionSpec] = [.flag("--json", "list, show: the configs as JSON (secrets redacted)")]
+    static let listOptions: [OptionSpec] = [json.spec]
 
+    static let release = Flag(
+        "--release", "remove it even though spooled photos wait for it: they are no longer sent there (asks first)")
+    static let yes = Flag(DropCommand.yes.name, "with --release: do not ask")
     /// What `relay config remove` takes.
-    static let removeOptions: [OptionSpec] = [
-        .flag("--release", "remove it even though spooled photos wait for it: they are no longer sent there (asks first)"),
-        .flag("--yes", "with --release: do not ask"),
-    ]
+    static let removeOptions: [OptionSpec] = [release.spec, yes.spec]
 
     static let spec = CommandSpec(
         name: "config",
@@ -72,24 +77,25 @@ enum ConfigCommand {
     private static func add(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {
         let args = try Arguments(arguments, addOptions, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        guard let url = args.value("--url"), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandFailure(.config, ConfigError.missingURL(config: args.value("--note") ?? "new").description)
+        let note = try args.value(note)
+        guard let url = try args.value(url), !url.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandFailure(.config, ConfigError.missingURL(config: note ?? "new").description)
         }
-        var config = RequestConfig(url: url, note: args.value("--note") ?? "")
-        if let verb = args.value("--verb") {
+        var config = RequestConfig(url: url, note: note ?? "")
+        if let verb = try args.value(verb) {
             guard let parsed = RequestConfig.Verb(rawValue: verb.trimmingCharacters(in: .whitespaces).uppercased()) else {
                 throw CommandFailure(.config, ConfigError.invalidVerb(verb).description)
             }
             config.verb = parsed
         }
-        for header in args.all("--header") {
+        for header in try args.values(header) {
             guard let colon = header.firstIndex(of: ":") else {
                 throw CommandFailure(.config, ConfigError.invalidHeader(header, reason: "it has no ':'").description)
             }
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             config.headers[name] = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        if let timeout = args.value("--timeout") {
+        if let timeout = try args.value(timeout) {
             guard let seconds = DurationText.seconds(timeout) else {
                 throw CommandFailure(
                     .config,
@@ -97,7 +103,7 @@ enum ConfigCommand {
             }
             config.timeoutSeconds = seconds
         }
-        if let rate = args.value("--max-bytes-per-second") {
+        if let rate = try args.value(maxBytesPerSecond) {
             guard let bytes = ByteSizeText.bytes(rate), bytes <= Int.max else {
                 throw CommandFailure(
                     .config,
@@ -108,17 +114,17 @@ enum ConfigCommand {
             config.maxBytesPerSecond = Int(bytes)
         }
         config.rendition = try RenditionOptions.setting(args)
-        for (field, _) in Destinations.fields {
-            if field.form == .pairs {
+        for (field, single, repeated) in fieldOptions {
+            if let repeated {
                 var pairs: [String: ConfigValue] = [:]
-                for pair in args.all(field.option) {
+                for pair in try args.values(repeated) {
                     guard let equals = pair.firstIndex(of: "=") else {
                         throw CommandFailure(.config, ConfigError.invalidField(pair, reason: "it has no '='").description)
                     }
                     pairs[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
                 }
                 if !pairs.isEmpty { config.options[field.name] = .object(pairs) }
-            } else if let value = args.value(field.option) {
+            } else if let single, let value = try args.value(single) {
                 if case .choice = field.form {
                     config.options[field.name] = .string(value.lowercased())
                 } else {
@@ -126,7 +132,7 @@ enum ConfigCommand {
                 }
             }
         }
-        if let priority = args.value("--priority") {
+        if let priority = try args.value(priority) {
             guard let parsed = RequestConfig.Priority(rawValue: priority.lowercased()) else {
                 throw CommandFailure(
                     .config, ConfigError.invalidSetting(priority, reason: "priority is normal or low (--priority low)").description)
@@ -146,7 +152,7 @@ enum ConfigCommand {
     private static func list(_ arguments: [String], store: ConfigStore) throws {
         let args = try Arguments(arguments, listOptions, command: spec.name)
         let list = try store.load()
-        if args.has("--json") { return try JSONOutput.print(list.mapConfigs(Destinations.shown)) }
+        if args.has(json) { return try JSONOutput.print(list.mapConfigs(Destinations.shown)) }
         if list.configs.isEmpty {
             print("no configs yet: relay config add --url https://gallery.example/upload")
             return
@@ -181,14 +187,14 @@ enum ConfigCommand {
         let config = try store.load().find(query)
         let id = config.id.uuidString
         if let waiting = Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) {
-            guard args.has("--release") else {
+            guard args.has(release) else {
                 throw CommandFailure(
                     .usage,
                     DropCommand.describe(waiting) + ". Deliver them first (relay run --config "
                         + "\(id.prefix(8).lowercased()) with your other configs), or remove it anyway: relay config remove \(query) --release"
                 )
             }
-            try DropCommand.release(id, home: home, confirmed: args.has("--yes"), action: "relay config remove \(query) --release --yes")
+            try DropCommand.release(id, home: home, confirmed: args.has(yes), action: "relay config remove \(query) --release --yes")
             guard Spool.inspect(directory: home.spoolDirectory).waiting.first(where: { $0.id == id }) == nil else { return }
         }
         let removed = try changeOne([id], action: "remove", store: store) { list, id throws(ConfigError) in try list.remove(id) }

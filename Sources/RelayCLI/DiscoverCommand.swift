@@ -16,23 +16,7 @@ enum DiscoverCommand {
         sections: [
             .init(
                 title: "DISCOVER OPTIONS",
-                options: [
-                    .value("--range", "RANGE", "addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)"),
-                    .value("--port", "N", "the PTP/IP port", default: "15740"),
-                    .value(
-                        "--timeout", "DURATION", "limit of one connection attempt and of reading a description, e.g. 500ms, 2s",
-                        default: "2s"),
-                    .flag("--identify", "name the cameras that did not announce themselves with a PTP/IP connection"),
-                    .repeatable(
-                        "--ssdp-target", "HOST:PORT",
-                        "send the SSDP search to this address instead of 239.255.255.250:1900 "
-                            + "(may be given several times; a camera's address, or the SSDP port of a relay camera-sim)"),
-                    .flag(
-                        "--json",
-                        "a JSON array: host, port, url, foundBy (announced, listening, identified), manufacturer, model, "
-                            + "serialNumber, friendlyName, and where known serviceType, udn, refusal (why it refused relay), note (why its "
-                            + "description was unreadable); a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2"),
-                ],
+                options: [range.spec, port.spec, timeout.spec, identify.spec, ssdpTarget.spec, json.spec],
                 notes: [
                     "USB cameras libgphoto2 detects are listed too (model and port, e.g. usb:001,005), without a session. Cameras that "
                         + "announce themselves over SSDP/UPnP (Canon, Sony) are listed first, named from their UPnP description, without "
@@ -43,11 +27,35 @@ enum DiscoverCommand {
                 ])
         ])
 
+    static let range = Option.text(
+        "--range", "RANGE", "addresses to scan, e.g. 192.168.1.0/24 or 10.0.0.2-40 (default: this machine's networks)")
+    static let port = Option.integer("--port", "N", "the PTP/IP port", default: Int(PTPIPClientOptions.defaultPort), in: 1...65535)
+    static let timeout = Option.duration(
+        "--timeout", "limit of one connection attempt and of reading a description, e.g. 500ms, 2s",
+        default: DiscoveryOptions(addresses: [], guid: [], friendlyName: "").timeout, in: 0.1...60)
+    static let identify = Flag("--identify", "name the cameras that did not announce themselves with a PTP/IP connection")
+    static let ssdpTarget = RepeatedOption<SSDPTarget>(
+        spec: .repeatable(
+            "--ssdp-target", "HOST:PORT",
+            "send the SSDP search to this address instead of 239.255.255.250:1900 "
+                + "(may be given several times; a camera's address, or the SSDP port of a relay camera-sim)")
+    ) { text throws(CommandFailure) in
+        guard let target = SSDPTarget.parse(text) else {
+            throw CommandFailure(.usage, "--ssdp-target '\(text)' is not HOST:PORT with an IPv4 address (e.g. 192.168.1.20:1900)")
+        }
+        return target
+    }
+    static let json = Flag(
+        "--json",
+        "a JSON array: host, port, url, foundBy (announced, listening, identified), manufacturer, model, "
+            + "serialNumber, friendlyName, and where known serviceType, udn, refusal (why it refused relay), note (why its "
+            + "description was unreadable); a USB camera libgphoto2 detects: url, model, gphoto2Port, foundBy libgphoto2")
+
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let addresses: [String]
-        if let range = args.value("--range") {
+        if let range = try args.value(range) {
             do { addresses = try AddressRange.parse(range) } catch { throw CommandFailure(.usage, error.description) }
         } else {
             addresses = NetworkInterfaces.defaultScanAddresses()
@@ -55,18 +63,12 @@ enum DiscoverCommand {
         }
         let registry = try CameraRegistry(home: home)
         var options = DiscoveryOptions(addresses: addresses, guid: registry.clientGUID, friendlyName: CameraSource.friendlyName)
-        if let port = try args.integer("--port", in: 1...65535) { options.port = UInt16(port) }
-        if let timeout = try args.seconds("--timeout", in: 0.1...60) { options.timeout = timeout }
-        options.identify = args.has("--identify")
+        if let port = try args.value(port) { options.port = UInt16(port) }
+        if let timeout = try args.value(timeout) { options.timeout = timeout }
+        options.identify = args.has(identify)
         var ssdp = SSDPSearchOptions()
-        if !args.all("--ssdp-target").isEmpty {
-            ssdp.targets = try args.all("--ssdp-target").map { text throws(CommandFailure) in
-                guard let target = SSDPTarget.parse(text) else {
-                    throw CommandFailure(.usage, "--ssdp-target '\(text)' is not HOST:PORT with an IPv4 address (e.g. 192.168.1.20:1900)")
-                }
-                return target
-            }
-        }
+        let targets = try args.values(ssdpTarget)
+        if !targets.isEmpty { ssdp.targets = targets }
         ssdp.descriptionTimeout = options.timeout
         options.ssdp = ssdp
         let searched = ssdp.targets.map(\.description).joined(separator: ", ")
@@ -75,7 +77,7 @@ enum DiscoverCommand {
                 + "\(describe(addresses)), port \(options.port)\(options.identify ? "; naming the ones that stay silent" : "")")
         let usbCameras = gphoto2Cameras(log: log)
         let cameras = CameraDiscovery.find(options, note: { log("relay: \($0)") })
-        if args.has("--json") {
+        if args.has(json) {
             try JSONOutput.print(cameras.map { Entry.network(Listed(camera: $0)) } + usbCameras.map { Entry.gphoto2(GPhoto2Listed($0)) })
         } else {
             for text in cameras.map(line) + usbCameras.map(line) { print(text) }

@@ -18,19 +18,20 @@ enum DropCommand {
         sections: [
             .init(
                 title: "DROP OPTIONS",
-                options: [
-                    .value("--destination", "ID|NOTE", "the destination photos wait for (config id, id prefix or note; see relay status)"),
-                    .flag("--yes", "do not ask (needed when stdin is not a terminal)"),
-                ])
+                options: [destination.spec, yes.spec])
         ])
+    static let destination = Option.text(
+        "--destination", "ID|NOTE", "the destination photos wait for (config id, id prefix or note; see relay status)")
+    /// Also in `relay config remove --release`.
+    static let yes = Flag("--yes", "do not ask (needed when stdin is not a terminal)")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        guard let query = args.value("--destination") else {
+        guard let query = try args.value(destination) else {
             throw CommandFailure(.usage, "name the destination: relay drop --destination ID|NOTE (relay status lists them)")
         }
-        try release(query, home: home, confirmed: args.has("--yes"), action: "relay drop --destination \(query) --yes")
+        try release(query, home: home, confirmed: args.has(yes), action: "relay drop --destination \(query) --yes")
     }
 
     /// Releases what photos owe the destination `query` names, once the user agreed (`confirmed`,

@@ -4,22 +4,34 @@ import RelayCore
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
 enum FTPArguments {
+    /// What a receiver takes unless told otherwise.
+    private static let defaults = FTPReceiverOptions(accounts: [])
+
+    static let listen = Option.text("--ftp", "[ADDRESS:]PORT", "listen for camera FTP uploads (2121 is the usual port; 21 needs root)")
+    static let user = RepeatedOption.texts(
+        "--ftp-user", "NAME[:VAR]",
+        "a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the "
+            + "command line); each user has a folder of its own; may be repeated")
+    static let maxSize = Option.size("--ftp-max-size", "a bigger photo is refused", default: defaults.maxFileBytes, in: 1...Int64.max)
+    static let sessions = Option.integer("--ftp-sessions", "N", "connections at once", default: defaults.maxSessions, in: 1...256)
+    static let idle = Option.duration("--ftp-idle", "closes a silent connection", default: defaults.idleSeconds, in: 1...86_400)
+    static let keepPartial = Option.duration(
+        "--ftp-keep-partial", "keeps a cut-off upload for a REST/APPE resume", default: defaults.partialKeepSeconds, in: 1...7 * 86_400)
+    static let tls = Option<FTPTLSMode>.value(
+        "--ftp-tls", "MODE",
+        "off, optional or required: explicit FTPS (AUTH TLS, PROT P) with a certificate made on "
+            + "first start in $RELAY_HOME/ftp/tls; its SHA-256 fingerprint is printed, for approving it on the camera",
+        default: defaults.tls, defaultText: defaults.tls.rawValue
+    ) { text throws(CommandFailure) in
+        guard let mode = FTPTLSMode(rawValue: text.lowercased()) else {
+            throw CommandFailure(.usage, FTPReceiverError.badTLSMode(text).description)
+        }
+        return mode
+    }
+
     /// The receiver's options, in `relay run` and `relay ftp-setup`.
     static let options: [OptionSpec] = [
-        .value("--ftp", "[ADDRESS:]PORT", "listen for camera FTP uploads (2121 is the usual port; 21 needs root)"),
-        .repeatable(
-            "--ftp-user", "NAME[:VAR]",
-            "a login; its password is in $RELAY_FTP_PASSWORD, or in $VAR (never on the "
-                + "command line); each user has a folder of its own; may be repeated"),
-        .value("--ftp-max-size", "SIZE", "a bigger photo is refused", default: "4G"),
-        .value("--ftp-sessions", "N", "connections at once", default: "16"),
-        .value("--ftp-idle", "DURATION", "closes a silent connection", default: "5m"),
-        .value("--ftp-keep-partial", "DURATION", "keeps a cut-off upload for a REST/APPE resume", default: "1h"),
-        .value(
-            "--ftp-tls", "MODE",
-            "off, optional or required: explicit FTPS (AUTH TLS, PROT P) with a certificate made on "
-                + "first start in $RELAY_HOME/ftp/tls; its SHA-256 fingerprint is printed, for approving it on the camera",
-            default: "off"),
+        listen.spec, user.spec, maxSize.spec, sessions.spec, idle.spec, keepPartial.spec, tls.spec,
     ]
 
     /// The CAMERA FTP part of `relay run --help`.
@@ -37,14 +49,17 @@ enum FTPArguments {
         sections: [
             .init(
                 title: "FTP-SETUP OPTIONS",
-                options: options.map { $0.name == "--ftp" ? $0.withDefault("\(FTPReceiverOptions.defaultPort)") : $0 }
-                    + [RunCommand.includeRAW])
+                options: [setupListen.spec] + options.filter { $0.name != listen.name } + [RunCommand.includeRAW.spec])
         ])
+
+    /// `relay ftp-setup` has a port to show when none is given.
+    private static let setupListen = Option.text(
+        listen.name, listen.spec.placeholder, listen.spec.help, default: "\(FTPReceiverOptions.defaultPort)")
 
     /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
     static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
-        guard let listen = args.value("--ftp") else {
-            if !args.all("--ftp-user").isEmpty {
+        guard let listen = try args.value(listen) else {
+            if args.gave(user.spec) {
                 throw CommandFailure(.usage, "--ftp-user is for the FTP receiver: use it with --ftp PORT")
             }
             return nil
@@ -57,7 +72,7 @@ enum FTPArguments {
         let args = try Arguments(arguments, setupSpec.options, command: setupSpec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let options = try options(
-            listen: try args.required("--ftp", hint: "give [ADDRESS:]PORT, e.g. --ftp 2121"), args, environment: environment)
+            listen: try args.required(setupListen, hint: "give [ADDRESS:]PORT, e.g. --ftp 2121"), args, environment: environment)
         var fingerprint: String?
         if options.tls != .off {
             do { fingerprint = try FTPSource.certificateFingerprint(home: home) } catch {
@@ -70,32 +85,25 @@ enum FTPArguments {
     private static func options(listen: String, _ args: Arguments, environment: [String: String]) throws(CommandFailure)
         -> FTPReceiverOptions
     {
-        let maxSize = try args.bytes("--ftp-max-size", in: 1...Int64.max)
-        let sessions = try args.integer("--ftp-sessions", in: 1...256)
-        let idle = try args.seconds("--ftp-idle", in: 1...86_400)
-        let keepPartial = try args.seconds("--ftp-keep-partial", in: 1...7 * 86_400)
-        let tlsText = args.value("--ftp-tls")
+        let maxFileBytes = try args.value(maxSize) ?? defaults.maxFileBytes
+        let maxSessions = try args.value(sessions) ?? defaults.maxSessions
+        let idleSeconds = try args.value(idle) ?? defaults.idleSeconds
+        let partialKeepSeconds = try args.value(keepPartial) ?? defaults.partialKeepSeconds
+        let tlsMode = try args.value(tls) ?? defaults.tls
+        let users = try args.values(user)
         do {
-            let tls =
-                try tlsText.map { (text: String) throws(FTPReceiverError) -> FTPTLSMode in
-                    guard let mode = FTPTLSMode(rawValue: text.lowercased()) else { throw .badTLSMode(text) }
-                    return mode
-                } ?? .off
             let address = try FTPReceiverOptions.parseListenAddress(listen)
             var accounts: [FTPAccount] = []
-            for spec in args.all("--ftp-user") {
+            for spec in users {
                 let account = try FTPAccount.parse(spec, environment: environment)
                 guard !accounts.contains(where: { $0.name == account.name }) else { throw FTPReceiverError.duplicateUser(account.name) }
                 accounts.append(account)
             }
             guard !accounts.isEmpty else { throw FTPReceiverError.noUsers }
             var options = FTPReceiverOptions(
-                host: address.host, port: address.port, accounts: accounts, includeRAW: args.has("--include-raw"))
-            if let maxSize { options.maxFileBytes = maxSize }
-            if let sessions { options.maxSessions = sessions }
-            if let idle { options.idleSeconds = idle }
-            if let keepPartial { options.partialKeepSeconds = keepPartial }
-            options.tls = tls
+                host: address.host, port: address.port, accounts: accounts, includeRAW: args.has(RunCommand.includeRAW),
+                maxSessions: maxSessions, maxFileBytes: maxFileBytes, idleSeconds: idleSeconds, partialKeepSeconds: partialKeepSeconds,
+                tls: tlsMode)
             if options.setupAddresses.isEmpty {
                 // Listening on every address: the camera needs one of this machine's.
                 options.setupAddresses = NetworkInterfaces.ipv4().map { address in

@@ -10,30 +10,31 @@ enum HistoryCommand {
         sections: [
             .init(
                 title: "HISTORY OPTIONS",
-                options: [
-                    .value(
-                        "--count", "N", "show this many attempts, at most \(HistoryLog.limit)", default: "\(HistoryLog.limit)", alias: "-n"),
-                    .flag("--failed", "only the attempts that failed"),
-                    .flag("--json", "the attempts as a JSON array"),
-                ])
+                options: [count.spec, failed.spec, json.spec])
         ])
+    static let count = Option.integer(
+        "--count", "N", "show this many attempts, at most \(HistoryLog.limit)", default: HistoryLog.limit, in: 1...HistoryLog.limit,
+        alias: "-n")
+    static let failed = Flag("--failed", "only the attempts that failed")
+    static let json = Flag("--json", "the attempts as a JSON array")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let limit = try args.integer("--count", in: 1...HistoryLog.limit) ?? HistoryLog.limit
+        let limit = try args.value(count) ?? HistoryLog.limit
         let history = try JSONStateFile<HistoryLog>(url: home.historyFile).loadSettingAsideUnreadable()
         if let aside = history.setAside {
             FileHandle.standardError.write(
                 Data("relay: history.json could not be read; it was moved aside to \(aside.lastPathComponent)\n".utf8))
         }
         guard let log = history.value else {
-            if args.has("--json") { return try JSONOutput.print([HistoryRecord]()) }
+            if args.has(json) { return try JSONOutput.print([HistoryRecord]()) }
             print("no uploads yet")
             return
         }
-        let records = Array(log.records.filter { !args.has("--failed") || !$0.success }.prefix(limit))
-        if args.has("--json") { return try JSONOutput.print(records) }
+        let onlyFailed = args.has(failed)
+        let records = Array(log.records.filter { !onlyFailed || !$0.success }.prefix(limit))
+        if args.has(json) { return try JSONOutput.print(records) }
         print(HistoryTable.render(records))
     }
 }

@@ -36,11 +36,6 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec(name: name, alias: nil, placeholder: placeholder, help: help, defaultValue: nil, kind: .repeatable)
     }
 
-    /// The same option with another default (`relay ftp-setup --ftp` has one, `relay run --ftp` not).
-    func withDefault(_ value: String) -> OptionSpec {
-        OptionSpec(name: name, alias: alias, placeholder: placeholder, help: help, defaultValue: value, kind: kind)
-    }
-
     /// "  -n, --count N" and its sentence, wrapped, as a help line.
     var helpText: String {
         let spelled = (alias.map { "\($0), " } ?? "") + name + (placeholder.isEmpty ? "" : " \(placeholder)")

@@ -17,18 +17,19 @@ enum PairCommand {
         sections: [
             .init(
                 title: "PAIR OPTIONS",
-                options: [
-                    .value("--camera", "ADDRESS", "the camera's address, ptpip://HOST[:PORT] (relay discover finds it)"),
-                    .value("--guid", "HEX", "the client id the body knows, 32 hex digits (e.g. 00:11:…:ff)"),
-                    .value("--name", "NAME", "the computer name the camera shows, 1 to 64 characters"),
-                    .value("--wait", "DURATION", "how long to keep trying while the camera shows its pairing prompt", default: "2m"),
-                ])
+                options: [camera.spec, guid.spec, name.spec, wait.spec])
         ])
+    static let camera = Option.text("--camera", "ADDRESS", "the camera's address, ptpip://HOST[:PORT] (relay discover finds it)")
+    static let guid = Option.text("--guid", "HEX", "the client id the body knows, 32 hex digits (e.g. 00:11:…:ff)")
+    static let name = Option.text("--name", "NAME", "the computer name the camera shows, 1 to 64 characters")
+    static let wait = Option.duration(
+        "--wait", "how long to keep trying while the camera shows its pairing prompt", default: CameraPairing(camera: .auto).waitSeconds,
+        in: 1...3600)
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let text = try args.required("--camera", hint: "the camera's address, e.g. --camera ptpip://192.168.1.2")
+        let text = try args.required(camera, hint: "the camera's address, e.g. --camera ptpip://192.168.1.2")
         let camera: CameraAddress
         do { camera = try CameraAddress.parse(text) } catch { throw CommandFailure(.usage, error.description) }
         guard camera != .auto else {
@@ -36,21 +37,21 @@ enum PairCommand {
                 .usage, "relay pair pairs one camera: give its address, --camera ptpip://HOST[:PORT] (relay discover finds it)")
         }
         var pairing = CameraPairing(camera: camera)
-        if let guid = args.value("--guid") {
+        if let guid = try args.value(guid) {
             guard let bytes = PTPIPGUID.parse(guid) else {
                 throw CommandFailure(
                     .usage, "--guid '\(guid)' is not a client id: give 32 hex digits, e.g. 00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff")
             }
             pairing.guid = bytes
         }
-        if let name = args.value("--name") {
+        if let name = try args.value(name) {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard (1...64).contains(trimmed.count) else {
                 throw CommandFailure(.usage, "--name must be 1 to 64 characters: the computer name the camera shows")
             }
             pairing.name = trimmed
         }
-        if let wait = try args.seconds("--wait", in: 1...3600) { pairing.waitSeconds = wait }
+        if let wait = try args.value(wait) { pairing.waitSeconds = wait }
 
         let identity: (guid: [UInt8], name: String)
         do { identity = try pairing.identity(registry: try CameraRegistry(home: home)) } catch {

@@ -11,11 +11,11 @@ enum RenditionCommand {
         sections: [
             .init(
                 title: "RENDITION OPTIONS",
-                options: RenditionOptions.options + [
-                    .value("--config", "ID|NOTE", "make the copy this config's rendition makes (by default the selected config's)"),
-                    .value("--output", "FILE", "where to write the copy (by default beside PHOTO, named for its long edge)", alias: "-o"),
-                ])
+                options: RenditionOptions.options + [config.spec, output.spec])
         ])
+    static let config = Option.text("--config", "ID|NOTE", "make the copy this config's rendition makes (by default the selected config's)")
+    static let output = Option.text(
+        "--output", "FILE", "where to write the copy (by default beside PHOTO, named for its long edge)", alias: "-o")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -25,14 +25,14 @@ enum RenditionCommand {
         let spec: RenditionSpec
         if let given = try RenditionOptions.setting(args)?.spec {
             spec = given
-        } else if let configured = try ConfigStore(home: home).resolve(args.value("--config")).renditionSpec {
+        } else if let configured = try ConfigStore(home: home).resolve(try args.value(config)).renditionSpec {
             spec = configured
         } else {
             throw CommandFailure(.usage, "the config sends originals: give --max-edge 2048 (or a config with a rendition)")
         }
         let source = URL(fileURLWithPath: input)
         let output = URL(
-            fileURLWithPath: args.value("--output")
+            fileURLWithPath: try args.value(output)
                 ?? source.deletingPathExtension().path + "-\(spec.maxEdge).jpg")
         let original = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int64) ?? nil
         guard let original else { throw CommandFailure(.failure, "cannot read \(source.path)") }

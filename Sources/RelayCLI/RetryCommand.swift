@@ -12,15 +12,15 @@ enum RetryCommand {
         sections: [
             .init(
                 title: "RETRY OPTIONS",
-                options: [
-                    .flag("--all", "every failed photo"),
-                    .value("--destination", "ID|NOTE", "send them again only to this config (by default, to each that refused them)"),
-                ])
+                options: [all.spec, destination.spec])
         ])
+    static let all = Flag("--all", "every failed photo")
+    static let destination = Option.text(
+        "--destination", "ID|NOTE", "send them again only to this config (by default, to each that refused them)")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
-        if args.positionals.isEmpty && !args.has("--all") {
+        if args.positionals.isEmpty && !args.has(all) {
             throw CommandFailure(.usage, "name the photos to retry (ids from relay status) or give --all")
         }
         let spool: Spool
@@ -31,8 +31,8 @@ enum RetryCommand {
             throw CommandFailure(.stateFile, error.description)
         }
         let moved: [SpoolEntry]
-        let destination = args.value("--destination")
-        do { moved = try spool.retryFailed(ids: args.has("--all") ? [] : args.positionals, destination: destination) } catch {
+        let destination = try args.value(destination)
+        do { moved = try spool.retryFailed(ids: args.has(all) ? [] : args.positionals, destination: destination) } catch {
             throw CommandFailure(.stateFile, error.description)
         }
         print(moved.isEmpty ? "no failed photos matched" : "queued again: " + moved.map(\.uploadName).joined(separator: ", "))

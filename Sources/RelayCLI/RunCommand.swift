@@ -17,7 +17,7 @@ enum RunCommand {
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let ftp = try FTPArguments.spec(args, environment: environment)
         let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [$0] } ?? []))
-        let outputs = RunOutputs(json: args.has("--json"))
+        let outputs = RunOutputs(json: args.has(json))
         defer { outputs.finish() }
         let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
         defer { status?.stop() }
@@ -27,17 +27,18 @@ enum RunCommand {
     /// The pipeline's options from the flags.
     static func runOptions(_ args: Arguments, sources: [any SourceSetting]) throws(CommandFailure) -> RelayRun.Options {
         var limits = SpoolLimits()
-        if let photos = try args.integer("--spool-max-photos", in: 1...1_000_000) { limits.maxPhotos = photos }
-        if let bytes = try args.bytes("--spool-max-bytes", in: 1...Int64.max) { limits.maxBytes = bytes }
+        if let photos = try args.value(spoolMaxPhotos) { limits.maxPhotos = photos }
+        if let bytes = try args.value(spoolMaxBytes) { limits.maxBytes = bytes }
         var backoff = Backoff()
-        if let base = try args.seconds("--retry-base", in: 0.001...3600) { backoff.base = base }
-        if let cap = try args.seconds("--retry-cap", in: 0.001...86_400) { backoff.cap = cap }
+        if let base = try args.value(retryBase) { backoff.base = base }
+        if let cap = try args.value(retryCap) { backoff.cap = cap }
+        let configs = try args.values(config)
         var options = RelayRun.Options(
-            sources: sources, configQuery: args.all("--config").first, limits: limits,
-            policy: DeliveryPolicy(backoff: backoff), moreConfigQueries: Array(args.all("--config").dropFirst()))
-        if let workers = try args.integer("--workers", in: 1...16) { options.workers = workers }
-        if let grace = try args.seconds("--grace", in: 0...86_400) { options.graceSeconds = grace }
-        options.session = args.value("--session")
+            sources: sources, configQuery: configs.first, limits: limits, policy: DeliveryPolicy(backoff: backoff),
+            moreConfigQueries: Array(configs.dropFirst()))
+        if let count = try args.value(workers) { options.workers = count }
+        if let seconds = try args.value(grace) { options.graceSeconds = seconds }
+        options.session = try args.value(session)
         return options
     }
 
@@ -93,8 +94,8 @@ enum RunCommand {
     /// The photo sources named by `--folder` and `--camera` (each may be given several times),
     /// after those in `also` (the FTP receiver).
     static func sourceSpecs(_ args: Arguments, also: [any SourceSetting] = []) throws(CommandFailure) -> [any SourceSetting] {
-        let folders = args.all("--folder")
-        let cameras = args.all("--camera")
+        let folders = try args.values(folder)
+        let cameras = try args.values(camera)
         guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
             throw CommandFailure(
                 .usage,
@@ -102,27 +103,31 @@ enum RunCommand {
                     + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to"
             )
         }
-        let settle = try args.seconds("--settle", in: 0...3600)
+        let settleSeconds = try args.value(settle)
         var specs: [any SourceSetting] =
             also
-            + folders.map {
-                HotFolderSource.Options(folder: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL, settleSeconds: settle ?? 1)
+            + folders.map { path in
+                var folder = HotFolderSource.Options(folder: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
+                if let settleSeconds { folder.settleSeconds = settleSeconds }
+                return folder
             }
-        let chunkSize = try args.bytes("--chunk-size", in: 4_000...64_000_000).map { Int($0) }
-        let listEvery = try args.seconds("--list-every", in: 1...3600)
-        let keepAlive = try args.seconds("--keep-alive", in: 0.5...60)
-        var range: [String]?
-        if let text = args.value("--range") {
-            do { range = try AddressRange.parse(text) } catch { throw CommandFailure(.usage, error.description) }
+        let bytesPerRequest = try args.value(chunkSize).map { Int($0) }
+        let listingInterval = try args.value(listEvery)
+        let keepAliveSeconds = try args.value(keepAlive)
+        var addresses: [String]?
+        if let text = try args.value(range) {
+            do throws(AddressRangeError) { addresses = try AddressRange.parse(text) } catch {
+                throw CommandFailure(.usage, error.description)
+            }
         }
         for text in cameras {
             let gphoto2Port: GPhoto2Port?
             do { gphoto2Port = try GPhoto2Port.parse(text) } catch { throw CommandFailure(.usage, error.description) }
             if let gphoto2Port {
                 var camera = GPhoto2Source.Options(port: gphoto2Port)
-                camera.includeRAW = args.has("--include-raw")
-                camera.includeExisting = args.has("--include-existing")
-                if let chunkSize { camera.chunkSize = chunkSize }
+                camera.includeRAW = args.has(includeRAW)
+                camera.includeExisting = args.has(includeExisting)
+                if let bytesPerRequest { camera.chunkSize = bytesPerRequest }
                 specs.append(camera)
                 continue
             }
@@ -130,24 +135,24 @@ enum RunCommand {
             do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
                 throw CommandFailure(.usage, error.description)
             }
-            camera.includeRAW = args.has("--include-raw")
-            camera.includeExisting = args.has("--include-existing")
-            if let chunkSize { camera.chunkSize = chunkSize }
-            if let listEvery { camera.crossCheckInterval = listEvery }
-            if let keepAlive { camera.keepAliveSeconds = keepAlive }
-            camera.discoveryAddresses = range
+            camera.includeRAW = args.has(includeRAW)
+            camera.includeExisting = args.has(includeExisting)
+            if let bytesPerRequest { camera.chunkSize = bytesPerRequest }
+            if let listingInterval { camera.crossCheckInterval = listingInterval }
+            if let keepAliveSeconds { camera.keepAliveSeconds = keepAliveSeconds }
+            camera.discoveryAddresses = addresses
             specs.append(camera)
         }
         if cameras.isEmpty {
-            for flag in ["--include-raw", "--include-existing"] where args.has(flag) && (also.isEmpty || flag == "--include-existing") {
-                throw CommandFailure(.usage, "\(flag) is for cameras: use it with --camera")
-            }
-            for option in ["--chunk-size", "--range", "--list-every", "--keep-alive"] where !args.all(option).isEmpty {
-                throw CommandFailure(.usage, "\(option) is for cameras: use it with --camera")
+            // FTP takes --include-raw too.
+            let cameraFlags = also.isEmpty ? [includeRAW.spec, includeExisting.spec] : [includeExisting.spec]
+            for option in cameraFlags + onlyForCameras where args.gave(option) {
+                throw CommandFailure(.usage, "\(option.name) is for cameras: use it with --camera")
             }
         } else if !specs.contains(where: { $0 is CameraSource.Options }) {
-            for option in ["--range", "--list-every"] where !args.all(option).isEmpty {
-                throw CommandFailure(.usage, "\(option) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option)")
+            for option in onlyForWiFiCameras where args.gave(option) {
+                throw CommandFailure(
+                    .usage, "\(option.name) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option.name)")
             }
         }
         return specs

@@ -7,13 +7,16 @@ import StatusPage
 /// the run's bus for as long as the run lasts. The token comes from `RELAY_STATUS_TOKEN` only:
 /// a command line shows in `ps` to every user of the machine.
 enum StatusArguments {
-    static let optionName = "--status"
+    static let status = Option.text(
+        "--status", "[ADDRESS:]PORT",
+        "serve a live status page, /metrics and /healthz on PORT (loopback unless "
+            + "ADDRESS is given); set RELAY_STATUS_TOKEN to require ?token=")
 
     /// Starts the page when `--status` is given (before the run publishes its first event, so the
     /// page sees it all) and says where it is. A bad address or a port in use is a usage error:
     /// the photographer picks another value.
     static func start(_ args: Arguments, bus: RunEventBus, environment: [String: String]) throws(CommandFailure) -> StatusServer? {
-        guard let text = args.value(optionName) else { return nil }
+        guard let text = try args.value(status) else { return nil }
         let options: StatusOptions
         do { options = try StatusOptions(argument: text, environment: environment) } catch {
             throw CommandFailure(.usage, error.description)

@@ -6,13 +6,14 @@ import Spool
 enum StatusCommand {
     static let spec = CommandSpec(
         name: "status", usage: ["status [--json]"], summary: "what the spool holds: queued, in flight, failed",
-        sections: [.init(title: "STATUS OPTIONS", options: [.flag("--json", "the spool's entries and problems as JSON")])])
+        sections: [.init(title: "STATUS OPTIONS", options: [json.spec])])
+    static let json = Flag("--json", "the spool's entries and problems as JSON")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
         let snapshot = Spool.inspect(directory: home.spoolDirectory)
-        if args.has("--json") { return try JSONOutput.print(snapshot) }
+        if args.has(json) { return try JSONOutput.print(snapshot) }
         print(
             "spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed"
         )

@@ -19,7 +19,10 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         /// Take what was on the card before relay first connected to this camera.
         public var includeExisting = false
         /// Bytes per GetPartialObject: what a dropped connection costs at most.
-        public var chunkSize = 1 << 20
+        public var chunkSize = Self.defaultChunkSize
+        /// 1 MB (`--chunk-size 1M`), for PTP/IP and libgphoto2 alike: a dropped Wi-Fi link costs
+        /// at most that much.
+        public static let defaultChunkSize = 1_000_000
         /// Seconds between listings of the camera's files, which catch a missed event.
         public var crossCheckInterval = 10.0
         /// Seconds a session may send no operation before relay sends one: bodies end a session

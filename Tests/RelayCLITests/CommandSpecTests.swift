@@ -65,9 +65,7 @@ final class CommandSpecTests: XCTestCase {
         var defaults = 0
         for (command, options, wrapped) in parsers {
             let help = wrapped.replacing(/\s+/, with: " ")
-            let args = try Arguments([], options, command: command)
             for option in options {
-                XCTAssertEqual(args.value(option.name), option.defaultValue, "\(command) \(option.name)")
                 guard let value = option.defaultValue else { continue }
                 defaults += 1
                 XCTAssertTrue(help.contains("(default \(value))"), "\(command) \(option.name)")
@@ -80,6 +78,25 @@ final class CommandSpecTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(defaults, 15)
+    }
+
+    /// A typed option's default is the value it configures, and the help prints it so that it
+    /// reads back as the same value (`--chunk-size` once said 1M while cameras used 1 MiB).
+    func testATypedDefaultIsTheValueUsedAndReadsBackFromItsHelp() throws {
+        let args = try Arguments([], RunCommand.spec.options, command: "run")
+        for option in [RunCommand.grace, RunCommand.retryBase, RunCommand.retryCap, RunCommand.listEvery, RunCommand.keepAlive] {
+            let text = try XCTUnwrap(option.spec.defaultValue, option.name)
+            XCTAssertEqual(try option.read(text), try args.value(option), option.name)
+        }
+        for option in [RunCommand.chunkSize, RunCommand.spoolMaxBytes] {
+            XCTAssertEqual(try option.read(try XCTUnwrap(option.spec.defaultValue)), try args.value(option), option.name)
+        }
+        XCTAssertEqual(try args.value(RunCommand.chunkSize), Int64(CameraSource.Options.defaultChunkSize))
+        XCTAssertEqual(
+            try Arguments(["--chunk-size", "64KiB"], RunCommand.spec.options, command: "run").value(RunCommand.chunkSize), 65_536)
+        XCTAssertThrowsError(try Arguments(["--chunk-size", "1K"], RunCommand.spec.options, command: "run").value(RunCommand.chunkSize)) {
+            XCTAssertTrue(($0 as? CommandFailure)?.message.contains("--chunk-size") ?? false, "\($0)")
+        }
     }
 
     func testRunsDefaultsComeFromItsTable() throws {
@@ -99,8 +116,8 @@ final class CommandSpecTests: XCTestCase {
     func testJSONAndStatusAreAcceptedByRunAndCapture() throws {
         for spec in [RunCommand.spec, CaptureCommand.spec] {
             let args = try Arguments(["--camera", "ptpip://127.0.0.1", "--json", "--status", "8080"], spec.options, command: spec.name)
-            XCTAssertTrue(args.has("--json"), spec.name)
-            XCTAssertEqual(args.value("--status"), "8080", spec.name)
+            XCTAssertTrue(args.has(RunCommand.json), spec.name)
+            XCTAssertEqual(try args.value(StatusArguments.status), "8080", spec.name)
         }
     }
 

@@ -19,7 +19,7 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
         /// Take what was on the card before relay first connected to this camera.
         public var includeExisting = false
         /// Bytes per `gp_camera_file_read`: what a drop costs at most, and what is held in memory.
-        public var chunkSize = 1 << 20
+        public var chunkSize = CameraSource.Options.defaultChunkSize
         /// Waits between reconnects: 0.5 s doubling up to 10 s, so a replugged camera is back within seconds.
         public var reconnect = Backoff(base: 0.5, cap: 10)
         /// A timed capture that fires this camera (`relay capture`).

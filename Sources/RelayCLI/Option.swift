@@ -1,0 +1,107 @@
+import RelayCore
+
+/// One command-line option with its type, declared once: the parser, the help and the completion
+/// read its ``spec``, and a command reads its value typed (`try args.value(RunCommand.grace)`),
+/// with the default and the range applied here. No command names an option by a string or
+/// repeats its range, and a default printed in help is the value used. The shape of
+/// swift-argument-parser's `@Option`, without the package.
+///
+/// DESIGN: a new option is one `static let` of this type beside its command's others, listed in
+/// the command's `CommandSpec` section and read where the command builds its options; rules
+/// between options go in that command's `validate`.
+struct Option<Value: Sendable>: Sendable {
+    let spec: OptionSpec
+    /// The value when the option is not given (nil: none).
+    let defaultValue: Value?
+    /// Reads one given value; the error names the option and says what it takes.
+    let read: @Sendable (String) throws(CommandFailure) -> Value
+
+    var name: String { spec.name }
+}
+
+/// An option given any number of times (`--camera A --camera B`), each value read as `Value`.
+struct RepeatedOption<Value: Sendable>: Sendable {
+    let spec: OptionSpec
+    let read: @Sendable (String) throws(CommandFailure) -> Value
+
+    var name: String { spec.name }
+}
+
+/// An option that is present or not (`--json`).
+struct Flag: Sendable {
+    let spec: OptionSpec
+
+    init(_ name: String, alias: String? = nil, _ help: String) {
+        spec = .flag(name, alias: alias, help)
+    }
+
+    var name: String { spec.name }
+}
+
+extension Option {
+    /// A value read by `read`, shown in help by `placeholder` (its default as `defaultText`).
+    static func value(
+        _ name: String, _ placeholder: String, _ help: String, default value: Value? = nil, defaultText: String? = nil,
+        read: @escaping @Sendable (String) throws(CommandFailure) -> Value
+    ) -> Self {
+        Option(spec: .value(name, placeholder, help, default: defaultText), defaultValue: value, read: read)
+    }
+}
+
+extension Option where Value == String {
+    /// Text taken as written.
+    static func text(_ name: String, _ placeholder: String, _ help: String, default value: String? = nil, alias: String? = nil) -> Self {
+        Option(spec: .value(name, placeholder, help, default: value, alias: alias), defaultValue: value) { $0 }
+    }
+}
+
+extension Option where Value == Int {
+    /// A whole number within `range`.
+    static func integer(
+        _ name: String, _ placeholder: String, _ help: String, default value: Int? = nil, in range: ClosedRange<Int>,
+        alias: String? = nil
+    ) -> Self {
+        Option(spec: .value(name, placeholder, help, default: value.map(String.init), alias: alias), defaultValue: value) {
+            text throws(CommandFailure) in
+            guard let number = Int(text), range.contains(number) else {
+                throw CommandFailure(.usage, "\(name) '\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+    }
+}
+
+extension Option where Value == Double {
+    /// Seconds, in relay's one duration grammar (`DurationText`), within `range`.
+    static func duration(_ name: String, _ help: String, default value: Double? = nil, in range: ClosedRange<Double>) -> Self {
+        Option(spec: .value(name, "DURATION", help, default: value.map(DurationText.format)), defaultValue: value) {
+            text throws(CommandFailure) in
+            do throws(CommandLineValueError) {
+                return try DurationText.parse(text, option: name, in: range)
+            } catch {
+                throw CommandFailure(.usage, error.description)
+            }
+        }
+    }
+}
+
+extension Option where Value == Int64 {
+    /// Bytes, in relay's one size grammar (`ByteSizeText`: 4G is 4 000 000 000), within `range`.
+    static func size(_ name: String, _ help: String, default value: Int64? = nil, in range: ClosedRange<Int64>) -> Self {
+        Option(spec: .value(name, "SIZE", help, default: value.map(ByteSizeText.format)), defaultValue: value) {
+            text throws(CommandFailure) in
+            do throws(CommandLineValueError) {
+                return try ByteSizeText.parse(text, option: name, in: range)
+            } catch {
+                throw CommandFailure(.usage, error.description)
+            }
+        }
+    }
+}
+
+extension RepeatedOption where Value == String {
+    /// Texts taken as written.
+    static func texts(_ name: String, _ placeholder: String, _ help: String) -> Self {
+        RepeatedOption(spec: .repeatable(name, placeholder, help)) { $0 }
+    }
+}
