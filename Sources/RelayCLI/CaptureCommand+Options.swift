@@ -38,7 +38,7 @@ extension CaptureCommand {
             timingSection,
             bracketSection,
             .init(
-                title: "RUN OPTIONS (for the one --camera)", options: RunCommand.cameraOptions + RunCommand.deliveryOptions,
+                title: "RUN OPTIONS (for the one --camera)", options: CameraSourceKind.options + RunCommand.deliveryOptions,
                 notes: [RunCommand.unitsNote]),
         ])
 }

@@ -36,7 +36,7 @@ enum CaptureCommand {
             for line in bracket.summary { print(line) }
             return
         }
-        let cameras = try args.values(RunCommand.camera)
+        let cameras = try args.values(CameraSourceKind.camera)
         guard cameras.count == 1, let camera = cameras.first else {
             throw CommandFailure(.usage, "relay capture fires one camera: give --camera ptpip://HOST[:PORT] (or auto, or usb) once")
         }
@@ -56,7 +56,8 @@ enum CaptureCommand {
             ledger.session = try args.value(RunCommand.session) ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
         let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
-        let sources = try RunCommand.sourceSpecs(args).map { setting -> any SourceSetting in
+        let sources = try SourceKinds.settings(args, environment: environment, kinds: [CameraSourceKind.self]).map {
+            setting -> any SourceSetting in
             guard var camera = setting as? any CaptureSetting else { return setting }
             camera.capture = controller
             return camera

@@ -1,9 +1,10 @@
 import FTPReceiver
+import Intake
 import PTPIP
 import RelayCore
 
 /// `relay run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]…` and `relay ftp-setup`.
-enum FTPArguments {
+enum FTPArguments: SourceKind {
     /// What a receiver takes unless told otherwise.
     private static let defaults = FTPReceiverOptions(accounts: [])
 
@@ -49,22 +50,24 @@ enum FTPArguments {
         sections: [
             .init(
                 title: "FTP-SETUP OPTIONS",
-                options: [setupListen.spec] + options.filter { $0.name != listen.name } + [RunCommand.includeRAW.spec])
+                options: [setupListen.spec] + options.filter { $0.name != listen.name } + [CameraSourceKind.includeRAW.spec])
         ])
 
     /// `relay ftp-setup` has a port to show when none is given.
     private static let setupListen = Option.text(
         listen.name, listen.spec.placeholder, listen.spec.help, default: "\(FTPReceiverOptions.defaultPort)")
 
-    /// The receiver's options, nil without `--ftp`. Passwords come from the environment only.
-    static func spec(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> FTPReceiverOptions? {
+    static var sourceOption: OptionSpec { listen.spec }
+
+    /// The receiver, none without `--ftp`. Passwords come from the environment only.
+    static func settings(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> [any SourceSetting] {
         guard let listen = try args.value(listen) else {
             if args.gave(user.spec) {
                 throw CommandFailure(.usage, "--ftp-user is for the FTP receiver: use it with --ftp PORT")
             }
-            return nil
+            return []
         }
-        return try options(listen: listen, args, environment: environment)
+        return [try options(listen: listen, args, environment: environment)]
     }
 
     /// `relay ftp-setup [--ftp …] --ftp-user …`: what to type into the camera, without starting.
@@ -101,7 +104,7 @@ enum FTPArguments {
             }
             guard !accounts.isEmpty else { throw FTPReceiverError.noUsers }
             var options = FTPReceiverOptions(
-                host: address.host, port: address.port, accounts: accounts, includeRAW: args.has(RunCommand.includeRAW),
+                host: address.host, port: address.port, accounts: accounts, includeRAW: args.has(CameraSourceKind.includeRAW),
                 maxSessions: maxSessions, maxFileBytes: maxFileBytes, idleSeconds: idleSeconds, partialKeepSeconds: partialKeepSeconds,
                 tls: tlsMode)
             if options.setupAddresses.isEmpty {

@@ -15,8 +15,7 @@ enum RunCommand {
     static func run(_ arguments: [String], home: RelayHome, environment: [String: String]) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
         if let extra = args.positionals.first { throw CommandFailure(.usage, "unexpected argument '\(extra)'") }
-        let ftp = try FTPArguments.spec(args, environment: environment)
-        let options = try runOptions(args, sources: try sourceSpecs(args, also: ftp.map { [$0] } ?? []))
+        let options = try runOptions(args, sources: try SourceKinds.settings(args, environment: environment))
         let outputs = RunOutputs(json: args.has(json))
         defer { outputs.finish() }
         let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
@@ -89,73 +88,6 @@ enum RunCommand {
                 "stopped because stdout was closed while relay wrote --json events; "
                     + "photos not yet delivered are in the spool and go with the next run")
         }
-    }
-
-    /// The photo sources named by `--folder` and `--camera` (each may be given several times),
-    /// after those in `also` (the FTP receiver).
-    static func sourceSpecs(_ args: Arguments, also: [any SourceSetting] = []) throws(CommandFailure) -> [any SourceSetting] {
-        let folders = try args.values(folder)
-        let cameras = try args.values(camera)
-        guard !folders.isEmpty || !cameras.isEmpty || !also.isEmpty else {
-            throw CommandFailure(
-                .usage,
-                "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                    + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, or --folder PATH for the folder your camera or FTP server writes to"
-            )
-        }
-        let settleSeconds = try args.value(settle)
-        var specs: [any SourceSetting] =
-            also
-            + folders.map { path in
-                var folder = HotFolderSource.Options(folder: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
-                if let settleSeconds { folder.settleSeconds = settleSeconds }
-                return folder
-            }
-        let bytesPerRequest = try args.value(chunkSize).map { Int($0) }
-        let listingInterval = try args.value(listEvery)
-        let keepAliveSeconds = try args.value(keepAlive)
-        var addresses: [String]?
-        if let text = try args.value(range) {
-            do throws(AddressRangeError) { addresses = try AddressRange.parse(text) } catch {
-                throw CommandFailure(.usage, error.description)
-            }
-        }
-        for text in cameras {
-            let gphoto2Port: GPhoto2Port?
-            do { gphoto2Port = try GPhoto2Port.parse(text) } catch { throw CommandFailure(.usage, error.description) }
-            if let gphoto2Port {
-                var camera = GPhoto2Source.Options(port: gphoto2Port)
-                camera.includeRAW = args.has(includeRAW)
-                camera.includeExisting = args.has(includeExisting)
-                if let bytesPerRequest { camera.chunkSize = bytesPerRequest }
-                specs.append(camera)
-                continue
-            }
-            var camera: CameraSource.Options
-            do { camera = CameraSource.Options(address: try CameraAddress.parse(text)) } catch {
-                throw CommandFailure(.usage, error.description)
-            }
-            camera.includeRAW = args.has(includeRAW)
-            camera.includeExisting = args.has(includeExisting)
-            if let bytesPerRequest { camera.chunkSize = bytesPerRequest }
-            if let listingInterval { camera.crossCheckInterval = listingInterval }
-            if let keepAliveSeconds { camera.keepAliveSeconds = keepAliveSeconds }
-            camera.discoveryAddresses = addresses
-            specs.append(camera)
-        }
-        if cameras.isEmpty {
-            // FTP takes --include-raw too.
-            let cameraFlags = also.isEmpty ? [includeRAW.spec, includeExisting.spec] : [includeExisting.spec]
-            for option in cameraFlags + onlyForCameras where args.gave(option) {
-                throw CommandFailure(.usage, "\(option.name) is for cameras: use it with --camera")
-            }
-        } else if !specs.contains(where: { $0 is CameraSource.Options }) {
-            for option in onlyForWiFiCameras where args.gave(option) {
-                throw CommandFailure(
-                    .usage, "\(option.name) is for Wi-Fi cameras (ptpip:// or auto): libgphoto2 cameras take no \(option.name)")
-            }
-        }
-        return specs
     }
 
     static func failure(_ error: RunError) -> CommandFailure {

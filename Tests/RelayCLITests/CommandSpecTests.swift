@@ -84,24 +84,27 @@ final class CommandSpecTests: XCTestCase {
     /// reads back as the same value (`--chunk-size` once said 1M while cameras used 1 MiB).
     func testATypedDefaultIsTheValueUsedAndReadsBackFromItsHelp() throws {
         let args = try Arguments([], RunCommand.spec.options, command: "run")
-        for option in [RunCommand.grace, RunCommand.retryBase, RunCommand.retryCap, RunCommand.listEvery, RunCommand.keepAlive] {
+        for option in [RunCommand.grace, RunCommand.retryBase, RunCommand.retryCap, CameraSourceKind.listEvery, CameraSourceKind.keepAlive]
+        {
             let text = try XCTUnwrap(option.spec.defaultValue, option.name)
             XCTAssertEqual(try option.read(text), try args.value(option), option.name)
         }
-        for option in [RunCommand.chunkSize, RunCommand.spoolMaxBytes] {
+        for option in [CameraSourceKind.chunkSize, RunCommand.spoolMaxBytes] {
             XCTAssertEqual(try option.read(try XCTUnwrap(option.spec.defaultValue)), try args.value(option), option.name)
         }
-        XCTAssertEqual(try args.value(RunCommand.chunkSize), Int64(CameraSource.Options.defaultChunkSize))
+        XCTAssertEqual(try args.value(CameraSourceKind.chunkSize), Int64(CameraSource.Options.defaultChunkSize))
         XCTAssertEqual(
-            try Arguments(["--chunk-size", "64KiB"], RunCommand.spec.options, command: "run").value(RunCommand.chunkSize), 65_536)
-        XCTAssertThrowsError(try Arguments(["--chunk-size", "1K"], RunCommand.spec.options, command: "run").value(RunCommand.chunkSize)) {
+            try Arguments(["--chunk-size", "64KiB"], RunCommand.spec.options, command: "run").value(CameraSourceKind.chunkSize), 65_536)
+        XCTAssertThrowsError(
+            try Arguments(["--chunk-size", "1K"], RunCommand.spec.options, command: "run").value(CameraSourceKind.chunkSize)
+        ) {
             XCTAssertTrue(($0 as? CommandFailure)?.message.contains("--chunk-size") ?? false, "\($0)")
         }
     }
 
     func testRunsDefaultsComeFromItsTable() throws {
         let args = try Arguments(["--camera", "ptpip://127.0.0.1"], RunCommand.spec.options, command: "run")
-        let options = try RunCommand.runOptions(args, sources: try RunCommand.sourceSpecs(args))
+        let options = try RunCommand.runOptions(args, sources: try SourceKinds.settings(args, environment: [:]))
         XCTAssertEqual(options.workers, 2)
         XCTAssertEqual(options.graceSeconds, 15)
         XCTAssertEqual(options.limits.maxPhotos, 1000)
