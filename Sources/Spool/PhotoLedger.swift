@@ -303,15 +303,20 @@ public struct PhotoLedger: Sendable {
         return []
     }
 
+    /// A settled photo that could not be moved to failed/: this run's refused legs are tried
+    /// again in a minute (a leg that takes the rendition waits for it to be made again).
     private mutating func finishFailed(_ id: String, now: Date) -> [Action] {
-        guard photos[id]?.finishing == true else { return [] }
-        photos[id]?.finishing = false
-        for (destination, leg) in photos[id]?.legs ?? [:] where leg.progress.state == .failed {
-            changeLeg(id, destination) { leg in
-                leg.progress.state = .queued
-                leg.notBefore = now.addingTimeInterval(60)
-            }
+        guard var photo = photos[id], photo.finishing else { return [] }
+        photo.finishing = false
+        for destination in destinations.all where photo.legs?[destination.id]?.progress.state == .failed {
+            photo.legs?[destination.id]?.progress.state = .queued
+            photo.legs?[destination.id]?.notBefore = now.addingTimeInterval(60)
         }
+        if needsRendition(photo) && photo.rendition == .notNeeded {
+            photo.entry.rendition = nil
+            photo.rendition = .awaiting
+        }
+        photos[id] = photo
         return [.saveSidecar(id: id)]
     }
 

@@ -16,15 +16,17 @@ extension Spool {
             return
         case .delivered:
             defer { apply(.finished(id: entry.id, refusedBy: nil)) }
-            try removeDelivered(entry)
+            try writingSidecar(of: entry.id) { () throws(SpoolError) in try removeDelivered(entry) }
         case .refused(let reason, let statusCode):
+            let refusedBy = Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
             do throws(SpoolError) {
-                try storeFailed(entry, error: reason, statusCode: statusCode)
+                try writingSidecar(of: entry.id) { () throws(SpoolError) in try storeFailed(entry, error: reason, statusCode: statusCode) }
             } catch {
-                apply(.finishFailed(id: entry.id, now: Date()))
+                // Moved already (a folder sync failed after the rename): it is failed/'s now.
+                let moved = !FileManager.default.fileExists(atPath: photoURL(entry.id).path)
+                apply(moved ? .finished(id: entry.id, refusedBy: refusedBy) : .finishFailed(id: entry.id, now: Date()))
                 throw error
             }
-            let refusedBy = Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
             apply(.finished(id: entry.id, refusedBy: refusedBy))
         }
     }

@@ -180,11 +180,19 @@ public final class Spool: @unchecked Sendable {
     /// Writes the sidecar of `id` as the ledger has it now; nothing once the photo is being
     /// finished or gone (a late write must not bring back the sidecar of a photo that left).
     func saveSidecar(_ id: String) throws(StateFileError) {
+        try writingSidecar(of: id) { () throws(StateFileError) in
+            guard let entry = look({ $0.sidecar(id) }) else { return }
+            try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)
+        }
+    }
+
+    /// Runs `body` holding the sidecar lock of `id`: a write that read the ledger before the
+    /// photo began finishing lands before the finishing writes, never after them.
+    func writingSidecar<Result, Failure: Error>(of id: String, _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         let lock = sidecarWrites[Int(id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
         lock.lock()
         defer { lock.unlock() }
-        guard let entry = look({ $0.sidecar(id) }) else { return }
-        try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)
+        return try body()
     }
 
     /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last

@@ -288,6 +288,25 @@ final class PhotoLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.queues["B"]?.failed, 0)
     }
 
+    /// A refusal that could not be moved to failed/ is tried again in a minute; the rendition
+    /// its leg takes was removed when it refused, so it is made again first.
+    func testARefusalThatCouldNotBeMovedWaitsForItsRenditionAgain() throws {
+        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true)
+        var ledger = ledger([renditions, backup], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1, for: [renditions, backup]), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.renditionRecorded(id: "photo1", .made(spec: "2048", photoKey: "photo1", bytes: 300, width: 2048, height: 1365)))
+        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        _ = try XCTUnwrap(handed(claim(&ledger, "A")))
+        let refused = ledger.apply(.settle(id: "photo1", destination: "A", .failed(error: "HTTP 413", statusCode: 413), now: start))
+        XCTAssertTrue(refused.contains(.removeRendition(id: "photo1")))
+        _ = try XCTUnwrap(handed(claim(&ledger, "B")))
+        XCTAssertNotNil(finishing(ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))))
+        _ = ledger.apply(.finishFailed(id: "photo1", now: start))
+        XCTAssertEqual(claim(&ledger, "A", at: start.addingTimeInterval(60)), [.wait(until: nil)], "not without its rendition")
+        guard case .render(.committed(let making))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition to make") }
+        XCTAssertNil(making.rendition)
+    }
+
     func testALowPriorityDestinationUsesTheUplinkOnlyWhenNothingElseNeedsIt() throws {
         var ledger = ledger([gallery, backup, archive])
         _ = ledger.apply(.admit(photo(1, for: [gallery, archive]), offer: nil, now: start, pid: 7))
