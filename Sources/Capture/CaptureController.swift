@@ -11,35 +11,40 @@ import Tether
 /// the run's position are published on the run's bus, and the uploads of the shots' photos are
 /// learnt from it.
 ///
-/// `@unchecked Sendable`: `ledger`, `outbox`, `lastProgress`, `primary`, `connected`, `sessionStartedAt`, `pausedSince`,
-/// `saveProblem` and `refused` are read and written under `lock`; the rest is `let`.
-public final class CaptureController: CaptureHook, @unchecked Sendable {
+public final class CaptureController: CaptureHook, Sendable {
     /// Seconds a fired shot may take to show its photo, beyond the exposure time the camera
-    /// reports (Canon; other bodies report none, and this covers exposures of a few seconds).
-    public static let shotTimeout = 10.0
+    /// reports (Canon; other bodies report none, and the default covers exposures of a few seconds).
+    public static let defaultShotTimeout = 10.0
+    private let shotTimeout: TimeInterval
 
-    private let lock = NSLock()
-    private var ledger: CaptureLedger
+    /// What the controller knows, under one lock.
+    private struct State: Sendable {
+        var ledger: CaptureLedger
+        /// Events of the change under way, published once the lock is let go (an observer of
+        /// the bus may call back into the controller).
+        var outbox: [CaptureEvent] = []
+        var lastProgress: CaptureProgress?
+        /// The destination whose deliveries count as the shot's upload (the run's first).
+        var primary: String?
+        var connected = false
+        var sessionStartedAt: Date?
+        var pausedSince: Date?
+        var saveProblem: String?
+        /// Why the camera cannot be fired, once it said so; the run ends.
+        var refused: String?
+    }
+
+    private let state: LockedBox<State>
     private let file: JSONStateFile<CaptureLedger>
     private let bus: RunEventBus
-    /// Events of the change under way, published once the lock is let go (an observer of the
-    /// bus may call back into the controller).
-    private var outbox: [CaptureEvent] = []
-    private var lastProgress: CaptureProgress?
-    /// The destination whose deliveries count as the shot's upload (the run's primary).
-    private var primary: String?
-    private var connected = false
-    private var sessionStartedAt: Date?
-    private var pausedSince: Date?
-    private var saveProblem: String?
     /// Why the camera cannot be fired, once it said so; the run ends.
-    public var refusal: String? { lock.withLock { refused } }
-    private var refused: String?
+    public var refusal: String? { state.withLockedValue { $0.refused } }
 
     /// The ledger is saved at its first change (the first shot), so a run refused before it
     /// starts (a bad config) leaves the last run's file as it was.
-    public init(ledger: CaptureLedger, file: URL, bus: RunEventBus) {
-        self.ledger = ledger
+    public init(ledger: CaptureLedger, file: URL, bus: RunEventBus, shotTimeout: TimeInterval = CaptureController.defaultShotTimeout) {
+        state = LockedBox(State(ledger: ledger))
+        self.shotTimeout = shotTimeout
         self.file = JSONStateFile(url: file)
         self.bus = bus
         bus.subscribe { [weak self] event in self?.observe(event.event) }
@@ -48,9 +53,9 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     private func observe(_ event: RunEvent) {
         switch event {
         case .run(.started(let run)):
-            lock.withLock { primary = run.destinations.first?.label }
+            state.withLockedValue { $0.primary = run.destinations.first?.label }
         case .upload(.settled(let photo, let destination, let outcome)):
-            guard let shot = photo.shot, destination == lock.withLock({ primary }) else { return }
+            guard let shot = photo.shot, destination == state.withLockedValue({ $0.primary }) else { return }
             switch outcome {
             case .delivered: change { ledger in ledger.markUpload(shot, delivered: true) }
             case .failed: change { ledger in ledger.markUpload(shot, delivered: false) }
@@ -66,36 +71,36 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         try JSONStateFile<CaptureLedger>(url: file).load()
     }
 
-    public var snapshot: CaptureLedger { lock.withLock { ledger } }
+    public var snapshot: CaptureLedger { state.withLockedValue { $0.ledger } }
 
     // MARK: - The camera's side
 
     public func cameraReady(name: String, triggerProblem: String?) {
-        lock.withLock {
+        state.withLockedValue { state in
             if let triggerProblem {
-                refused = triggerProblem
+                state.refused = triggerProblem
                 return
             }
-            connected = true
-            sessionStartedAt = Date()
-            if !ledger.hasStarted { ledger.start(at: Date()) }
-            ledger.bracket?.cameraReady(now: Date())
-            if let since = pausedSince {
-                outbox.append(.resumed(camera: name, afterSeconds: Date().timeIntervalSince(since)))
-                pausedSince = nil
+            state.connected = true
+            state.sessionStartedAt = Date()
+            if !state.ledger.hasStarted { state.ledger.start(at: Date()) }
+            state.ledger.bracket?.cameraReady(now: Date())
+            if let since = state.pausedSince {
+                state.outbox.append(.resumed(camera: name, afterSeconds: Date().timeIntervalSince(since)))
+                state.pausedSince = nil
             }
         }
         publishOutbox()
     }
 
     public func cameraGone() {
-        lock.withLock {
-            guard connected else { return }
-            connected = false
-            ledger.bracket?.cameraGone()
-            guard !ledger.isComplete else { return }
-            pausedSince = Date()
-            outbox.append(.paused)
+        state.withLockedValue { state in
+            guard state.connected else { return }
+            state.connected = false
+            state.ledger.bracket?.cameraGone()
+            guard !state.ledger.isComplete else { return }
+            state.pausedSince = Date()
+            state.outbox.append(.paused)
         }
         publishOutbox()
     }
@@ -105,9 +110,9 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     }
 
     public func secondsUntilNextShot() -> Double? {
-        lock.withLock {
-            if let bracket = ledger.bracket { return bracket.isFinished ? nil : Self.bracketStepInterval }
-            return ledger.nextDue.map { $0.timeIntervalSinceNow }
+        state.withLockedValue { state in
+            if let bracket = state.ledger.bracket { return bracket.isFinished ? nil : Self.bracketStepInterval }
+            return state.ledger.nextDue.map { $0.timeIntervalSinceNow }
         }
     }
 
@@ -117,7 +122,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// photo awaited) while a run is under way.
     static let bracketStepInterval = 0.05
 
-    public var isBracketing: Bool { lock.withLock { ledger.bracket != nil } }
+    public var isBracketing: Bool { state.withLockedValue { $0.ledger.bracket != nil } }
 
     /// Refuses a body whose dial chooses the speed, or whose speed relay cannot set; fits the
     /// plan to the speeds it offers, saying each substitution once.
@@ -136,7 +141,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         }
         if let problem {
             change { ledger in ledger.bracket?.stop(because: problem) }
-            lock.withLock { refused = problem }
+            state.withLockedValue { $0.refused = problem }
             return problem
         }
         let substitutions = change { ledger in ledger.bracket?.fit(to: control?.offered ?? []) ?? [] }
@@ -178,8 +183,8 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     }
 
     public func frameTag(ofShot shot: Int) -> BracketTag? {
-        lock.withLock {
-            guard let frames = ledger.bracket?.plan.frames, frames.indices.contains(shot - 1) else { return nil }
+        state.withLockedValue { state in
+            guard let frames = state.ledger.bracket?.plan.frames, frames.indices.contains(shot - 1) else { return nil }
             let frame = frames[shot - 1]
             return BracketTag(set: frame.set, frame: frame.frame, exposure: frame.speed.description)
         }
@@ -201,7 +206,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
 
     public func triggerAccepted(_ shot: Int, busyRetries: Int, exposureSeconds: Double?) {
         if let exposureSeconds, exposureSeconds >= 1 { change { ledger in ledger.triggerAccepted(shot, exposureSeconds: exposureSeconds) } }
-        let planned = lock.withLock { ledger.plannedShots }
+        let planned = state.withLockedValue { $0.ledger.plannedShots }
         bus.publish(.capture(.fired(shot: shot, of: planned, busyRetries: busyRetries)))
     }
 
@@ -210,7 +215,7 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     }
 
     public func photoAppeared(fileName: String, wasOnCardAtConnect: Bool, willUpload: Bool) -> Int? {
-        let before = wasOnCardAtConnect ? lock.withLock { sessionStartedAt ?? .distantPast } : nil
+        let before = wasOnCardAtConnect ? state.withLockedValue { $0.sessionStartedAt ?? .distantPast } : nil
         return change { ledger in ledger.photoAppeared(fileName: fileName, firedBefore: before, willUpload: willUpload) }
     }
 
@@ -219,23 +224,25 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Keeps time while the camera is away (due shots are missed) and fails shots whose photo
     /// did not come in time.
     public func tick() {
+        let connected = state.withLockedValue { $0.connected }
         change { ledger in
             guard ledger.bracket == nil else { return }
             let now = Date()
             if !connected { _ = ledger.takeDue(now: now, cameraReady: false, reasonIfAway: "the camera was not connected") }
-            _ = ledger.expire(now: now, timeout: Self.shotTimeout)
+            _ = ledger.expire(now: now, timeout: shotTimeout)
         }
     }
 
     /// Every shot has fallen due and none waits for its photo.
-    public var isComplete: Bool { lock.withLock { ledger.isComplete } }
+    public var isComplete: Bool { state.withLockedValue { $0.ledger.isComplete } }
 
     /// Captured shots whose photo is not in the gallery yet.
-    public var uploadsPending: Int { lock.withLock { ledger.uploadsPending } }
+    public var uploadsPending: Int { state.withLockedValue { $0.ledger.uploadsPending } }
 
     /// Ends the run: marks it ended when it is complete (or `force`), and returns its summary.
     public func finish(stopped: Bool) -> String {
-        change { ledger in
+        let refused = refusal
+        return change { ledger in
             if let bracket = ledger.bracket {
                 ledger.ended = bracket.isComplete
             } else if ledger.isComplete || refused != nil {
@@ -248,69 +255,71 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
     /// Applies `body` to the ledger, publishes the shots whose outcome it settled and the run's
     /// new position, and saves.
     private func change<T>(_ body: (inout CaptureLedger) -> T) -> T {
-        lock.lock()
-        let before = ledger
-        let result = body(&ledger)
-        if ledger != before {
-            let planned = ledger.plannedShots
-            if let run = ledger.bracket {
-                for (index, outcome) in run.outcomes.sorted(by: { $0.key < $1.key })
-                where before.bracket?.outcomes[index] != outcome {
-                    let frame = run.plan.frames[index]
-                    let state: BracketFrameReport.State =
-                        switch outcome {
-                        case .captured(let name): .captured(fileName: name)
-                        case .failed(let reason): .failed(reason: reason)
-                        }
-                    outbox.append(
-                        .frame(
-                            BracketFrameReport(
-                                set: frame.set, frame: frame.frame, of: run.plan.frames.count, speed: frame.speed.description,
-                                state: state)))
-                }
-            }
-            for shot in ledger.shots where ledger.bracket == nil && before.shot(shot.number)?.outcome != shot.outcome {
-                switch shot.outcome {
-                case .triggered: break
-                case .captured: outbox.append(.captured(shot: shot.number, of: planned, fileName: shot.fileName ?? ""))
-                case .failed: outbox.append(.failed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
-                case .missed: outbox.append(.missed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
-                }
-            }
-            do {
-                try file.save(ledger)
-                saveProblem = nil
-            } catch {
-                if saveProblem == nil {
-                    outbox.append(
-                        .notice(
-                            "the capture state could not be saved (\(error)); --resume would start from an older state",
-                            .warning))
-                }
-                saveProblem = "\(error)"
-            }
+        let result = state.withLockedValue { state in
+            let before = state.ledger
+            let result = body(&state.ledger)
+            if state.ledger != before { record(&state, since: before) }
+            return result
         }
-        lock.unlock()
         publishOutbox()
         return result
     }
 
+    /// Queues the events of a change from `before` and saves the ledger (under the lock).
+    private func record(_ state: inout State, since before: CaptureLedger) {
+        let ledger = state.ledger
+        let planned = ledger.plannedShots
+        if let run = ledger.bracket {
+            for (index, outcome) in run.outcomes.sorted(by: { $0.key < $1.key }) where before.bracket?.outcomes[index] != outcome {
+                let frame = run.plan.frames[index]
+                let report: BracketFrameReport.State =
+                    switch outcome {
+                    case .captured(let name): .captured(fileName: name)
+                    case .failed(let reason): .failed(reason: reason)
+                    }
+                state.outbox.append(
+                    .frame(
+                        BracketFrameReport(
+                            set: frame.set, frame: frame.frame, of: run.plan.frames.count, speed: frame.speed.description, state: report)))
+            }
+        }
+        for shot in ledger.shots where ledger.bracket == nil && before.shot(shot.number)?.outcome != shot.outcome {
+            switch shot.outcome {
+            case .triggered: break
+            case .captured: state.outbox.append(.captured(shot: shot.number, of: planned, fileName: shot.fileName ?? ""))
+            case .failed: state.outbox.append(.failed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
+            case .missed: state.outbox.append(.missed(shot: shot.number, of: planned, reason: shot.reason ?? ""))
+            }
+        }
+        do {
+            try file.save(ledger)
+            state.saveProblem = nil
+        } catch {
+            if state.saveProblem == nil {
+                state.outbox.append(
+                    .notice("the capture state could not be saved (\(error)); --resume would start from an older state", .warning))
+            }
+            state.saveProblem = "\(error)"
+        }
+    }
+
     /// Publishes what the last change queued, then the run's position if it moved.
     private func publishOutbox() {
-        let (events, progress) = lock.withLock { () -> ([CaptureEvent], CaptureProgress?) in
-            let events = outbox
-            outbox = []
-            let progress = currentProgress
-            guard progress != lastProgress else { return (events, nil) }
-            lastProgress = progress
+        let (events, progress) = state.withLockedValue { state -> ([CaptureEvent], CaptureProgress?) in
+            let events = state.outbox
+            state.outbox = []
+            let progress = Self.progress(of: state)
+            guard progress != state.lastProgress else { return (events, nil) }
+            state.lastProgress = progress
             return (events, progress)
         }
         for event in events { bus.publish(.capture(event)) }
         if let progress { bus.publish(.capture(.progress(progress))) }
     }
 
-    /// The run's position (under the lock).
-    private var currentProgress: CaptureProgress {
+    /// The run's position.
+    private static func progress(of state: State) -> CaptureProgress {
+        let ledger = state.ledger
         let counts = ledger.counts
         let frame = ledger.bracket.flatMap { run in
             run.current.map { "set \($0.set), frame \($0.frame) (\($0.speed))" }
@@ -318,6 +327,6 @@ public final class CaptureController: CaptureHook, @unchecked Sendable {
         return CaptureProgress(
             shot: counts.lastNumber, planned: ledger.plannedShots, captured: counts.captured, failed: counts.failed,
             missed: counts.missed, uploaded: counts.uploaded, nextShotAt: ledger.bracket == nil ? ledger.nextDue : nil,
-            waitingForPhotos: ledger.waiting, uploadsPending: ledger.uploadsPending, paused: pausedSince != nil, frame: frame)
+            waitingForPhotos: ledger.waiting, uploadsPending: ledger.uploadsPending, paused: state.pausedSince != nil, frame: frame)
     }
 }

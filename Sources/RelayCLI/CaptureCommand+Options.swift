@@ -1,3 +1,5 @@
+import Capture
+
 /// `relay capture`'s options, declared once: its timing, and run's camera and delivery options.
 extension CaptureCommand {
     static let every = Option.text(
@@ -6,13 +8,18 @@ extension CaptureCommand {
     static let count = Option.integer("--count", "N", "take N shots", in: 1...10_000_000)
     static let until = Option.text("--until", "TIME", "stop at HH:MM[:SS] (the next such time) or YYYY-MM-DDTHH:MM, local time")
     static let runFor = Option.text("--for", "DURATION", "stop after this long")
+    static let shotTimeout = Option.duration(
+        "--shot-timeout", "how long a fired shot may take to show its photo, beyond the exposure the camera reports",
+        default: CaptureController.defaultShotTimeout, in: 1...3600)
     static let once = Flag("--once", "take one shot and upload it (no --every)")
     static let resume = Flag(
         "--resume", "continue the last capture run that did not finish, with the options it was started with (give it alone)")
     /// The limits of a timed run, of which one at most is given.
     static let limits: [OptionSpec] = [count.spec, until.spec, runFor.spec]
 
-    static let timingOptions: [OptionSpec] = [every.spec, count.spec, until.spec, runFor.spec, once.spec, resume.spec]
+    static let timingOptions: [OptionSpec] = [
+        every.spec, count.spec, until.spec, runFor.spec, once.spec, shotTimeout.spec, resume.spec,
+    ]
 
     /// The CAPTURE OPTIONS part of `relay capture --help` and of the overview.
     static let timingSection = CommandSpec.Section(
@@ -20,7 +27,7 @@ extension CaptureCommand {
         notes: [
             "Give at most one of --count, --until and --for; without them the run goes on until Ctrl-C. A shot counts as "
                 + "captured when the camera shows its new photo, failed when the camera answers DeviceBusy 3 times or no "
-                + "photo comes within 10s, missed when it falls due while the camera is away. A run in which shots fell due "
+                + "photo comes within --shot-timeout (and the exposure), missed when it falls due while the camera is away. A run in which shots fell due "
                 + "but none was captured exits 1; one with some captured exits 0 and its summary counts the failed and "
                 + "missed shots."
         ])

@@ -55,7 +55,9 @@ enum CaptureCommand {
             let now = Date()
             ledger.session = try args.value(RunCommand.session) ?? "capture-\(PathTemplate.day(now))-\(Int(now.timeIntervalSince1970))"
         }
-        let controller = CaptureController(ledger: ledger, file: home.captureFile, bus: bus)
+        let controller = CaptureController(
+            ledger: ledger, file: home.captureFile, bus: bus,
+            shotTimeout: try args.value(shotTimeout) ?? CaptureController.defaultShotTimeout)
         let sources = try SourceKinds.settings(args, environment: environment, kinds: [CameraSourceKind.self]).map {
             setting -> any SourceSetting in
             guard var camera = setting as? any CaptureSetting else { return setting }
