@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 #if canImport(Glibc)
     import Glibc
@@ -8,14 +9,16 @@ import Foundation
 
 /// Where a run talks to the photographer: one line per event on stderr and, when stdout is a
 /// terminal, a live progress line kept at the bottom of the screen.
-///
-/// `@unchecked Sendable`: `lastProgress` and `progressEnded` are read and written under `lock`; `showsProgress` is immutable.
-final class RunConsole: @unchecked Sendable {
-    private let lock = NSLock()
+final class RunConsole: Sendable {
+    /// The progress line on screen; `ended` once `finishProgress` ran (a late redraw must not
+    /// leave a line behind the last output). Its lock also keeps the terminal's writes in order.
+    private struct Line: Sendable {
+        var last = ""
+        var ended = false
+    }
+
+    private let line = LockedBox(Line())
     private let showsProgress: Bool
-    private var lastProgress = ""
-    /// Set by `finishProgress`: a late redraw must not leave a line behind the last output.
-    private var progressEnded = false
 
     init(showsProgress: Bool = isatty(STDOUT_FILENO) == 1) {
         self.showsProgress = showsProgress
@@ -24,30 +27,30 @@ final class RunConsole: @unchecked Sendable {
     /// Logs one event line (with the time of day) to stderr.
     func log(_ message: String) {
         let time = Self.timeOfDay(Date())
-        lock.withLock {
-            if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
+        line.withLockedValue { line in
+            if showsProgress && !line.last.isEmpty { Self.write(STDOUT_FILENO, "\r\u{1B}[K") }
             Self.write(STDERR_FILENO, "\(time) \(message)\n")
-            if showsProgress && !lastProgress.isEmpty { Self.write(STDOUT_FILENO, lastProgress) }
+            if showsProgress && !line.last.isEmpty { Self.write(STDOUT_FILENO, line.last) }
         }
     }
 
     /// Replaces the progress line (terminal only).
-    func progress(_ line: String) {
+    func progress(_ text: String) {
         guard showsProgress else { return }
-        lock.withLock {
-            guard !progressEnded else { return }
-            lastProgress = line
-            Self.write(STDOUT_FILENO, "\r\u{1B}[K" + line)
+        line.withLockedValue { line in
+            guard !line.ended else { return }
+            line.last = text
+            Self.write(STDOUT_FILENO, "\r\u{1B}[K" + text)
         }
     }
 
     /// Ends the progress line so that what follows starts on a fresh line.
     func finishProgress() {
         guard showsProgress else { return }
-        lock.withLock {
-            if !lastProgress.isEmpty { Self.write(STDOUT_FILENO, "\n") }
-            lastProgress = ""
-            progressEnded = true
+        line.withLockedValue { line in
+            if !line.last.isEmpty { Self.write(STDOUT_FILENO, "\n") }
+            line.last = ""
+            line.ended = true
         }
     }
 

@@ -41,3 +41,4 @@ public struct BoundedQueue<Element> {
         return (taken, lost)
     }
 }
+extension BoundedQueue: Sendable where Element: Sendable {}

@@ -82,51 +82,46 @@ public final class RunEventBus: Sendable {
 
 /// How many events are queued for, or being handed to, any observer of one bus. An observer that
 /// publishes adds its event before its own is counted done, so zero means all quiet.
-///
-/// `@unchecked Sendable`: `count` is only touched with `condition` held.
-private final class Outstanding: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var count = 0
+private final class Outstanding: Sendable {
+    private let count = LockedBox(0)
 
     func add(_ delta: Int) {
-        condition.withLock {
-            count += delta
-            if count == 0 { condition.broadcast() }
-        }
+        count.change { $0 += delta }
     }
 
     func waitForNone(until deadline: Date) -> Bool {
-        condition.withLock {
-            while count > 0 { if !condition.wait(until: deadline) { return count == 0 } }
-            return true
+        count.wait { count in
+            if count == 0 { return .ready(true) }
+            return Date() >= deadline ? .ready(false) : .until(deadline)
         }
     }
 }
 
 /// One observer's bounded queue and the serial dispatch queue that calls it.
-///
-/// `@unchecked Sendable`: `pending` and `busy` are only touched with `lock` held.
-private final class ObserverQueue: @unchecked Sendable {
+private final class ObserverQueue: Sendable {
+    /// The events not yet handed over, and whether a drain is scheduled or running.
+    private struct Pending: Sendable {
+        var events: BoundedQueue<TimedEvent>
+        var busy = false
+    }
+
     private let observer: RunEventBus.Observer
     private let outstanding: Outstanding
     private let dispatch = DispatchQueue(label: "relay.run-events.observer")
-    private let lock = NSLock()
-    private var pending: BoundedQueue<TimedEvent>
-    /// A drain is scheduled or running.
-    private var busy = false
+    private let pending: LockedBox<Pending>
 
     init(observer: @escaping RunEventBus.Observer, capacity: Int, outstanding: Outstanding) {
         self.observer = observer
         self.outstanding = outstanding
-        pending = BoundedQueue(capacity: capacity)
+        pending = LockedBox(Pending(events: BoundedQueue(capacity: capacity)))
     }
 
     func push(_ event: TimedEvent) {
-        let (schedule, dropped) = lock.withLock { () -> (Bool, Bool) in
-            let full = pending.count == pending.capacity
-            pending.push(event)
-            if busy { return (false, full) }
-            busy = true
+        let (schedule, dropped) = pending.withLockedValue { pending -> (Bool, Bool) in
+            let full = pending.events.count == pending.events.capacity
+            pending.events.push(event)
+            if pending.busy { return (false, full) }
+            pending.busy = true
             return (true, full)
         }
         // A dropped event is done with; the one pushed is outstanding.
@@ -136,12 +131,12 @@ private final class ObserverQueue: @unchecked Sendable {
 
     private func drain() {
         while true {
-            let batch = lock.withLock { () -> (items: [TimedEvent], dropped: Int)? in
-                if pending.isEmpty {
-                    busy = false
+            let batch = pending.withLockedValue { pending -> (items: [TimedEvent], dropped: Int)? in
+                if pending.events.isEmpty {
+                    pending.busy = false
                     return nil
                 }
-                return pending.takeAll()
+                return pending.events.takeAll()
             }
             guard let batch else { return }
             if batch.dropped > 0 { observer(TimedEvent(at: Date(), .run(.dropped(count: batch.dropped)))) }
