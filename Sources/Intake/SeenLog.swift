@@ -19,20 +19,23 @@ import RelayCore
 /// (``SeenDigest``), and an index beside the log (``SeenIndex``) holds those of its lines up to
 /// an offset, so that a start parses only the lines after it. The index is made again, atomically,
 /// when a start finds many lines after it; the log itself is never rewritten.
-///
-/// `@unchecked Sendable`: `keys` and `files` are read and written under `lock`, which also serializes appends to `fd` (set once in init).
-public final class SeenLog: @unchecked Sendable {
+public final class SeenLog: Sendable {
     private struct Line: Codable {
         var key: String
         var file: String
         var takenAt: Date
     }
 
+    /// The digests recorded so far; its lock also serializes appends to `fd`.
+    private struct Digests: Sendable {
+        var keys = SeenDigestSet()
+        var files = SeenDigestSet()
+    }
+
     public let url: URL
-    private let lock = NSLock()
-    private var keys = SeenDigestSet()
-    private var files = SeenDigestSet()
-    private var fd: Int32 = -1
+    private let digests: LockedBox<Digests>
+    /// The log, open for appending from init to deinit.
+    private let fd: Int32
 
     /// Lines a start may parse after the index before it makes the index again.
     static let linesBeforeIndexing = 1000
@@ -47,7 +50,7 @@ public final class SeenLog: @unchecked Sendable {
         self.url = url
         self.tracksFiles = tracksFiles
         try StateDirectory.create(url.deletingLastPathComponent())
-        try load()
+        digests = LockedBox(try Self.load(url, tracksFiles: tracksFiles))
         // A new log's name is synced into seen/ at once: lines fsynced into a file whose name a
         // power cut drops would make the camera's whole card new again.
         do {
@@ -67,11 +70,11 @@ public final class SeenLog: @unchecked Sendable {
         return home.seenDirectory.appendingPathComponent("\(safe)-\(StableHashPrefix.make(source)).jsonl")
     }
 
-    public var count: Int { lock.withLock { keys.count } }
+    public var count: Int { digests.withLockedValue { $0.keys.count } }
 
     public func contains(_ key: String) -> Bool {
         let digest = SeenDigest(key)
-        return lock.withLock { keys.contains(digest) }
+        return digests.withLockedValue { $0.keys.contains(digest) }
     }
 
     /// Whether any photo was recorded under the file name `file` (a camera sending a different
@@ -79,7 +82,7 @@ public final class SeenLog: @unchecked Sendable {
     public func containsFile(_ file: String) -> Bool {
         precondition(tracksFiles, "a seen-log opened without tracksFiles keeps no file names")
         let digest = SeenDigest(file)
-        return lock.withLock { files.contains(digest) }
+        return digests.withLockedValue { $0.files.contains(digest) }
     }
 
     /// Remembers `key` durably before returning.
@@ -89,14 +92,17 @@ public final class SeenLog: @unchecked Sendable {
 
     /// Remembers every key durably with one flush (a camera's photos at its first connection).
     public func record(_ entries: [(key: String, file: String)]) throws(StateFileError) {
-        lock.lock()
-        defer { lock.unlock() }
+        try digests.withLockedValue { digests throws(StateFileError) in try append(entries, to: &digests) }
+    }
+
+    /// Appends the lines of the entries not recorded yet, fsynced, then remembers them.
+    private func append(_ entries: [(key: String, file: String)], to digests: inout Digests) throws(StateFileError) {
         var added: [(key: SeenDigest, file: SeenDigest)] = []
         var data = Data()
         do {
             for entry in entries {
                 let digest = SeenDigest(entry.key)
-                guard !keys.contains(digest), !added.contains(where: { $0.key == digest }) else { continue }
+                guard !digests.keys.contains(digest), !added.contains(where: { $0.key == digest }) else { continue }
                 added.append((digest, SeenDigest(entry.file)))
                 data.append(try JSONEncoder().encode(Line(key: entry.key, file: entry.file, takenAt: Date())))
                 data.append(0x0A)
@@ -115,25 +121,28 @@ public final class SeenLog: @unchecked Sendable {
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
         for entry in added {
-            keys.insert(entry.key)
-            if tracksFiles { files.insert(entry.file) }
+            digests.keys.insert(entry.key)
+            if tracksFiles { digests.files.insert(entry.file) }
         }
     }
 
-    private func load() throws(StateFileError) {
+    /// The digests of every line of the log at `url` (from its index, then the lines after it).
+    private static func load(_ url: URL, tracksFiles: Bool) throws(StateFileError) -> Digests {
+        var digests = Digests()
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            guard FileManager.default.fileExists(atPath: url.path) else { return digests }
             throw .unreadable(path: url.path, reason: Errno.current("open").description)
         }
         defer { try? handle.close() }
         let size: Int
         do { size = Int(try handle.seekToEnd()) } catch { throw .unreadable(path: url.path, reason: "\(error)") }
         var start = 0
+        let indexURL = url.appendingPathExtension("idx")
         if let index = SeenIndex.read(indexURL, logSize: size, check: { Self.check(handle, offset: $0) }),
             tracksFiles == (!index.files.isEmpty || index.keys.isEmpty)
         {
-            keys = SeenDigestSet(sorted: index.keys)
-            files = SeenDigestSet(sorted: index.files)
+            digests.keys = SeenDigestSet(sorted: index.keys)
+            digests.files = SeenDigestSet(sorted: index.files)
             start = index.offset
         }
         let data: Data
@@ -148,8 +157,8 @@ public final class SeenLog: @unchecked Sendable {
         for (index, line) in lines.enumerated() where !line.isEmpty {
             do {
                 let record = try JSONDecoder().decode(Line.self, from: Data(line))
-                keys.insert(SeenDigest(record.key))
-                if tracksFiles { files.insert(SeenDigest(record.file)) }
+                digests.keys.insert(SeenDigest(record.key))
+                if tracksFiles { digests.files.insert(SeenDigest(record.file)) }
                 parsed += 1
             } catch {
                 let isTornTail = index == lines.count - 1
@@ -166,15 +175,16 @@ public final class SeenLog: @unchecked Sendable {
                 throw .writeFailed(path: url.path, reason: Errno.current("truncate").description)
             }
         }
-        if parsed >= Self.linesBeforeIndexing { writeIndex(upTo: clean, handle: handle) }
+        if parsed >= Self.linesBeforeIndexing { writeIndex(of: &digests, upTo: clean, handle: handle, to: indexURL) }
+        return digests
     }
 
     /// Writes the index of every line up to `offset` (best effort: without it, starts are only slower).
-    private func writeIndex(upTo offset: Int, handle: FileHandle) {
+    private static func writeIndex(of digests: inout Digests, upTo offset: Int, handle: FileHandle, to indexURL: URL) {
         guard let check = Self.check(handle, offset: offset) else { return }
-        keys.compact()
-        files.compact()
-        let contents = SeenIndex.Contents(offset: offset, keys: keys.sorted, files: files.sorted)
+        digests.keys.compact()
+        digests.files.compact()
+        let contents = SeenIndex.Contents(offset: offset, keys: digests.keys.sorted, files: digests.files.sorted)
         try? AtomicFile.write(SeenIndex.encode(contents, check: check), to: indexURL)
     }
 
