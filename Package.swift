@@ -70,7 +70,7 @@ let package = Package(
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
-        .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
+        .target(name: "GPhoto2", dependencies: ["CGPhoto2", "RelayCore"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
         .target(name: "RelayCore", dependencies: ["COpenSSL"]),
         // What a run tells the world, as typed events: the bus, the JSON form, the console's

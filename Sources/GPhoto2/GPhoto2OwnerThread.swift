@@ -1,14 +1,17 @@
 import Foundation
+import RelayCore
 
 /// The one thread that makes every libgphoto2 call for one camera: libgphoto2 keeps per-camera
 /// state (the PTP transaction id, the filesystem cache) without locks, so two threads calling
 /// into one camera corrupt it. Callers hand it a job and wait for the job's value.
-///
-/// `@unchecked Sendable`: `jobs` and `finished` are guarded by `condition`.
-final class GPhoto2OwnerThread: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var finished = false
+final class GPhoto2OwnerThread: Sendable {
+    /// The jobs not run yet, and whether the thread is to end once they have run.
+    private struct Queue: Sendable {
+        var jobs: [@Sendable () -> Void] = []
+        var finished = false
+    }
+
+    private let queue = LockedBox(Queue())
 
     /// Starts the thread; `name` shows in debuggers and `top -H` (at most 15 bytes reach Linux).
     init(name: String) {
@@ -43,33 +46,27 @@ final class GPhoto2OwnerThread: @unchecked Sendable {
 
     /// Ends the thread once the jobs queued so far have run.
     func finish() {
-        condition.withLock {
-            finished = true
-            condition.signal()
-        }
+        queue.change { $0.finished = true }
     }
 
     /// Queues `job`; false when the thread has finished (or is finishing) and will not run it.
     private func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
-        condition.withLock {
-            guard !finished else { return false }
-            jobs.append(job)
-            condition.signal()
+        queue.change { queue in
+            guard !queue.finished else { return false }
+            queue.jobs.append(job)
             return true
         }
     }
 
     private func loop() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !finished { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job()
+        while let job = nextJob() { job() }
+    }
+
+    /// The next job, waiting for one; nil once the thread is finished and every job has run.
+    private func nextJob() -> (@Sendable () -> Void)? {
+        queue.wait { queue -> LockedWait<(@Sendable () -> Void)?> in
+            if !queue.jobs.isEmpty { return .ready(queue.jobs.removeFirst()) }
+            return queue.finished ? .ready(nil) : .until(nil)
         }
     }
 }
