@@ -71,13 +71,16 @@ extension Option where Value == Int {
     }
 }
 
-extension Option where Value == Double {
-    /// Seconds, in relay's one duration grammar (`DurationText`), within `range`.
-    static func duration(_ name: String, _ help: String, default value: Double? = nil, in range: ClosedRange<Double>) -> Self {
-        Option(spec: .value(name, "DURATION", help, default: value.map(DurationText.format)), defaultValue: value) {
-            text throws(CommandFailure) in
+extension Option {
+    /// A value in one of relay's text grammars (`parse` names the option in its error), shown
+    /// in help as `format` writes it.
+    private static func grammar(
+        _ name: String, _ placeholder: String, _ help: String, default value: Value?, format: (Value) -> String,
+        parse: @escaping @Sendable (String, String) throws(CommandLineValueError) -> Value
+    ) -> Self {
+        Option(spec: .value(name, placeholder, help, default: value.map(format)), defaultValue: value) { text throws(CommandFailure) in
             do throws(CommandLineValueError) {
-                return try DurationText.parse(text, option: name, in: range)
+                return try parse(text, name)
             } catch {
                 throw CommandFailure(.usage, error.description)
             }
@@ -85,16 +88,20 @@ extension Option where Value == Double {
     }
 }
 
+extension Option where Value == Double {
+    /// Seconds, in relay's one duration grammar (`DurationText`), within `range`.
+    static func duration(_ name: String, _ help: String, default value: Double? = nil, in range: ClosedRange<Double>) -> Self {
+        grammar(name, "DURATION", help, default: value, format: DurationText.format) { text, name throws(CommandLineValueError) in
+            try DurationText.parse(text, option: name, in: range)
+        }
+    }
+}
+
 extension Option where Value == Int64 {
     /// Bytes, in relay's one size grammar (`ByteSizeText`: 4G is 4 000 000 000), within `range`.
     static func size(_ name: String, _ help: String, default value: Int64? = nil, in range: ClosedRange<Int64>) -> Self {
-        Option(spec: .value(name, "SIZE", help, default: value.map(ByteSizeText.format)), defaultValue: value) {
-            text throws(CommandFailure) in
-            do throws(CommandLineValueError) {
-                return try ByteSizeText.parse(text, option: name, in: range)
-            } catch {
-                throw CommandFailure(.usage, error.description)
-            }
+        grammar(name, "SIZE", help, default: value, format: ByteSizeText.format) { text, name throws(CommandLineValueError) in
+            try ByteSizeText.parse(text, option: name, in: range)
         }
     }
 }

@@ -6,15 +6,25 @@ import Foundation
 /// holding an older offer of a photo (a download withdrawn and begun again) is told apart.
 extension PhotoLedger {
     mutating func addOffer(_ entry: SpoolEntry, offer: Int) -> [Action] {
-        var ended: [Action] = []
-        if let older = offers[entry.id] { ended.append(.end(offer: older.offer, .abandoned)) }
-        offers[entry.id] = Offer(offer: offer, entry: entry)
-        return ended
+        put(entry, offer: offer, in: \.offers)
     }
 
     mutating func takeBackOffer(_ id: String, offer: Int) -> [Action] {
-        guard offers[id]?.offer == offer else { return [] }
-        offers[id] = nil
+        takeBack(id, offer: offer, from: \.offers)
+    }
+
+    /// Offers `entry` in `list`; an older offer of the same photo there ends (its download was
+    /// begun again).
+    private mutating func put(_ entry: SpoolEntry, offer: Int, in list: WritableKeyPath<PhotoLedger, [String: Offer]>) -> [Action] {
+        let older = self[keyPath: list][entry.id]
+        self[keyPath: list][entry.id] = Offer(offer: offer, entry: entry)
+        return older.map { [.end(offer: $0.offer, .abandoned)] } ?? []
+    }
+
+    /// Takes the offer `offer` of `id` out of `list`, ending its reading; nothing when it is not there.
+    private mutating func takeBack(_ id: String, offer: Int, from list: WritableKeyPath<PhotoLedger, [String: Offer]>) -> [Action] {
+        guard self[keyPath: list][id]?.offer == offer else { return [] }
+        self[keyPath: list][id] = nil
         return [.end(offer: offer, .abandoned)]
     }
 
@@ -126,25 +136,17 @@ extension PhotoLedger {
     /// The rendition thread stops reading a downloading photo: its rendition is made from the
     /// spooled photo once committed (or now, if it is).
     mutating func dropRenditionOffer(_ id: String, offer: Int) -> [Action] {
-        if let read = offers[id], read.offer == offer {
-            offers[id] = nil
-            return [.end(offer: offer, .abandoned)]
-        }
-        if photos[id]?.rendition == .making(offer: offer) { photos[id]?.rendition = .awaiting }
-        return []
-    }
-
-    mutating func offerRendition(_ entry: SpoolEntry, offer: Int) -> [Action] {
-        var ended: [Action] = []
-        if let older = renditionUploads[entry.id] { ended.append(.end(offer: older.offer, .abandoned)) }
-        renditionUploads[entry.id] = Offer(offer: offer, entry: entry)
+        let ended = takeBack(id, offer: offer, from: \.offers)
+        if ended.isEmpty, photos[id]?.rendition == .making(offer: offer) { photos[id]?.rendition = .awaiting }
         return ended
     }
 
+    mutating func offerRendition(_ entry: SpoolEntry, offer: Int) -> [Action] {
+        put(entry, offer: offer, in: \.renditionUploads)
+    }
+
     mutating func withdrawRendition(_ id: String, offer: Int) -> [Action] {
-        guard renditionUploads[id]?.offer == offer else { return [] }
-        renditionUploads[id] = nil
-        return [.end(offer: offer, .abandoned)]
+        takeBack(id, offer: offer, from: \.renditionUploads)
     }
 
     /// The rendition is stored and its sidecar says so: the photo may go. A worker that is
