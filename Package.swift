@@ -68,7 +68,7 @@ let package = Package(
         // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
-        .target(name: "CameraSim", dependencies: ["PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
+        .target(name: "CameraSim", dependencies: ["CommandLineOptions", "PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
         .target(name: "GPhoto2", dependencies: ["CGPhoto2", "RelayCore"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
@@ -101,11 +101,15 @@ let package = Package(
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
         .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition"]),
-        // Command-line parsing and the commands themselves.
+        // The command-line grammar every relay command and the camera simulator share: typed
+        // options declared once for the parser, help and completion, and the exit codes.
+        .target(name: "CommandLineOptions", dependencies: ["RelayCore"]),
+        // The commands themselves.
         .target(
             name: "RelayCLI",
             dependencies: [
-                "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether", "Pipeline", "Capture",
+                "CommandLineOptions", "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether",
+                "Pipeline", "Capture",
                 "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo",
             ]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
@@ -117,7 +121,8 @@ let package = Package(
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(
-            name: "CameraSimTests", dependencies: ["CameraSim", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "PhotoMetadata", "relay"]),
+            name: "CameraSimTests",
+            dependencies: ["CameraSim", "CommandLineOptions", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "PhotoMetadata", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore", "TestSupport"]),
@@ -131,6 +136,6 @@ let package = Package(
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
-        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "RelayCore", "Tether"]),
+        .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "CommandLineOptions", "RelayCore", "Tether"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import RelayCore
 import SocketIO
@@ -8,15 +9,16 @@ public enum CameraSimCommand {
     /// Runs the simulator; returns the process exit code, with relay's meanings (0 stopped,
     /// 2 bad flags, 1 cannot listen or read the photos).
     public static func run(arguments: [String]) -> Int32 {
-        let options: SimOptions
-        do {
-            options = try SimOptions.parse(arguments)
-        } catch SimOptionsError.helpRequested {
-            print(SimOptions.usage)
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(SimOptions.spec.help)
             return 0
+        }
+        let options: SimOptions
+        do throws(CommandFailure) {
+            options = try SimOptions.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("relay camera-sim: \(error)\n\n\(SimOptions.usage)\n".utf8))
-            return 2
+            FileHandle.standardError.write(Data("relay camera-sim: \(error.message)\n\n\(SimOptions.spec.help)\n".utf8))
+            return error.code.rawValue
         }
         let log = SimLog()
         signal(SIGPIPE, SIG_IGN)

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import PTPWire
 import RelayCore
@@ -55,13 +56,13 @@ public final class SimExposure: Sendable {
     }
 
     /// `--exposure-mode`: M, S (or Tv), A (or Av), P.
-    static func mode(_ text: String) throws -> ExposureMode {
+    static func mode(_ text: String) throws(CommandFailure) -> ExposureMode {
         switch text.uppercased() {
         case "M": return .manual
         case "S", "TV": return .shutterPriority
         case "A", "AV": return .aperturePriority
         case "P": return .program
-        default: throw SimOptionsError.invalidValue(flag: "--exposure-mode", value: text, expected: "M, S, A or P")
+        default: throw CommandFailure.badValue("--exposure-mode", text, expected: "M, S, A or P")
         }
     }
 }

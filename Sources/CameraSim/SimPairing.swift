@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PTPWire
 
 /// Which client ids the simulated body accepts: any (the default), or only the one it was paired
@@ -10,9 +11,9 @@ public struct SimPairing: Sendable, Equatable {
     public init() {}
 
     /// Parses the `--require-guid` value.
-    init(requiring text: String, flag: String) throws {
+    init(requiring text: String, option: String) throws(CommandFailure) {
         guard let bytes = PTPIPGUID.parse(text) else {
-            throw SimOptionsError.invalidValue(flag: flag, value: text, expected: "32 hex digits (may be grouped with : or -)")
+            throw CommandFailure.badValue(option, text, expected: "32 hex digits (may be grouped with : or -)")
         }
         required = bytes
     }

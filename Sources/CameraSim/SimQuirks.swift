@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// The vendor quirks a profile shows, each switchable so that a test can compare a client's
 /// handling of the quirk with the quirk off. nil means the profile's default.
 public struct SimQuirks: Sendable, Equatable {
@@ -25,61 +27,72 @@ public struct SimQuirks: Sendable, Equatable {
 
     public init() {}
 
-    /// The flags parsed here.
-    static let flags: Set<String> = [
-        "--object-info-busy", "--computer-mode", "--memory-object-info", "--sdio-handshake", "--sessions-per-activation",
-        "--z-events", "--probe-spends-activation", "--sdio-version", "--sony-all-props",
-    ]
+    static let objectInfoBusy = Option.duration(
+        "--object-info-busy",
+        "nikon, nikon-z: answer GeneralError to GetObjectInfo for this long after a photo is announced, as Nikon bodies do "
+            + "for up to about 1 s (0: off, as relay's older tether ends the session on it)",
+        default: SimQuirks().objectInfoBusySeconds, in: 0...86_400)
+    static let computerMode = Option.choice(
+        "--computer-mode",
+        "nikon-z: \"connect to computer\" mode, where GetObjectInfo, GetObject and GetPartialObject answer AccessDenied and "
+            + "only GetPartialObjectEx and GetObjectSize work; off = smart-device mode",
+        onOff, default: SimQuirks().computerMode)
+    static let memoryObjectInfo = Option.choice(
+        "--memory-object-info",
+        "canon-*: whether GetObjectInfo works on a shot kept in camera memory (default: fails on canon-r5m2, works on the "
+            + "others)",
+        [(word: "fails", value: true), (word: "works", value: false)])
+    static let sdioHandshake = Option.choice(
+        "--sdio-handshake",
+        "sony: stop answering when anything but OpenSession, GetDeviceInfo and the SDIO handshake comes first",
+        [(word: "required", value: true), (word: "optional", value: false)], default: SimQuirks().sdioHandshakeRequired)
+    static let sessionsPerActivation = Option.integer(
+        "--sessions-per-activation", "N",
+        "sessions served before the body must be activated again (a line \"activate\" on stdin); then clients get InitFail "
+            + "\"busy\" (default 1 for sony, 0 = no limit for the others)",
+        in: 0...1000)
+    static let zEvents = Option.choice(
+        "--z-events",
+        "nikon-z-strict: ObjectAdded pushed on the event channel, or answered to a polled GetEvent/GetEventEx (the public "
+            + "record does not say which a Z does)",
+        [(word: "pushed", value: NikonZStrictBehaviour.Events.pushed), (word: "polled", value: .polled)],
+        default: SimQuirks().zEvents)
+    static let sdioVersion = Option.choice(
+        "--sdio-version",
+        "sony: the SDIO protocol answered; 200 is a body that takes a new shutter speed only in steps (SetControlDeviceB) "
+            + "and ignores SetControlDeviceA on it, as libgphoto2 says of the A7R4",
+        [(word: "300", value: UInt16(300)), (word: "200", value: 200)], default: SimQuirks().sdioVersion)
+    static let sonyAllProperties = Option.choice(
+        "--sony-all-props",
+        "sony: hand every property out in one SDIO_GetAllExtDevicePropInfo (0x9209) reply, as real bodies do, and refuse "
+            + "the standard GetDevicePropDesc/Value",
+        onOff, default: SimQuirks().sonyAllProperties)
+    static let probeSpendsActivation = Option.choice(
+        "--probe-spends-activation",
+        "a bare TCP connection closed without a handshake (a scan's) counts as a session for --sessions-per-activation, as "
+            + "on a body that serves one connection at a time",
+        onOff, default: SimQuirks().probeSpendsActivation)
 
-    /// Sets the quirk `flag` names from its value.
-    mutating func set(_ flag: String, to value: String) throws {
-        func choice(_ on: String, _ off: String) throws -> Bool {
-            switch value {
-            case on: return true
-            case off: return false
-            default: throw SimOptionsError.invalidValue(flag: flag, value: value, expected: "\(on) or \(off)")
-            }
-        }
-        switch flag {
-        case "--object-info-busy": objectInfoBusySeconds = try SimOptions.duration(value, flag: flag, minimum: 0)
-        case "--computer-mode": computerMode = try choice("on", "off")
-        case "--memory-object-info": memoryObjectInfoFails = try choice("fails", "works")
-        case "--sdio-handshake": sdioHandshakeRequired = try choice("required", "optional")
-        case "--sessions-per-activation": sessionsPerActivation = try SimOptions.integer(value, flag: flag, range: 0...1000)
-        case "--z-events": zEvents = try choice("polled", "pushed") ? .polled : .pushed
-        case "--probe-spends-activation": probeSpendsActivation = try choice("on", "off")
-        case "--sdio-version": sdioVersion = try choice("200", "300") ? 200 : 300
-        case "--sony-all-props": sonyAllProperties = try choice("on", "off")
-        default: throw SimOptionsError.unknownFlag(flag)
-        }
+    private static let onOff = [(word: "on", value: true), (word: "off", value: false)]
+
+    static let section = CommandSpec.Section(
+        title: "VENDOR QUIRKS (each on in its profile as real bodies behave; switch off to compare)",
+        options: [
+            objectInfoBusy.spec, computerMode.spec, memoryObjectInfo.spec, sdioHandshake.spec, sessionsPerActivation.spec,
+            zEvents.spec, sdioVersion.spec, sonyAllProperties.spec, probeSpendsActivation.spec,
+        ])
+
+    /// The quirks as `args` switches them.
+    init(_ args: Arguments) throws(CommandFailure) {
+        self.init()
+        objectInfoBusySeconds = try args.value(Self.objectInfoBusy) ?? objectInfoBusySeconds
+        computerMode = try args.value(Self.computerMode) ?? computerMode
+        memoryObjectInfoFails = try args.value(Self.memoryObjectInfo)
+        sdioHandshakeRequired = try args.value(Self.sdioHandshake) ?? sdioHandshakeRequired
+        sessionsPerActivation = try args.value(Self.sessionsPerActivation)
+        zEvents = try args.value(Self.zEvents) ?? zEvents
+        sdioVersion = try args.value(Self.sdioVersion) ?? sdioVersion
+        sonyAllProperties = try args.value(Self.sonyAllProperties) ?? sonyAllProperties
+        probeSpendsActivation = try args.value(Self.probeSpendsActivation) ?? probeSpendsActivation
     }
-
-    static let usage = """
-        Vendor quirks (each on in its profile as real bodies behave; switch off to compare):
-          --object-info-busy DURATION  nikon, nikon-z: answer GeneralError to GetObjectInfo for this long
-                                    after a photo is announced, as Nikon bodies do for up to about 1 s
-                                    (default 0: off, as relay's older tether ends the session on it)
-          --computer-mode on|off    nikon-z: "connect to computer" mode, where GetObjectInfo, GetObject and
-                                    GetPartialObject answer AccessDenied and only GetPartialObjectEx and
-                                    GetObjectSize work (default on); off = smart-device mode
-          --memory-object-info fails|works  canon-*: whether GetObjectInfo works on a shot kept in
-                                    camera memory (default: fails on canon-r5m2, works on the others)
-          --sdio-handshake required|optional  sony: stop answering when anything but OpenSession,
-                                    GetDeviceInfo and the SDIO handshake comes first (default required)
-          --sessions-per-activation N  sessions served before the body must be activated again (a line
-                                    "activate" on stdin); then clients get InitFail "busy"
-                                    (default 1 for sony, 0 = no limit for the others)
-          --z-events pushed|polled  nikon-z-strict: ObjectAdded pushed on the event channel, or
-                                    answered to a polled GetEvent/GetEventEx (the public record
-                                    does not say which a Z does; default pushed)
-          --sdio-version 300|200    sony: the SDIO protocol answered; 200 is a body that takes a new
-                                    shutter speed only in steps (SetControlDeviceB) and ignores
-                                    SetControlDeviceA on it, as libgphoto2 says of the A7R4 (default 300)
-          --sony-all-props on|off   sony: hand every property out in one SDIO_GetAllExtDevicePropInfo
-                                    (0x9209) reply, as real bodies do, and refuse the standard
-                                    GetDevicePropDesc/Value (default off)
-          --probe-spends-activation on|off  a bare TCP connection closed without a handshake (a
-                                    scan's) counts as a session for --sessions-per-activation, as on
-                                    a body that serves one connection at a time (default off)
-        """
 }

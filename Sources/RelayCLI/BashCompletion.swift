@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// `relay completion bash`: a bash completion script made from the same command and option
 /// declarations the parser and the help use, so it cannot offer an option relay does not take.
 /// The .deb installs it as /usr/share/bash-completion/completions/relay.

@@ -1,4 +1,5 @@
 import Capture
+import CommandLineOptions
 import PTPWire
 
 /// `relay capture --bracket`: exposure bracketing, its options and its plan.

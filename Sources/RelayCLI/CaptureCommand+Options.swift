@@ -1,4 +1,5 @@
 import Capture
+import CommandLineOptions
 
 /// `relay capture`'s options, declared once: its timing, and run's camera and delivery options.
 extension CaptureCommand {

@@ -1,4 +1,5 @@
 import Capture
+import CommandLineOptions
 import Foundation
 import Intake
 import Pipeline

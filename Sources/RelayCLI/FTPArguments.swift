@@ -1,3 +1,4 @@
+import CommandLineOptions
 import FTPReceiver
 import Intake
 import PTPIP

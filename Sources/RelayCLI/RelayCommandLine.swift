@@ -1,5 +1,6 @@
 import CBuildInfo
 import CameraSim
+import CommandLineOptions
 import Foundation
 import RelayCore
 
@@ -36,7 +37,7 @@ public enum RelayCommandLine {
         }
         let rest = Array(arguments.dropFirst())
         let home = RelayHome.resolve(environment: environment)
-        // `relay run --help`, `relay help run`: that command's usage and options (camera-sim has its own).
+        // `relay run --help`, `relay help run`: that command's usage and options.
         if let spec = commands.first(where: { $0.name == command }), rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
             print(spec.help)
             return
@@ -55,7 +56,7 @@ public enum RelayCommandLine {
             print(versionLine)
         case "completion":
             guard rest == ["bash"] else { throw CommandFailure(.usage, "relay completion bash: the only shell relay completes is bash") }
-            print(BashCompletion.script(commands: commands, otherCommands: ["camera-sim", "completion"]), terminator: "")
+            print(BashCompletion.script(commands: commands, otherCommands: ["completion"]), terminator: "")
         case "run":
             try RunCommand.run(rest, home: home, environment: environment)
         case "capture":
@@ -89,7 +90,7 @@ public enum RelayCommandLine {
     /// Every command's declaration, in the order the overview lists them.
     static let commands: [CommandSpec] = [
         RunCommand.spec, FTPArguments.setupSpec, CaptureCommand.spec, DiscoverCommand.spec, PairCommand.spec, ConfigCommand.spec,
-        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, RenditionCommand.spec,
+        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, RenditionCommand.spec, SimOptions.spec,
     ]
 
     /// `relay --help`: every command, the options of run, capture and discover, and what holds
@@ -101,8 +102,6 @@ public enum RelayCommandLine {
 
             USAGE
             \(commands.map(\.overview).joined(separator: "\n"))
-              relay camera-sim --profile canon-eos|nikon|generic ...
-                  a PTP/IP camera for tests and demos (relay camera-sim --help)
               relay COMMAND --help | relay help COMMAND
                   one command's usage and options
               relay completion bash

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import RelayCore
 
 /// The rendition options shared by `relay config add` and `relay rendition`.

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Pipeline
 import RelayCore
 import Spool

@@ -59,7 +59,7 @@ final class SimBatteryAndCardTests: XCTestCase {
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic", "--battery", "101"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic", "--battery-drain", "-1"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic", "--card-free", "lots"]))
-        XCTAssertTrue(SimOptions.usage.contains("--battery-drain PERCENT"))
+        XCTAssertTrue(SimOptions.spec.help.contains("--battery-drain PERCENT"))
     }
 
     func testStandardBodyListsBatteryLevelAndPushesItsChanges() throws {

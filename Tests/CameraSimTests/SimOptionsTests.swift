@@ -1,3 +1,4 @@
+import CommandLineOptions
 import TestSupport
 import XCTest
 
@@ -56,6 +57,8 @@ final class SimOptionsTests: XCTestCase {
             (["--profile", "generic", "--drop-every", "0"], "--drop-every"),
             (["--profile", "canon-eos", "--property-flood", "-1"], "--property-flood"),
             (["--profile", "canon-eos", "--idle-timeout", "later"], "--idle-timeout"),
+            (["--profile", "generic", "--burst", "2", "--burst", "3"], "--burst"),
+            (["--profile", "generic", "shoot"], "shoot"),
         ]
         for (arguments, flag) in cases {
             XCTAssertThrowsError(try SimOptions.parse(arguments), "\(arguments)") { error in
@@ -80,7 +83,7 @@ final class SimOptionsTests: XCTestCase {
             ["--idle-timeout", "2d"], ["--photo-size", "1G"],
         ] {
             XCTAssertThrowsError(try SimOptions.parse(["--profile", "generic"] + bad), "\(bad)") { error in
-                XCTAssertTrue("\(error)".hasPrefix("\(bad[0]) '\(bad[1])': expected "), "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix("\(bad[0]) '\(bad[1])' "), "\(error)")
             }
         }
     }
@@ -118,10 +121,9 @@ final class SimOptionsTests: XCTestCase {
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "sony", "--capture-to", "card"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon", "--capture-to", "memory"]))
         XCTAssertThrowsError(try SimOptions.parse(["--profile", "nikon-z", "--computer-mode", "maybe"])) { error in
-            XCTAssertEqual(
-                error as? SimOptionsError,
-                .invalidValue(flag: "--computer-mode", value: "maybe", expected: "on or off"))
+            XCTAssertEqual((error as? CommandFailure)?.message, "--computer-mode 'maybe': expected on or off")
+            XCTAssertEqual((error as? CommandFailure)?.code, .usage)
         }
-        XCTAssertTrue(SimOptions.usage.contains("--sessions-per-activation"))
+        XCTAssertTrue(SimOptions.spec.help.contains("--sessions-per-activation"))
     }
 }

@@ -27,12 +27,14 @@ final class BashCompletionTests: XCTestCase {
     }
 
     func testBashCompletesCommandsOptionsAndTheirWords() throws {
-        let script = BashCompletion.script(commands: RelayCommandLine.commands, otherCommands: ["camera-sim", "completion"])
+        let script = BashCompletion.script(commands: RelayCommandLine.commands, otherCommands: ["completion"])
         XCTAssertEqual(try complete(["relay", "con"], script: script), ["config"])
         XCTAssertEqual(try complete(["relay", "config", "re"], script: script), ["remove"])
         XCTAssertEqual(try complete(["relay", "config", "add", "--priority", ""], script: script), ["normal", "low"])
         XCTAssertEqual(try complete(["relay", "run", "--spool-max-b"], script: script), ["--spool-max-bytes"])
         XCTAssertEqual(try complete(["relay", "run", "--grace", ""], script: script), [], "a duration is not guessed")
+        XCTAssertEqual(try complete(["relay", "camera-sim", "--capture-to", ""], script: script), ["card", "memory"])
+        XCTAssertTrue(try complete(["relay", "camera-sim", "--profile", "nik"], script: script).contains("nikon-z"))
         for command in RelayCommandLine.commands {
             let words = command.name == "config" ? ["relay", "config", "add", "--"] : ["relay", command.name, "--"]
             let offered = Set(try complete(words, script: script))

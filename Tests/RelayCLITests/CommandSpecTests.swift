@@ -1,3 +1,4 @@
+import CommandLineOptions
 import RelayCore
 import Tether
 import XCTest

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import GPhoto2
 import Intake
 import PTPIP

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Intake
 import RelayCore
 

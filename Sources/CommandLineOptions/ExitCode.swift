@@ -8,7 +8,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case source = 5
     case busy = 6
 
-    var meaning: String {
+    public var meaning: String {
         switch self {
         case .success: return "success (for run: stopped cleanly by SIGINT/SIGTERM)"
         case .failure: return "the work failed for another reason (message on stderr)"
@@ -24,12 +24,19 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
 }
 
 /// A command failed; the message is printed on stderr and the process exits with `code`.
-struct CommandFailure: Error {
-    let code: ExitCode
-    let message: String
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let code: ExitCode
+    public let message: String
 
-    init(_ code: ExitCode, _ message: String) {
+    public init(_ code: ExitCode, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    public var description: String { message }
+
+    /// A usage error for an option's value: "--burst 'zero': expected a whole number …".
+    public static func badValue(_ option: String, _ value: String, expected: String) -> CommandFailure {
+        CommandFailure(.usage, "\(option) '\(value)': expected \(expected)")
     }
 }

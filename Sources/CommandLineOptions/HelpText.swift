@@ -2,15 +2,15 @@ import Foundation
 
 /// The layout of relay's help: a term in the first column and its text wrapped beside it, so every
 /// command's help reads the same however its options were declared.
-enum HelpText {
+public enum HelpText {
     /// Where an option's sentence starts.
-    static let column = 27
+    public static let column = 27
     /// The widest line help prints.
-    static let width = 110
+    public static let width = 110
 
     /// `term` indented by two, then `text` from `column` on (on the next line when the term is
     /// too long), wrapped at `width`.
-    static func entry(_ term: String, _ text: String) -> String {
+    public static func entry(_ term: String, _ text: String) -> String {
         var first = "  " + term
         var lines: [String] = []
         if first.count + 2 > column {
@@ -26,11 +26,17 @@ enum HelpText {
     }
 
     /// `text` as indented lines of at most `width` characters (a longer word stays whole).
-    static func paragraph(_ text: String, indent: Int = 2) -> String {
+    public static func paragraph(_ text: String, indent: Int = 2) -> String {
         wrap(text, width: width - indent).map { String(repeating: " ", count: indent) + $0 }.joined(separator: "\n")
     }
 
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// "a, b or c".
+    public static func either(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {

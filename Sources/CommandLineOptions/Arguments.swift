@@ -5,13 +5,13 @@ import RelayCore
 /// `--name=value`, repeatable options, flags and positionals. Unknown options are errors (a typo
 /// must not be silently ignored). Values are read through each option's typed declaration
 /// (``Option``, ``RepeatedOption``, ``Flag``): an option not given has its declared default.
-struct Arguments {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+public struct Arguments {
+    public private(set) var values: [String: [String]] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
 
     /// Parses `arguments` against `options`; `command` names the help that lists them.
-    init(_ arguments: [String], _ options: [OptionSpec], command: String) throws(CommandFailure) {
+    public init(_ arguments: [String], _ options: [OptionSpec], command: String) throws(CommandFailure) {
         var declared: [String: OptionSpec] = [:]
         var spellings: [String: String] = [:]
         for option in options {
@@ -59,28 +59,28 @@ struct Arguments {
         }
     }
 
-    func has(_ flag: Flag) -> Bool { flags.contains(flag.name) }
+    public func has(_ flag: Flag) -> Bool { flags.contains(flag.name) }
 
     /// The option's value as given, read by its type; its default when it was not given.
-    func value<Value>(_ option: Option<Value>) throws(CommandFailure) -> Value? {
+    public func value<Value>(_ option: Option<Value>) throws(CommandFailure) -> Value? {
         guard let text = values[option.name]?.first else { return option.defaultValue }
         return try option.read(text)
     }
 
     /// Every value given of a repeatable option, each read by its type.
-    func values<Value>(_ option: RepeatedOption<Value>) throws(CommandFailure) -> [Value] {
+    public func values<Value>(_ option: RepeatedOption<Value>) throws(CommandFailure) -> [Value] {
         var read: [Value] = []
         for text in values[option.name] ?? [] { read.append(try option.read(text)) }
         return read
     }
 
     /// Whether the option was given on the command line (its default does not count).
-    func gave(_ option: OptionSpec) -> Bool {
+    public func gave(_ option: OptionSpec) -> Bool {
         flags.contains(option.name) || !(values[option.name] ?? []).isEmpty
     }
 
     /// The option's value; a usage error saying `hint` when it is not given.
-    func required<Value>(_ option: Option<Value>, hint: String) throws(CommandFailure) -> Value {
+    public func required<Value>(_ option: Option<Value>, hint: String) throws(CommandFailure) -> Value {
         guard let value = try value(option), (value as? String)?.isEmpty != true else {
             throw CommandFailure(.usage, "\(option.name) is required: \(hint)")
         }
