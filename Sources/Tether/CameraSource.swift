@@ -46,12 +46,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
 
     public let options: Options
     public var label: String { "camera \(options.address)" }
-    private let spool: Spool
-    private let registry: CameraRegistry
-    private let report: SourceReporter
-    private let memories: CameraMemories
-    /// The serial of the camera this run tethers, once one has connected.
-    private var expectedSerial: String?
+    private var tether: CameraTether
     private let autoFinder: AutoCameraFinder
 
     /// Seconds a transfer in progress may go on after a stop request before it is cut.
@@ -62,13 +57,9 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         report: SourceReporter
     ) throws(StateFileError) {
         self.options = options
-        self.spool = spool
-        self.report = report
-        try home.createIfNeeded()
-        registry = try CameraRegistry(home: home)
-        memories = CameraMemories(home: home)
+        tether = try CameraTether(spool: spool, home: home, report: report)
         autoFinder = AutoCameraFinder(
-            registry: registry, addresses: options.discoveryAddresses,
+            registry: tether.registry, addresses: options.discoveryAddresses,
             connectTimeout: options.connectTimeout, friendlyName: Self.friendlyName)
     }
 
@@ -107,39 +98,28 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
                 guard let error = error as? PTPIPError, !error.isRetryable else { return nil }
                 return "\(error)"
             },
-            shortReason: Self.shortReason, report: report)
-        loop.run(until: stop) { connected in try serveOnce(stop: stop, connected: connected) }
-        memories.discardPartials(in: spool)
+            shortReason: Self.shortReason, report: tether.report)
+        tether.run(until: stop, loop: loop) { connected in try serveOnce(stop: stop, connected: connected) }
     }
 
     /// One connection: find and open the camera, serve it until it fails (throws) or relay stops.
     /// `connected` runs once the camera's session is open.
     private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
         let (host, port) = try target(stop: stop)
-        let clientOptions = try Self.clientOptions(host: host, port: port, registry: registry, options: options)
-        report(.connecting("camera: connecting to \(clientOptions.address)"))
+        let clientOptions = try Self.clientOptions(host: host, port: port, registry: tether.registry, options: options)
+        tether.report(.connecting("camera: connecting to \(clientOptions.address)"))
         let session = try CameraSourceError.explainingRefusal(host: host, port: port) { () throws(PTPIPError) in
             try CameraSession.open(clientOptions, stop: stop) { (stop.secondsSinceStop ?? 0) > Self.stopGrace }
         }
         autoFinder.sessionOpened()
-        let serial = session.serial
-        if let expectedSerial, expectedSerial != serial {
-            report(
-                .info(
-                    "a different camera answers at \(clientOptions.address): \(session.name) instead of serial "
-                        + "\(expectedSerial); relay takes its photos now"))
-        }
-        expectedSerial = serial
-        let memory = try memories.memory(for: serial)
-        let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
-        try registry.noteConnected(
-            serial: serial, manufacturer: session.deviceInfo.manufacturer,
+        let arrival = try tether.arrived(
+            serial: session.serial, name: session.name, manufacturer: session.deviceInfo.manufacturer,
             model: session.deviceInfo.model, address: clientOptions.address)
         connected()
-        let context = TetherSession.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
         defer { if !stop.isStopped { options.capture?.cameraGone() } }
+        let context = tether.sessionContext(options: options, stop: stop)
         do {
-            try TetherSession(session: session, memory: memory, context: context, firstConnection: firstConnection).run()
+            try TetherSession(session: session, memory: arrival.memory, context: context, firstConnection: arrival.firstConnection).run()
         } catch {
             session.client.close()
             throw error
@@ -153,7 +133,7 @@ public final class CameraSource: PhotoSource, @unchecked Sendable {
         case .ptpip(let host, let port):
             return (host, port)
         case .auto:
-            return try autoFinder.find(expectedSerial: expectedSerial, stop: stop, report: report)
+            return try autoFinder.find(expectedSerial: tether.expectedSerial, stop: stop, report: tether.report)
         }
     }
 

@@ -17,13 +17,7 @@ import Spool
 /// set aside until the next listing, and the session goes on. The session names no vendor:
 /// what differs between bodies is its dialect's.
 final class TetherSession {
-    struct Context {
-        let spool: Spool
-        let registry: CameraRegistry
-        let options: CameraSource.Options
-        let report: SourceReporter
-        let stop: StopFlag
-    }
+    typealias Context = SessionContext<CameraSource.Options>
 
     struct Candidate {
         var object: CameraObject

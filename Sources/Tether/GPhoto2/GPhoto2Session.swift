@@ -14,13 +14,7 @@ import Spool
 /// A failure of the camera ends the session by throwing (the source reconnects); what was
 /// downloaded of a photo so far stays in `memory.partials` and the next session resumes it.
 final class GPhoto2Session {
-    struct Context {
-        let spool: Spool
-        let registry: CameraRegistry
-        let options: GPhoto2Source.Options
-        let report: SourceReporter
-        let stop: StopFlag
-    }
+    typealias Context = SessionContext<GPhoto2Source.Options>
 
     /// A file to look at, and when relay learned of it (it stands for the shutter time).
     struct Candidate {

@@ -32,24 +32,16 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
 
     public let options: Options
     public var label: String { "camera \(options.port)" }
-    private let spool: Spool
-    private let registry: CameraRegistry
-    private let report: SourceReporter
-    private let memories: CameraMemories
-    /// The serial of the camera this run tethers, once one has connected: a USB camera comes
-    /// back at a new device number when it is replugged, and is found again by it.
-    private var expectedSerial: String?
+    /// Its `expectedSerial`: a USB camera comes back at a new device number when it is
+    /// replugged, and is found again by it.
+    private var tether: CameraTether
 
     public init(
         options: Options, spool: Spool, home: RelayHome,
         report: SourceReporter
     ) throws(StateFileError) {
         self.options = options
-        self.spool = spool
-        self.report = report
-        try home.createIfNeeded()
-        registry = try CameraRegistry(home: home)
-        memories = CameraMemories(home: home)
+        tether = try CameraTether(spool: spool, home: home, report: report)
     }
 
     public func run(until stop: StopFlag) {
@@ -59,33 +51,22 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
                 guard let error = error as? GPhoto2Error, !error.isRetryable else { return nil }
                 return "\(error)"
             },
-            shortReason: { error in (error as? GPhoto2Error)?.shortReason ?? "camera error" }, report: report)
-        loop.run(until: stop) { connected in try serveOnce(stop: stop, connected: connected) }
-        memories.discardPartials(in: spool)
+            shortReason: { error in (error as? GPhoto2Error)?.shortReason ?? "camera error" }, report: tether.report)
+        tether.run(until: stop, loop: loop) { connected in try serveOnce(stop: stop, connected: connected) }
     }
 
     /// One connection: open the camera, serve it until it fails (throws) or relay stops.
     private func serveOnce(stop: StopFlag, connected: () -> Void) throws {
-        report(.connecting("camera: opening \(options.port)"))
+        tether.report(.connecting("camera: opening \(options.port)"))
         let camera = try openCamera()
         defer { camera.close() }
-        let serial = Self.serial(of: camera)
-        if let expectedSerial, expectedSerial != serial {
-            report(
-                .info(
-                    "a different camera answers at \(options.port): \(camera.name) instead of serial \(expectedSerial); "
-                        + "relay takes its photos now"))
-        }
-        expectedSerial = serial
-        let memory = try memories.memory(for: serial)
-        let firstConnection = !(registry.camera(serial: serial)?.existingPhotosRecorded ?? false)
-        try registry.noteConnected(
-            serial: serial, manufacturer: camera.summary.manufacturer ?? "",
+        let arrival = try tether.arrived(
+            serial: Self.serial(of: camera), name: camera.name, manufacturer: camera.summary.manufacturer ?? "",
             model: camera.summary.model ?? camera.driverModel, address: "gphoto2:" + camera.port)
         connected()
         defer { if !stop.isStopped { options.capture?.cameraGone() } }
-        let context = GPhoto2Session.Context(spool: spool, registry: registry, options: options, report: report, stop: stop)
-        try GPhoto2Session(camera: camera, memory: memory, context: context, firstConnection: firstConnection).run()
+        let context = tether.sessionContext(options: options, stop: stop)
+        try GPhoto2Session(camera: camera, memory: arrival.memory, context: context, firstConnection: arrival.firstConnection).run()
     }
 
     /// The camera at the port; on USB, once a camera was tethered, the one with its serial
@@ -94,23 +75,25 @@ public final class GPhoto2Source: PhotoSource, @unchecked Sendable {
         var firstError: GPhoto2Error?
         do {
             let camera = try GPhoto2Camera.open(options.port.portPath)
-            guard options.port.isUSB, let expectedSerial, Self.serial(of: camera) != expectedSerial else { return camera }
+            guard options.port.isUSB, let expectedSerial = tether.expectedSerial, Self.serial(of: camera) != expectedSerial else {
+                return camera
+            }
             camera.close()
         } catch {
-            guard options.port.isUSB, expectedSerial != nil, error.kind == .noCamera else { throw error }
+            guard options.port.isUSB, tether.expectedSerial != nil, error.kind == .noCamera else { throw error }
             firstError = error
         }
         for detected in try GPhoto2Camera.detect() where detected.port.lowercased().hasPrefix("usb:") {
             guard let camera = try? GPhoto2Camera.open(detected.port) else { continue }
-            if Self.serial(of: camera) == expectedSerial {
-                report(.info("\(camera.name) is back at \(detected.port)"))
+            if Self.serial(of: camera) == tether.expectedSerial {
+                tether.report(.info("\(camera.name) is back at \(detected.port)"))
                 return camera
             }
             camera.close()
         }
         throw firstError
             ?? GPhoto2Error(
-                code: GPhoto2Result.modelNotFound, operation: "find the camera with serial \(expectedSerial ?? "")",
+                code: GPhoto2Result.modelNotFound, operation: "find the camera with serial \(tether.expectedSerial ?? "")",
                 detail: "no USB camera with that serial number is attached")
     }
 
