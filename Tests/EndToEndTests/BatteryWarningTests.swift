@@ -19,26 +19,18 @@ final class BatteryWarningTests: XCTestCase {
     /// card holds 102 shots at start and each photo uses about five of them. With `json`, the
     /// `--json` stream on stdout is checked too.
     private func checkOneWarningEach(profile: String, shots: Int, warned: String, json: Bool = false) throws {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "battery")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: profile,
-            arguments: [
+            [
                 "--initial-photos", "0", "--photo-size", "50k", "--battery", "30", "--battery-drain", "5",
                 "--card-free", "1M", "--card-shots", "102",
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, json ? ["--json"] : [])
+            ],
+            note: "battery")
+        let relay = try camera.startConnected(json ? ["--json"] : [])
         defer { _ = relay.stop(signal: SIGTERM, timeout: 30) }
-        XCTAssertTrue(
-            Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning },
-            relay.stderr)
         for shot in 1...(2 * shots) {
-            sim.shootByStdin(1)
-            let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= shot || !relay.isRunning }
-            XCTAssertTrue(arrived && relay.isRunning, "photo \(shot) did not arrive:\n\(relay.stderr.suffix(3000))")
+            camera.sim.shootByStdin(1)
+            try camera.waitForPhotos(shot, relay: relay, timeout: 60)
             if shot == shots {
                 XCTAssertTrue(
                     Subprocess.waitUntil(timeout: 60) { relay.stderr.contains(warned) || !relay.isRunning },

@@ -9,12 +9,6 @@ import XCTest
 /// allows them (30" to 1/4000), confirmed by its PropValueChanged record; sony: 0xD20D set with
 /// SetControlDeviceA and fired with SetControlDeviceB's half and full press.
 final class BracketingTests: XCTestCase {
-    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "bracketing e2e").status, 0)
-        return harness
-    }
-
     private func waitForEnd(_ run: Subprocess, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
         let status = run.wait(timeout: 90)
         XCTAssertNotNil(status, "relay capture did not end:\n\(run.stderr.suffix(4000))", file: file, line: line)
@@ -93,7 +87,7 @@ final class BracketingTests: XCTestCase {
         ]
         for (profile, extra, markers, fastest) in cases {
             let gallery = try GalleryProcess()
-            let harness = try harness(for: gallery)
+            let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
             let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"] + extra)
             defer { sim.stop() }
             let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
@@ -122,11 +116,12 @@ final class BracketingTests: XCTestCase {
     /// with placeholders, the history, and the session manifest, so a gallery can group a set.
     func testEachFrameCarriesItsSetFrameAndExposure() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        let added = try harness.relay(
-            "config", "add", "--url", gallery.uploadURL, "--field", "set={set}", "--field", "frame={frame}",
-            "--field", "exposure={exposure}", "--field", "album=hdr", "--manifest-url", gallery.manifestURL)
-        XCTAssertEqual(added.status, 0, added.stderr)
+        let harness = try RelayHarness(
+            sendingTo: gallery, note: "",
+            [
+                "--field", "set={set}", "--field", "frame={frame}", "--field", "exposure={exposure}", "--field", "album=hdr",
+                "--manifest-url", gallery.manifestURL,
+            ])
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/500,2", "--sets", "2"])
@@ -154,7 +149,7 @@ final class BracketingTests: XCTestCase {
 
     func testACameraThatGoesAwayMidBracketPausesAndTheBracketCompletes() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0", "--verbose"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/1000,1/500,1/250,1/125,1/60,1/30"])
@@ -169,7 +164,7 @@ final class BracketingTests: XCTestCase {
 
     func testAModeWhereTheCameraPicksTheSpeedIsRefusedWithWhatToSetOnTheDial() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--exposure-mode", "A", "--verbose"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/1000,1/250"])
@@ -183,7 +178,7 @@ final class BracketingTests: XCTestCase {
 
     func testDeviceBusyOnTheReleaseIsAskedAgain() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
         let sim = try CameraSimProcess(profile: "nikon", arguments: ["--capture-answers", "BB", "--verbose"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/500,1/125,1/30"])
@@ -200,7 +195,7 @@ final class BracketingTests: XCTestCase {
     /// their planned speeds, and the set is complete once.
     func testCtrlCStopsAfterTheFrameAndResumeFiresOnlyWhatIsLeft() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
         // Frames slowed by the link (1 MB photos at 4 MB/s), so that Ctrl-C lands mid-run.
         let sim = try CameraSimProcess(
             profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "4M", "--verbose"])

@@ -8,19 +8,10 @@ import XCTest
 final class CameraAdmissionTests: XCTestCase {
     private let pairedGUID = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
-    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "admission e2e")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        return harness
-    }
-
     func testABodyThatIsNotPairedIsReportedAsSuchUntilRelayPairSetsItsGUID() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "nikon-z", arguments: ["--require-guid", pairedGUID, "--initial-photos", "0"])
-        defer { sim.stop() }
-        let run = try harness.startCameraRun(sim.cameraURL)
+        let camera = try CameraRun(profile: "nikon-z", ["--require-guid", pairedGUID, "--initial-photos", "0"], note: "admission e2e")
+        let (harness, sim) = (camera.harness, camera.sim)
+        let run = try camera.start()
         defer { run.stop() }
         let notPaired = "not paired: run relay pair --camera \(sim.cameraURL)"
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains(notPaired) || !run.isRunning }, run.stderr)
@@ -46,14 +37,13 @@ final class CameraAdmissionTests: XCTestCase {
             sim.log.split(separator: "\n").contains { $0.contains("session 2 with") && $0.contains("(EOS Utility PC)") },
             "relay run's session, after relay pair's, announces the paired name:\n\(sim.log.suffix(3000))")
         sim.shootByStdin(2)
-        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 2 }
-        XCTAssertTrue(arrived, "relay stderr:\n\(run.stderr.suffix(4000))\nsimulator:\n\(sim.log.suffix(3000))")
+        try camera.waitForPhotos(2, relay: run, timeout: 60)
         XCTAssertEqual(run.stop(signal: SIGINT), 0, run.stderr)
     }
 
     func testAFujifilmIsRefusedInOneLineWithExitFive() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "admission e2e")
         let fuji = try FujiListener()
         defer { fuji.process.stop() }
         let run = try harness.startCameraRun("ptpip://127.0.0.1:\(fuji.port)")
@@ -74,7 +64,7 @@ final class CameraAdmissionTests: XCTestCase {
 
     func testAFailedCaptureRunExitsWithFailure() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "admission e2e")
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--capture-answers", "BBB"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--once"])

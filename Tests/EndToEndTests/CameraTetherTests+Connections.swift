@@ -34,24 +34,18 @@ extension CameraTetherTests {
     }
 
     func testCameraAutoFindsTheCameraInTheRange() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0"], host: "127.0.0.9", port: 15740)
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.8-127.0.0.10"])
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(1)
-        try waitForPhotos(gallery, count: 1, relay: relay, sim: sim)
+        let camera = try CameraRun(profile: "generic", ["--initial-photos", "0"], host: "127.0.0.9", port: 15740)
+        let relay = try camera.harness.startCameraRun("auto", ["--range", "127.0.0.8-127.0.0.10"])
+        camera.waitForLog(relay, "connected to")
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(1, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
     }
 
     func testCleanStopSendsTheCanonSequence() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--verbose"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--verbose"])
+        let sim = camera.sim
+        let relay = try camera.startConnected()
         // The session is running: relay has polled the camera's events at least once.
         XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { sim.log.contains("Canon EOS GetEvent (0x9116)") }, sim.log)
         kill(relay.pid, SIGINT)
@@ -69,75 +63,65 @@ extension CameraTetherTests {
 
     func testAWrongAddressIsReportedAndRetriedUntilStopped() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "camera e2e")
         let port = try XCTUnwrap(ClosedPort.make())
         let relay = try harness.startCameraRun("ptpip://127.0.0.1:\(port)")
-        waitForLog(relay, "connection refused")
+        relay.assertSays("connection refused")
         XCTAssertTrue(relay.stderr.contains("cannot reach the camera at 127.0.0.1:\(port)"), relay.stderr)
         XCTAssertTrue(relay.stderr.contains("trying again"), relay.stderr)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, "a camera that is not there yet is not a failure")
     }
 
     func testACameraBusyWithAnotherClientIsReportedInWords() throws {
-        let gallery = try GalleryProcess()
-        let first = try harness(for: gallery)
-        let second = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0"])
-        defer { sim.stop() }
-        let holder = try first.startCameraRun(sim.cameraURL)
-        waitForLog(holder, "connected to")
-        let relay = try second.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "refused the connection")
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0"])
+        let second = try RelayHarness(sendingTo: camera.gallery, note: "camera e2e")
+        let holder = try camera.startConnected()
+        let relay = try second.startCameraRun(camera.sim.cameraURL)
+        camera.waitForLog(relay, "refused the connection")
         XCTAssertTrue(relay.stderr.contains("the camera is busy with another client"), relay.stderr)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0)
         XCTAssertEqual(holder.stop(signal: SIGTERM, timeout: 30), 0)
     }
 
     func testACameraThatDropsAwayIsReconnectedAndTheRunGoesOn() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(1)
-        try waitForPhotos(gallery, count: 1, relay: relay, sim: sim)
-        sim.sleep(seconds: 3)
+        let camera = try CameraRun(profile: "nikon", ["--initial-photos", "0"])
+        let relay = try camera.startConnected()
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(1, relay: relay)
+        camera.sim.sleep(seconds: 3)
         // The camera goes while relay waits for an answer (an orderly close) or while it sends
         // the next poll (a reset): either way relay says so and reconnects.
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) {
                 relay.stderr.contains("closed the connection") || relay.stderr.contains("connection reset by the camera")
             }, relay.stderr)
-        waitForLog(relay, "connection refused")
+        camera.waitForLog(relay, "connection refused")
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) {
                 relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
             }, relay.stderr)
-        sim.shootByStdin(1)
-        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(2, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG"])
-        XCTAssertEqual(try gallery.uploadRequests().count, 2, "the photo taken before the drop is not taken again")
+        XCTAssertEqual(try camera.gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG"])
+        XCTAssertEqual(try camera.gallery.uploadRequests().count, 2, "the photo taken before the drop is not taken again")
     }
 
     func testTwoCamerasAtOnceShareOneSpoolAndGallery() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let canon = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0"])
-        defer { canon.stop() }
+        let canon = try CameraRun(profile: "canon-eos", ["--initial-photos", "0"])
         let nikon = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
         defer { nikon.stop() }
-        let relay = try harness.startCameraRun(canon.cameraURL, ["--camera", nikon.cameraURL])
+        let relay = try canon.start(["--camera", nikon.cameraURL])
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) {
                 relay.stderr.components(separatedBy: "connected to").count - 1 >= 2
             }, relay.stderr)
-        canon.shootByStdin(2)
+        canon.sim.shootByStdin(2)
         nikon.shootByStdin(2)
-        try waitForPhotos(gallery, count: 4, relay: relay)
+        try canon.waitForPhotos(4, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG", "IMG_0001.JPG", "IMG_0002.JPG"])
+        XCTAssertEqual(
+            try canon.gallery.photos().map(\.name).sorted(), ["DSC_0001.JPG", "DSC_0002.JPG", "IMG_0001.JPG", "IMG_0002.JPG"])
     }
 
     func testBadCameraFlagsAreRefusedWithTheAcceptedForms() throws {

@@ -14,57 +14,6 @@ final class CameraTetherTests: XCTestCase {
         }
     }
 
-    /// A harness with a config for `gallery`.
-    func harness(for gallery: GalleryProcess) throws -> RelayHarness {
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "camera e2e")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        return harness
-    }
-
-    func waitForPhotos(
-        _ gallery: GalleryProcess, count: Int, relay: Subprocess, sim: CameraSimProcess? = nil,
-        timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line
-    ) throws {
-        let arrived = try Subprocess.waitUntil(timeout: timeout) { try gallery.photos().count >= count || !relay.isRunning }
-        let have = try gallery.photos().count
-        XCTAssertTrue(
-            arrived && relay.isRunning,
-            "\(have) of \(count) photos arrived; relay stderr:\n\(relay.stderr.suffix(4000))\nsimulator:\n\(sim?.log.suffix(3000) ?? "")",
-            file: file, line: line)
-    }
-
-    func waitForLog(
-        _ relay: Subprocess, _ text: String, timeout: TimeInterval = 60,
-        file: StaticString = #filePath, line: UInt = #line
-    ) {
-        let seen = Subprocess.waitUntil(timeout: timeout) { relay.stderr.contains(text) || !relay.isRunning }
-        XCTAssertTrue(
-            seen && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
-            file: file, line: line)
-    }
-
-    /// Checks every received photo against the simulator's export of the same name.
-    func assertByteIdentical(_ photos: [GalleryPhoto], export: URL, file: StaticString = #filePath, line: UInt = #line) throws {
-        for photo in photos {
-            let original = try Data(contentsOf: export.appendingPathComponent(photo.name))
-            XCTAssertEqual(photo.sha256, SHA256.hex(original), "\(photo.name) differs from what the camera holds", file: file, line: line)
-        }
-    }
-
-    /// Ends a run whose photos all arrived, in a way that proves no more can: relay has exited
-    /// (it sends nothing after that) and its spool is empty (nothing was waiting to be sent), so
-    /// the gallery's counts that follow are final. A pause instead would prove nothing.
-    func stopWithNothingLeft(_ relay: Subprocess, _ harness: RelayHarness, file: StaticString = #filePath, line: UInt = #line)
-        throws
-    {
-        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr, file: file, line: line)
-        let status = try harness.status()
-        XCTAssertEqual(
-            status.queued.count + status.inFlight.count, 0, "nothing left to send: \(status.queued.map(\.uploadName))",
-            file: file, line: line)
-    }
-
     // MARK: - Each profile: 30 shots with RAW companions
 
     func testCanonThirtyShotsWithRAWArriveOnceAndRAWIsSkipped() throws {
@@ -80,37 +29,28 @@ final class CameraTetherTests: XCTestCase {
     }
 
     private func checkThirtyShotsWithRAW(profile: String, rawExtension: String) throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: profile,
-            arguments: [
-                "--initial-photos", "2", "--raw", "--photo-size", "120k", "--raw-size", "80k", "--export", export.path,
-                "--property-every", "500ms",
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "were already on the card")
+            ["--initial-photos", "2", "--raw", "--photo-size", "120k", "--raw-size", "80k", "--property-every", "500ms"])
+        let relay = try camera.start()
+        camera.waitForLog(relay, "were already on the card")
         for _ in 0..<3 {
-            sim.shootByStdin(10)
+            camera.sim.shootByStdin(10)
             Thread.sleep(forTimeInterval: 0.3)
         }
-        try waitForPhotos(gallery, count: 30, relay: relay, sim: sim)
-        try stopWithNothingLeft(relay, harness)
+        try camera.waitForPhotos(30, relay: relay)
+        try camera.stopWithNothingLeft(relay)
 
-        let photos = try gallery.photos()
         XCTAssertEqual(
-            photos.map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
+            try camera.gallery.photos().map(\.name).sorted(), (3...32).map { jpegName(profile, $0) },
             "the 30 new JPEGs, each once; not the 2 that were on the card before")
-        try assertByteIdentical(photos, export: export)
-        XCTAssertEqual(try gallery.uploadRequests().count, 30, "nothing sent twice")
+        try camera.assertByteIdentical()
+        XCTAssertEqual(try camera.gallery.uploadRequests().count, 30, "nothing sent twice")
         let skippedRAW = relay.stderr.split(separator: "\n").filter {
             $0.contains("skipped ") && $0.contains(".\(rawExtension): RAW, kept on the card")
         }
         XCTAssertEqual(skippedRAW.count, 30, "every RAW companion is reported as skipped once:\n\(relay.stderr.suffix(3000))")
-        let history = try harness.history()
-        XCTAssertEqual(history.filter(\.success).count, 30)
+        XCTAssertEqual(try camera.harness.history().filter(\.success).count, 30)
     }
 
     /// Two photos of `size` shot on a Canon link of `rate` bytes/s, run through relay into the
@@ -118,24 +58,16 @@ final class CameraTetherTests: XCTestCase {
     private func shootTwoOnSlowLink(size: String, rate: String, galleryArguments: [String] = []) throws
         -> (gallery: GalleryProcess, harness: RelayHarness, relay: Subprocess)
     {
-        let gallery = try GalleryProcess(arguments: galleryArguments)
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
-            profile: "canon-eos",
-            arguments: [
-                "--initial-photos", "0", "--photo-size", size, "--export", export.path, "--rate-limit", rate,
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(2)
-        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        let camera = try CameraRun(
+            profile: "canon-eos", ["--initial-photos", "0", "--photo-size", size, "--rate-limit", rate],
+            galleryArguments: galleryArguments)
+        let relay = try camera.startConnected()
+        camera.sim.shootByStdin(2)
+        try camera.waitForPhotos(2, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        let photos = try gallery.photos()
-        XCTAssertEqual(photos.map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"])
-        try assertByteIdentical(photos, export: export)
-        return (gallery, harness, relay)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG"])
+        try camera.assertByteIdentical()
+        return (camera.gallery, camera.harness, relay)
     }
 
     /// On a slow camera link (3 MB at 1 MB/s) an idle worker uploads each photo while it
@@ -163,46 +95,32 @@ final class CameraTetherTests: XCTestCase {
     // MARK: - Bad links
 
     func testRandomPacketSplitsASlowLinkAPropertyFloodAndBusyAfterConnectStillDeliverEveryPhoto() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: "canon-eos",
-            arguments: [
-                "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
-                "--rate-limit", "2M", "--busy-after-connect", "2s", "--property-flood", "25", "--seed", "11", "--verbose",
+            [
+                "--initial-photos", "0", "--photo-size", "150k", "--random-split", "--rate-limit", "2M",
+                "--busy-after-connect", "2s", "--property-flood", "25", "--seed", "11", "--verbose",
             ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "answered DeviceBusy")
-        sim.shootByStdin(8)
-        try waitForPhotos(gallery, count: 8, relay: relay, sim: sim)
+        let relay = try camera.start()
+        camera.waitForLog(relay, "answered DeviceBusy")
+        camera.sim.shootByStdin(8)
+        try camera.waitForPhotos(8, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        let photos = try gallery.photos()
-        XCTAssertEqual(photos.map(\.name).sorted(), (1...8).map { jpegName("canon-eos", $0) })
-        try assertByteIdentical(photos, export: export)
-        XCTAssertTrue(sim.log.contains("→ DeviceBusy"), "the camera did answer busy")
+        XCTAssertEqual(try camera.gallery.photos().map(\.name).sorted(), (1...8).map { jpegName("canon-eos", $0) })
+        try camera.assertByteIdentical()
+        XCTAssertTrue(camera.sim.log.contains("→ DeviceBusy"), "the camera did answer busy")
     }
 
     func testGenericRandomSplitsAndBusyAnswersStillDeliverEveryPhoto() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: "generic",
-            arguments: [
-                "--initial-photos", "0", "--photo-size", "150k", "--export", export.path, "--random-split",
-                "--busy-rate", "0.3", "--seed", "5",
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(8)
-        try waitForPhotos(gallery, count: 8, relay: relay, sim: sim)
+            ["--initial-photos", "0", "--photo-size", "150k", "--random-split", "--busy-rate", "0.3", "--seed", "5"])
+        let relay = try camera.startConnected()
+        camera.sim.shootByStdin(8)
+        try camera.waitForPhotos(8, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        let photos = try gallery.photos()
-        XCTAssertEqual(photos.count, 8)
-        try assertByteIdentical(photos, export: export)
+        XCTAssertEqual(try camera.gallery.photos().count, 8)
+        try camera.assertByteIdentical()
     }
 
     /// The link drops every 1.5 MB while 4 MB photos are downloaded in 256 kB chunks. The
@@ -210,39 +128,31 @@ final class CameraTetherTests: XCTestCase {
     /// the same photo continues at a non-zero offset, and a photo's offsets never go back, which
     /// is what a resumed (not restarted) download looks like.
     func testDroppedConnectionsInTheMiddleOfLargeFilesResumeAndDeliverEachPhotoWholeAndOnce() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
-            profile: "generic",
-            arguments: [
-                "--initial-photos", "0", "--photo-size", "4M", "--export", export.path, "--drop-every", "1500k", "--verbose",
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--chunk-size", "256K"])
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(2)
-        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        let camera = try CameraRun(
+            profile: "generic", ["--initial-photos", "0", "--photo-size", "4M", "--drop-every", "1500k", "--verbose"])
+        let relay = try camera.startConnected(["--chunk-size", "256K"])
+        camera.sim.shootByStdin(2)
+        try camera.waitForPhotos(2, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
 
-        let photos = try gallery.photos()
-        XCTAssertEqual(photos.map(\.name).sorted(), ["DSC00001.JPG", "DSC00002.JPG"])
-        try assertByteIdentical(photos, export: export)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name).sorted(), ["DSC00001.JPG", "DSC00002.JPG"])
+        try camera.assertByteIdentical()
         // An upload started during a download that a drop then cut is abandoned with its body
         // incomplete: the gallery answers it with an error or not at all, and stores nothing.
-        let requests = try gallery.uploadRequests()
+        let requests = try camera.gallery.uploadRequests()
         XCTAssertEqual(requests.filter { ($0.statusCode ?? 0) / 100 == 2 }.count, 2, "each photo stored once")
         for request in requests where (request.statusCode ?? 0) / 100 != 2 {
             XCTAssert(request.status == "dropped" || request.status == "400", "an abandoned upload: \(request.status)")
         }
 
-        let drops = sim.log.components(separatedBy: "dropped the connection after another").count - 1
+        let log = camera.sim.log
+        let drops = log.components(separatedBy: "dropped the connection after another").count - 1
         XCTAssertGreaterThanOrEqual(drops, 4, "8 MB through a link that drops every 1.5 MB")
         XCTAssertTrue(relay.stderr.contains("resuming DSC00001.JPG at"), relay.stderr)
         var offsetsByHandle: [String: [Int]] = [:]
         var resumedAfterDrop = 0
         var droppedSinceLastRequest = false
-        for line in sim.log.split(separator: "\n") {
+        for line in log.split(separator: "\n") {
             if line.contains("dropped the connection") { droppedSinceLastRequest = true }
             guard line.contains("GetPartialObject (0x101B)("), let open = line.range(of: "GetPartialObject (0x101B)("),
                 let close = line[open.upperBound...].firstIndex(of: ")")
@@ -260,37 +170,33 @@ final class CameraTetherTests: XCTestCase {
         for (handle, offsets) in offsetsByHandle {
             XCTAssertEqual(offsets, offsets.sorted(), "photo \(handle) was downloaded from the start again: \(offsets)")
         }
-        XCTAssertGreaterThanOrEqual(resumedAfterDrop, 3, "downloads continued where the drop cut them:\n\(sim.log.suffix(3000))")
+        XCTAssertGreaterThanOrEqual(resumedAfterDrop, 3, "downloads continued where the drop cut them:\n\(log.suffix(3000))")
     }
 
     // MARK: - Never twice, never lost
 
     func testRestartTakesNothingTwiceAndTakesWhatWasShotWhileRelayWasStopped() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "1", "--export", export.path])
-        defer { sim.stop() }
-        var relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "were already on the card")
+        let camera = try CameraRun(profile: "nikon", ["--initial-photos", "1"])
+        let sim = camera.sim
+        var relay = try camera.start()
+        camera.waitForLog(relay, "were already on the card")
         sim.shootByStdin(3)
-        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim)
+        try camera.waitForPhotos(3, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 30), 0, relay.stderr)
 
         let shotsBefore = sim.log.components(separatedBy: "(stdin)").count
         sim.shootByStdin(4)
         // The four are on the card before relay starts again.
         XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { sim.log.components(separatedBy: "(stdin)").count >= shotsBefore + 4 }, sim.log)
-        relay = try harness.startCameraRun(sim.cameraURL)
-        try waitForPhotos(gallery, count: 7, relay: relay, sim: sim)
-        try stopWithNothingLeft(relay, harness)
+        relay = try camera.start()
+        try camera.waitForPhotos(7, relay: relay)
+        try camera.stopWithNothingLeft(relay)
 
-        let photos = try gallery.photos()
         XCTAssertEqual(
-            photos.map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
+            try camera.gallery.photos().map(\.name).sorted(), (2...8).map { jpegName("nikon", $0) },
             "the card's first photo stays there; everything shot later arrives, also while relay was away")
-        try assertByteIdentical(photos, export: export)
-        XCTAssertEqual(try gallery.uploadRequests().count, 7, "no photo was sent twice")
+        try camera.assertByteIdentical()
+        XCTAssertEqual(try camera.gallery.uploadRequests().count, 7, "no photo was sent twice")
         XCTAssertEqual(
             relay.stderr.components(separatedBy: "spooled ").count - 1, 4,
             "the second run downloads only the four new photos:\n\(relay.stderr)")
@@ -299,88 +205,59 @@ final class CameraTetherTests: XCTestCase {
     /// The quick form of the fault suite's crash case (scripts/chaos.sh crash): relay killed with
     /// SIGKILL in the middle of a shooting run, three times, and started again each time.
     func testSIGKILLDuringARunLosesNothingAndSendsNothingTwice() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
-            profile: "canon-eos",
-            arguments: [
-                "--initial-photos", "0", "--photo-size", "1M", "--export", export.path, "--rate-limit", "8M",
-            ])
-        defer { sim.stop() }
-        var relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "8M"])
+        var relay = try camera.startConnected()
         for _ in 0..<3 {
-            sim.shootByStdin(4)
+            camera.sim.shootByStdin(4)
             Thread.sleep(forTimeInterval: 0.3)
             _ = relay.stop(signal: SIGKILL, timeout: 10)
-            relay = try harness.startCameraRun(sim.cameraURL)
+            relay = try camera.start()
         }
-        try waitForPhotos(gallery, count: 12, relay: relay, sim: sim)
-        try stopWithNothingLeft(relay, harness)
-        let photos = try gallery.photos()
+        try camera.waitForPhotos(12, relay: relay)
+        try camera.stopWithNothingLeft(relay)
+        let photos = try camera.gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), (1...12).map { jpegName("canon-eos", $0) })
         XCTAssertEqual(Set(photos.map(\.sha256)).count, 12)
         XCTAssertEqual(Set(photos.compactMap(\.idempotencyKey)).count, 12)
-        try assertByteIdentical(photos, export: export)
+        try camera.assertByteIdentical()
     }
 
     func testIncludeExistingTakesWhatWasOnTheCard() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "3"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--include-existing"])
-        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim)
+        let camera = try CameraRun(profile: "generic", ["--initial-photos", "3"])
+        let relay = try camera.start(["--include-existing"])
+        try camera.waitForPhotos(3, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), (1...3).map { jpegName("generic", $0) })
+        XCTAssertEqual(try camera.gallery.photos().map(\.name).sorted(), (1...3).map { jpegName("generic", $0) })
     }
 
     func testCanonShotsKeptInCameraMemoryAreTakenAndReleased() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
-            profile: "canon-eos",
-            arguments: [
-                "--initial-photos", "0", "--capture-to", "memory", "--export", export.path, "--verbose",
-            ])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(2)
-        try waitForPhotos(gallery, count: 2, relay: relay, sim: sim)
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--capture-to", "memory", "--verbose"])
+        let relay = try camera.startConnected()
+        camera.sim.shootByStdin(2)
+        try camera.waitForPhotos(2, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        try assertByteIdentical(try gallery.photos(), export: export)
+        try camera.assertByteIdentical()
         XCTAssertEqual(
-            sim.log.components(separatedBy: "TransferComplete (0x9117)").count - 1, 2,
+            camera.sim.log.components(separatedBy: "TransferComplete (0x9117)").count - 1, 2,
             "each capture is released from camera memory after it is spooled")
     }
 
     func testALostEventIsCaughtByTheListing() throws {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--initial-photos", "0", "--lose-events", "1"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--list-every", "1s"])
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(3)
-        try waitForPhotos(gallery, count: 3, relay: relay, sim: sim, timeout: 60)
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--lose-events", "1"])
+        let relay = try camera.startConnected(["--list-every", "1s"])
+        camera.sim.shootByStdin(3)
+        try camera.waitForPhotos(3, relay: relay, timeout: 60)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        XCTAssertEqual(try gallery.photos().count, 3)
+        XCTAssertEqual(try camera.gallery.photos().count, 3)
     }
 
     func testAFullSpoolLeavesPhotosOnTheCardUntilThereIsRoom() throws {
-        let gallery = try GalleryProcess(arguments: ["--delay", "0.4"])
-        let harness = try harness(for: gallery)
-        let sim = try CameraSimProcess(profile: "nikon", arguments: ["--initial-photos", "0"])
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--spool-max-photos", "1", "--workers", "1"])
-        waitForLog(relay, "connected to")
-        sim.shootByStdin(5)
-        try waitForPhotos(gallery, count: 5, relay: relay, sim: sim)
+        let camera = try CameraRun(profile: "nikon", ["--initial-photos", "0"], galleryArguments: ["--delay", "0.4"])
+        let relay = try camera.startConnected(["--spool-max-photos", "1", "--workers", "1"])
+        camera.sim.shootByStdin(5)
+        try camera.waitForPhotos(5, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertTrue(relay.stderr.contains("spool full"), relay.stderr)
-        XCTAssertEqual(try gallery.uploadRequests().count, 5)
+        XCTAssertEqual(try camera.gallery.uploadRequests().count, 5)
     }
 }

@@ -5,13 +5,6 @@ import XCTest
 /// `relay capture` end to end: the real relay executable fires the camera simulator over real
 /// sockets, and the photos reach the real gallery process.
 final class CaptureRunTests: XCTestCase {
-    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "capture e2e")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        return harness
-    }
-
     /// Waits for a capture run to end by itself; returns its exit status (nil: still running).
     private func waitForEnd(_ run: Subprocess, timeout: TimeInterval = 90, file: StaticString = #filePath, line: UInt = #line) -> Int32? {
         let status = run.wait(timeout: timeout)
@@ -28,7 +21,7 @@ final class CaptureRunTests: XCTestCase {
 
     private func checkTenShots(profile: String) throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e")
         let sim = try CameraSimProcess(profile: profile, arguments: ["--raw", "--photo-size", "60k", "--raw-size", "60k"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "10"])
@@ -53,7 +46,7 @@ final class CaptureRunTests: XCTestCase {
     /// three times (failed), shot 4 OK, shot 5 OK without a photo (failed after the timeout).
     func testBusyTriggersAreRetriedAndFailedShotsAreCounted() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e")
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--capture-answers", "B..BBB.N", "--verbose"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "5", "--shot-timeout", "2s"])
@@ -76,7 +69,7 @@ final class CaptureRunTests: XCTestCase {
 
     func testACameraThatSleepsPausesTheRunAndEveryShotIsAccountedFor() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e")
         let sim = try CameraSimProcess(profile: "nikon")
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "12"])
@@ -102,11 +95,7 @@ final class CaptureRunTests: XCTestCase {
 
     func testARunKilledWithSIGKILLResumesAndTakesOnlyTheRemainingShots() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let withManifest = try harness.relay(
-            "config", "add", "--url", gallery.uploadURL, "--note", "capture e2e",
-            "--manifest-url", gallery.manifestURL)
-        XCTAssertEqual(withManifest.status, 0, withManifest.stderr)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e", ["--manifest-url", gallery.manifestURL])
         let sim = try CameraSimProcess(profile: "generic")
         defer { sim.stop() }
         let first = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "8"])
@@ -139,7 +128,7 @@ final class CaptureRunTests: XCTestCase {
 
     func testAnIntervalUnderASecondIsRaisedWithAMessage() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e")
         let sim = try CameraSimProcess(profile: "generic")
         defer { sim.stop() }
         for every in ["0", "-5s"] {
@@ -178,7 +167,7 @@ final class CaptureRunTests: XCTestCase {
 
     func testACameraThatCannotBeFiredIsRefusedWithItsNameAndTheReason() throws {
         let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
+        let harness = try RelayHarness(sendingTo: gallery, note: "capture e2e")
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--no-remote-capture"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--once"])

@@ -91,8 +91,7 @@ final class DiscoveryTests: XCTestCase {
     /// announcing or not, and then still serves `relay run`.
     func testSingleSessionCamerasStillServeRelayRunAfterDiscover() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let announcing = try CameraSimProcess(
             profile: "canon-eos",
             arguments: [
@@ -142,40 +141,30 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testCameraAutoGoesBackToTheAddressItLastUsed() throws {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0"], host: "127.0.0.37", port: 15740)
-        defer { sim.stop() }
-        let first = try harness.startCameraRun("ptpip://127.0.0.37")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { first.stderr.contains("connected to") || !first.isRunning }, first.stderr)
+        let camera = try CameraRun(profile: "generic", ["--initial-photos", "0"], note: "", host: "127.0.0.37", port: 15740)
+        let first = try camera.harness.startCameraRun("ptpip://127.0.0.37")
+        camera.waitForLog(first, "connected to")
         XCTAssertEqual(first.stop(signal: SIGTERM, timeout: 30), 0, first.stderr)
 
         // The range no longer covers the camera: only the remembered address can find it.
-        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.38"])
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
+        let relay = try camera.harness.startCameraRun("auto", ["--range", "127.0.0.38"])
+        camera.waitForLog(relay, "connected to")
         XCTAssertTrue(relay.stderr.contains("where the camera was last"), relay.stderr)
-        sim.shootByStdin(1)
-        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 1 || !relay.isRunning }
-        XCTAssertTrue(arrived, relay.stderr)
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(1, relay: relay, timeout: 60)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
     }
 
     func testCameraAutoSpendsNoSessionWhileLooking() throws {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let sim = try CameraSimProcess(
-            profile: "generic", arguments: ["--initial-photos", "0", "--sessions-per-activation", "1"],
-            host: "127.0.0.39", port: 15740)
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun("auto", ["--range", "127.0.0.38-127.0.0.40"])
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
-        sim.shootByStdin(1)
-        let arrived = try Subprocess.waitUntil(timeout: 60) { try gallery.photos().count >= 1 || !relay.isRunning }
-        XCTAssertTrue(arrived, "relay stderr:\n\(relay.stderr)\nsimulator:\n\(sim.log)")
+        let camera = try CameraRun(
+            profile: "generic", ["--initial-photos", "0", "--sessions-per-activation", "1"], note: "", host: "127.0.0.39", port: 15740)
+        let relay = try camera.harness.startCameraRun("auto", ["--range", "127.0.0.38-127.0.0.40"])
+        camera.waitForLog(relay, "connected to")
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(1, relay: relay, timeout: 60)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
-        XCTAssertEqual(sim.log.components(separatedBy: "InitCommandRequest from").count - 1, 1, "one handshake, the tether's:\n\(sim.log)")
+        let log = camera.sim.log
+        XCTAssertEqual(log.components(separatedBy: "InitCommandRequest from").count - 1, 1, "one handshake, the tether's:\n\(log)")
     }
 
     /// Issue 28: `--identify` names a camera over the connection its scan opened. A body that

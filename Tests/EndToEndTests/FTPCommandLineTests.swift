@@ -30,9 +30,8 @@ final class FTPCommandLineTests: XCTestCase {
 
     func testATakenPortStopsTheRunAtOnceAndSetupTextShowsNoPassword() throws {
         let ftp = try FTPRun()
-        let other = try RelayHarness()
+        let other = try RelayHarness(sendingTo: ftp.gallery, note: "")
         other.environment["RELAY_FTP_PASSWORD"] = "pw-one"
-        XCTAssertEqual(try other.relay("config", "add", "--url", ftp.gallery.uploadURL).status, 0)
         let taken = try other.relay("run", "--ftp", "127.0.0.1:\(ftp.port)", "--ftp-user", "alice")
         XCTAssertNotEqual(taken.status, 0)
         XCTAssertTrue(taken.stderr.contains("cannot receive FTP on 127.0.0.1:\(ftp.port)"), taken.stderr)

@@ -8,48 +8,26 @@ import XCTest
 /// transport itself is not exercised: no USB camera is attached to these machines.
 final class GPhoto2BackendTests: XCTestCase {
     /// A gallery, a relay installation with a config for it, and a simulator of `profile` that
-    /// exports what it shoots.
-    private struct Rig {
-        let gallery: GalleryProcess
-        let harness: RelayHarness
-        let sim: CameraSimProcess
-        let export: URL
-
-        /// libgphoto2's port string for the simulator: both PTP/IP channels on its port.
-        var camera: String { "gphoto2:" + sim.gphotoPort }
+    /// exports what it shoots. relay is started on ``gphoto2Port(_:)``, not on the PTP/IP address
+    /// ``CameraRun/start(_:)`` uses.
+    private func rig(profile: String, _ simArguments: [String]) throws -> CameraRun {
+        try CameraRun(profile: profile, simArguments, note: "gphoto2 e2e")
     }
 
-    private func rig(profile: String, _ simArguments: [String]) throws -> Rig {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gphoto2 e2e")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(profile: profile, arguments: simArguments + ["--export", export.path])
-        return Rig(gallery: gallery, harness: harness, sim: sim, export: export)
-    }
-
-    /// Waits until relay's log holds `text` (or relay ended) and fails the test if it never does.
-    private func expectLog(_ relay: Subprocess, _ text: String, file: StaticString = #filePath, line: UInt = #line) {
-        let said = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains(text) || !relay.isRunning }
-        XCTAssertTrue(
-            said && relay.stderr.contains(text), "relay never said '\(text)':\n\(relay.stderr.suffix(4000))",
-            file: file, line: line)
-    }
+    /// libgphoto2's port string for the simulator: both PTP/IP channels on its port.
+    private func gphoto2Port(_ rig: CameraRun) -> String { "gphoto2:" + rig.sim.gphotoPort }
 
     /// Waits until the gallery has `names` and checks each against the simulator's export.
-    private func expectPhotos(_ names: [String], in rig: Rig, relay: Subprocess, file: StaticString = #filePath, line: UInt = #line) throws
-    {
+    private func expectPhotos(
+        _ names: [String], in rig: CameraRun, relay: Subprocess, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let arrived = try Subprocess.waitUntil(timeout: 60) { try rig.gallery.photos().count >= names.count || !relay.isRunning }
         let photos = try rig.gallery.photos()
         XCTAssertTrue(
             arrived, "\(photos.count) of \(names.count) photos arrived:\n\(relay.stderr.suffix(4000))\n\(rig.sim.log.suffix(2000))",
             file: file, line: line)
         XCTAssertEqual(photos.map(\.name).sorted(), names.sorted(), "each photo once\n\(relay.stderr.suffix(3000))", file: file, line: line)
-        for photo in photos {
-            let original = try Data(contentsOf: rig.export.appendingPathComponent(photo.name))
-            XCTAssertEqual(photo.sha256, SHA256.hex(original), "\(photo.name) differs from the shot", file: file, line: line)
-        }
+        try rig.assertByteIdentical(file: file, line: line)
     }
 
     // MARK: - Live shots, each profile libgphoto2 tethers over PTP/IP
@@ -72,9 +50,8 @@ final class GPhoto2BackendTests: XCTestCase {
 
     private func checkLiveShots(profile: String, names: [String], raw: String) throws {
         let rig = try rig(profile: profile, ["--initial-photos", "2", "--raw", "--photo-size", "150k", "--raw-size", "50k"])
-        defer { rig.sim.stop() }
-        let relay = try rig.harness.startCameraRun(rig.camera)
-        expectLog(relay, "through libgphoto2")
+        let relay = try rig.harness.startCameraRun(gphoto2Port(rig))
+        rig.waitForLog(relay, "through libgphoto2")
         XCTAssertTrue(relay.stderr.contains("were already on the card"), relay.stderr)
         rig.sim.shootByStdin(3)
         try expectPhotos(names, in: rig, relay: relay)
@@ -88,9 +65,8 @@ final class GPhoto2BackendTests: XCTestCase {
     /// reports the event; relay gets it whole from there.
     func testCanonCaptureInCameraMemoryIsTakenAndReleased() throws {
         let rig = try rig(profile: "canon-eos", ["--initial-photos", "0", "--capture-to", "memory", "--verbose"])
-        defer { rig.sim.stop() }
-        let relay = try rig.harness.startCameraRun(rig.camera)
-        expectLog(relay, "through libgphoto2")
+        let relay = try rig.harness.startCameraRun(gphoto2Port(rig))
+        rig.waitForLog(relay, "through libgphoto2")
         rig.sim.shootBySignal()
         let arrived = try Subprocess.waitUntil(timeout: 60) { try rig.gallery.photos().count >= 1 || !relay.isRunning }
         XCTAssertTrue(arrived, relay.stderr)
@@ -106,9 +82,8 @@ final class GPhoto2BackendTests: XCTestCase {
     /// again and resumes the photo from the pieces it has.
     func testDropMidDownloadResumesAndNothingIsLostOrDoubled() throws {
         let rig = try rig(profile: "generic", ["--initial-photos", "0", "--photo-size", "600k", "--drop-during-transfer", "3"])
-        defer { rig.sim.stop() }
-        let relay = try rig.harness.startCameraRun(rig.camera, ["--chunk-size", "64K"])
-        expectLog(relay, "through libgphoto2")
+        let relay = try rig.harness.startCameraRun(gphoto2Port(rig), ["--chunk-size", "64K"])
+        rig.waitForLog(relay, "through libgphoto2")
         rig.sim.shootByStdin(2)
         try expectPhotos(["DSC00001.JPG", "DSC00002.JPG"], in: rig, relay: relay)
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
@@ -122,20 +97,19 @@ final class GPhoto2BackendTests: XCTestCase {
     /// what was shot meanwhile is taken.
     func testSIGKILLAndRestartTakesNothingTwice() throws {
         let rig = try rig(profile: "generic", ["--initial-photos", "1", "--photo-size", "100k"])
-        defer { rig.sim.stop() }
-        let first = try rig.harness.startCameraRun(rig.camera)
-        expectLog(first, "through libgphoto2")
+        let first = try rig.harness.startCameraRun(gphoto2Port(rig))
+        rig.waitForLog(first, "through libgphoto2")
         rig.sim.shootByStdin(2)
         try expectPhotos(["DSC00002.JPG", "DSC00003.JPG"], in: rig, relay: first)
         // Killed once both deliveries are recorded: a kill between the gallery's answer and that
         // record sends the photo again under the same Idempotency-Key (the chaos matrix counts
         // those), which is not what this test is about.
-        expectLog(first, "uploaded DSC00002.JPG")
-        expectLog(first, "uploaded DSC00003.JPG")
+        rig.waitForLog(first, "uploaded DSC00002.JPG")
+        rig.waitForLog(first, "uploaded DSC00003.JPG")
         _ = first.stop(signal: SIGKILL, timeout: 10)
         rig.sim.shootByStdin(2)
-        let second = try rig.harness.startCameraRun(rig.camera)
-        expectLog(second, "through libgphoto2")
+        let second = try rig.harness.startCameraRun(gphoto2Port(rig))
+        rig.waitForLog(second, "through libgphoto2")
         try expectPhotos(["DSC00002.JPG", "DSC00003.JPG", "DSC00004.JPG", "DSC00005.JPG"], in: rig, relay: second)
         XCTAssertEqual(second.stop(signal: SIGTERM, timeout: 30), 0, second.stderr)
         XCTAssertFalse(second.stderr.contains("already on the card"), "the second run knows the camera: \(second.stderr)")
@@ -146,8 +120,7 @@ final class GPhoto2BackendTests: XCTestCase {
 
     func testCaptureFiresThroughLibgphoto2AndUploadsEveryShot() throws {
         let rig = try rig(profile: "generic", ["--initial-photos", "1", "--photo-size", "60k"])
-        defer { rig.sim.stop() }
-        let run = try rig.harness.startCapture(rig.camera, ["--every", "1s", "--count", "3"])
+        let run = try rig.harness.startCapture(gphoto2Port(rig), ["--every", "1s", "--count", "3"])
         let status = run.wait(timeout: 60)
         if status == nil { _ = run.stop(signal: SIGKILL) }
         XCTAssertEqual(status, 0, run.stderr)
@@ -159,8 +132,7 @@ final class GPhoto2BackendTests: XCTestCase {
     /// The camera answers busy: once (fired on the second try), then three times (the shot failed).
     func testBusyTriggersAreAskedAgainAsOverWiFi() throws {
         let rig = try rig(profile: "generic", ["--initial-photos", "0", "--photo-size", "60k", "--capture-answers", "B.BBB."])
-        defer { rig.sim.stop() }
-        let run = try rig.harness.startCapture(rig.camera, ["--every", "1s", "--count", "3"])
+        let run = try rig.harness.startCapture(gphoto2Port(rig), ["--every", "1s", "--count", "3"])
         let status = run.wait(timeout: 60)
         if status == nil { _ = run.stop(signal: SIGKILL) }
         XCTAssertEqual(status, 0, run.stderr)

@@ -19,8 +19,7 @@ final class HostileCameraTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> Outcome {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let sim = try CameraSimProcess(profile: "generic", arguments: ["--initial-photos", "0", "--hostile", mode])
         defer { sim.stop() }
         let relay = try harness.startCameraRun(sim.cameraURL)

@@ -16,8 +16,7 @@ final class HotFolderDeliveryTests: XCTestCase {
     /// (an FTP upload in progress) is not taken until it is closed.
     func testRenamedOrClosedFilesAreTakenAtOnceAndAFileStillBeingWrittenIsNot() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let relay = try Subprocess(
             TestPaths.relayExecutable, ["run", "--folder", harness.dropFolder.path, "--settle", "60"],
             environment: harness.environment)
@@ -46,13 +45,9 @@ final class HotFolderDeliveryTests: XCTestCase {
 
     func testFiftyPhotosArriveByteIdenticalEachOnceAndHistoryShowsThem() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
+        let harness = try RelayHarness(
+            sendingTo: gallery, note: "e2e", ["--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test"])
         harness.environment["GALLERY_TOKEN"] = "s3cret-token"
-        XCTAssertEqual(
-            try harness.relay(
-                "config", "add", "--url", gallery.uploadURL, "--note", "e2e",
-                "--header", "Authorization: Bearer ${GALLERY_TOKEN}", "--field", "event=test"
-            ).status, 0)
         let relay = try harness.startRun()
         let photos = try harness.dropPhotos(50)
         try Data("raw".utf8).write(to: harness.dropFolder.appendingPathComponent("IMG_0001.CR3"))
@@ -89,8 +84,7 @@ final class HotFolderDeliveryTests: XCTestCase {
     func testServerErrorsAndDroppedConnectionsAreRetriedUntilEachPhotoArrivesOnce() throws {
         // Each photo: first attempt the connection is dropped, second gets a 500, third succeeds.
         let gallery = try GalleryProcess(arguments: ["--drop-first", "1", "--fail-first", "2", "--fail-status", "500"])
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let relay = try harness.startRun()
         let photos = try harness.dropPhotos(10)
         try waitForPhotos(gallery, count: 10, relay: relay)
@@ -144,8 +138,7 @@ final class HotFolderDeliveryTests: XCTestCase {
 
     func testPermanentRejectionMovesThePhotoToFailedAndDoesNotBlockTheRest() throws {
         let gallery = try GalleryProcess(arguments: ["--reject-name", "BAD", "--reject-status", "400"])
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let relay = try harness.startRun()
         try harness.dropPhotos(1, prefix: "BAD_")
         try harness.dropPhotos(5)
@@ -176,8 +169,7 @@ final class HotFolderDeliveryTests: XCTestCase {
 
     func testKillNineMidRunThenRestartDeliversEveryPhotoExactlyOnce() throws {
         let gallery = try GalleryProcess(arguments: ["--delay", "0.1"])
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let photos = try harness.dropPhotos(40)
         let first = try harness.startRun()
         let someArrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count >= 8 }
@@ -203,8 +195,7 @@ final class HotFolderDeliveryTests: XCTestCase {
 
     func testHundredTwentyUploadsLeaveTheNewestHundredInHistoryAcrossRestarts() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         for batch in 0..<2 {
             let relay = try harness.startRun(["--workers", "4"])
             try harness.dropPhotos(60, startingAt: batch * 60 + 1)
@@ -225,8 +216,7 @@ final class HotFolderDeliveryTests: XCTestCase {
 
     func testPhotosDroppedWhileRelayWasStoppedAreTakenOnStartAndNotTwice() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         try harness.dropPhotos(5)
         var relay = try harness.startRun()
         try waitForPhotos(gallery, count: 5, relay: relay)

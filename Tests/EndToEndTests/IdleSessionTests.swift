@@ -17,15 +17,11 @@ final class IdleSessionTests: XCTestCase {
 
     /// Drops a client silent for 2.5 s; two keep-alives must pass without a drop, then a shot arrives.
     private func checkKeptAlive(profile: String, extra: [String]) throws {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let sim = try CameraSimProcess(
-            profile: profile, arguments: ["--initial-photos", "0", "--idle-timeout", "2.5s", "--verbose"] + extra)
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--keep-alive", "1s"])
+        let camera = try CameraRun(profile: profile, ["--initial-photos", "0", "--idle-timeout", "2.5s", "--verbose"] + extra, note: "")
+        let (gallery, sim) = (camera.gallery, camera.sim)
+        let relay = try camera.start(["--keep-alive", "1s"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { relay.stderr.contains("connected to") }, relay.stderr)
+        camera.waitForLog(relay, "connected to", timeout: 30)
         let atStart = sim.log.components(separatedBy: "GetDeviceInfo").count
         // Two keep-alives: longer than the body's idle limit with nothing else sent.
         XCTAssertTrue(

@@ -13,9 +13,7 @@ final class PhotoIdentityTests: XCTestCase {
 
     override func setUpWithError() throws {
         gallery = try GalleryProcess()
-        harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "identity")
-        XCTAssertEqual(added.status, 0, added.stderr)
+        harness = try RelayHarness(sendingTo: gallery, note: "identity")
         card = harness.root.appendingPathComponent("card")
     }
 

@@ -10,13 +10,6 @@ final class RealBodyProfileTests: XCTestCase {
     /// dropped in the middle of the second photo's transfer.
     private let faults = ["--random-split", "--busy-rate", "0.05", "--drop-during-transfer", "2"]
 
-    private func harness(for gallery: GalleryProcess) throws -> RelayHarness {
-        let harness = try RelayHarness()
-        let added = try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "real bodies e2e")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        return harness
-    }
-
     /// Shoots `shots` photos (one JPEG and one RAW each) on `profile` while relay runs, and checks
     /// that the JPEGs the camera made, and nothing else, reached the gallery, each once.
     /// `reactivate`: the body lets one session in per activation (Sony), so once relay reports the
@@ -25,17 +18,12 @@ final class RealBodyProfileTests: XCTestCase {
         profile: String, extra: [String] = [], shots: Int = 8, reactivate: Bool = false,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (relay: String, sim: String) {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: profile,
-            arguments: [
-                "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k", "--export", export.path,
-                "--seed", "7",
-            ] + faults + extra)
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
+            ["--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k", "--seed", "7"] + faults + extra,
+            note: "real bodies e2e")
+        let (gallery, sim, export) = (camera.gallery, camera.sim, camera.export)
+        let relay = try camera.start()
         let connected = Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }
         XCTAssertTrue(connected, "relay did not connect:\n\(relay.stderr.suffix(3000))\n\(sim.log.suffix(3000))", file: file, line: line)
         var activated = false
@@ -123,19 +111,17 @@ final class RealBodyProfileTests: XCTestCase {
     /// a connected client, so each shot is made while relay is connected: the first, then the
     /// rest once relay is back. Returns relay's output and the simulator's log.
     private func checkStrictNikonZ(events: String, shots: Int = 6) throws -> (relay: String, sim: String) {
-        let gallery = try GalleryProcess()
-        let harness = try harness(for: gallery)
-        let export = harness.root.appendingPathComponent("export")
-        let sim = try CameraSimProcess(
+        let camera = try CameraRun(
             profile: "nikon-z-strict",
-            arguments: [
+            [
                 "--z-events", events, "--initial-photos", "0", "--raw", "--photo-size", "300k", "--raw-size", "100k",
-                "--export", export.path, "--seed", "7", "--verbose",
-            ] + faults)
-        defer { sim.stop() }
-        let relay = try harness.startCameraRun(sim.cameraURL)
+                "--seed", "7", "--verbose",
+            ] + faults,
+            note: "real bodies e2e")
+        let (gallery, sim, export) = (camera.gallery, camera.sim, camera.export)
+        let relay = try camera.start()
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") || !relay.isRunning }, relay.stderr)
+        camera.waitForLog(relay, "connected to")
         sim.shootByStdin(1)
         let resumed = try Subprocess.waitUntil(timeout: 60) {
             try gallery.photos().count == 1 && relay.stderr.components(separatedBy: "connected to").count == 3 || !relay.isRunning
@@ -199,7 +185,7 @@ final class RealBodyProfileTests: XCTestCase {
     func testCaptureFiresTheNewProfiles() throws {
         for profile in ["canon-r5m2", "canon-eosm", "nikon-z"] {
             let gallery = try GalleryProcess()
-            let harness = try harness(for: gallery)
+            let harness = try RelayHarness(sendingTo: gallery, note: "real bodies e2e")
             let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "0"])
             defer { sim.stop() }
             let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "3"])

@@ -18,6 +18,17 @@ final class RelayHarness {
         environment = ["RELAY_HOME": home.path]
     }
 
+    /// A harness whose selected config sends to `gallery` (`relay config add --url … --note
+    /// NOTE EXTRA…`), the start of most end-to-end tests. An empty `note` is a config without
+    /// one, as relay stores `--note ""`: no `note` form field, and labelled by its URL.
+    convenience init(sendingTo gallery: GalleryProcess, note: String = "e2e", _ extra: [String] = []) throws {
+        try self.init()
+        let added = try Subprocess.run(
+            TestPaths.relayExecutable, ["config", "add", "--url", gallery.uploadURL, "--note", note] + extra, environment: environment,
+            timeout: 60)
+        guard added.status == 0 else { throw HarnessError.command("relay config add: \(added.stderr)") }
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: root)
     }

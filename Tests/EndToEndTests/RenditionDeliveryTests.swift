@@ -8,7 +8,8 @@ final class RenditionDeliveryTests: XCTestCase {
     private func isRed(_ rgb: [Int]) -> Bool { rgb.count == 3 && rgb[0] > 180 && rgb[1] < 90 && rgb[2] < 90 }
 
     func testRenditionsArriveUprightSizedWithMetadataAndOriginalsWhenTheyMust() throws {
-        let harness = try RelayHarness()
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "", ["--max-edge", "1024", "--strip-gps"])
         let card = harness.root.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         // A portrait shot (stored sideways, orientation 6) with GPS and XMP; a photo smaller than
@@ -22,8 +23,6 @@ final class RenditionDeliveryTests: XCTestCase {
                 .init(width: 1600, height: 1200, seed: 3)))
         try damaged.write(to: card.appendingPathComponent("DAMAGED.JPG"))
 
-        let gallery = try GalleryProcess()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", "1024", "--strip-gps").status, 0)
         let camera = try CameraSimProcess(profile: "canon-eos", arguments: ["--photos", card.path])
         let relay = try harness.startCameraRun(camera.cameraURL, ["--include-existing"])
         let arrived = try Subprocess.waitUntil(timeout: 90) { try gallery.photos().count >= 3 || !relay.isRunning }
@@ -65,15 +64,14 @@ final class RenditionDeliveryTests: XCTestCase {
     }
 
     func testSIGKILLWhileRenditionsAreMadeLosesNothingAndSendsNoHalfRendition() throws {
-        let harness = try RelayHarness()
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "", ["--max-edge", "1024"])
         let card = harness.root.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         let names = (1...6).map { String(format: "KILL_%04d.JPG", $0) }
         for (index, name) in names.enumerated() {
             try CameraJPEG.write(to: card.appendingPathComponent(name), .init(width: 3000, height: 2000, seed: 10 + index))
         }
-        let gallery = try GalleryProcess()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", "1024").status, 0)
         let camera = try CameraSimProcess(profile: "canon-eos", arguments: ["--photos", card.path])
         let first = try harness.startCameraRun(camera.cameraURL, ["--include-existing"])
         // Killed as soon as the first rendition is made: the others are being made or waiting.

@@ -15,8 +15,7 @@ final class RunEventsOutputTests: XCTestCase {
 
     func testRunJSONIsOneEventPerLineFromStartToStop() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
         let relay = try harness.startRun(["--json"])
         defer { _ = relay.stop(signal: SIGKILL) }
         try harness.dropPhotos(3)
@@ -47,8 +46,7 @@ final class RunEventsOutputTests: XCTestCase {
 
     func testCaptureJSONHasTheShotsAndTheSummaryStaysOffStdout() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let sim = try CameraSimProcess(profile: "canon-eos", arguments: ["--photo-size", "60k"])
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--every", "1s", "--count", "2", "--json"])
@@ -69,8 +67,7 @@ final class RunEventsOutputTests: XCTestCase {
     /// STOPPING on SIGTERM.
     func testSystemdHearsReadyWatchdogStatusAndStopping() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "")
         let socketPath = harness.root.appendingPathComponent("notify.sock").path
         let listener = try Subprocess(
             URL(fileURLWithPath: "/usr/bin/python3"),

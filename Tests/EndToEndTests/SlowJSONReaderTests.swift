@@ -33,8 +33,7 @@ final class SlowJSONReaderTests: XCTestCase {
 
     func testAReaderThatStopsReadingHoldsUpNoUploadAndCtrlCStillEndsRelay() throws {
         let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
         let (relay, pipe, stderr) = try startRun(harness, ["--workers", "1", "--grace", "5"])
         defer { if relay.isRunning { kill(relay.processIdentifier, SIGKILL) } }
         let photos = try harness.dropPhotos(120)
@@ -58,8 +57,7 @@ final class SlowJSONReaderTests: XCTestCase {
     func testAReaderThatGoesAwayEndsTheRunWithAMessageAndTheSpoolKept() throws {
         let gallery = try GalleryProcess()
         try gallery.setFaults(GalleryFaults(failRate: 1, failStatus: 503))
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery").status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
         try harness.dropPhotos(2)
         let (relay, pipe, stderr) = try startRun(harness, [])
         defer { if relay.isRunning { kill(relay.processIdentifier, SIGKILL) } }

@@ -6,30 +6,21 @@ import XCTest
 /// real relay executable serving its status page, read by plain HTTP and by headless Chromium.
 final class StatusPageRunTests: XCTestCase {
     func testThePageMetricsAndHealthOfASimulatedRun() throws {
-        let gallery = try GalleryProcess()
-        let harness = try RelayHarness()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "status e2e").status, 0)
-        harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
         // A battery at 75 % (a step Canon bodies report as is) and a card with room for 900 shots.
-        let sim = try CameraSimProcess(
-            profile: "canon-eos",
-            arguments: [
-                "--photo-size", "200k", "--battery", "75",
-                "--card-shots", "900",
-            ])
-        defer { sim.stop() }
+        let camera = try CameraRun(
+            profile: "canon-eos", ["--photo-size", "200k", "--battery", "75", "--card-shots", "900"], note: "status e2e")
+        camera.harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
         let port = try XCTUnwrap(ClosedPort.make())
-        let relay = try harness.startCameraRun(sim.cameraURL, ["--status", "\(port)"])
+        let relay = try camera.start(["--status", "\(port)"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         let announced = Subprocess.waitUntil(timeout: 60) {
             relay.stderr.contains("status page at http://127.0.0.1:\(port)/") || !relay.isRunning
         }
         XCTAssertTrue(announced, "relay did not announce its status page:\n\(relay.stderr.suffix(3000))")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected") || !relay.isRunning }, relay.stderr)
+        camera.waitForLog(relay, "connected")
 
-        sim.shootByStdin(3)
-        let arrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count >= 3 || !relay.isRunning }
-        XCTAssertTrue(arrived, "photos did not arrive:\n\(relay.stderr.suffix(3000))")
+        camera.sim.shootByStdin(3)
+        try camera.waitForPhotos(3, relay: relay)
         // The delivery is settled in relay just after the gallery has it: wait for the count.
         let counted = try Subprocess.waitUntil(timeout: 30) {
             try RawHTTP.get(host: "127.0.0.1", port: port, path: "/status.json?token=e2e-secret").body.range(

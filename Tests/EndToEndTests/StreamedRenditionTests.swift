@@ -44,7 +44,8 @@ final class StreamedRenditionTests: XCTestCase {
     }
 
     func testACameraDownloadInIrregularPiecesWithADroppedLinkGetsTheRenditionOfTheFinishedFile() throws {
-        let harness = try RelayHarness()
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "", ["--max-edge", edge])
         let card = harness.root.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         let landscape = card.appendingPathComponent("A.JPG")
@@ -53,8 +54,6 @@ final class StreamedRenditionTests: XCTestCase {
         try CameraJPEG.write(to: portrait, .init(width: 2400, height: 1600, orientation: 6, xmp: true, seed: 42))
         let expected = try renditionsOfFinishedFiles(harness, [landscape, portrait])
 
-        let gallery = try GalleryProcess()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
         // Shots take the card's photos in turn; the link is slow (each photo takes about a
         // second), splits packets at random and drops during the third transfer.
         let camera = try CameraSimProcess(
@@ -92,14 +91,13 @@ final class StreamedRenditionTests: XCTestCase {
 
     /// The same through libgphoto2 (the code path of a USB camera), which downloads in pieces.
     func testALibgphoto2DownloadIsDecodedAndSentAsItArrives() throws {
-        let harness = try RelayHarness()
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "", ["--max-edge", edge])
         let card = harness.root.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         let landscape = card.appendingPathComponent("A.JPG")
         try CameraJPEG.write(to: landscape, .init(width: 2400, height: 1600, seed: 45))
         let expected = try renditionsOfFinishedFiles(harness, [landscape])
-        let gallery = try GalleryProcess()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
         let camera = try CameraSimProcess(profile: "generic", arguments: ["--photos", card.path, "--rate-limit", "2M"])
         defer { _ = camera.stop() }
         let relay = try harness.startCameraRun("gphoto2:" + camera.gphotoPort, ["--json"])
@@ -188,9 +186,8 @@ final class StreamedRenditionTests: XCTestCase {
     /// A hot folder's photo arrives complete: its rendition is made from the spooled file, the
     /// same code fed from disk, and is `relay rendition`'s.
     func testAHotFolderPhotoGetsTheSameRenditionFromTheSpool() throws {
-        let harness = try RelayHarness()
         let gallery = try GalleryProcess()
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--max-edge", edge).status, 0)
+        let harness = try RelayHarness(sendingTo: gallery, note: "", ["--max-edge", edge])
         let source = harness.root.appendingPathComponent("IMG_0400.JPG")
         try CameraJPEG.write(to: source, .init(width: 2400, height: 1600, orientation: 8, seed: 47))
         let expected = try renditionsOfFinishedFiles(harness, [source])
