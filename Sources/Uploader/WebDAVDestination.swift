@@ -66,6 +66,10 @@ public final class WebDAVDestination: Destination {
         "PUT \(location.displayName(location.target(for: item.template))) (via .part, then MOVE)"
     }
 
+    /// Attempts during which a refused MKCOL whose PUT still finds no folder is put down to
+    /// another worker making the same folders, and retried.
+    static let folderRaceAttempts = 3
+
     /// PUT under the temporary name (making missing folders), then MOVE into place.
     private func upload(
         _ filePath: String, to target: FileTransferLocation.Target, contentType: String, key: String,
@@ -77,8 +81,13 @@ public final class WebDAVDestination: Destination {
             let failure = makeFolder(target.folder, key: key, attempt: attempt)
             sent = client.perform(put, progress: progress)
             // Another worker making the same folder at the same moment can make Apache refuse
-            // this MKCOL (403): the PUT decides, and the refusal stands only if the PUT fails too.
-            if let failure, case .success(let answer) = sent, !(200...299).contains(answer.statusCode) { return failure }
+            // this MKCOL (403): the PUT decides. A PUT that still finds no folder (409) may be
+            // racing that worker's MKCOLs of the parents: it is tried again, and the refusal
+            // stands only from the third attempt on.
+            if let failure, case .success(let answer) = sent, !(200...299).contains(answer.statusCode) {
+                guard answer.statusCode == 409, attempt < Self.folderRaceAttempts else { return failure }
+                return DeliveryReport(sent, decision: .retry(after: policy.backoff.ceiling(attempt: attempt)))
+            }
         }
         guard case .success(let stored) = sent, (200...299).contains(stored.statusCode) else {
             return DeliveryReport(sent, decision: policy.decide(sent, attempt: attempt))
