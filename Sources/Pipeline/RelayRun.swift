@@ -64,6 +64,7 @@ public final class RelayRun {
     /// The ids of every config the user has, to tell a destination this run does not deliver to
     /// from one that no longer exists.
     private let knownConfigIDs: Set<String>
+    private let review: ReviewFeed
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
@@ -129,7 +130,7 @@ public final class RelayRun {
             ([config] + otherConfigs).map {
                 SpoolDestination(
                     id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, takesRendition: $0.renditionSpec != nil,
-                    takesGrowing: Destinations.acceptsGrowingFiles($0))
+                    takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule)
             })
         do {
             spool = try Spool(
@@ -139,6 +140,7 @@ public final class RelayRun {
             throw .spool(error)
         }
         knownConfigIDs = Set(((try? ConfigStore(home: home).load().configs) ?? []).map(\.id.uuidString))
+        review = ReviewFeed(journal: ReviewJournal(home: home), spool: spool, history: history, bus: bus)
         sourceLabels = options.sources.map(\.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
@@ -180,6 +182,10 @@ public final class RelayRun {
         {
             bus.publish(.run(.notice(notice, .warning)))
         }
+        review.start()
+        let reviewStop = StopFlag()
+        Thread.detachNewThread { [review] in review.run(until: reviewStop) }
+        defer { reviewStop.stop() }
         var workers: [any Runnable] = []
         for destination in [config] + otherConfigs {
             let id = destination.id.uuidString
@@ -220,6 +226,7 @@ public final class RelayRun {
         var wasFull = false
         while !stop.sleep(0.5) && sourceFailure.message == nil {
             queues.publishChanges(on: bus)
+            queues.publishUsage(on: bus)
             let full = spool.isFull
             if full && !wasFull, let notice = SpoolNotices.whenFull(waiting: spool.waitingElsewhere()) {
                 bus.publish(.run(.notice(notice, .warning)))
@@ -246,13 +253,16 @@ public final class RelayRun {
         // A stuck observer (a --json reader that stopped reading) may not hold up the end.
         bus.flush(until: Date().addingTimeInterval(1))
         let counts = spool.counts()
+        let held = spool.queues().compactMap { id, queue in
+            queue.held > 0 ? ([config] + otherConfigs).first { $0.id.uuidString == id }.map { ($0.label, queue.held) } : nil
+        }
         let s = state.snapshot
         bus.publish(
             .run(
                 .stopped(
                     RunTotals(
                         delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
-                        failedInSpool: counts.failed))))
+                        failedInSpool: counts.failed, held: Dictionary(held, uniquingKeysWith: +)))))
         if let message = sourceFailure.message { throw .source(message) }
         if let session {
             if counts.queued + counts.inFlight + counts.failed == 0 && !cancellation.isCancelled {

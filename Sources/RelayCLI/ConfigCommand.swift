@@ -26,6 +26,13 @@ enum ConfigCommand {
         "when a run delivers to several configs, a low one is sent only while nothing of "
             + "normal priority waits (a full-size backup beside the gallery)")
 
+    static let send = Option.choice(
+        "--send",
+        "which photos go here: every one, or only those a person approved (relay review, the editor's page), those the "
+            + "photographer selected in the camera (a rating in the file), or either; a photo not yet approved is held for "
+            + "this destination while the others get it at once",
+        SendRule.allCases.map { (word: $0.rawValue, value: $0) }, default: .all)
+
     /// Each destination kind's own fields (`Destinations.fields`), as options.
     static let fieldOptions: [(field: ConfigField, single: Option<String>?, repeated: RepeatedOption<String>?)] = Destinations.fields.map {
         field, schemes in
@@ -35,7 +42,7 @@ enum ConfigCommand {
     }
 
     static let addOptions: [OptionSpec] =
-        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec]
+        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec]
         + fieldOptions.map { $0.single?.spec ?? $0.repeated!.spec } + RenditionOptions.options
 
     static let json = Flag("--json", "list, show: the configs as JSON (secrets redacted)")
@@ -140,6 +147,7 @@ enum ConfigCommand {
             }
             config.priority = parsed
         }
+        if args.gave(send.spec), let rule = try args.value(send) { config.send = rule }
         try Destinations.validate(config.trimmed())
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
@@ -218,6 +226,7 @@ enum ConfigCommand {
     /// "1a2b3c4d: POST https://…", as lists and confirmations show a config.
     private static func describe(_ config: RequestConfig) -> String {
         "\(config.id.uuidString.prefix(8).lowercased()): \(Destinations.target(of: config))"
+            + (config.sendRule.holds ? " (sends \(config.sendRule.rawValue) photos)" : "")
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {

@@ -52,7 +52,7 @@ public enum HistoryTable {
             var row = [
                 Self.time(record.timestamp, timeZone: timeZone),
                 record.fileName,
-                record.success ? "ok" : "failed",
+                record.decision.map(\.rawValue) ?? (record.success ? "ok" : "failed"),
                 record.statusCode.map(String.init) ?? "-",
                 record.sizeText,
                 String(format: "%.2fs", record.durationSeconds),

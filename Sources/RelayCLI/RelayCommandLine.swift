@@ -75,6 +75,8 @@ public enum RelayCommandLine {
             try RetryCommand.run(rest, home: home)
         case "drop":
             try DropCommand.run(rest, home: home)
+        case "review":
+            try ReviewCommand.run(rest, home: home)
         case "rendition":
             try RenditionCommand.run(rest, home: home)
         case "ftp-setup":
@@ -90,7 +92,8 @@ public enum RelayCommandLine {
     /// Every command's declaration, in the order the overview lists them.
     static let commands: [CommandSpec] = [
         RunCommand.spec, FTPArguments.setupSpec, CaptureCommand.spec, DiscoverCommand.spec, PairCommand.spec, ConfigCommand.spec,
-        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, RenditionCommand.spec, SimOptions.spec,
+        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, ReviewCommand.spec, RenditionCommand.spec,
+        SimOptions.spec,
     ]
 
     /// `relay --help`: every command, the options of run, capture and discover, and what holds

@@ -29,6 +29,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var destination: String?
     /// A bracketing frame's set, frame and speed.
     public var bracket: BracketTag?
+    /// A person's decision this record is about (a rejected photo, never sent), not an attempt.
+    public var decision: ReviewVerdict?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where relay keeps its state: `configs.json`, `history.json`, `cameras.json`, `seen/` and `spool/`.
+/// Where relay keeps its state: `configs.json`, `history.json`, `cameras.json`, `review.jsonl`, `seen/` and `spool/`.
 ///
 /// `$RELAY_HOME` wins, then `$XDG_STATE_HOME/relay`, then `~/.local/state/relay`, so that tests and
 /// several relays on one machine can each have their own state by setting one variable.
@@ -32,6 +32,8 @@ public struct RelayHome: Sendable, Equatable {
     public var captureFile: URL { root.appendingPathComponent("capture.json") }
     public var seenDirectory: URL { root.appendingPathComponent("seen", isDirectory: true) }
     public var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
+    /// Every decision on a held photo (`relay review`, the editor's page), one JSON line each.
+    public var reviewFile: URL { root.appendingPathComponent("review.jsonl") }
 
     /// Creates the state folder (mode 0700: it may hold tokens in configs) if it is missing.
     public func createIfNeeded() throws(StateFileError) {

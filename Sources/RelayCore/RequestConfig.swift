@@ -34,13 +34,15 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var rendition: RenditionSetting?
     /// Normal when absent.
     public var priority: Priority?
+    /// Which photos go here; every one when absent.
+    public var send: SendRule?
     /// The destination kind's own fields, by name, as written in the config.
     public var options: [String: ConfigValue]
 
     public init(
         id: UUID = UUID(), verb: Verb = .POST, url: String, note: String = "", headers: [String: String] = [:],
         timeoutSeconds: Double? = nil, maxBytesPerSecond: Int? = nil, rendition: RenditionSetting? = nil,
-        priority: Priority? = nil, options: [String: ConfigValue] = [:]
+        priority: Priority? = nil, send: SendRule? = nil, options: [String: ConfigValue] = [:]
     ) {
         self.id = id
         self.verb = verb
@@ -51,6 +53,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         self.maxBytesPerSecond = maxBytesPerSecond
         self.rendition = rendition
         self.priority = priority
+        self.send = send
         self.options = options
     }
 
@@ -61,12 +64,15 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         return url[..<colon].lowercased()
     }
 
+    /// Which photos go here.
+    public var sendRule: SendRule { send ?? .all }
+
     /// The rendition to make for this config, nil when originals are sent.
     public var renditionSpec: RenditionSpec? { rendition?.spec }
 
     /// The fields every config has; any other field is the destination kind's.
     public enum CommonField: String, CodingKey, CaseIterable {
-        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority
+        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send
     }
 
     public init(from decoder: Decoder) throws {
@@ -86,6 +92,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         maxBytesPerSecond = try c.decodeIfPresent(Int.self, forKey: .maxBytesPerSecond)
         rendition = try c.decodeIfPresent(RenditionSetting.self, forKey: .rendition)
         priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
+        send = try c.decodeIfPresent(SendRule.self, forKey: .send)
         let all = try decoder.container(keyedBy: AnyCodingKey.self)
         options = [:]
         for key in all.allKeys where CommonField(stringValue: key.stringValue) == nil {
@@ -104,6 +111,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(maxBytesPerSecond, forKey: .maxBytesPerSecond)
         try c.encodeIfPresent(rendition, forKey: .rendition)
         try c.encodeIfPresent(priority, forKey: .priority)
+        try c.encodeIfPresent(send, forKey: .send)
         var all = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in options where CommonField(stringValue: name) == nil {
             try all.encode(value, forKey: AnyCodingKey(stringValue: name))

@@ -20,13 +20,16 @@ public struct QueueState: Sendable, Equatable {
     public var inFlight: Int
     /// Refused for good and kept for `relay retry`.
     public var failed: Int
+    /// Held for a decision (the destination's rule is not met yet).
+    public var held: Int
     /// When the photo that has waited longest was spooled.
     public var oldestQueuedAt: Date?
 
-    public init(queued: Int, inFlight: Int, failed: Int, oldestQueuedAt: Date? = nil) {
+    public init(queued: Int, inFlight: Int, failed: Int, held: Int = 0, oldestQueuedAt: Date? = nil) {
         self.queued = queued
         self.inFlight = inFlight
         self.failed = failed
+        self.held = held
         self.oldestQueuedAt = oldestQueuedAt
     }
 }

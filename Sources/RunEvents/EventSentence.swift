@@ -30,6 +30,24 @@ public struct EventSentence: Sendable {
         case .upload(let event): line(for: event)
         case .destination(let label, let event): line(for: event, destination: label)
         case .capture(let event): line(for: event)
+        case .review(let event): line(for: event)
+        }
+    }
+
+    private func line(for event: ReviewEvent) -> String? {
+        switch event {
+        case .held(let photo, let destinations):
+            return "\(photo.name) is held for \(destinations.joined(separator: ", ")) until it is approved (relay review)"
+        case .decided(let photo, let verdict, let by, let outcome):
+            let what = verdict.map { $0 == .approved ? "approved" : "rejected" } ?? "decision undone"
+            var parts: [String] = []
+            if !outcome.released.isEmpty { parts.append("sending to \(outcome.released.joined(separator: ", "))") }
+            if !outcome.rejected.isEmpty { parts.append("never sent to \(outcome.rejected.joined(separator: ", "))") }
+            if !outcome.heldAgain.isEmpty { parts.append("held again for \(outcome.heldAgain.joined(separator: ", "))") }
+            if !outcome.alreadySent.isEmpty {
+                parts.append("already sent to \(outcome.alreadySent.joined(separator: ", ")), nothing changed there")
+            }
+            return "\(photo.name) \(what) by \(by)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
         }
     }
 
@@ -53,8 +71,15 @@ public struct EventSentence: Sendable {
             return "stopped: \(totals.delivered) uploaded, \(totals.failed) failed this run; "
                 + "\(totals.left) left in the spool (sent on the next run)"
                 + (totals.failedInSpool > 0 ? ", \(totals.failedInSpool) in spool/failed (relay status)" : "")
+                + (totals.held.isEmpty
+                    ? ""
+                    : "; held for review: "
+                        + totals.held.sorted { $0.key < $1.key }.map { "\($0.value) for \($0.key)" }.joined(separator: ", ")
+                        + " (relay review list)")
         case .dropped(let count):
             return "\(count) events not shown: the log fell behind (its reader is slow); uploads went on"
+        case .spool:
+            return nil
         }
     }
 

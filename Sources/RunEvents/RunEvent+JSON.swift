@@ -31,6 +31,7 @@ extension RunEvent {
             case .stopping: "run.stopping"
             case .stopped: "run.stopped"
             case .dropped: "dropped"
+            case .spool: "spool.usage"
             }
         case .source(_, let event):
             switch event {
@@ -79,6 +80,7 @@ extension RunEvent {
             case .substituted: "capture.substituted"
             case .frame: "capture.frame"
             }
+        case .review(let event): event.jsonType
         }
     }
 
@@ -89,6 +91,7 @@ extension RunEvent {
         case .upload(let event): event.jsonFields
         case .destination(let destination, let event): event.jsonFields.merging(["destination": .string(destination)]) { $1 }
         case .capture(let event): event.jsonFields
+        case .review(let event): event.jsonFields
         }
     }
 }
@@ -117,9 +120,15 @@ extension RunPhaseEvent {
             [
                 "delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)), "left": .int(Int64(totals.left)),
                 "failedInSpool": .int(Int64(totals.failedInSpool)),
+                "held": .object(totals.held.mapValues { .int(Int64($0)) }),
             ]
         case .dropped(let count):
             ["count": .int(Int64(count))]
+        case .spool(let usage):
+            [
+                "photos": .int(Int64(usage.photos)), "bytes": .int(usage.bytes), "heldPhotos": .int(Int64(usage.heldPhotos)),
+                "heldBytes": .int(usage.heldBytes), "maxPhotos": .int(Int64(usage.maxPhotos)), "maxBytes": .int(usage.maxBytes),
+            ]
         }
     }
 }
@@ -217,7 +226,7 @@ extension DestinationEvent {
         case .queue(let queue):
             [
                 "queued": .int(Int64(queue.queued)), "inFlight": .int(Int64(queue.inFlight)), "failed": .int(Int64(queue.failed)),
-                "oldestQueuedAt": JSONValue(queue.oldestQueuedAt),
+                "held": .int(Int64(queue.held)), "oldestQueuedAt": JSONValue(queue.oldestQueuedAt),
             ]
         case .session(let name, let outcome):
             switch outcome {

@@ -16,6 +16,8 @@ public enum RunEvent: Sendable, Equatable {
     case destination(String, DestinationEvent)
     /// A timed capture (`relay capture`).
     case capture(CaptureEvent)
+    /// Photos held for a decision, and the decisions on them.
+    case review(ReviewEvent)
 }
 
 /// An event with the moment it happened.

@@ -14,6 +14,38 @@ public enum RunPhaseEvent: Sendable, Equatable {
     /// This observer fell behind and lost its `count` oldest events (only the observer that lost
     /// them is handed this).
     case dropped(count: Int)
+    /// How full the spool is, and how much of it photos held for review take (when it changed).
+    case spool(SpoolUsage)
+}
+
+/// How full the spool is against its limits, and the share photos held for review take: held
+/// photos stay until someone decides, so they can fill it and stop new photos coming in.
+public struct SpoolUsage: Sendable, Equatable {
+    public var photos: Int
+    public var bytes: Int64
+    public var heldPhotos: Int
+    public var heldBytes: Int64
+    public var maxPhotos: Int
+    public var maxBytes: Int64
+
+    public init(photos: Int, bytes: Int64, heldPhotos: Int, heldBytes: Int64, maxPhotos: Int, maxBytes: Int64) {
+        self.photos = photos
+        self.bytes = bytes
+        self.heldPhotos = heldPhotos
+        self.heldBytes = heldBytes
+        self.maxPhotos = maxPhotos
+        self.maxBytes = maxBytes
+    }
+
+    /// The larger of the held photos' shares of the photo and byte limits (0 to 1 and over).
+    public var heldShare: Double {
+        max(
+            maxPhotos > 0 ? Double(heldPhotos) / Double(maxPhotos) : 0,
+            maxBytes > 0 ? Double(heldBytes) / Double(maxBytes) : 0)
+    }
+
+    /// From this share on, relay warns that held photos are filling the spool.
+    public static let heldWarningShare = 0.8
 }
 
 /// What a run is made of, as it starts.
@@ -78,11 +110,14 @@ public struct RunTotals: Sendable, Equatable {
     public var left: Int
     /// Photos in `spool/failed` (`relay status`, `relay retry`).
     public var failedInSpool: Int
+    /// Of those left, how many are held for a decision, per destination label (`relay review`).
+    public var held: [String: Int]
 
-    public init(delivered: Int, failed: Int, left: Int, failedInSpool: Int) {
+    public init(delivered: Int, failed: Int, left: Int, failedInSpool: Int, held: [String: Int] = [:]) {
         self.delivered = delivered
         self.failed = failed
         self.left = left
         self.failedInSpool = failedInSpool
+        self.held = held
     }
 }

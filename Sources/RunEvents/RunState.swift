@@ -23,6 +23,8 @@ public struct RunState: Sendable, Equatable {
     /// The latest deliveries, newest first (at most `recentLimit`).
     public var recent: [RecentUpload] = []
     public var capture: CaptureProgress?
+    /// How full the spool is, and what photos held for review take of it.
+    public var spool: SpoolUsage?
     /// Attempt durations of delivered uploads, and shutter-to-gallery times, at every destination.
     public var uploadSeconds = Histogram.seconds
     public var shutterToGallery = Histogram.seconds
@@ -71,6 +73,7 @@ public struct RunState: Sendable, Equatable {
                     destinations[index].queue.queued = waiting.photos
                 }
             case .stopping: stopping = true
+            case .spool(let usage): spool = usage
             case .notice, .stopped, .dropped: break
             }
         case .source(let label, let event):
@@ -92,6 +95,8 @@ public struct RunState: Sendable, Equatable {
             }
         case .capture(let event):
             if case .progress(let progress) = event { capture = progress }
+        case .review:
+            break
         }
         recentBytes.removeAll { now.timeIntervalSince($0.at) > Self.rateWindow }
     }

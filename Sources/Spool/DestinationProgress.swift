@@ -6,6 +6,9 @@ import Foundation
 public struct DestinationProgress: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable {
         case queued, delivered, failed
+        /// A person rejected the photo for this destination (its rule holds photos for a
+        /// decision): it is never sent there.
+        case rejected
     }
 
     public var state: State

@@ -1,7 +1,9 @@
 import Foundation
+import RelayCore
 
 /// One photo on its way to one destination. Every destination of a photo is a leg of this one
-/// kind: queued, in flight, waiting until a retry time, delivered or failed.
+/// kind: queued, held for a decision, in flight, waiting until a retry time, delivered, failed
+/// or rejected.
 public struct Leg: Sendable, Equatable {
     /// A worker is sending the photo (`offer`: it took it while it downloaded, by that offer).
     public struct InFlight: Sendable, Equatable {
@@ -12,10 +14,13 @@ public struct Leg: Sendable, Equatable {
     /// Where a leg stands.
     public enum State: Sendable, Equatable {
         case queued
+        /// Its destination's rule is not met yet (``SendRule``): it waits for a decision.
+        case held
         case inFlight
         case waiting(until: Date)
         case delivered
         case failed
+        case rejected
     }
 
     /// What the photo's sidecar keeps of the leg (queued, delivered or failed; attempts, last error).
@@ -23,20 +28,25 @@ public struct Leg: Sendable, Equatable {
     public var inFlight: InFlight?
     /// Not tried again before this time (a retry).
     public var notBefore: Date?
+    /// Waits for a decision: its destination's rule is not met (not kept in the sidecar; the
+    /// ledger judges it again from the rule and the decisions whenever the photo comes in).
+    public var held = false
 
     public init(_ progress: DestinationProgress) {
         self.progress = progress
     }
 
-    /// Still to go: queued, in flight or waiting.
+    /// Still to go: queued, held, in flight or waiting.
     public var isQueued: Bool { progress.state == .queued }
 
     public func state(at now: Date) -> State {
         switch progress.state {
         case .delivered: return .delivered
         case .failed: return .failed
+        case .rejected: return .rejected
         case .queued:
             if inFlight != nil { return .inFlight }
+            if held { return .held }
             if let notBefore, notBefore > now { return .waiting(until: notBefore) }
             return .queued
         }
@@ -65,6 +75,8 @@ struct LedgerPhoto: Sendable {
     }
 
     var entry: SpoolEntry
+    /// A person's decision on the photo, as the review journal has it (nil: none).
+    var verdict: ReviewVerdict?
     /// By destination id; nil when its sidecar recorded none (a spool only looked after, holding
     /// a photo from an older relay): a run that delivers adopts its destinations.
     var legs: [String: Leg]?
@@ -99,6 +111,8 @@ struct LedgerPhoto: Sendable {
     }
 
     var isInFlight: Bool { legs?.values.contains { $0.inFlight != nil } ?? false }
+
+    var selected: Bool { entry.isSelected }
 
     /// Its rendition is still to be made (or being made): a leg that takes it cannot go yet.
     var waitsForRendition: Bool {

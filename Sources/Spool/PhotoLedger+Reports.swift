@@ -89,12 +89,14 @@ extension PhotoLedger {
                 case .queued:
                     if leg.inFlight != nil {
                         queue.inFlight += 1
+                    } else if leg.held {
+                        queue.held += 1
                     } else {
                         queue.queued += 1
                         queue.oldestQueuedAt = min(queue.oldestQueuedAt ?? photo.entry.spooledAt, photo.entry.spooledAt)
                     }
                 case .failed: queue.failed += 1
-                case .delivered: break
+                case .delivered, .rejected: break
                 }
             }
             // A photo in failed/ counts for each destination that refused it (one that recorded

@@ -55,6 +55,7 @@ extension PhotoLedger {
         photos[id] = photo
         let position = order.firstIndex { (photos[$0]?.entry.sequence ?? 0) > photo.entry.sequence } ?? order.endIndex
         order.insert(id, at: position)
+        _ = judge(id, reconsidering: false)
     }
 
     /// Whether one of the run's legs of `photo` that takes a rendition still has it queued.

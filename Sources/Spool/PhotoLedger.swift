@@ -115,6 +115,10 @@ public struct PhotoLedger: Sendable {
         case started
         /// `.sequence` now holds this number.
         case persisted(Int)
+
+        // MARK: Decisions
+        /// A person's verdict on a photo (nil: the last one undone), from the review journal.
+        case decide(id: String, verdict: ReviewVerdict?)
     }
 
     /// What the Spool is to do, in order.
@@ -150,6 +154,8 @@ public struct PhotoLedger: Sendable {
         case released(SpoolEntry)
         /// How a worker's reading during the download ended for it.
         case cutThrough(OfferOutcome)
+        /// What a decision did to each leg of the photo (nil: it is not in the spool).
+        case decided(id: String, [Decision]?)
     }
 
     /// The one way in: what `input` changes, and what to do about it.
@@ -200,6 +206,7 @@ public struct PhotoLedger: Sendable {
         case .persisted(let sequence):
             persistedSequence = max(persistedSequence, sequence)
             return []
+        case .decide(let id, let verdict): return decide(id, verdict: verdict)
         }
     }
 

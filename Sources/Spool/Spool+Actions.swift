@@ -70,7 +70,7 @@ extension Spool {
                 // Its sidecar says in flight before the worker may read the last byte.
                 let saved = (try? saveSidecar(entry.id)) != nil
                 apply(.handedOver(id: entry.id, offer: offer, saved: saved))
-            case .handOut, .render, .wait, .closed, .reserved, .sequence, .commitAs, .adopted, .released, .cutThrough:
+            case .handOut, .render, .wait, .closed, .reserved, .sequence, .commitAs, .adopted, .released, .cutThrough, .decided:
                 break
             }
         }

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// One destination of a run, as the spool needs to know it: what it is sent and when. Every
 /// destination is the same kind of leg in ``PhotoLedger``; what differs between them is declared
 /// here, never by their position in the run.
@@ -15,13 +17,21 @@ public struct SpoolDestination: Sendable, Equatable {
     public var takesRendition: Bool
     /// Can be handed a photo (or its rendition) while it still downloads (cut-through).
     public var takesGrowing: Bool
+    /// Which photos it is sent; a photo the rule does not admit (yet) is held for it.
+    public var rule: SendRule
 
-    public init(id: String, label: String, lowPriority: Bool = false, takesRendition: Bool = false, takesGrowing: Bool = false) {
+    /// `takesGrowing` stays off for a destination whose rule holds photos: a photo still
+    /// downloading has had no decision.
+    public init(
+        id: String, label: String, lowPriority: Bool = false, takesRendition: Bool = false, takesGrowing: Bool = false,
+        rule: SendRule = .all
+    ) {
         self.id = id
         self.label = label
         self.lowPriority = lowPriority
         self.takesRendition = takesRendition
-        self.takesGrowing = takesGrowing
+        self.takesGrowing = takesGrowing && !rule.holds
+        self.rule = rule
     }
 }
 

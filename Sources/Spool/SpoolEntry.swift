@@ -47,6 +47,13 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     /// What names the photo's content at its source, for a source that can name a photo only
     /// at its end (an FTP upload: account, path, size and SHA-256); see ``PhotoIdentity/contentKey``.
     public var contentKey: String?
+    /// The photographer's rating the file carries (0 to 5; -1 rejected), when it carries one:
+    /// one star or more selects the photo for a destination that sends selected photos.
+    public var rating: Int?
+
+    /// The photographer selected it in the camera: for now, its file carries a rating of one
+    /// star or more.
+    public var isSelected: Bool { (rating ?? 0) >= 1 }
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,

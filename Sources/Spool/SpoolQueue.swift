@@ -6,6 +6,8 @@ public struct SpoolQueue: Sendable, Equatable {
     public var queued = 0
     public var inFlight = 0
     public var failed = 0
+    /// Photos held for a decision (the destination's rule is not met yet).
+    public var held = 0
     /// When the photo that has waited longest was spooled.
     public var oldestQueuedAt: Date?
 }

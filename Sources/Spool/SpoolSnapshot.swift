@@ -9,6 +9,8 @@ public struct SpoolSnapshot: Codable, Sendable, Equatable {
     public var problems: [String]
     /// Every destination that queued or in-flight photos still wait for, most photos first.
     public var waiting: [WaitingDestination]
+    /// Photos held for a decision, per destination label (`relay review`); nil when not counted.
+    public var held: [String: Int]?
 
     init(queued: [SpoolEntry], inFlight: [SpoolEntry], failed: [SpoolEntry], problems: [String]) {
         self.queued = queued

@@ -30,8 +30,19 @@ public enum MetricsText {
         }
         out.family("relay_queue_depth", .gauge, "Photos a destination still has to take, by state.") {
             state.destinations.flatMap { destination in
-                [("queued", destination.queue.queued), ("in_flight", destination.queue.inFlight), ("failed", destination.queue.failed)]
-                    .map { (["destination": destination.label, "state": $0.0], Double($0.1)) }
+                [
+                    ("queued", destination.queue.queued), ("in_flight", destination.queue.inFlight),
+                    ("failed", destination.queue.failed), ("held", destination.queue.held),
+                ]
+                .map { (["destination": destination.label, "state": $0.0], Double($0.1)) }
+            }
+        }
+        if let spool = state.spool {
+            out.family("relay_spool_photos", .gauge, "Photos in the spool, and of them those held for review.") {
+                [(["held": "false"], Double(spool.photos - spool.heldPhotos)), (["held": "true"], Double(spool.heldPhotos))]
+            }
+            out.family("relay_spool_limit_photos", .gauge, "The most photos the spool takes (--spool-max-photos).") {
+                [([:], Double(spool.maxPhotos))]
             }
         }
         out.family("relay_queue_oldest_wait_seconds", .gauge, "How long the photo that has waited longest for a destination has waited.") {

@@ -37,7 +37,7 @@ public enum StatusJSON {
                 .init(
                     label: destination.label, target: destination.target, inRun: destination.inRun, reachable: destination.reachable,
                     problem: destination.problem, queued: destination.queue.queued, inFlight: destination.queue.inFlight,
-                    failed: destination.queue.failed, oldestQueuedAt: destination.queue.oldestQueuedAt,
+                    failed: destination.queue.failed, held: destination.queue.held, oldestQueuedAt: destination.queue.oldestQueuedAt,
                     oldestWaitSeconds: age(destination.queue.oldestQueuedAt), delivered: destination.delivered,
                     bytesSent: destination.bytesSent)
             },
@@ -55,6 +55,12 @@ public enum StatusJSON {
                     nextShotInSeconds: capture.nextShotAt.map { $0.timeIntervalSince(now) },
                     waitingForPhotos: capture.waitingForPhotos, uploadsPending: capture.uploadsPending, paused: capture.paused,
                     text: capture.text(at: now))
+            },
+            spool: state.spool.map { usage in
+                .init(
+                    photos: usage.photos, maxPhotos: usage.maxPhotos, heldPhotos: usage.heldPhotos, bytes: usage.bytes,
+                    maxBytes: usage.maxBytes, heldBytes: usage.heldBytes, heldShare: usage.heldShare,
+                    heldWarning: usage.heldShare >= SpoolUsage.heldWarningShare)
             })
     }
 }
@@ -75,6 +81,17 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
     public var recent: [Upload]
     /// Set during `relay capture`.
     public var capture: Capture?
+    /// How full the spool is, and what photos held for review take of it.
+    public var spool: Spool?
+
+    public struct Spool: Encodable, Sendable, Equatable {
+        public var photos, maxPhotos, heldPhotos: Int
+        public var bytes, maxBytes, heldBytes: Int64
+        /// The held photos' share of the tighter limit, 0 to 1.
+        public var heldShare: Double
+        /// Whether held photos come to fill the spool (new photos would then wait at the camera).
+        public var heldWarning: Bool
+    }
 
     /// The primary destination's counts, as the progress line shows them.
     public struct Totals: Encodable, Sendable, Equatable {
@@ -110,6 +127,8 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
         public var reachable: Bool
         public var problem: String?
         public var queued, inFlight, failed: Int
+        /// Photos held for review (its rule sends approved or selected photos only).
+        public var held: Int
         public var oldestQueuedAt: Date?
         public var oldestWaitSeconds: Double?
         public var delivered: Int

@@ -21,6 +21,7 @@ enum StatusPageHTML {
           header small { font-size: 15px; color: #ddd; }
           #lost { display: none; background: #b00020; color: #fff; padding: 12px 14px; font-weight: 700; font-size: 20px; }
           body.lost #lost { display: block; }
+          #held-warning { background: #8a4b00; color: #fff; padding: 12px 14px; font-weight: 700; font-size: 18px; }
           main { padding: 10px; max-width: 720px; margin: 0 auto; }
           section { background: #fff; border-radius: 10px; padding: 12px 14px; margin-bottom: 10px; box-shadow: 0 1px 2px rgba(0,0,0,.12); }
           h2 { font-size: 15px; text-transform: uppercase; letter-spacing: .04em; color: #555; margin: 0 0 8px; }
@@ -44,6 +45,7 @@ enum StatusPageHTML {
         <body>
         <header><h1>relay</h1><small id="updated">waiting for relay…</small></header>
         <div id="lost" role="alert">Connection to relay lost: the figures below are not live.</div>
+        <div id="held-warning" role="alert" hidden></div>
         <main>
           <section><h2>Photos</h2>
             <div class="counts">
@@ -132,6 +134,7 @@ enum StatusPageHTML {
             el("span", destination.failed ? "bad" : "", destination.failed + " failed"),
             el("span", "", destination.delivered + " delivered"),
           ];
+          if (destination.held) facts.push(el("span", "warn", destination.held + " held for review"));
           if (destination.oldestWaitSeconds !== undefined) facts.push(el("span", "", "oldest waits " + duration(destination.oldestWaitSeconds)));
           return el("div", "item destination", null, [
             el("div", "title", null, [el("span", "", destination.label),
@@ -176,6 +179,12 @@ enum StatusPageHTML {
           $("recent").replaceChildren(...(status.recent.length ? status.recent.map(renderUpload) : [el("div", "note", "none yet")]));
           $("capture-section").hidden = !status.capture;
           if (status.capture) $("capture").replaceChildren(...renderCapture(status.capture));
+          const warning = $("held-warning");
+          warning.hidden = !(status.spool && status.spool.heldWarning);
+          if (status.spool && status.spool.heldWarning) {
+            warning.textContent = "Photos held for review fill " + Math.round(status.spool.heldShare * 100)
+              + "% of the spool: approve or reject them, or new photos will wait at the camera.";
+          }
           const stopping = status.stopping ? " · stopping" : "";
           $("updated").textContent = "updated " + new Date().toLocaleTimeString() + stopping;
         }

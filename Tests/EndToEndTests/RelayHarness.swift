@@ -38,6 +38,12 @@ final class RelayHarness {
     func relay(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
+        try relay(arguments)
+    }
+
+    /// Runs a relay command, its arguments given as a list, to completion.
+    @discardableResult
+    func relay(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         try Subprocess.run(TestPaths.relayExecutable, arguments, environment: environment, timeout: 60)
     }
 

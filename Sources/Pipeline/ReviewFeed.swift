@@ -1,0 +1,122 @@
+import Foundation
+import RelayCore
+import RunEvents
+import Spool
+
+/// Brings the decisions on held photos to the running spool: those made while relay was
+/// stopped when the run starts, then every decision appended to the review journal (by `relay
+/// review` or the editor's page) within a poll interval. What each decision did is published
+/// (`photo.approved`, `photo.rejected`, `photo.undone`), a rejection is recorded in the history,
+/// and a photo that comes in held is announced (`photo.held`).
+final class ReviewFeed: Sendable {
+    /// How often the journal is looked at: a decision reaches the spool within this.
+    static let pollInterval = 0.2
+
+    private let journal: ReviewJournal
+    private let spool: Spool
+    private let history: HistoryStore
+    private let bus: RunEventBus
+    /// Where the journal was read up to, and the photos already announced as held.
+    private let progress = LockedBox(Progress())
+
+    private struct Progress: Sendable {
+        var offset: UInt64 = 0
+        var announced: Set<String> = []
+    }
+
+    init(journal: ReviewJournal, spool: Spool, history: HistoryStore, bus: RunEventBus) {
+        self.journal = journal
+        self.spool = spool
+        self.history = history
+        self.bus = bus
+    }
+
+    /// Before the workers start: the journal keeps only the photos still in the spool, and every
+    /// verdict in it is applied (a decision made while relay was stopped is reported as it takes
+    /// effect; one an earlier run already applied changes nothing and says nothing).
+    func start() {
+        do {
+            try journal.compact(keeping: Set(spool.entryIDs()))
+            let read = try journal.read()
+            let last = Dictionary(read.decisions.map { ($0.photo, $0) }, uniquingKeysWith: { _, later in later })
+            for (photo, verdict) in ReviewVerdicts(read.decisions).byPhoto {
+                apply(photo, verdict: verdict, by: last[photo]?.by ?? "relay review", quietIfUnchanged: true)
+            }
+            if read.unreadable > 0 { warn("\(read.unreadable) lines of \(journal.url.path) are not decisions; they were skipped") }
+            progress.withLockedValue { $0.offset = read.end }
+        } catch {
+            warn("the review decisions cannot be read: \(error)")
+        }
+        progress.withLockedValue { $0.announced = Set(spool.heldPhotos().map(\.entry.id)) }
+    }
+
+    /// Polls the journal and the held photos until `stop`.
+    func run(until stop: StopFlag) {
+        while !stop.sleep(Self.pollInterval) {
+            poll()
+        }
+    }
+
+    /// Applies the decisions appended since the last look, then announces photos newly held.
+    func poll() {
+        let offset = progress.withLockedValue(\.offset)
+        if let read = try? journal.read(from: offset), read.end != offset {
+            var verdicts = ReviewVerdicts()
+            for decision in read.decisions {
+                verdicts.apply([decision])
+                let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
+                apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
+            }
+            progress.withLockedValue { $0.offset = read.end }
+        }
+        let held = spool.heldPhotos()
+        let new = progress.withLockedValue { progress in
+            let fresh = held.filter { !progress.announced.contains($0.entry.id) }
+            progress.announced = Set(held.map(\.entry.id))
+            return fresh
+        }
+        for photo in new { bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations))) }
+    }
+
+    private func apply(_ photo: String, verdict: ReviewVerdict?, by: String, quietIfUnchanged: Bool) {
+        let entry = spool.entry(photo)
+        let decisions: [PhotoLedger.Decision]?
+        do {
+            decisions = try spool.decide(photo, verdict: verdict)
+        } catch {
+            warn("the decision on \(entry?.uploadName ?? photo) could not be saved in the spool: \(error)")
+            return
+        }
+        guard let decisions, let entry else { return }
+        var outcome = ReviewOutcome()
+        for decision in decisions {
+            switch decision.change {
+            case .released: outcome.released.append(decision.label)
+            case .rejected: outcome.rejected.append(decision.label)
+            case .heldAgain: outcome.heldAgain.append(decision.label)
+            case .alreadySent: outcome.alreadySent.append(decision.label)
+            case .unchanged: break
+            }
+        }
+        let changed = !(outcome.released.isEmpty && outcome.rejected.isEmpty && outcome.heldAgain.isEmpty)
+        if quietIfUnchanged && !changed { return }
+        bus.publish(.review(.decided(Self.ref(entry), verdict: verdict, by: by, outcome: outcome)))
+        for destination in outcome.rejected {
+            var record = HistoryRecord(
+                captureNumber: entry.timerShot ?? entry.sequence, timestamp: Date(), success: false, statusCode: nil,
+                errorMessage: "rejected by \(by): never sent", requestSummary: "", responseSummary: nil,
+                isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: 0, attempt: 0,
+                destination: destination)
+            record.decision = .rejected
+            AttemptHistory.append(record, to: history, bus: bus)
+        }
+    }
+
+    private func warn(_ message: String) {
+        bus.publish(.run(.notice(message, .warning)))
+    }
+
+    private static func ref(_ entry: SpoolEntry) -> PhotoRef {
+        PhotoRef(id: entry.id, name: entry.uploadName, bytes: entry.bytes, shot: entry.timerShot)
+    }
+}

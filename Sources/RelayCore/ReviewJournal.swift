@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The decisions on held photos, durable before they are acknowledged: a JSON Lines file
+/// (`review.jsonl`) that `relay review` and the editor's page append to, each append fsynced
+/// under an flock, whether relay runs or not. A running relay reads what was added since it last
+/// looked (``read(from:)``), so a decision made anywhere reaches it within its poll interval.
+///
+/// A line cut short by a power cut is skipped (and the next append starts on a new line): the
+/// decision it held was never acknowledged.
+public struct ReviewJournal: Sendable {
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    public init(home: RelayHome) {
+        self.init(url: home.reviewFile)
+    }
+
+    /// Appends `decisions`, synced to disk before it returns.
+    public func append(_ decisions: [ReviewDecision]) throws(StateFileError) {
+        guard !decisions.isEmpty else { return }
+        var data = Data()
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        for decision in decisions {
+            guard let line = try? encoder.encode(decision) else {
+                throw .writeFailed(path: url.path, reason: "cannot encode the decision on \(decision.photo)")
+            }
+            data.append(line)
+            data.append(0x0A)
+        }
+        try locked { () throws(Errno) in
+            let fd = try Durable.openCreating(url.path, flags: O_RDWR | O_APPEND | O_CREAT)
+            defer { close(fd) }
+            let end = lseek(fd, 0, SEEK_END)
+            var last: UInt8 = 0x0A
+            if end > 0 { _ = pread(fd, &last, 1, end - 1) }
+            do throws(Errno) {
+                try AtomicFile.writeAll(fd, last == 0x0A ? data : Data([0x0A]) + data)
+                try Durable.sync(fd)
+            } catch {
+                // Cut a partly written line off again, so that no half decision stays.
+                if end >= 0 { _ = ftruncate(fd, end) }
+                throw error
+            }
+        }
+    }
+
+    /// The decisions from byte `offset` to the end of the last whole line, and where that end
+    /// is (the offset to read from next). A file shorter than `offset` (it was rewritten) is
+    /// read from its start. Lines that are not decisions are counted, not thrown.
+    public func read(from offset: UInt64 = 0) throws(StateFileError) -> (decisions: [ReviewDecision], end: UInt64, unreadable: Int) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            if FileManager.default.fileExists(atPath: url.path) {
+                throw .unreadable(path: url.path, reason: "permission denied")
+            }
+            return ([], 0, 0)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        var start = offset
+        do {
+            let size = try handle.seekToEnd()
+            if size < start { start = 0 }
+            try handle.seek(toOffset: start)
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw .unreadable(path: url.path, reason: "\(error)")
+        }
+        guard let lastNewline = data.lastIndex(of: 0x0A) else { return ([], start, 0) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var decisions: [ReviewDecision] = []
+        var unreadable = 0
+        for line in data[data.startIndex..<lastNewline].split(separator: 0x0A) {
+            if let decision = try? decoder.decode(ReviewDecision.self, from: Data(line)) {
+                decisions.append(decision)
+            } else {
+                unreadable += 1
+            }
+        }
+        return (decisions, start + UInt64(lastNewline - data.startIndex + 1), unreadable)
+    }
+
+    /// The verdict on every photo the journal decided.
+    public func verdicts() throws(StateFileError) -> ReviewVerdicts {
+        ReviewVerdicts(try read().decisions)
+    }
+
+    /// Rewrites the journal with only the verdicts on `photos` (those still in the spool), so it
+    /// does not grow without end: atomically, under the lock appends take.
+    public func compact(keeping photos: Set<String>) throws(StateFileError) {
+        let all = try read()
+        let kept = all.decisions.filter { photos.contains($0.photo) }
+        guard kept.count < all.decisions.count || all.unreadable > 0 else { return }
+        let verdicts = ReviewVerdicts(kept)
+        let last = Dictionary(kept.map { ($0.photo, $0) }, uniquingKeysWith: { _, later in later })
+        var data = Data()
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        for (photo, verdict) in verdicts.byPhoto.sorted(by: { $0.key < $1.key }) {
+            var decision = last[photo] ?? ReviewDecision(photo: photo, kind: .approve, by: "relay")
+            decision.kind = verdict == .approved ? .approve : .reject
+            guard let line = try? encoder.encode(decision) else { continue }
+            data.append(line)
+            data.append(0x0A)
+        }
+        try locked { () throws(Errno) in
+            try AtomicFile.writeAndSync(data, to: url.path)
+            try Durable.syncFolder(url.deletingLastPathComponent().path)
+        }
+    }
+
+    /// Runs `body` under an exclusive flock of the journal's lock file (not of the journal,
+    /// which ``compact(keeping:)`` replaces: an append waiting on the old file's lock would
+    /// write into a file no longer named).
+    private func locked(_ body: () throws(Errno) -> Void) throws(StateFileError) {
+        do throws(Errno) {
+            let fd = try Durable.openCreating(url.path + ".lock", flags: O_RDWR | O_CREAT)
+            defer { close(fd) }
+            while flock(fd, LOCK_EX) != 0 {
+                guard errno == EINTR else { throw Errno.current("flock \(url.path).lock") }
+            }
+            try body()
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RelayCore
+
+/// Photos held for a decision, and the decisions on them (`relay review`, the editor's page),
+/// as the run saw them.
+public enum ReviewEvent: Sendable, Equatable {
+    /// A photo came in held for these destinations (by label): their rules wait for a decision.
+    case held(PhotoRef, destinations: [String])
+    /// A decision reached the run (`verdict` nil: the last one undone), by `by`, and what it did.
+    case decided(PhotoRef, verdict: ReviewVerdict?, by: String, outcome: ReviewOutcome)
+}
+
+/// What a decision did at each destination that holds photos (by label).
+public struct ReviewOutcome: Sendable, Equatable {
+    /// They send the photo now.
+    public var released: [String] = []
+    /// They never get it.
+    public var rejected: [String] = []
+    /// They wait for a decision again (an undo).
+    public var heldAgain: [String] = []
+    /// They already had it (or were sending it): the decision changed nothing there.
+    public var alreadySent: [String] = []
+
+    public init(released: [String] = [], rejected: [String] = [], heldAgain: [String] = [], alreadySent: [String] = []) {
+        self.released = released
+        self.rejected = rejected
+        self.heldAgain = heldAgain
+        self.alreadySent = alreadySent
+    }
+}
+
+extension ReviewEvent {
+    /// `photo.held`, `photo.approved`, `photo.rejected`, `photo.undone`.
+    var jsonType: String {
+        switch self {
+        case .held: "photo.held"
+        case .decided(_, .approved?, _, _): "photo.approved"
+        case .decided(_, .rejected?, _, _): "photo.rejected"
+        case .decided(_, nil, _, _): "photo.undone"
+        }
+    }
+
+    var jsonFields: [String: JSONValue] {
+        switch self {
+        case .held(let photo, let destinations):
+            photo.jsonFields.merging(["destinations": .array(destinations.map(JSONValue.string))]) { $1 }
+        case .decided(let photo, _, let by, let outcome):
+            photo.jsonFields.merging([
+                "by": .string(by), "released": .array(outcome.released.map(JSONValue.string)),
+                "rejected": .array(outcome.rejected.map(JSONValue.string)), "heldAgain": .array(outcome.heldAgain.map(JSONValue.string)),
+                "alreadySent": .array(outcome.alreadySent.map(JSONValue.string)),
+            ]) { $1 }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import RelayCore
+
+/// Held legs: a leg whose destination's rule (``SendRule``) the photo does not meet waits for a
+/// decision; a person's verdict (``Input/decide(id:verdict:)``) sends it, rejects it, or, undone,
+/// holds it again. A leg already sent, or in flight, is not changed by a decision.
+extension PhotoLedger {
+    /// What a decision did to each of the photo's legs that this run delivers to.
+    public struct Decision: Sendable, Equatable {
+        public enum Change: Sendable, Equatable {
+            /// It may go now (it was held, or rejected and the rejection was undone).
+            case released
+            /// It waits for a decision again (an undone approval or rejection).
+            case heldAgain
+            /// It is never sent there.
+            case rejected
+            /// It was already sent (or is being sent): the decision changes nothing.
+            case alreadySent
+            /// Its rule does not wait for decisions (`all`), or did not change.
+            case unchanged
+        }
+
+        public var destination: String
+        public var label: String
+        public var change: Change
+    }
+
+    /// The legs of `id` as its verdict and each destination's rule say, with what changed. A
+    /// rejection the sidecar recorded stands until a decision (`reconsidering`) undoes it.
+    mutating func judge(_ id: String, reconsidering: Bool) -> [Decision] {
+        guard let photo = photos[id], var legs = photo.legs else { return [] }
+        var decisions: [Decision] = []
+        for destination in destinations.all {
+            guard var leg = legs[destination.id] else { continue }
+            let before = leg.state(at: .distantPast)
+            let change: Decision.Change
+            if leg.inFlight != nil || leg.progress.state == .delivered || leg.progress.state == .failed {
+                change = destination.rule.holds ? .alreadySent : .unchanged
+            } else if leg.progress.state == .rejected && !reconsidering {
+                change = .unchanged
+            } else {
+                switch destination.rule.fate(verdict: photo.verdict, selected: photo.selected) {
+                case .send:
+                    leg.progress.state = .queued
+                    leg.held = false
+                case .held:
+                    leg.progress.state = .queued
+                    leg.held = true
+                case .rejected:
+                    leg.progress.state = .rejected
+                    leg.held = false
+                }
+                change = Self.change(from: before, to: leg.state(at: .distantPast))
+            }
+            legs[destination.id] = leg
+            decisions.append(Decision(destination: destination.id, label: destination.label, change: change))
+        }
+        photos[id]?.legs = legs
+        return decisions
+    }
+
+    private static func change(from before: Leg.State, to after: Leg.State) -> Decision.Change {
+        guard before != after else { return .unchanged }
+        switch after {
+        case .rejected: return .rejected
+        case .held: return .heldAgain
+        default: return .released
+        }
+    }
+
+    /// `verdict` (nil: undone) on the photo `id`: its legs judged again, the sidecar written when
+    /// a leg was rejected or brought back, and the photo finished when nothing is left to send.
+    mutating func decide(_ id: String, verdict: ReviewVerdict?) -> [Action] {
+        guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
+        photos[id]?.verdict = verdict
+        let decisions = judge(id, reconsidering: true)
+        var actions: [Action] = [.decided(id: id, decisions)]
+        let persisted = decisions.contains { $0.change == .rejected || $0.change == .released || $0.change == .heldAgain }
+        guard persisted else { return actions }
+        let finishing = finishIfSettled(id)
+        if !finishing.isEmpty { return actions + finishing }
+        if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
+            photos[id]?.rendition = .notNeeded
+            actions.append(.removeRendition(id: id))
+        }
+        return actions + [.saveSidecar(id: id)]
+    }
+
+    /// The photos in the spool held for at least one of this run's destinations, oldest first,
+    /// each with the labels of the destinations that hold it.
+    public var heldPhotos: [(entry: SpoolEntry, destinations: [String])] {
+        order.compactMap { id in
+            guard let photo = photos[id], !photo.finishing, let legs = photo.legs else { return nil }
+            let holding = destinations.all.filter { legs[$0.id]?.held == true && legs[$0.id]?.isQueued == true }.map(\.label)
+            return holding.isEmpty ? nil : (photo.snapshot, holding)
+        }
+    }
+}

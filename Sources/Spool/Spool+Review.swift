@@ -1,0 +1,45 @@
+import Foundation
+import RelayCore
+
+/// Decisions on held photos reach the spool here: the ledger judges the photo's legs again, and
+/// a leg released wakes the workers at once.
+extension Spool {
+    /// A person's verdict on the photo `id` (nil: the last one undone). Returns what it did to
+    /// each of the photo's legs that this run delivers to; nil when the photo is not in the spool
+    /// (it left, or never came).
+    @discardableResult
+    public func decide(_ id: String, verdict: ReviewVerdict?) throws(SpoolError) -> [PhotoLedger.Decision]? {
+        let applied = apply(.decide(id: id, verdict: verdict))
+        if let failure = applied.failure { throw failure }
+        for case .decided(_, let decisions) in applied.actions { return decisions }
+        return nil
+    }
+
+    /// The photos held for at least one of this run's destinations, oldest first, with the
+    /// labels of the destinations that hold each.
+    public func heldPhotos() -> [(entry: SpoolEntry, destinations: [String])] {
+        look(\.heldPhotos)
+    }
+}
+
+extension Spool {
+    /// The entry of the photo `id` in the spool, as its sidecar says it.
+    public func entry(_ id: String) -> SpoolEntry? {
+        look { $0.entry(id) }
+    }
+
+    /// The ids of the photos in the spool, in sequence order.
+    public func entryIDs() -> [String] {
+        look(\.order)
+    }
+}
+
+extension Spool {
+    /// What the spool holds, and what of it is held for review: photos and bytes.
+    public func usage() -> (photos: Int, bytes: Int64, heldPhotos: Int, heldBytes: Int64) {
+        look { ledger in
+            let held = ledger.heldPhotos.map(\.entry)
+            return (ledger.order.count, ledger.heldBytes, held.count, held.reduce(Int64(0)) { $0 + $1.bytes })
+        }
+    }
+}

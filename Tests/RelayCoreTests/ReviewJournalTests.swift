@@ -1,0 +1,91 @@
+import Foundation
+import RelayCore
+import XCTest
+
+/// The review journal: decisions appended durably by several writers, read back in order from
+/// where a reader left off, a torn last line skipped, and compaction that keeps what counts.
+final class ReviewJournalTests: XCTestCase {
+    private var root: URL!
+    private var journal: ReviewJournal!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        journal = ReviewJournal(url: root.appendingPathComponent("review.jsonl"))
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func testTheLastDecisionStandsAndUndoTakesItBack() throws {
+        try journal.append([ReviewDecision(photo: "a", kind: .approve, by: "t"), ReviewDecision(photo: "b", kind: .reject, by: "t")])
+        try journal.append([ReviewDecision(photo: "a", kind: .reject, by: "t"), ReviewDecision(photo: "b", kind: .undo, by: "t")])
+        let verdicts = try journal.verdicts()
+        XCTAssertEqual(verdicts["a"], .rejected)
+        XCTAssertNil(verdicts["b"])
+        XCTAssertEqual(verdicts.byPhoto.count, 1)
+    }
+
+    func testAReaderGetsOnlyWhatWasAddedSinceItLastLooked() throws {
+        XCTAssertEqual(try journal.read().decisions, [], "no journal yet: no decisions")
+        try journal.append([ReviewDecision(photo: "a", kind: .approve, by: "t")])
+        let first = try journal.read()
+        XCTAssertEqual(first.decisions.map(\.photo), ["a"])
+        try journal.append([ReviewDecision(photo: "b", kind: .approve, by: "t")])
+        let second = try journal.read(from: first.end)
+        XCTAssertEqual(second.decisions.map(\.photo), ["b"])
+        XCTAssertEqual(try journal.read(from: second.end).decisions, [])
+    }
+
+    func testATornLastLineIsSkippedAndTheNextAppendStartsOnANewLine() throws {
+        try journal.append([ReviewDecision(photo: "a", kind: .approve, by: "t")])
+        let handle = try FileHandle(forWritingTo: journal.url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"photo":"b","kind":"appr"#.utf8))
+        try handle.close()
+        let torn = try journal.read()
+        XCTAssertEqual(torn.decisions.map(\.photo), ["a"], "half a decision was never acknowledged")
+        try journal.append([ReviewDecision(photo: "c", kind: .reject, by: "t")])
+        let after = try journal.read()
+        XCTAssertEqual(after.decisions.map(\.photo), ["a", "c"])
+        XCTAssertEqual(after.unreadable, 1, "the torn line is counted, not thrown")
+    }
+
+    func testCompactionKeepsTheVerdictsOnPhotosStillInTheSpool() throws {
+        try journal.append([
+            ReviewDecision(photo: "gone", kind: .approve, by: "t"), ReviewDecision(photo: "kept", kind: .reject, by: "editor"),
+            ReviewDecision(photo: "kept", kind: .approve, by: "editor"), ReviewDecision(photo: "undone", kind: .approve, by: "t"),
+            ReviewDecision(photo: "undone", kind: .undo, by: "t"),
+        ])
+        try journal.compact(keeping: ["kept", "undone"])
+        let read = try journal.read()
+        XCTAssertEqual(read.decisions.map(\.photo), ["kept"])
+        XCTAssertEqual(read.decisions.first?.kind, .approve)
+        XCTAssertEqual(read.decisions.first?.by, "editor")
+    }
+
+    func testWritersAtOnceLoseNoDecision() throws {
+        let writers = 4
+        let each = 50
+        let journal = self.journal!
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            for number in 0..<each {
+                try? journal.append([ReviewDecision(photo: "\(writer)-\(number)", kind: .approve, by: "w\(writer)")])
+            }
+        }
+        XCTAssertEqual(try journal.verdicts().byPhoto.count, writers * each)
+    }
+
+    func testEachRuleSendsHoldsOrRejects() {
+        XCTAssertEqual(SendRule.all.fate(verdict: .rejected, selected: false), .send, "all ignores decisions")
+        XCTAssertEqual(SendRule.approved.fate(verdict: nil, selected: true), .held)
+        XCTAssertEqual(SendRule.approved.fate(verdict: .approved, selected: false), .send)
+        XCTAssertEqual(SendRule.approved.fate(verdict: .rejected, selected: false), .rejected)
+        XCTAssertEqual(SendRule.selected.fate(verdict: nil, selected: true), .send)
+        XCTAssertEqual(SendRule.selected.fate(verdict: .approved, selected: false), .held)
+        XCTAssertEqual(SendRule.approvedOrSelected.fate(verdict: nil, selected: true), .send)
+        XCTAssertEqual(SendRule.approvedOrSelected.fate(verdict: .approved, selected: false), .send)
+        XCTAssertEqual(SendRule.approvedOrSelected.fate(verdict: .rejected, selected: false), .rejected)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import RelayCore
+import Spool
+import XCTest
+
+/// Held legs in the pure ledger: a destination whose rule waits for a decision holds each photo
+/// while the others take it at once; a verdict sends, rejects or holds it again.
+final class HeldLegTests: XCTestCase {
+    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let gallery = SpoolDestination(id: "A", label: "gallery", takesGrowing: true, rule: .approved)
+    private let backup = SpoolDestination(id: "B", label: "backup", lowPriority: true)
+
+    private func photo(_ number: Int, rating: Int? = nil) -> SpoolEntry {
+        var entry = SpoolEntry(
+            id: "photo\(number)", sequence: number, source: "test", cameraFileName: "IMG_\(number).JPG", uploadName: "IMG_\(number).JPG",
+            bytes: 1_000, capturedAt: start, spooledAt: start, idempotencyKey: "photo\(number)")
+        entry.rating = rating
+        entry.destinations = ["A": DestinationProgress(label: "gallery"), "B": DestinationProgress(label: "backup")]
+        return entry
+    }
+
+    private func ledger(_ destinations: [SpoolDestination]? = nil, rendition: String? = nil) -> PhotoLedger {
+        PhotoLedger(destinations: SpoolDestinations(destinations ?? [gallery, backup]), renditionKey: rendition)
+    }
+
+    private func claim(_ ledger: inout PhotoLedger, _ destination: String) -> SpoolEntry? {
+        for case .handOut(.spooled(let entry)) in ledger.apply(.claim(destination: destination, growing: .none, now: start, pid: 7)) {
+            return entry
+        }
+        return nil
+    }
+
+    private func decide(_ ledger: inout PhotoLedger, _ id: String, _ verdict: ReviewVerdict?) -> [PhotoLedger.Action] {
+        ledger.apply(.decide(id: id, verdict: verdict))
+    }
+
+    private func changes(_ actions: [PhotoLedger.Action]) -> [String: PhotoLedger.Decision.Change]? {
+        for case .decided(_, let decisions?) in actions {
+            return Dictionary(uniqueKeysWithValues: decisions.map { ($0.label, $0.change) })
+        }
+        return nil
+    }
+
+    func testAHeldLegWaitsWhileTheBackupTakesThePhotoAtOnceEvenAtLowPriority() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .held)
+        XCTAssertNil(claim(&ledger, "A"), "the gallery gets nothing before a decision")
+        XCTAssertEqual(claim(&ledger, "B")?.id, "photo1", "a held leg does not count as gallery work holding back the low-priority backup")
+        XCTAssertEqual(ledger.queues["A"]?.held, 1)
+        XCTAssertEqual(ledger.queues["A"]?.queued, 0)
+        XCTAssertEqual(ledger.heldPhotos.map(\.destinations), [["gallery"]])
+        let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
+        XCTAssertFalse(done.contains { if case .finish = $0 { true } else { false } }, "the photo stays while the gallery holds it")
+    }
+
+    func testApprovalReleasesTheHeldLegAndTheGalleryTakesIt() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        let actions = decide(&ledger, "photo1", .approved)
+        XCTAssertEqual(changes(actions), ["gallery": .released, "backup": .unchanged])
+        XCTAssertTrue(actions.contains(.saveSidecar(id: "photo1")))
+        XCTAssertEqual(claim(&ledger, "A")?.id, "photo1")
+        XCTAssertEqual(
+            changes(decide(&ledger, "photo1", nil)), ["gallery": .alreadySent, "backup": .unchanged], "in flight: too late to undo")
+    }
+
+    func testARejectedLegIsDoneAndThePhotoLeavesOnceTheBackupHasIt() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .rejected, "backup": .unchanged])
+        XCTAssertEqual(ledger.sidecar("photo1")?.destinations?["A"]?.state, .rejected, "the sidecar keeps the rejection")
+        XCTAssertNil(claim(&ledger, "A"))
+        XCTAssertEqual(claim(&ledger, "B")?.id, "photo1")
+        let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
+        var settlement: PhotoDestinations.Settlement?
+        for case .finish(_, let found) in done { settlement = found }
+        XCTAssertEqual(settlement, .delivered, "rejected is settled, not refused: the photo is removed, not kept in failed/")
+    }
+
+    func testUndoBeforeSendingHoldsItAgainAndAnUndoneRejectionComesBack() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2), offer: nil, now: start, pid: 7))
+        _ = decide(&ledger, "photo1", .approved)
+        XCTAssertEqual(changes(decide(&ledger, "photo1", nil)), ["gallery": .heldAgain, "backup": .unchanged])
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .held)
+        _ = decide(&ledger, "photo2", .rejected)
+        XCTAssertEqual(changes(decide(&ledger, "photo2", nil)), ["gallery": .heldAgain, "backup": .unchanged])
+        XCTAssertEqual(ledger.sidecar("photo2")?.destinations?["A"]?.state, .queued)
+        XCTAssertEqual(changes(decide(&ledger, "photo2", .approved)), ["gallery": .released, "backup": .unchanged])
+        XCTAssertNil(changes(decide(&ledger, "photo9", .approved)), "a photo not in the spool: nothing to decide")
+    }
+
+    func testARejectionTheSidecarRecordedStandsAtStartUntilADecisionUndoesIt() throws {
+        var entry = photo(1)
+        entry.destinations?["A"]?.state = .rejected
+        var ledger = ledger()
+        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .rejected, "no verdict is known yet at start: the record stands")
+        XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .unchanged, "backup": .unchanged])
+    }
+
+    func testSelectedAndApprovedOrSelectedRules() throws {
+        let selected = SpoolDestination(id: "A", label: "gallery", rule: .selected)
+        var ledger = ledger([selected, backup])
+        _ = ledger.apply(.admit(photo(1, rating: 3), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2, rating: 0), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "A")?.id, "photo1", "a rated photo is selected")
+        XCTAssertEqual(ledger.leg("photo2", "A")?.state(at: start), .held)
+        XCTAssertEqual(
+            changes(decide(&ledger, "photo2", .approved)), ["gallery": .unchanged, "backup": .unchanged], "approval is not selection")
+        let either = SpoolDestination(id: "A", label: "gallery", rule: .approvedOrSelected)
+        var second = self.ledger([either, backup])
+        _ = second.apply(.admit(photo(2, rating: 0), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(changes(decide(&second, "photo2", .approved)), ["gallery": .released, "backup": .unchanged])
+    }
+
+    func testAHoldingDestinationTakesNoGrowingFiles() {
+        XCTAssertFalse(gallery.takesGrowing, "a photo still downloading has had no decision")
+        XCTAssertTrue(SpoolDestination(id: "A", label: "gallery", takesGrowing: true).takesGrowing)
+    }
+
+    func testAHeldLegsRenditionIsMadeWhileItWaits() throws {
+        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
+        var ledger = ledger([rendered, backup], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        var job: RenditionJob?
+        for case .render(let found) in ledger.apply(.claimRendition) { job = found }
+        XCTAssertNotNil(job, "the rendition is made before the decision, so an approval sends it at once")
+    }
+}
