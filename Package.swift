@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "relay"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "RelayCore", "relay"]),
         .testTarget(name: "RelayCLITests", dependencies: ["RelayCLI", "CommandLineOptions", "RelayCore", "Tether"]),
     ]
 )

@@ -11,19 +11,24 @@
 #include <microhttpd.h>
 
 /*
- * Starts a daemon with its own polling thread on a socket the caller has bound and listens on
- * (so the caller reports a port in use itself, with its errno). Connections beyond
- * `connection_limit` are refused; one idle for `timeout_seconds` is closed. No error log: the
- * daemon's messages (a phone that went away mid-response) would garble the run's console.
+ * Starts a daemon with `threads` polling threads on a socket the caller has bound and listens on
+ * (so the caller reports a port in use itself, with its errno): a thumbnail being made on one
+ * does not hold up the others. Connections beyond `connection_limit` are refused; one idle for
+ * `timeout_seconds` is closed. `completed` is called when a request ends, however it ends (to
+ * free what the handler kept for it). No error log: the daemon's messages (a phone that went
+ * away mid-response) would garble the run's console.
  */
 static inline struct MHD_Daemon *relay_mhd_start(int listen_fd, unsigned int connection_limit,
-                                                 unsigned int timeout_seconds,
-                                                 MHD_AccessHandlerCallback handler, void *handler_context) {
+                                                 unsigned int timeout_seconds, unsigned int threads,
+                                                 MHD_AccessHandlerCallback handler, void *handler_context,
+                                                 MHD_RequestCompletedCallback completed) {
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
                             handler, handler_context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
                             MHD_OPTION_END);
 }
 

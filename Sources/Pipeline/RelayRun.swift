@@ -50,7 +50,7 @@ public final class RelayRun {
     public let config: RequestConfig
     /// The run's other destinations, each fed on its own.
     public let otherConfigs: [RequestConfig]
-    private let spool: Spool
+    let spool: Spool
     private let history: HistoryStore
     private let sources: [any PhotoSource]
     /// The label each source's events carry, in the order given.
@@ -64,7 +64,7 @@ public final class RelayRun {
     /// The ids of every config the user has, to tell a destination this run does not deliver to
     /// from one that no longer exists.
     private let knownConfigIDs: Set<String>
-    private let review: ReviewFeed
+    let reviewFeed: ReviewFeed
 
     /// Checks everything that can be wrong before the first photo moves: the config (and its
     /// `${VAR}` references), the state files, the spool lock and the folder.
@@ -140,7 +140,7 @@ public final class RelayRun {
             throw .spool(error)
         }
         knownConfigIDs = Set(((try? ConfigStore(home: home).load().configs) ?? []).map(\.id.uuidString))
-        review = ReviewFeed(journal: ReviewJournal(home: home), spool: spool, history: history, bus: bus)
+        reviewFeed = ReviewFeed(journal: ReviewJournal(home: home), spool: spool, history: history, bus: bus)
         sourceLabels = options.sources.map(\.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
@@ -182,9 +182,9 @@ public final class RelayRun {
         {
             bus.publish(.run(.notice(notice, .warning)))
         }
-        review.start()
+        reviewFeed.start()
         let reviewStop = StopFlag()
-        Thread.detachNewThread { [review] in review.run(until: reviewStop) }
+        Thread.detachNewThread { [reviewFeed] in reviewFeed.run(until: reviewStop) }
         defer { reviewStop.stop() }
         var workers: [any Runnable] = []
         for destination in [config] + otherConfigs {

@@ -16,12 +16,14 @@ final class ReviewFeed: Sendable {
     private let spool: Spool
     private let history: HistoryStore
     private let bus: RunEventBus
-    /// Where the journal was read up to, and the photos already announced as held.
+    /// Where the journal was read up to, the photos already announced as held, and a number
+    /// that changes whenever the held photos or a decision did; one poll at a time holds it.
     private let progress = LockedBox(Progress())
 
     private struct Progress: Sendable {
         var offset: UInt64 = 0
         var announced: Set<String> = []
+        var version = 0
     }
 
     init(journal: ReviewJournal, spool: Spool, history: HistoryStore, bus: RunEventBus) {
@@ -59,23 +61,40 @@ final class ReviewFeed: Sendable {
 
     /// Applies the decisions appended since the last look, then announces photos newly held.
     func poll() {
-        let offset = progress.withLockedValue(\.offset)
-        if let read = try? journal.read(from: offset), read.end != offset {
-            var verdicts = ReviewVerdicts()
-            for decision in read.decisions {
-                verdicts.apply([decision])
-                let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
-                apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
+        progress.withLockedValue { progress in
+            if let read = try? journal.read(from: progress.offset), read.end != progress.offset {
+                var verdicts = ReviewVerdicts()
+                for decision in read.decisions {
+                    verdicts.apply([decision])
+                    let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
+                    apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
+                }
+                progress.offset = read.end
+                progress.version += 1
             }
-            progress.withLockedValue { $0.offset = read.end }
+            let held = spool.heldPhotos()
+            let ids = Set(held.map(\.entry.id))
+            guard ids != progress.announced else { return }
+            for photo in held where !progress.announced.contains(photo.entry.id) {
+                bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations)))
+            }
+            progress.announced = ids
+            progress.version += 1
         }
-        let held = spool.heldPhotos()
-        let new = progress.withLockedValue { progress in
-            let fresh = held.filter { !progress.announced.contains($0.entry.id) }
-            progress.announced = Set(held.map(\.entry.id))
-            return fresh
-        }
-        for photo in new { bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations))) }
+    }
+
+    /// A number that changes whenever the held photos change or a decision is applied: a page
+    /// that saw it needs nothing new.
+    var version: Int { progress.withLockedValue(\.version) }
+
+    /// Decisions made here (the editor's page): recorded in the journal, synced, then applied
+    /// at once. Returns the ids that name a photo in the spool (only those are recorded).
+    func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> Set<String> {
+        let known = Set(ids.filter { spool.entry($0) != nil })
+        let now = Date()
+        try journal.append(ids.filter(known.contains).map { ReviewDecision(photo: $0, kind: kind, at: now, by: by) })
+        poll()
+        return known
     }
 
     private func apply(_ photo: String, verdict: ReviewVerdict?, by: String, quietIfUnchanged: Bool) {

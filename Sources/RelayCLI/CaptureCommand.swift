@@ -75,7 +75,9 @@ enum CaptureCommand {
         let finishedByItself = StopFlag()
         // Bracketing: the first Ctrl-C ends the run after the frame under way.
         let firstStop: (@Sendable () -> Bool)? = controller.isBracketing ? { @Sendable in controller.requestStop() } : nil
-        try RunCommand.execute(options, home: home, environment: environment, outputs: outputs, firstStop: firstStop) { stop in
+        try RunCommand.execute(
+            options, home: home, environment: environment, outputs: outputs, status: status, firstStop: firstStop
+        ) { stop in
             Thread.detachNewThread {
                 repeat {
                     controller.tick()

@@ -8,6 +8,7 @@ import Pipeline
 import RelayCore
 import RunEvents
 import Spool
+import StatusPage
 import Tether
 import Uploader
 
@@ -21,7 +22,7 @@ enum RunCommand {
         defer { outputs.finish() }
         let status = try StatusArguments.start(args, bus: outputs.bus, environment: environment)
         defer { status?.stop() }
-        try execute(options, home: home, environment: environment, outputs: outputs) { _ in }
+        try execute(options, home: home, environment: environment, outputs: outputs, status: status) { _ in }
     }
 
     /// The pipeline's options from the flags.
@@ -48,7 +49,7 @@ enum RunCommand {
     /// it returns true when it did, and the next signal stops the run.
     static func execute(
         _ options: RelayRun.Options, home: RelayHome, environment: [String: String], outputs: RunOutputs,
-        firstStop: (@Sendable () -> Bool)? = nil, started: (StopFlag) -> Void
+        status: StatusServer? = nil, firstStop: (@Sendable () -> Bool)? = nil, started: (StopFlag) -> Void
     ) throws {
         signal(SIGPIPE, SIG_IGN)
         // First, so that a stop asked for while the spool is opened ends the run at once.
@@ -63,6 +64,7 @@ enum RunCommand {
         } catch {
             throw failure(error)
         }
+        StatusArguments.attachReview(status, to: relayRun, bus: outputs.bus)
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
         // line from its main loop.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PTPIP
+import Pipeline
 import RunEvents
 import StatusPage
 
@@ -18,10 +19,11 @@ enum StatusArguments {
     /// the photographer picks another value.
     static func start(_ args: Arguments, bus: RunEventBus, environment: [String: String]) throws(CommandFailure) -> StatusServer? {
         guard let text = try args.value(status) else { return nil }
-        let options: StatusOptions
+        var options: StatusOptions
         do { options = try StatusOptions(argument: text, environment: environment) } catch {
             throw CommandFailure(.usage, error.description)
         }
+        options.openEditorPage(environment: environment)
         let server: StatusServer
         do { server = try StatusServer.start(options, bus: bus) } catch { throw CommandFailure(.usage, error.description) }
         let host = server.address.family == .ipv6 ? "[\(server.address.host)]" : server.address.host
@@ -43,6 +45,37 @@ enum StatusArguments {
             FileHandle.standardError.write(Data(code.text.utf8))
         }
         return server
+    }
+
+    /// Opens the editor's page on `run`'s held photos and says where it is, with its token (and
+    /// as a QR code for a phone when a person watches the terminal), when a destination of the
+    /// run holds photos for review.
+    static func attachReview(_ server: StatusServer?, to relayRun: RelayRun, bus: RunEventBus) {
+        guard let server, let token = server.editorToken else { return }
+        let run = relayRun.review
+        server.attach(
+            ReviewDesk(
+                held: {
+                    run.held().map { photo in
+                        ReviewDesk.Photo(
+                            id: photo.entry.id, name: photo.entry.uploadName, source: photo.entry.source,
+                            capturedAt: photo.entry.capturedAt, heldFor: photo.destinations, rating: photo.entry.rating)
+                    }
+                },
+                version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
+                file: { run.file($0) }))
+        guard run.holdsPhotos else { return }
+        let host = server.address.family == .ipv6 ? "[\(server.address.host)]" : server.address.host
+        let url = "http://\(reachableHost(server.address) ?? host):\(server.address.port)/review?token=\(token)"
+        bus.publish(
+            .run(
+                .notice(
+                    "editor's page at \(url) (approve or reject the held photos; its token is \(StatusOptions.editorTokenVariable)'s "
+                        + "or made up for this run, and the status page's viewers cannot decide)", .info)))
+        if isatty(STDERR_FILENO) == 1, let code = TerminalQRCode(encoding: url) {
+            _ = bus.flush(until: Date().addingTimeInterval(1))
+            FileHandle.standardError.write(Data(code.text.utf8))
+        }
     }
 
     /// An address of this machine a phone on its network can open, when the page listens on

@@ -6,6 +6,14 @@ public struct StatusOptions: Sendable, Equatable {
     /// True when relay made `token` up: the page listens beyond this machine (the venue's
     /// Wi-Fi, guests included) and `RELAY_STATUS_TOKEN` is not set. It lasts for the run.
     public private(set) var tokenIsMadeUp = false
+    /// The editor's token (`/review`): `RELAY_EDITOR_TOKEN`, else made up for the run; nil when
+    /// no destination holds photos for review (no editor's page then).
+    public var editorToken: String?
+    /// True when relay made `editorToken` up.
+    public private(set) var editorTokenIsMadeUp = false
+
+    /// The environment variable the editor's token is read from.
+    public static let editorTokenVariable = "RELAY_EDITOR_TOKEN"
 
     /// The environment variable the token is read from: a command line shows in `ps`.
     public static let tokenVariable = "RELAY_STATUS_TOKEN"
@@ -23,6 +31,16 @@ public struct StatusOptions: Sendable, Equatable {
         if token == nil && !address.isLoopback {
             token = Self.madeUpToken()
             tokenIsMadeUp = true
+        }
+    }
+
+    /// Opens the editor's page, with `RELAY_EDITOR_TOKEN` or a token made up for the run (it
+    /// must differ from the status token: viewers of the status page cannot decide).
+    public mutating func openEditorPage(environment: [String: String]) {
+        editorToken = environment[Self.editorTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if editorToken == nil || editorToken == token {
+            editorToken = Self.madeUpToken()
+            editorTokenIsMadeUp = true
         }
     }
 

@@ -10,12 +10,32 @@ public struct StatusRequest: Sendable, Equatable {
     public var tokenParameter: String?
     /// The `Authorization` header.
     public var authorization: String?
+    /// The other query parameters the routes read (`offset`, `limit`, `since`), decoded.
+    public var arguments: [String: String]
+    /// The request's body (a decision's JSON), empty for a GET.
+    public var body: [UInt8]
 
-    public init(method: String, path: String, tokenParameter: String? = nil, authorization: String? = nil) {
+    public init(
+        method: String, path: String, tokenParameter: String? = nil, authorization: String? = nil, arguments: [String: String] = [:],
+        body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.tokenParameter = tokenParameter
         self.authorization = authorization
+        self.arguments = arguments
+        self.body = body
+    }
+
+    /// Whether the request carries `token`, as `?token=` or `Authorization: Bearer`.
+    func isAuthorized(by token: String) -> Bool {
+        if let given = tokenParameter, StatusRouter.sameSecret(given, token) { return true }
+        if let header = authorization, header.hasPrefix("Bearer "),
+            StatusRouter.sameSecret(String(header.dropFirst("Bearer ".count)), token)
+        {
+            return true
+        }
+        return false
     }
 }
 
@@ -53,20 +73,29 @@ public struct StatusSnapshot: Sendable {
     }
 }
 
-/// Maps a request to its response (pure): the page, its data, the metrics, the health check and
-/// the thumbnails; read-only, so only GET and HEAD; with a token, everything but `/healthz`
-/// needs it (a supervisor's health probe has no secret to send).
+/// Maps a request to its response: the page, its data, the metrics, the health check and the
+/// thumbnails, read-only, so only GET and HEAD; with a token, everything but `/healthz` needs it
+/// (a supervisor's health probe has no secret to send). The editor's page under `/review` is
+/// ``ReviewRouter``'s, for the editor's token only; that token opens the status page too.
 public struct StatusRouter: Sendable {
     /// The access token (`RELAY_STATUS_TOKEN`), if one is required.
     public let token: String?
+    /// The editor's token; nil: no editor's page.
+    public let editorToken: String?
 
-    public init(token: String?) {
+    public init(token: String?, editorToken: String? = nil) {
         self.token = token
+        self.editorToken = editorToken
     }
 
     public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    public func respond(to request: StatusRequest, snapshot: () -> StatusSnapshot) -> StatusResponse {
+    public func respond(
+        to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil
+    ) -> StatusResponse {
+        if let editorToken, ReviewRouter.handles(request.path) {
+            return ReviewRouter(token: editorToken).respond(to: request, desk: desk, thumbnails: reviewThumbnails)
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "the status page is read-only: use GET", headers: ["Allow": "GET, HEAD"])
         }
@@ -110,13 +139,7 @@ public struct StatusRouter: Sendable {
 
     private func isAuthorized(_ request: StatusRequest) -> Bool {
         guard let token else { return true }
-        if let given = request.tokenParameter, Self.sameSecret(given, token) { return true }
-        if let header = request.authorization, header.hasPrefix("Bearer "),
-            Self.sameSecret(String(header.dropFirst("Bearer ".count)), token)
-        {
-            return true
-        }
-        return false
+        return request.isAuthorized(by: token) || (editorToken.map(request.isAuthorized(by:)) ?? false)
     }
 
     /// Compares in time that depends on the lengths only, never on where the first difference is.

@@ -1,18 +1,24 @@
 import CMicroHTTPD
 import Foundation
+import RelayCore
 import RunEvents
 
 /// Serves the status page, `/status.json`, `/metrics`, `/healthz` and thumbnails over HTTP with
 /// libmicrohttpd, from the run's events: it follows the bus and never reads the spool or the
-/// pipeline. Answers come from `StatusRouter`; this class only moves bytes.
+/// pipeline. The editor's page (`/review`) reads and decides through the ``ReviewDesk`` the run
+/// attaches. Answers come from `StatusRouter`; this class only moves bytes.
 ///
 /// `@unchecked Sendable`: `daemon` is set in `start` before the server is handed out, then taken under `lock` by `stop()`.
 public final class StatusServer: @unchecked Sendable {
     /// Where it listens, with the port actually bound.
     public let address: StatusAddress
+    /// The editor's page's token (`/review`), if it serves one.
+    public var editorToken: String? { router.editorToken }
     private let router: StatusRouter
     private let live: LiveRunState
     private let thumbnails: ThumbnailStore
+    private let reviewThumbnails: ReviewThumbnails?
+    private let desk = LockedBox<ReviewDesk?>(nil)
     private let lock = NSLock()
     private var daemon: OpaquePointer?
 
@@ -20,6 +26,8 @@ public final class StatusServer: @unchecked Sendable {
     static let connectionLimit: UInt32 = 32
     /// An idle connection is closed after this long.
     static let connectionTimeout: UInt32 = 15
+    /// Threads answering requests: a review thumbnail being made holds up only its own.
+    static let threads: UInt32 = 4
 
     /// Starts serving `bus`'s run at `options.address`. Start it before the run publishes its
     /// first event, so that the page sees the run from its start.
@@ -30,25 +38,39 @@ public final class StatusServer: @unchecked Sendable {
             close(socket.descriptor)
             throw .cannotListen(socket.address, "no scratch folder for thumbnails: \(error.localizedDescription)")
         }
+        let reviewThumbnails = options.editorToken == nil ? nil : try? ReviewThumbnails()
         let server = StatusServer(
-            address: socket.address, router: StatusRouter(token: options.token),
-            live: LiveRunState(following: bus), thumbnails: thumbnails)
+            address: socket.address, router: StatusRouter(token: options.token, editorToken: options.editorToken),
+            live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails)
         bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
         let context = Unmanaged.passUnretained(server).toOpaque()
-        guard let daemon = relay_mhd_start(socket.descriptor, connectionLimit, connectionTimeout, StatusServer.handle, context) else {
+        guard
+            let daemon = relay_mhd_start(
+                socket.descriptor, connectionLimit, connectionTimeout, threads, StatusServer.handle, context, StatusServer.completed)
+        else {
             close(socket.descriptor)
             thumbnails.stop()
+            reviewThumbnails?.stop()
             throw .serverFailed(socket.address)
         }
         server.daemon = daemon
         return server
     }
 
-    private init(address: StatusAddress, router: StatusRouter, live: LiveRunState, thumbnails: ThumbnailStore) {
+    private init(
+        address: StatusAddress, router: StatusRouter, live: LiveRunState, thumbnails: ThumbnailStore, reviewThumbnails: ReviewThumbnails?
+    ) {
         self.address = address
         self.router = router
         self.live = live
         self.thumbnails = thumbnails
+        self.reviewThumbnails = reviewThumbnails
+    }
+
+    /// Hands the editor's page what it reads and decides through, once the run opened its spool
+    /// (until then it answers 503).
+    public func attach(_ desk: ReviewDesk) {
+        self.desk.withLockedValue { $0 = desk }
     }
 
     deinit { stop() }
@@ -63,6 +85,7 @@ public final class StatusServer: @unchecked Sendable {
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
         thumbnails.stop()
+        reviewThumbnails?.stop()
     }
 
     /// Waits until every photo spooled so far has its thumbnail made or given up (tests).
@@ -74,27 +97,62 @@ public final class StatusServer: @unchecked Sendable {
         StatusSnapshot(state: live.snapshot, now: Date(), thumbnails: thumbnails.snapshot)
     }
 
-    /// libmicrohttpd's request callback, on its polling thread: every request is a GET (or
-    /// refused) without a body, so it is answered on the first call.
-    private static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
-        guard let context, let connection, let url, let method else { return .NO }
+    /// A POST's body as it arrives, kept for its connection between the handler's calls.
+    private final class Body {
+        var bytes: [UInt8] = []
+        var tooLarge = false
+    }
+
+    /// libmicrohttpd's request callback, on one of its threads. A GET is answered on the first
+    /// call; a POST's body arrives over the calls that follow (kept in a ``Body`` that
+    /// `completed` frees) and is answered on the last, with no more data.
+    private static let handle: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, state in
+        guard let context, let connection, let url, let method, let state else { return .NO }
         let server = Unmanaged<StatusServer>.fromOpaque(context).takeUnretainedValue()
+        let verb = String(cString: method)
+        var body: [UInt8] = []
+        if verb == "POST" {
+            guard let kept = state.pointee else {
+                state.pointee = Unmanaged.passRetained(Body()).toOpaque()
+                return .YES
+            }
+            let buffer = Unmanaged<Body>.fromOpaque(kept).takeUnretainedValue()
+            if let size, size.pointee > 0 {
+                if let data, buffer.bytes.count + size.pointee <= ReviewRouter.bodyLimit {
+                    buffer.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size.pointee))
+                } else {
+                    buffer.tooLarge = true
+                }
+                size.pointee = 0
+                return .YES
+            }
+            body = buffer.tooLarge ? Array(repeating: 0, count: ReviewRouter.bodyLimit + 1) : buffer.bytes
+        }
         func value(_ kind: MHD_ValueKind, _ key: String) -> String? {
             MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
         }
+        var arguments: [String: String] = [:]
+        for key in ["offset", "limit", "since"] { arguments[key] = value(.GET_ARGUMENT_KIND, key) }
         let request = StatusRequest(
-            method: String(cString: method), path: String(cString: url),
-            tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
-            authorization: value(.HEADER_KIND, "Authorization"))
-        let answer = server.router.respond(to: request, snapshot: server.snapshot)
+            method: verb, path: String(cString: url), tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
+            authorization: value(.HEADER_KIND, "Authorization"), arguments: arguments, body: body)
+        let answer = server.router.respond(
+            to: request, snapshot: server.snapshot, desk: server.desk.withLockedValue { $0 }, reviewThumbnails: server.reviewThumbnails)
         let response = answer.body.withUnsafeBytes { body in
             MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let response else { return .NO }
         defer { MHD_destroy_response(response) }
         MHD_add_response_header(response, "Content-Type", answer.contentType)
-        MHD_add_response_header(response, "Cache-Control", "no-store")
+        if answer.headers["Cache-Control"] == nil { MHD_add_response_header(response, "Cache-Control", "no-store") }
         for (name, value) in answer.headers { MHD_add_response_header(response, name, value) }
         return MHD_queue_response(connection, UInt32(answer.status), response)
+    }
+
+    /// libmicrohttpd's end-of-request callback: frees a POST's ``Body``.
+    private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
+        guard let state, let kept = state.pointee else { return }
+        Unmanaged<Body>.fromOpaque(kept).release()
+        state.pointee = nil
     }
 }

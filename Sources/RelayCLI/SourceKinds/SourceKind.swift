@@ -20,7 +20,7 @@ protocol SourceKind {
 
 /// Every source kind, in the order a run starts them.
 enum SourceKinds {
-    static let all: [any SourceKind.Type] = [FTPArguments.self, FolderSourceKind.self, CameraSourceKind.self]
+    static var all: [any SourceKind.Type] { [FTPArguments.self, FolderSourceKind.self, CameraSourceKind.self] }
 
     /// The sources the command line names, of `kinds`; at least one.
     static func settings(_ args: Arguments, environment: [String: String], kinds: [any SourceKind.Type] = all) throws(CommandFailure)

@@ -1,0 +1,40 @@
+import Foundation
+import RelayCore
+import Spool
+
+/// What the editor's page needs of a run, as a value it can keep on its own threads: the
+/// photos held for review, a number that changes with them, decisions applied at once, and
+/// each photo's file for its thumbnail.
+public struct RunReview: Sendable {
+    fileprivate let spool: Spool
+    fileprivate let feed: ReviewFeed
+    /// Whether a destination of the run holds photos for review (its rule is not `all`).
+    public let holdsPhotos: Bool
+
+    /// The photos held for at least one destination, oldest first, with the labels holding each.
+    public func held() -> [(entry: SpoolEntry, destinations: [String])] {
+        spool.heldPhotos()
+    }
+
+    /// Changes whenever the held photos change or a decision is applied.
+    public var version: Int { feed.version }
+
+    /// Records the decision on each photo of `ids` in the spool (synced) and applies it now;
+    /// returns the ids that named one.
+    public func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> Set<String> {
+        try feed.decide(ids, kind, by: by)
+    }
+
+    /// The file that best shows the photo `id` small: its rendition when one is made, else the
+    /// photo; nil once it left the spool.
+    public func file(_ id: String) -> URL? {
+        spool.entry(id).map(spool.uploadURL(for:))
+    }
+}
+
+extension RelayRun {
+    /// The run's held photos and decisions, for the editor's page.
+    public var review: RunReview {
+        RunReview(spool: spool, feed: reviewFeed, holdsPhotos: ([config] + otherConfigs).contains { $0.sendRule.holds })
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import RelayCore
+
+/// What the editor's page reads and changes, handed to the status server by the run once it has
+/// opened its spool: the photos held for review, a number that changes with them, decisions, and
+/// each photo's file for its thumbnail. Closures, so that the page knows nothing of the pipeline.
+public struct ReviewDesk: Sendable {
+    /// A held photo as the page lists it.
+    public struct Photo: Sendable, Equatable, Encodable {
+        public var id: String
+        public var name: String
+        public var source: String
+        public var capturedAt: Date
+        /// The destinations (labels) that hold it.
+        public var heldFor: [String]
+        /// The rating its file carries, if any.
+        public var rating: Int?
+
+        public init(id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil) {
+            self.id = id
+            self.name = name
+            self.source = source
+            self.capturedAt = capturedAt
+            self.heldFor = heldFor
+            self.rating = rating
+        }
+    }
+
+    /// The held photos, oldest first.
+    public var held: @Sendable () -> [Photo]
+    /// Changes whenever the held photos change or a decision is applied.
+    public var version: @Sendable () -> Int
+    /// Records `kind` on each photo of `ids` (synced before it returns) and applies it; returns
+    /// the ids that named a photo in the spool.
+    public var decide: @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> Set<String>
+    /// The file to make the photo's thumbnail from (nil once it left the spool).
+    public var file: @Sendable (_ id: String) -> URL?
+
+    public init(
+        held: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,
+        decide: @escaping @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> Set<String>,
+        file: @escaping @Sendable (_ id: String) -> URL?
+    ) {
+        self.held = held
+        self.version = version
+        self.decide = decide
+        self.file = file
+    }
+}

@@ -1,0 +1,197 @@
+/// The editor's page (`/review`): one self-contained document (nothing loaded from elsewhere),
+/// for a phone beside the photographer or a laptop. The held photos newest first as large
+/// thumbnails, paged as the editor scrolls; a tap selects one or several, Approve or Reject
+/// decides for the selection (or the photo in focus), Undo takes the last decision back. On a
+/// keyboard: arrows move, space selects, A approves, R rejects, U undoes. It asks
+/// `review.json?since=` about every 0.8 s, so another editor's decision shows within a second.
+/// Names are set with `textContent`, never parsed as HTML; the token goes on every request.
+enum ReviewPageHTML {
+    static let document = #"""
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>relay · review</title>
+        <style>
+          :root { color-scheme: dark; }
+          * { box-sizing: border-box; }
+          [hidden] { display: none !important; }
+          body { margin: 0; font: 17px/1.3 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #eee; background: #151515; }
+          header { position: sticky; top: 0; z-index: 2; background: #000; padding: 10px 12px; display: flex; gap: 8px;
+                   justify-content: space-between; align-items: baseline; }
+          header h1 { font-size: 20px; margin: 0; }
+          #count { font-weight: 700; }
+          #message { display: none; background: #b00020; color: #fff; padding: 10px 12px; font-weight: 700; }
+          #message.shown { display: block; }
+          main { padding: 8px 8px 96px; }
+          #grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(46vw, 240px), 1fr)); gap: 8px; }
+          .photo { position: relative; background: #222; border-radius: 8px; overflow: hidden; outline: none; border: 3px solid transparent; }
+          .photo img, .photo .placeholder { width: 100%; aspect-ratio: 3 / 2; object-fit: contain; background: #2a2a2a; display: block; }
+          .photo .name { font-size: 14px; padding: 4px 6px 0; overflow-wrap: anywhere; }
+          .photo .facts { font-size: 13px; color: #aaa; padding: 0 6px 6px; }
+          .photo.focused { border-color: #6aa8ff; }
+          .photo.selected { border-color: #ffd24a; }
+          .photo.selected::after { content: "✓"; position: absolute; top: 6px; right: 8px; background: #ffd24a; color: #000;
+                                   border-radius: 50%; width: 28px; height: 28px; text-align: center; font-weight: 700; line-height: 28px; }
+          #more { display: block; margin: 12px auto; font-size: 16px; padding: 10px 18px; }
+          #empty { color: #aaa; text-align: center; padding: 40px 10px; }
+          nav { position: fixed; left: 0; right: 0; bottom: 0; background: #000; display: grid; grid-template-columns: 1fr 1fr 1fr;
+                gap: 8px; padding: 10px; z-index: 2; }
+          nav button { font-size: 19px; font-weight: 700; padding: 14px 6px; border: 0; border-radius: 10px; color: #000; }
+          #approve { background: #4cc37a; }
+          #reject { background: #ff6b6b; }
+          #undo { background: #ccc; }
+          nav button:disabled { opacity: .45; }
+        </style>
+        </head>
+        <body>
+        <header><h1>Review</h1><span><span id="count">–</span> <small id="updated">connecting…</small></span></header>
+        <div id="message" role="alert"></div>
+        <main>
+          <div id="grid"></div>
+          <div id="empty" hidden>Nothing is held for review.</div>
+          <button id="more" hidden>Show more</button>
+        </main>
+        <nav>
+          <button id="approve" title="A">Approve</button>
+          <button id="reject" title="R">Reject</button>
+          <button id="undo" title="U" disabled>Undo</button>
+        </nav>
+        <script>
+        "use strict";
+        const token = new URLSearchParams(location.search).get("token") || "";
+        const headers = token ? { "Authorization": "Bearer " + token } : {};
+        const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+        const $ = (id) => document.getElementById(id);
+        const page = 60;
+        let shown = page, version = null, photos = [], total = 0, focus = 0, lastDecided = [];
+        const selected = new Set();
+        const cards = new Map();
+
+        function say(text) {
+          $("message").textContent = text || "";
+          $("message").classList.toggle("shown", !!text);
+        }
+
+        function card(photo) {
+          let node = cards.get(photo.id);
+          if (node) return node;
+          node = document.createElement("div");
+          node.className = "photo";
+          node.tabIndex = -1;
+          const img = document.createElement("img");
+          img.loading = "lazy";
+          img.alt = photo.name;
+          img.src = withToken("review/thumb/" + photo.id + ".jpg");
+          img.onerror = () => { img.replaceWith(Object.assign(document.createElement("div"), { className: "placeholder" })); };
+          const name = document.createElement("div");
+          name.className = "name";
+          name.textContent = photo.name;
+          const facts = document.createElement("div");
+          facts.className = "facts";
+          const time = new Date(photo.capturedAt).toLocaleTimeString();
+          facts.textContent = time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "");
+          node.append(img, name, facts);
+          node.addEventListener("click", () => { toggle(photo.id); focusOn(photos.findIndex((p) => p.id === photo.id)); });
+          cards.set(photo.id, node);
+          return node;
+        }
+
+        function render() {
+          const ids = new Set(photos.map((p) => p.id));
+          for (const id of [...selected]) if (!ids.has(id)) selected.delete(id);
+          for (const id of [...cards.keys()]) if (!ids.has(id)) cards.delete(id);
+          $("grid").replaceChildren(...photos.map(card));
+          for (const photo of photos) cards.get(photo.id).classList.toggle("selected", selected.has(photo.id));
+          focus = Math.min(focus, Math.max(0, photos.length - 1));
+          photos.forEach((p, i) => cards.get(p.id).classList.toggle("focused", i === focus));
+          $("count").textContent = total + " held";
+          $("empty").hidden = total > 0;
+          $("more").hidden = photos.length >= total;
+          $("undo").disabled = lastDecided.length === 0;
+        }
+
+        function toggle(id) {
+          if (selected.has(id)) selected.delete(id); else selected.add(id);
+          render();
+        }
+
+        function focusOn(index) {
+          if (index < 0 || index >= photos.length) return;
+          focus = index;
+          render();
+          cards.get(photos[focus].id).scrollIntoView({ block: "nearest" });
+        }
+
+        async function load(force) {
+          try {
+            const since = force || version === null ? "" : "&since=" + version;
+            const response = await fetch(withToken("review.json?offset=0&limit=" + shown + since), { headers, cache: "no-store" });
+            const answer = await response.json();
+            if (!response.ok) throw new Error(answer.error || "HTTP " + response.status);
+            if (!answer.unchanged) {
+              version = answer.version;
+              photos = answer.photos;
+              total = answer.total;
+              render();
+            }
+            $("updated").textContent = "· " + new Date().toLocaleTimeString();
+            if ($("message").dataset.kind === "connection") { say(""); delete $("message").dataset.kind; }
+          } catch (error) {
+            say("Not connected to relay: " + error.message + ". Decisions cannot be made until it answers.");
+            $("message").dataset.kind = "connection";
+          }
+        }
+
+        async function decide(decision, ids) {
+          if (ids.length === 0) { say("Tap a photo first."); return; }
+          try {
+            const response = await fetch(withToken("review/decide"), {
+              method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, headers),
+              body: JSON.stringify({ ids, decision }),
+            });
+            const answer = await response.json();
+            if (answer.error) say(answer.error); else say("");
+            if (decision !== "undo" && answer.recorded) lastDecided = answer.recorded;
+            if (decision === "undo") lastDecided = [];
+            for (const id of answer.recorded || []) selected.delete(id);
+          } catch (error) {
+            say("The decision did not reach relay: " + error.message + ". Try again.");
+          }
+          await load(true);
+        }
+
+        const chosen = () => selected.size ? [...selected] : (photos[focus] ? [photos[focus].id] : []);
+        $("approve").onclick = () => decide("approve", chosen());
+        $("reject").onclick = () => decide("reject", chosen());
+        $("undo").onclick = () => decide("undo", lastDecided);
+        $("more").onclick = () => { shown += page; load(true); };
+
+        document.addEventListener("keydown", (event) => {
+          if (event.ctrlKey || event.metaKey || event.altKey) return;
+          const columns = Math.max(1, Math.round($("grid").clientWidth / (cards.get(photos[0]?.id)?.offsetWidth || 1)));
+          switch (event.key) {
+            case "ArrowRight": focusOn(focus + 1); break;
+            case "ArrowLeft": focusOn(focus - 1); break;
+            case "ArrowDown": focusOn(focus + columns); break;
+            case "ArrowUp": focusOn(focus - columns); break;
+            case " ": if (photos[focus]) toggle(photos[focus].id); break;
+            case "a": case "A": decide("approve", chosen()); break;
+            case "r": case "R": decide("reject", chosen()); break;
+            case "u": case "U": if (lastDecided.length) decide("undo", lastDecided); break;
+            default: return;
+          }
+          event.preventDefault();
+        });
+
+        async function poll() {
+          await load(false);
+          setTimeout(poll, 800);
+        }
+        poll();
+        </script>
+        </body>
+        </html>
+        """#
+}

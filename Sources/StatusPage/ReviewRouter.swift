@@ -1,0 +1,129 @@
+import Foundation
+import RelayCore
+
+/// The editor's page and its API, under `/review`, for the holder of the editor's token only
+/// (the status page's viewers cannot decide): the page, the held photos newest first in pages
+/// (`/review.json?offset=&limit=&since=VERSION`, which answers `unchanged` while nothing
+/// changed, so phones can ask every second), their thumbnails, and decisions by POST
+/// (`/review/decide`, a JSON body `{"ids": [...], "decision": "approve|reject|undo"}`). Nothing
+/// changes on a GET; every error is a JSON object with an `error` sentence.
+struct ReviewRouter: Sendable {
+    /// The editor's token (`RELAY_EDITOR_TOKEN`, or made up for the run).
+    let token: String
+    /// Most photos one page of `/review.json` gives.
+    static let pageLimit = 200
+    /// Largest decision body taken.
+    static let bodyLimit = 256 * 1024
+
+    static func handles(_ path: String) -> Bool {
+        path == "/review" || path == "/review.json" || path.hasPrefix("/review/")
+    }
+
+    func respond(to request: StatusRequest, desk: ReviewDesk?, thumbnails: ReviewThumbnails?) -> StatusResponse {
+        guard request.isAuthorized(by: token) else {
+            return .json(401, ["error": "the editor's page needs the editor's token: open it with ?token=… (RELAY_EDITOR_TOKEN)"])
+        }
+        if request.path == "/review/decide" {
+            guard request.method == "POST" else {
+                return .json(405, ["error": "decisions are sent with POST"], headers: ["Allow": "POST"])
+            }
+        } else if request.method != "GET" && request.method != "HEAD" {
+            return .json(405, ["error": "use GET here; decisions go to POST /review/decide"], headers: ["Allow": "GET, HEAD"])
+        }
+        if request.path == "/review" {
+            return StatusResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(ReviewPageHTML.document.utf8))
+        }
+        guard let desk else { return .json(503, ["error": "relay is still opening its spool; try again in a moment"]) }
+        switch request.path {
+        case "/review.json": return list(request, desk: desk)
+        case "/review/decide": return decide(request, desk: desk)
+        default:
+            guard let id = Self.thumbnailID(request.path) else { return .json(404, ["error": "nothing here"]) }
+            guard let file = desk.file(id), let jpeg = thumbnails?.jpeg(id: id, file: file) else {
+                return .json(404, ["error": "no thumbnail for \(id): it is not in the spool, or cannot be decoded"])
+            }
+            return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg, headers: ["Cache-Control": "private, max-age=86400"])
+        }
+    }
+
+    /// One page of the held photos, newest first.
+    private func list(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
+        let version = desk.version()
+        if let since = request.arguments["since"].flatMap(Int.init), since == version {
+            return .encoded(Page(version: version, unchanged: true))
+        }
+        let held = desk.held()
+        let offset = max(0, request.arguments["offset"].flatMap(Int.init) ?? 0)
+        let limit = min(Self.pageLimit, max(1, request.arguments["limit"].flatMap(Int.init) ?? 60))
+        let newestFirst = held.reversed().dropFirst(offset).prefix(limit)
+        return .encoded(Page(version: version, unchanged: false, total: held.count, offset: offset, photos: Array(newestFirst)))
+    }
+
+    private func decide(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
+        guard request.body.count <= Self.bodyLimit else { return .json(413, ["error": "too many photos in one decision"]) }
+        guard let asked = try? JSONDecoder().decode(DecisionRequest.self, from: Data(request.body)) else {
+            return .json(400, ["error": #"send JSON: {"ids": ["…"], "decision": "approve", "reject" or "undo"}"#])
+        }
+        guard let kind = ReviewDecision.Kind(rawValue: asked.decision) else {
+            return .json(400, ["error": "decision '\(asked.decision)' is not approve, reject or undo"])
+        }
+        guard !asked.ids.isEmpty else { return .json(400, ["error": "name at least one photo in ids"]) }
+        let recorded: Set<String>
+        do { recorded = try desk.decide(asked.ids, kind, "the editor's page") } catch {
+            return .json(500, ["error": "the decision could not be saved: \(error)"])
+        }
+        let unknown = asked.ids.filter { !recorded.contains($0) }
+        guard !recorded.isEmpty else {
+            return .encoded(
+                DecisionAnswer(
+                    version: desk.version(), recorded: [], unknown: unknown,
+                    error: "no photo with \(unknown.count == 1 ? "this id" : "these ids") in the spool: it was sent, "
+                        + "rejected or dropped meanwhile; the list is current again"), status: 404)
+        }
+        return .encoded(DecisionAnswer(version: desk.version(), recorded: asked.ids.filter(recorded.contains), unknown: unknown))
+    }
+
+    /// The photo id in `/review/thumb/<id>.jpg` (hex digits only).
+    static func thumbnailID(_ path: String) -> String? {
+        let prefix = "/review/thumb/"
+        let suffix = ".jpg"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
+        let id = String(path.dropFirst(prefix.count).dropLast(suffix.count))
+        return id.allSatisfy(\.isHexDigit) ? id : nil
+    }
+
+    private struct Page: Encodable {
+        var version: Int
+        var unchanged: Bool
+        var total: Int?
+        var offset: Int?
+        var photos: [ReviewDesk.Photo]?
+    }
+
+    private struct DecisionRequest: Decodable {
+        var ids: [String]
+        var decision: String
+    }
+
+    private struct DecisionAnswer: Encodable {
+        var version: Int
+        var recorded: [String]
+        var unknown: [String]
+        var error: String?
+    }
+}
+
+extension StatusResponse {
+    /// A JSON object of strings (errors).
+    static func json(_ status: Int, _ fields: [String: String], headers: [String: String] = [:]) -> StatusResponse {
+        encoded(fields, status: status, headers: headers)
+    }
+
+    static func encoded(_ value: some Encodable, status: Int = 200, headers: [String: String] = [:]) -> StatusResponse {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        let body = (try? encoder.encode(value)) ?? Data(#"{"error":"cannot encode the answer"}"#.utf8)
+        return StatusResponse(status: status, contentType: "application/json", body: Array(body), headers: headers)
+    }
+}

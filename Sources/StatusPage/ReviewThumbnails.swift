@@ -1,0 +1,62 @@
+import Foundation
+import RelayCore
+import Rendition
+
+/// The editor's page's thumbnails: large enough to judge a face on a phone (`maxEdge` px), made
+/// when first asked for (from the photo's rendition when it has one, which decodes fast) and
+/// kept, the most recently used `limit`, so that paging back and a second editor cost nothing.
+/// Called from the server's threads at once: each makes its own with its own codec.
+public final class ReviewThumbnails: Sendable {
+    static let maxEdge = 480
+    static let limit = 400
+
+    private let made = LockedBox([(id: String, jpeg: [UInt8])]())
+    private let folder: URL
+
+    public init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Removes the scratch folder.
+    public func stop() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The thumbnail of photo `id`, made from `file`; nil when it cannot be made.
+    public func jpeg(id: String, file: URL) -> [UInt8]? {
+        if let cached = made.withLockedValue({ made -> [UInt8]? in
+            guard let index = made.firstIndex(where: { $0.id == id }) else { return nil }
+            let hit = made.remove(at: index)
+            made.append(hit)
+            return hit.jpeg
+        }) {
+            return cached
+        }
+        guard let jpeg = make(from: file) else { return nil }
+        made.withLockedValue { made in
+            made.removeAll { $0.id == id }
+            made.append((id, jpeg))
+            if made.count > Self.limit { made.removeFirst(made.count - Self.limit) }
+        }
+        return jpeg
+    }
+
+    private func make(from file: URL) -> [UInt8]? {
+        guard let maker = try? RenditionMaker(spec: RenditionSpec(maxEdge: Self.maxEdge, quality: 75, keepMetadata: false)) else {
+            return nil
+        }
+        let output = folder.appendingPathComponent("\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: output) }
+        switch try? maker.make(source: file, destination: output) {
+        case .made?:
+            return (try? Data(contentsOf: output)).map { Array($0) }
+        case .original?:
+            // Already small (or not something relay can shrink): a small file shows as it is.
+            guard let data = try? Data(contentsOf: file), data.count <= 1_000_000, data.starts(with: [0xFF, 0xD8]) else { return nil }
+            return Array(data)
+        case nil:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import RelayCore
+import TestSupport
+import XCTest
+
+/// The editor's page end to end: the real relay executable serving `/review` beside its status
+/// page, two editors deciding over plain HTTP at once, the page rendered by headless Chromium,
+/// photos from the hot folder reaching real galleries.
+final class ReviewPageTests: XCTestCase {
+    private struct Listed: Decodable {
+        var version: Int
+        var unchanged: Bool
+        var total: Int?
+        var photos: [Photo]?
+
+        struct Photo: Decodable {
+            var id: String
+            var name: String
+        }
+    }
+
+    private func list(_ port: Int, since: Int? = nil) throws -> Listed {
+        let path = "/review.json?token=editor-secret" + (since.map { "&since=\($0)" } ?? "")
+        let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: path)
+        XCTAssertEqual(answer.status, 200, String(decoding: answer.body, as: UTF8.self))
+        return try JSONDecoder().decode(Listed.self, from: answer.body)
+    }
+
+    private static func decide(_ port: Int, _ ids: [String], _ decision: String, token: String = "editor-secret") throws -> RawHTTP.Response
+    {
+        try RawHTTP.send(
+            host: "127.0.0.1", port: port, method: "POST", path: "/review/decide", headers: ["Authorization": "Bearer \(token)"],
+            body: try JSONSerialization.data(withJSONObject: ["ids": ids, "decision": decision]))
+    }
+
+    func testTwoEditorsDecideAtOnceAndEachSeesTheOthersDecisionWithinASecond() throws {
+        let gallery = try GalleryProcess()
+        let backup = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: backup, note: "backup")
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "approved").status, 0)
+        harness.environment["RELAY_STATUS_TOKEN"] = "viewer-secret"
+        harness.environment["RELAY_EDITOR_TOKEN"] = "editor-secret"
+        let port = try XCTUnwrap(ClosedPort.make())
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)"])
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        relay.assertSays("editor's page at http://127.0.0.1:\(port)/review?token=editor-secret")
+        _ = try harness.dropPhotos(5)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? self.list(port).total) ?? 0) == 5 || !relay.isRunning }, relay.stderr)
+        let held = try XCTUnwrap(list(port).photos)
+        XCTAssertEqual(held.map(\.name), (1...5).reversed().map { String(format: "IMG_%04d.JPG", $0) }, "newest first")
+
+        // A viewer of the status page cannot decide, and nothing changes on a GET.
+        XCTAssertEqual(try Self.decide(port, [held[0].id], "approve", token: "viewer-secret").status, 401)
+        XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review/decide?token=editor-secret").status, 405)
+
+        // Editor B watches; editor A approves: B's next look (its page asks every 0.8 s) shows it
+        // gone, since a decision is applied before its POST is answered.
+        let seen = try list(port)
+        XCTAssertEqual(try Self.decide(port, [held[0].id], "approve").status, 200)
+        let changed = try list(port, since: seen.version)
+        XCTAssertFalse(changed.unchanged)
+        XCTAssertEqual(changed.photos?.map(\.id), held.dropFirst().map(\.id))
+        XCTAssertTrue(try list(port, since: changed.version).unchanged, "and nothing more until the next change")
+
+        // Both at once: A rejects two, B approves one; then B tries one A already decided.
+        let answers = LockedBox([Int]())
+        DispatchQueue.concurrentPerform(iterations: 2) { editor in
+            let answer =
+                editor == 0 ? try? Self.decide(port, [held[1].id, held[2].id], "reject") : try? Self.decide(port, [held[3].id], "approve")
+            answers.withLockedValue { $0.append(answer?.status ?? 0) }
+        }
+        XCTAssertEqual(answers.withLockedValue { $0 }, [200, 200])
+        let stale = try Self.decide(port, [held[1].id], "approve")
+        XCTAssertEqual(stale.status, 404, "a photo another editor rejected has left the spool (the backup has it)")
+        XCTAssertTrue(String(decoding: stale.body, as: UTF8.self).contains(#""error""#))
+
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 2 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(Set(try gallery.photos().map(\.name)), [held[0].name, held[3].name])
+        XCTAssertEqual(try list(port).photos?.map(\.name), [held[4].name], "one left to decide")
+
+        let thumbnail = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review/thumb/\(held[4].id).jpg?token=editor-secret")
+        XCTAssertEqual(thumbnail.status, 200)
+        XCTAssertTrue(thumbnail.body.starts(with: [0xFF, 0xD8]), "a JPEG")
+
+        let url = "http://127.0.0.1:\(port)/review?token=editor-secret"
+        let page = try HeadlessChromium.dumpDOM(url)
+        XCTAssertEqual(page.status, 0, page.stderr)
+        XCTAssertTrue(page.stdout.contains(held[4].name), page.stdout)
+        XCTAssertTrue(page.stdout.contains("1 held"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("review/thumb/\(held[4].id).jpg"), page.stdout)
+        let shot = URL(fileURLWithPath: "/tmp/relay-status-shots/review-page.png")
+        XCTAssertEqual(try HeadlessChromium.screenshot(url, to: shot).status, 0)
+        print("review page screenshot: \(shot.path)")
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+    }
+}
