@@ -25,6 +25,12 @@ public struct RunReview: Sendable {
         try feed.decide(ids, kind, by: by)
     }
 
+    /// Hands `sink` each photo an approval sends, with its file open (the sink closes it): the
+    /// venue wall's pictures.
+    public func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void) {
+        feed.onApproval(sink)
+    }
+
     /// The file that best shows the photo `id` small: its rendition when one is made, else the
     /// photo; nil once it left the spool.
     public func file(_ id: String) -> URL? {

@@ -16,6 +16,8 @@ final class ReviewFeed: Sendable {
     private let spool: Spool
     private let history: HistoryStore
     private let bus: RunEventBus
+    /// Handed each photo an approval sends, with its file open (the venue wall's picture).
+    private let approvalSink = LockedBox<(@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)?>(nil)
     /// Where the journal was read up to, the photos already announced as held, and a number
     /// that changes whenever the held photos or a decision did; one poll at a time holds it.
     private let progress = LockedBox(Progress())
@@ -97,14 +99,31 @@ final class ReviewFeed: Sendable {
         return known
     }
 
+    /// Hands `sink` each photo an approval sends, with its file open (the sink closes it).
+    func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void) {
+        approvalSink.withLockedValue { $0 = sink }
+    }
+
     private func apply(_ photo: String, verdict: ReviewVerdict?, by: String, quietIfUnchanged: Bool) {
         let entry = spool.entry(photo)
+        // Opened before the approval lets a worker send it, and the spool remove it.
+        let sink = verdict == .approved ? approvalSink.withLockedValue { $0 } : nil
+        var file: Int32 = -1
+        if sink != nil, let entry { file = open(spool.uploadURL(for: entry).path, O_RDONLY | O_CLOEXEC) }
         let decisions: [PhotoLedger.Decision]?
         do {
             decisions = try spool.decide(photo, verdict: verdict)
         } catch {
+            if file >= 0 { close(file) }
             warn("the decision on \(entry?.uploadName ?? photo) could not be saved in the spool: \(error)")
             return
+        }
+        if file >= 0 {
+            if let sink, let entry, decisions?.contains(where: { $0.change == .released }) == true {
+                sink(entry.id, entry.uploadName, file)
+            } else {
+                close(file)
+            }
         }
         guard let decisions, let entry else { return }
         var outcome = ReviewOutcome()

@@ -33,7 +33,7 @@ extension RunCommand {
     /// How photos are kept and delivered, whatever their source.
     static let deliveryOptions: [OptionSpec] = [
         config.spec, workers.spec, spoolMaxPhotos.spec, spoolMaxBytes.spec, grace.spec, session.spec, retryBase.spec, retryCap.spec,
-        json.spec, StatusArguments.status.spec,
+        json.spec, StatusArguments.status.spec, StatusArguments.guestLink.spec,
     ]
 
     static let unitsNote = "DURATION is \(DurationText.forms). SIZE is \(ByteSizeText.forms)."

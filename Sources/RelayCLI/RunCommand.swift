@@ -64,7 +64,7 @@ enum RunCommand {
         } catch {
             throw failure(error)
         }
-        StatusArguments.attachReview(status, to: relayRun, bus: outputs.bus)
+        StatusArguments.attachRun(status, to: relayRun, bus: outputs.bus)
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
         // line from its main loop.

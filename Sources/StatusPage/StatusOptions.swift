@@ -14,6 +14,12 @@ public struct StatusOptions: Sendable, Equatable {
 
     /// The environment variable the editor's token is read from.
     public static let editorTokenVariable = "RELAY_EDITOR_TOKEN"
+    /// The venue wall's token (`/wall`): `RELAY_WALL_TOKEN`, else made up for the run.
+    public var wallToken: String?
+    /// The guests' gallery link the wall shows as a QR code.
+    public var guestLink: String?
+    /// The environment variable the wall's token is read from.
+    public static let wallTokenVariable = "RELAY_WALL_TOKEN"
 
     /// The environment variable the token is read from: a command line shows in `ps`.
     public static let tokenVariable = "RELAY_STATUS_TOKEN"
@@ -42,6 +48,14 @@ public struct StatusOptions: Sendable, Equatable {
             editorToken = Self.madeUpToken()
             editorTokenIsMadeUp = true
         }
+    }
+
+    /// Opens the venue wall, with `RELAY_WALL_TOKEN` or a token made up for the run (never one
+    /// of the other pages': a guest who scans the wall sees the wall and nothing else).
+    public mutating func openWall(environment: [String: String], guestLink: String?) {
+        wallToken = environment[Self.wallTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if wallToken == nil || wallToken == token || wallToken == editorToken { wallToken = Self.madeUpToken() }
+        self.guestLink = guestLink
     }
 
     /// 128 random bits as 32 hex digits (the system's cryptographic random source).

@@ -82,19 +82,26 @@ public struct StatusRouter: Sendable {
     public let token: String?
     /// The editor's token; nil: no editor's page.
     public let editorToken: String?
+    /// The venue wall's token and the guests' link it shows; nil: no wall.
+    public let wall: (token: String, guestLink: String?)?
 
-    public init(token: String?, editorToken: String? = nil) {
+    public init(token: String?, editorToken: String? = nil, wall: (token: String, guestLink: String?)? = nil) {
         self.token = token
         self.editorToken = editorToken
+        self.wall = wall
     }
 
     public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
     public func respond(
-        to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil
+        to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil,
+        wallStore: WallStore? = nil
     ) -> StatusResponse {
         if let editorToken, ReviewRouter.handles(request.path) {
             return ReviewRouter(token: editorToken).respond(to: request, desk: desk, thumbnails: reviewThumbnails)
+        }
+        if let wall, WallRouter.handles(request.path) {
+            return WallRouter(token: wall.token, guestLink: wall.guestLink).respond(to: request, wall: wallStore)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "the status page is read-only: use GET", headers: ["Allow": "GET, HEAD"])

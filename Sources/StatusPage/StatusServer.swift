@@ -14,10 +14,13 @@ public final class StatusServer: @unchecked Sendable {
     public let address: StatusAddress
     /// The editor's page's token (`/review`), if it serves one.
     public var editorToken: String? { router.editorToken }
+    /// The venue wall's token (`/wall`), if it serves one.
+    public var wallToken: String? { router.wall?.token }
     private let router: StatusRouter
     private let live: LiveRunState
     private let thumbnails: ThumbnailStore
     private let reviewThumbnails: ReviewThumbnails?
+    private let wall: WallStore?
     private let desk = LockedBox<ReviewDesk?>(nil)
     private let lock = NSLock()
     private var daemon: OpaquePointer?
@@ -39,10 +42,15 @@ public final class StatusServer: @unchecked Sendable {
             throw .cannotListen(socket.address, "no scratch folder for thumbnails: \(error.localizedDescription)")
         }
         let reviewThumbnails = options.editorToken == nil ? nil : try? ReviewThumbnails()
+        let wall = options.wallToken == nil ? nil : try? WallStore()
         let server = StatusServer(
-            address: socket.address, router: StatusRouter(token: options.token, editorToken: options.editorToken),
-            live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails)
+            address: socket.address,
+            router: StatusRouter(
+                token: options.token, editorToken: options.editorToken,
+                wall: (wall == nil ? nil : options.wallToken).map { ($0, options.guestLink) }),
+            live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails, wall: wall)
         bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
+        if let wall { bus.subscribeInline { event in wall.observe(event) } }
         let context = Unmanaged.passUnretained(server).toOpaque()
         guard
             let daemon = relay_mhd_start(
@@ -51,6 +59,7 @@ public final class StatusServer: @unchecked Sendable {
             close(socket.descriptor)
             thumbnails.stop()
             reviewThumbnails?.stop()
+            wall?.stop()
             throw .serverFailed(socket.address)
         }
         server.daemon = daemon
@@ -58,19 +67,26 @@ public final class StatusServer: @unchecked Sendable {
     }
 
     private init(
-        address: StatusAddress, router: StatusRouter, live: LiveRunState, thumbnails: ThumbnailStore, reviewThumbnails: ReviewThumbnails?
+        address: StatusAddress, router: StatusRouter, live: LiveRunState, thumbnails: ThumbnailStore, reviewThumbnails: ReviewThumbnails?,
+        wall: WallStore?
     ) {
         self.address = address
         self.router = router
         self.live = live
         self.thumbnails = thumbnails
         self.reviewThumbnails = reviewThumbnails
+        self.wall = wall
     }
 
     /// Hands the editor's page what it reads and decides through, once the run opened its spool
-    /// (until then it answers 503).
-    public func attach(_ desk: ReviewDesk) {
+    /// (until then it answers 503). `holdsPhotos`: a destination holds photos for review, so the
+    /// wall shows approved photos only (handed to the returned sink as they are approved).
+    @discardableResult
+    public func attach(_ desk: ReviewDesk, holdsPhotos: Bool) -> (@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)? {
         self.desk.withLockedValue { $0 = desk }
+        guard holdsPhotos, let wall else { return nil }
+        wall.showApprovedOnly()
+        return { id, name, file in wall.offer(id: id, name: name, file: file) }
     }
 
     deinit { stop() }
@@ -86,6 +102,7 @@ public final class StatusServer: @unchecked Sendable {
         MHD_stop_daemon(daemon)
         thumbnails.stop()
         reviewThumbnails?.stop()
+        wall?.stop()
     }
 
     /// Waits until every photo spooled so far has its thumbnail made or given up (tests).
@@ -137,7 +154,8 @@ public final class StatusServer: @unchecked Sendable {
             method: verb, path: String(cString: url), tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
             authorization: value(.HEADER_KIND, "Authorization"), arguments: arguments, body: body)
         let answer = server.router.respond(
-            to: request, snapshot: server.snapshot, desk: server.desk.withLockedValue { $0 }, reviewThumbnails: server.reviewThumbnails)
+            to: request, snapshot: server.snapshot, desk: server.desk.withLockedValue { $0 }, reviewThumbnails: server.reviewThumbnails,
+            wallStore: server.wall)
         let response = answer.body.withUnsafeBytes { body in
             MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
         }

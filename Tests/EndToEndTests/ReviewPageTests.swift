@@ -40,8 +40,11 @@ final class ReviewPageTests: XCTestCase {
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "approved").status, 0)
         harness.environment["RELAY_STATUS_TOKEN"] = "viewer-secret"
         harness.environment["RELAY_EDITOR_TOKEN"] = "editor-secret"
+        harness.environment["RELAY_WALL_TOKEN"] = "wall-secret"
         let port = try XCTUnwrap(ClosedPort.make())
-        let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)"])
+        let relay = try harness.startRun([
+            "--config", "gallery", "--config", "backup", "--status", "\(port)", "--guest-link", "https://gallery.example/gala",
+        ])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         relay.assertSays("editor's page at http://127.0.0.1:\(port)/review?token=editor-secret")
         _ = try harness.dropPhotos(5)
@@ -82,6 +85,8 @@ final class ReviewPageTests: XCTestCase {
         XCTAssertEqual(thumbnail.status, 200)
         XCTAssertTrue(thumbnail.body.starts(with: [0xFF, 0xD8]), "a JPEG")
 
+        try checkTheWall(port, shows: [held[0], held[3]].map(\.id))
+
         let url = "http://127.0.0.1:\(port)/review?token=editor-secret"
         let page = try HeadlessChromium.dumpDOM(url)
         XCTAssertEqual(page.status, 0, page.stderr)
@@ -92,5 +97,41 @@ final class ReviewPageTests: XCTestCase {
         XCTAssertEqual(try HeadlessChromium.screenshot(url, to: shot).status, 0)
         print("review page screenshot: \(shot.path)")
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+    }
+
+    /// The venue wall shows the approved photos, newest first, with the guests' link; its token
+    /// opens nothing else, and the other pages' tokens do not open it.
+    private func checkTheWall(_ port: Int, shows approved: [String]) throws {
+        struct Wall: Decodable {
+            var guestLink: String?
+            var pictures: [Picture]?
+            struct Picture: Decodable { var id: String }
+        }
+        var wall: Wall?
+        XCTAssertTrue(
+            try Subprocess.waitUntil(timeout: 30) {
+                let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall.json?token=wall-secret")
+                wall = try JSONDecoder().decode(Wall.self, from: answer.body)
+                return Set(wall?.pictures?.map(\.id) ?? []) == Set(approved)
+            }, "the wall shows each approved photo and no other")
+        XCTAssertEqual(wall?.guestLink, "https://gallery.example/gala")
+        for path in ["/review.json", "/status.json", "/metrics"] {
+            XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "\(path)?token=wall-secret").status, 401, path)
+        }
+        for token in ["editor-secret", "viewer-secret"] {
+            XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall.json?token=\(token)").status, 401)
+        }
+        let picture = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall/photo/\(approved[0]).jpg?token=wall-secret")
+        XCTAssertEqual(picture.status, 200)
+        XCTAssertTrue(picture.body.starts(with: [0xFF, 0xD8]))
+        let code = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall/qr.svg?token=wall-secret")
+        XCTAssertTrue(String(decoding: code.body, as: UTF8.self).hasPrefix("<svg"))
+        let url = "http://127.0.0.1:\(port)/wall?token=wall-secret"
+        let page = try HeadlessChromium.dumpDOM(url)
+        XCTAssertTrue(page.stdout.contains("https://gallery.example/gala"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("wall/photo/"), "a picture is shown:\n\(page.stdout)")
+        let shot = URL(fileURLWithPath: "/tmp/relay-status-shots/venue-wall.png")
+        XCTAssertEqual(try HeadlessChromium.screenshot(url, to: shot).status, 0)
+        print("venue wall screenshot: \(shot.path)")
     }
 }

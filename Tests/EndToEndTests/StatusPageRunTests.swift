@@ -10,6 +10,7 @@ final class StatusPageRunTests: XCTestCase {
         let camera = try CameraRun(
             profile: "canon-eos", ["--photo-size", "200k", "--battery", "75", "--card-shots", "900"], note: "status e2e")
         camera.harness.environment["RELAY_STATUS_TOKEN"] = "e2e-secret"
+        camera.harness.environment["RELAY_WALL_TOKEN"] = "wall-secret"
         let port = try XCTUnwrap(ClosedPort.make())
         let relay = try camera.start(["--status", "\(port)"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
@@ -44,6 +45,11 @@ final class StatusPageRunTests: XCTestCase {
             lines.contains { $0.hasPrefix("relay_camera_battery_percent{") && $0.hasSuffix("} 75") },
             String(decoding: metrics.body, as: UTF8.self))
         XCTAssertEqual(try RawHTTP.get(host: "127.0.0.1", port: port, path: "/healthz").status, 200)
+        XCTAssertTrue(
+            try Subprocess.waitUntil(timeout: 30) {
+                let wall = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall.json?token=wall-secret")
+                return String(decoding: wall.body, as: UTF8.self).components(separatedBy: #""id""#).count - 1 == 3
+            }, "with no destination holding photos, the wall shows the delivered ones")
 
         let page = try HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/?token=e2e-secret")
         XCTAssertEqual(page.status, 0, page.stderr)

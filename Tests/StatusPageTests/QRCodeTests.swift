@@ -5,7 +5,7 @@ import Testing
 
 /// The status page's address as a QR code in the terminal: libqrencode's code, drawn two
 /// module rows per line with a quiet zone.
-struct TerminalQRCodeTests {
+struct QRCodeTests {
     /// A finder pattern: the 7 × 7 square with a dark ring, a light ring and a dark 3 × 3 core.
     private func isFinder(_ modules: [[Bool]], row: Int, column: Int) -> Bool {
         (0..<7).allSatisfy { r in
@@ -17,7 +17,7 @@ struct TerminalQRCodeTests {
     }
 
     @Test func anAddressBecomesAQRCodeWithItsThreeFinderPatterns() throws {
-        let code = try #require(TerminalQRCode(encoding: "http://192.168.1.20:8080/?token=0123456789abcdef0123456789abcdef"))
+        let code = try #require(QRCode(encoding: "http://192.168.1.20:8080/?token=0123456789abcdef0123456789abcdef"))
         let size = code.modules.count
         #expect(size >= 21 && (size - 21) % 4 == 0, "a QR code is 21 + 4k modules wide")
         #expect(code.modules.allSatisfy { $0.count == size })
@@ -28,7 +28,7 @@ struct TerminalQRCodeTests {
 
     @Test func twoRowsOfModulesMakeOneLine() {
         // Dark modules are the terminal's background; light ones are drawn, and so is the quiet zone.
-        let code = TerminalQRCode(modules: [[true, false], [false, true]])
+        let code = QRCode(modules: [[true, false], [false, true]])
         let lines = code.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 3, "6 rows with the quiet zone: 3 lines")
         #expect(lines[0] == "██████")
@@ -40,7 +40,7 @@ struct TerminalQRCodeTests {
     @Test
     func aReaderGetsTheAddressBack() throws {
         let address = "http://192.168.1.20:8080/?token=0123456789abcdef0123456789abcdef"
-        let code = try #require(TerminalQRCode(encoding: address))
+        let code = try #require(QRCode(encoding: address))
         // A grey image (PGM), 4 pixels a module, with a quiet zone of 4 modules.
         let scale = 4
         let quiet = 4

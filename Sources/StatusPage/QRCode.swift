@@ -1,8 +1,9 @@
 import CQREncode
 
-/// A QR code drawn with block characters, so that a phone's camera opens the status page's
-/// address from the terminal relay runs in. libqrencode makes the code; the drawing is pure.
-public struct TerminalQRCode: Sendable, Equatable {
+/// A QR code, so that a phone's camera opens an address: drawn with block characters in the
+/// terminal relay runs in (the status and editor's pages), or as SVG on the venue wall (the
+/// guests' link). libqrencode makes the code; the drawings are pure.
+public struct QRCode: Sendable, Equatable {
     /// Rows of modules, `true` for dark, without the quiet zone.
     public var modules: [[Bool]]
 
@@ -40,5 +41,20 @@ public struct TerminalQRCode: Sendable, Equatable {
             lines += "\n"
         }
         return lines
+    }
+
+    /// The code as a standalone SVG image, dark on white with a quiet zone of four modules, one
+    /// path (it scales to any size without blurring).
+    public var svg: String {
+        let quiet = 4
+        let size = modules.count + 2 * quiet
+        var path = ""
+        for (row, modules) in modules.enumerated() {
+            for (column, dark) in modules.enumerated() where dark {
+                path += "M\(column + quiet) \(row + quiet)h1v1h-1z"
+            }
+        }
+        return ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \##(size) \##(size)" shape-rendering="crispEdges">"##
+            + ##"<rect width="100%" height="100%" fill="#fff"/><path fill="#000" d="\##(path)"/></svg>"##
     }
 }
