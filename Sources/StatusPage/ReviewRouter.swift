@@ -38,7 +38,9 @@ struct ReviewRouter: Sendable {
         case "/review.json": return list(request, desk: desk)
         case "/review/decide": return decide(request, desk: desk)
         default:
-            guard let id = Self.thumbnailID(request.path) else { return .json(404, ["error": "nothing here"]) }
+            guard let id = SmallJPEG.photoID(in: request.path, under: "/review/thumb/") else {
+                return .json(404, ["error": "nothing here"])
+            }
             guard let file = desk.file(id), let jpeg = thumbnails?.jpeg(id: id, file: file) else {
                 return .json(404, ["error": "no thumbnail for \(id): it is not in the spool, or cannot be decoded"])
             }
@@ -81,15 +83,6 @@ struct ReviewRouter: Sendable {
                         + "rejected or dropped meanwhile; the list is current again"), status: 404)
         }
         return .encoded(DecisionAnswer(version: desk.version(), recorded: asked.ids.filter(recorded.contains), unknown: unknown))
-    }
-
-    /// The photo id in `/review/thumb/<id>.jpg` (hex digits only).
-    static func thumbnailID(_ path: String) -> String? {
-        let prefix = "/review/thumb/"
-        let suffix = ".jpg"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
-        let id = String(path.dropFirst(prefix.count).dropLast(suffix.count))
-        return id.allSatisfy(\.isHexDigit) ? id : nil
     }
 
     private struct Page: Encodable {

@@ -46,17 +46,6 @@ public final class ReviewThumbnails: Sendable {
         guard let maker = try? RenditionMaker(spec: RenditionSpec(maxEdge: Self.maxEdge, quality: 75, keepMetadata: false)) else {
             return nil
         }
-        let output = folder.appendingPathComponent("\(UUID().uuidString).jpg")
-        defer { try? FileManager.default.removeItem(at: output) }
-        switch try? maker.make(source: file, destination: output) {
-        case .made?:
-            return (try? Data(contentsOf: output)).map { Array($0) }
-        case .original?:
-            // Already small (or not something relay can shrink): a small file shows as it is.
-            guard let data = try? Data(contentsOf: file), data.count <= 1_000_000, data.starts(with: [0xFF, 0xD8]) else { return nil }
-            return Array(data)
-        case nil:
-            return nil
-        }
+        return SmallJPEG.make(from: file, with: maker, in: folder, originalLimit: 1_000_000)
     }
 }

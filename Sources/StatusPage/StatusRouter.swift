@@ -129,19 +129,11 @@ public struct StatusRouter: Sendable {
                 status: 200, contentType: Self.metricsContentType,
                 body: Array(MetricsText.format(snapshot.state, now: snapshot.now).utf8))
         default:
-            if let id = Self.thumbnailID(request.path), let jpeg = snapshot().thumbnails[id] {
+            if let id = SmallJPEG.photoID(in: request.path, under: "/thumb/"), let jpeg = snapshot().thumbnails[id] {
                 return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg)
             }
             return .text(404, "nothing here: the status page is at /, its data at /status.json, metrics at /metrics")
         }
-    }
-
-    /// The photo id in `/thumb/<id>.jpg`.
-    static func thumbnailID(_ path: String) -> String? {
-        let prefix = "/thumb/"
-        let suffix = ".jpg"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
-        return String(path.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     private func isAuthorized(_ request: StatusRequest) -> Bool {

@@ -110,20 +110,8 @@ final class ThumbnailStore: Sendable {
         if let data = try? Data(contentsOf: source, options: .alwaysMapped), let preview = Self.cameraPreview(data) {
             return preview
         }
-        let output = folder.appendingPathComponent("thumb.jpg")
-        defer { try? FileManager.default.removeItem(at: output) }
-        switch try? maker.make(source: source, destination: output) {
-        case .made?:
-            return (try? Data(contentsOf: output)).map { Array($0) }
-        case .original?:
-            // Already small (or not a JPEG relay can shrink): a small file shows as it is.
-            guard let data = try? Data(contentsOf: source), data.count <= Self.smallOriginalBytes,
-                data.starts(with: [0xFF, 0xD8])
-            else { return nil }
-            return Array(data)
-        case nil:
-            return nil
-        }
+        // Already small (or not a JPEG relay can shrink): a small file shows as it is.
+        return SmallJPEG.make(from: source, with: maker, in: folder, originalLimit: Self.smallOriginalBytes)
     }
 
     /// The preview the camera stored in the EXIF, when the photo is upright: a sideways one would

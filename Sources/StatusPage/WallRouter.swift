@@ -36,21 +36,14 @@ struct WallRouter: Sendable {
                     version: shown.version, unchanged: false, guestLink: guestLink,
                     pictures: shown.pictures.map { Shown.Picture(id: $0.id, name: $0.name) }))
         default:
-            guard let id = Self.pictureID(request.path), let picture = wall?.shown.pictures.first(where: { $0.id == id }) else {
+            guard let id = SmallJPEG.photoID(in: request.path, under: "/wall/photo/"),
+                let picture = wall?.shown.pictures.first(where: { $0.id == id })
+            else {
                 return .text(404, "no such picture on the wall")
             }
             return StatusResponse(
                 status: 200, contentType: "image/jpeg", body: picture.jpeg, headers: ["Cache-Control": "private, max-age=86400"])
         }
-    }
-
-    /// The photo id in `/wall/photo/<id>.jpg` (hex digits only).
-    static func pictureID(_ path: String) -> String? {
-        let prefix = "/wall/photo/"
-        let suffix = ".jpg"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
-        let id = String(path.dropFirst(prefix.count).dropLast(suffix.count))
-        return id.allSatisfy(\.isHexDigit) ? id : nil
     }
 
     private struct Shown: Encodable {

@@ -119,18 +119,8 @@ public final class WallStore: Sendable {
     }
 
     private func picture(from file: Int32, spec: RenditionSpec) -> [UInt8]? {
+        guard let maker = try? RenditionMaker(spec: spec) else { return nil }
         // The descriptor names the file even after the spool has removed it.
-        let source = URL(fileURLWithPath: "/dev/fd/\(file)")
-        let output = folder.appendingPathComponent("picture.jpg")
-        defer { try? FileManager.default.removeItem(at: output) }
-        switch try? RenditionMaker(spec: spec).make(source: source, destination: output) {
-        case .made?:
-            return (try? Data(contentsOf: output)).map { Array($0) }
-        case .original?:
-            guard let data = try? Data(contentsOf: source), data.count <= 4_000_000, data.starts(with: [0xFF, 0xD8]) else { return nil }
-            return Array(data)
-        case nil:
-            return nil
-        }
+        return SmallJPEG.make(from: URL(fileURLWithPath: "/dev/fd/\(file)"), with: maker, in: folder, originalLimit: 4_000_000)
     }
 }

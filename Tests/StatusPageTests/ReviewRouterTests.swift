@@ -115,9 +115,9 @@ import Testing
     }
 
     @Test func thumbnailsAreNamedByHexIdsOnly() {
-        #expect(ReviewRouter.thumbnailID("/review/thumb/0a1b.jpg") == "0a1b")
-        #expect(ReviewRouter.thumbnailID("/review/thumb/../../etc/passwd.jpg") == nil)
-        #expect(ReviewRouter.thumbnailID("/review/thumb/.jpg") == nil)
+        #expect(SmallJPEG.photoID(in: "/review/thumb/0a1b.jpg", under: "/review/thumb/") == "0a1b")
+        #expect(SmallJPEG.photoID(in: "/review/thumb/../../etc/passwd.jpg", under: "/review/thumb/") == nil)
+        #expect(SmallJPEG.photoID(in: "/review/thumb/.jpg", under: "/review/thumb/") == nil)
         let desk = Desk(count: 1)
         let missing = respond(StatusRequest(method: "GET", path: "/review/thumb/0a1b.jpg", tokenParameter: "editor"), desk)
         #expect(missing.status == 404)

@@ -37,8 +37,8 @@ import Testing
     }
 
     @Test func picturesAreNamedByHexIdsOnly() {
-        #expect(WallRouter.pictureID("/wall/photo/0a1b.jpg") == "0a1b")
-        #expect(WallRouter.pictureID("/wall/photo/../x.jpg") == nil)
+        #expect(SmallJPEG.photoID(in: "/wall/photo/0a1b.jpg", under: "/wall/photo/") == "0a1b")
+        #expect(SmallJPEG.photoID(in: "/wall/photo/../x.jpg", under: "/wall/photo/") == nil)
         let router = StatusRouter(token: nil, wall: ("wall", nil))
         #expect(respond(router, StatusRequest(method: "GET", path: "/wall/photo/0a1b.jpg", tokenParameter: "wall")).status == 404)
     }
