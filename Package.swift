@@ -100,7 +100,7 @@ let package = Package(
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition"]),
+        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition", "PhotoMetadata"]),
         // The command-line grammar every relay command and the camera simulator share: typed
         // options declared once for the parser, help and completion, and the exit codes.
         .target(name: "CommandLineOptions", dependencies: ["RelayCore"]),

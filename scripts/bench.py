@@ -5,7 +5,7 @@ simulator shapes the camera link (--rate-limit) and the local gallery the uplink
 so every tool sees the same limits. Run through scripts/bench, which builds relay in release mode.
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
-                                                    rendition slowuplink slowburst twodest s3 libgphoto2 ftp
+                                                    rendition slowuplink slowburst twodest s3 libgphoto2 ftp review
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -880,7 +880,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          "hotfolder": case_hotfolder, "memory": case_memory, "rendition": case_rendition,
          "slowuplink": case_slowuplink, "slowburst": case_slowburst, "libgphoto2": case_libgphoto2, "ftp": case_ftp,
          "seenlog": case_seenlog,
-         "twodest": case_twodest, "s3": case_s3}
+         "twodest": case_twodest, "s3": case_s3,
+         # Photos held for approval (issue 40): scripts/bench_review.py.
+         "review": lambda work, quick: __import__("bench_review").case_review(work, quick)}
 
 
 def machine():

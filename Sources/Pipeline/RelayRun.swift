@@ -1,5 +1,6 @@
 import Foundation
 import Intake
+import PhotoMetadata
 import RelayCore
 import RunEvents
 import Spool
@@ -133,9 +134,12 @@ public final class RelayRun {
                     takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule)
             })
         do {
+            // A destination that sends selected photos needs each photo's rating from its file.
+            let selects = ([config] + otherConfigs).contains { $0.sendRule == .selected || $0.sendRule == .approvedOrSelected }
+            let reader: @Sendable (URL) -> Int? = { url in PhotoRating.read(file: url) }
             spool = try Spool(
                 directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
-                destinations: destinations)
+                destinations: destinations, readRating: selects ? reader : nil)
         } catch {
             throw .spool(error)
         }

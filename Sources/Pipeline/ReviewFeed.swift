@@ -5,11 +5,12 @@ import Spool
 
 /// Brings the decisions on held photos to the running spool: those made while relay was
 /// stopped when the run starts, then every decision appended to the review journal (by `relay
-/// review` or the editor's page) within a poll interval. What each decision did is published
-/// (`photo.approved`, `photo.rejected`, `photo.undone`), a rejection is recorded in the history,
-/// and a photo that comes in held is announced (`photo.held`).
+/// review`) as soon as the journal grows; the editor's page's decisions are applied before its
+/// POST is answered. What each decision did is published (`photo.approved`, `photo.rejected`,
+/// `photo.undone`), a rejection is recorded in the history, and a photo that comes in held is
+/// announced (`photo.held`).
 final class ReviewFeed: Sendable {
-    /// How often the journal is looked at: a decision reaches the spool within this.
+    /// How often the held photos are looked at for new ones (and the journal read in any case).
     static let pollInterval = 0.2
 
     private let journal: ReviewJournal
@@ -54,11 +55,27 @@ final class ReviewFeed: Sendable {
         progress.withLockedValue { $0.announced = Set(spool.heldPhotos().map(\.entry.id)) }
     }
 
-    /// Polls the journal and the held photos until `stop`.
+    /// Looks at the journal's size every `journalInterval` (one `stat`) and applies what was
+    /// added at once; looks for photos newly held every `pollInterval`; until `stop`.
     func run(until stop: StopFlag) {
-        while !stop.sleep(Self.pollInterval) {
-            poll()
+        var lastSize = journalSize()
+        var lastFullLook = Date()
+        while !stop.sleep(Self.journalInterval) {
+            let size = journalSize()
+            if size != lastSize || Date().timeIntervalSince(lastFullLook) >= Self.pollInterval {
+                lastSize = size
+                lastFullLook = Date()
+                poll()
+            }
         }
+    }
+
+    /// How often the journal's size is looked at: `relay review` reaches the spool within this.
+    static let journalInterval = 0.02
+
+    private func journalSize() -> Int64 {
+        var info = stat()
+        return stat(journal.url.path, &info) == 0 ? Int64(info.st_size) : -1
     }
 
     /// Applies the decisions appended since the last look, then announces photos newly held.

@@ -104,6 +104,33 @@ final class HeldForReviewTests: XCTestCase {
         XCTAssertEqual(try held(harness).count, 0)
     }
 
+    /// `--send selected`: a photo whose file carries a rating (written by exiftool, as Canon
+    /// bodies and editors write it) goes at once; the others are held, the backup gets all.
+    func testARatingInTheFileSelectsThePhoto() throws {
+        let gallery = try GalleryProcess()
+        let backup = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: backup, note: "backup")
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
+        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
+        for (seed, (name, tags)) in [
+            ("IMG_0001.JPG", ["-XMP-xmp:Rating=3"]), ("IMG_0002.JPG", ["-XMP-xmp:Rating=0"]), ("IMG_0003.JPG", []),
+        ].enumerated() {
+            let staged = harness.root.appendingPathComponent(name)
+            try CameraJPEG.write(to: staged, .init(width: 320, height: 240, seed: seed + 1))
+            if !tags.isEmpty {
+                XCTAssertEqual(try Subprocess.run(exiftool, ["-q", "-overwrite_original"] + tags + [staged.path]).status, 0)
+            }
+            try FileManager.default.moveItem(at: staged, to: harness.dropFolder.appendingPathComponent(name))
+        }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 1 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? self.held(harness).count) ?? 0) == 2 })
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name), ["IMG_0001.JPG"], "only the rated photo is selected")
+        XCTAssertEqual(Set(try held(harness).map(\.name)), ["IMG_0002.JPG", "IMG_0003.JPG"])
+    }
+
     func testBadReviewCommandsSayWhatToDo() throws {
         let harness = try RelayHarness()
         let list = try harness.relay("review", "list")
