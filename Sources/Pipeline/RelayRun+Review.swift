@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 import Spool
 
 /// What the editor's page needs of a run, as a value it can keep on its own threads: the
@@ -9,7 +10,11 @@ public struct RunReview: Sendable {
     fileprivate let spool: Spool
     fileprivate let feed: ReviewFeed
     /// Whether a destination of the run holds photos for review (its rule is not `all`).
-    public let holdsPhotos: Bool
+    public var holdsPhotos: Bool { !holding.isEmpty }
+    /// The labels of the destinations that hold photos for review.
+    public let holding: Set<String>
+    /// Whether one of them sends photos selected in the camera.
+    public let selects: Bool
 
     /// The photos held for at least one destination, oldest first, with the labels holding each.
     public func held() -> [(entry: SpoolEntry, destinations: [String])] {
@@ -20,8 +25,8 @@ public struct RunReview: Sendable {
     public var version: Int { feed.version }
 
     /// Records the decision on each photo of `ids` in the spool (synced) and applies it now;
-    /// returns the ids that named one.
-    public func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> Set<String> {
+    /// returns what it did to each (a photo no longer in the spool is left out).
+    public func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> [String: ReviewOutcome] {
         try feed.decide(ids, kind, by: by)
     }
 
@@ -41,6 +46,9 @@ public struct RunReview: Sendable {
 extension RelayRun {
     /// The run's held photos and decisions, for the editor's page.
     public var review: RunReview {
-        RunReview(spool: spool, feed: reviewFeed, holdsPhotos: ([config] + otherConfigs).contains { $0.sendRule.holds })
+        let configs = [config] + otherConfigs
+        return RunReview(
+            spool: spool, feed: reviewFeed, holding: Set(configs.filter(\.sendRule.holds).map(\.label)),
+            selects: configs.contains { $0.sendRule == .selected || $0.sendRule == .approvedOrSelected })
     }
 }

@@ -169,7 +169,11 @@ public final class RelayRun {
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
     /// `heartbeat` is called at every turn of the run's main loop (about twice a second), while it
     /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
-    public func run(stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}) throws(RunError) {
+    /// `ready` is called once the decisions made while relay was stopped are applied, before the
+    /// first photo moves (the editor's page is served from then on).
+    public func run(
+        stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}, ready: () -> Void = {}
+    ) throws(RunError) {
         let waiting = spool.waitingElsewhere()
         bus.publish(
             .run(
@@ -187,6 +191,7 @@ public final class RelayRun {
             bus.publish(.run(.notice(notice, .warning)))
         }
         reviewFeed.start()
+        ready()
         let reviewStop = StopFlag()
         Thread.detachNewThread { [reviewFeed] in reviewFeed.run(until: reviewStop) }
         defer { reviewStop.stop() }

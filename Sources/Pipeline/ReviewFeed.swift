@@ -12,6 +12,8 @@ import Spool
 final class ReviewFeed: Sendable {
     /// How often the held photos are looked at for new ones (and the journal read in any case).
     static let pollInterval = 0.2
+    /// How often the journal's size is looked at: `relay review` reaches the spool within this.
+    static let journalInterval = 0.02
 
     private let journal: ReviewJournal
     private let spool: Spool
@@ -19,14 +21,16 @@ final class ReviewFeed: Sendable {
     private let bus: RunEventBus
     /// Handed each photo an approval sends, with its file open (the venue wall's picture).
     private let approvalSink = LockedBox<(@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)?>(nil)
-    /// Where the journal was read up to, the photos already announced as held, and a number
-    /// that changes whenever the held photos or a decision did; one poll at a time holds it.
+    /// Where the journal was read up to and the photos already announced as held; one look at
+    /// a time holds it (and applies what it found).
     private let progress = LockedBox(Progress())
+    /// Changes whenever the held photos or a decision did; apart, so that a page asking for it
+    /// never waits for a long batch of decisions.
+    private let changes = LockedBox(0)
 
     private struct Progress: Sendable {
         var offset: UInt64 = 0
         var announced: Set<String> = []
-        var version = 0
     }
 
     init(journal: ReviewJournal, spool: Spool, history: HistoryStore, bus: RunEventBus) {
@@ -36,27 +40,31 @@ final class ReviewFeed: Sendable {
         self.bus = bus
     }
 
-    /// Before the workers start: the journal keeps only the photos still in the spool, and every
-    /// verdict in it is applied (a decision made while relay was stopped is reported as it takes
-    /// effect; one an earlier run already applied changes nothing and says nothing).
+    /// Before the workers start and before the editor's page is served: the journal keeps only
+    /// the photos still in the spool (or failed/), and the last decision on each is applied, an
+    /// undo included (one made while relay was stopped is reported as it takes effect; one an
+    /// earlier run already applied changes nothing and says nothing).
     func start() {
-        do {
-            try journal.compact(keeping: Set(spool.entryIDs()))
-            let read = try journal.read()
-            let last = Dictionary(read.decisions.map { ($0.photo, $0) }, uniquingKeysWith: { _, later in later })
-            for (photo, verdict) in ReviewVerdicts(read.decisions).byPhoto {
-                apply(photo, verdict: verdict, by: last[photo]?.by ?? "relay review", quietIfUnchanged: true)
+        progress.withLockedValue { progress in
+            do {
+                try journal.compact(keeping: Set(spool.entryIDs()))
+                let read = try journal.read()
+                let verdicts = ReviewVerdicts(read.decisions)
+                for decision in try journal.lastDecisions() {
+                    apply(decision.photo, verdict: verdicts[decision.photo], by: decision.by, quietIfUnchanged: true)
+                }
+                if read.unreadable > 0 { warn("\(read.unreadable) lines of \(journal.url.path) are not decisions; they were skipped") }
+                progress.offset = read.end
+            } catch {
+                warn("the review decisions cannot be read: \(error)")
             }
-            if read.unreadable > 0 { warn("\(read.unreadable) lines of \(journal.url.path) are not decisions; they were skipped") }
-            progress.withLockedValue { $0.offset = read.end }
-        } catch {
-            warn("the review decisions cannot be read: \(error)")
+            progress.announced = Set(spool.heldPhotos().map(\.entry.id))
         }
-        progress.withLockedValue { $0.announced = Set(spool.heldPhotos().map(\.entry.id)) }
     }
 
     /// Looks at the journal's size every `journalInterval` (one `stat`) and applies what was
-    /// added at once; looks for photos newly held every `pollInterval`; until `stop`.
+    /// added at once; looks for photos newly held, and lets rejected photos whose undo window
+    /// passed leave, every `pollInterval`; until `stop`.
     func run(until stop: StopFlag) {
         var lastSize = journalSize()
         var lastFullLook = Date()
@@ -66,12 +74,10 @@ final class ReviewFeed: Sendable {
                 lastSize = size
                 lastFullLook = Date()
                 poll()
+                do { try spool.tick() } catch { warn("a rejected photo could not leave the spool: \(error)") }
             }
         }
     }
-
-    /// How often the journal's size is looked at: `relay review` reaches the spool within this.
-    static let journalInterval = 0.02
 
     private func journalSize() -> Int64 {
         var info = stat()
@@ -79,41 +85,51 @@ final class ReviewFeed: Sendable {
     }
 
     /// Applies the decisions appended since the last look, then announces photos newly held.
-    func poll() {
-        progress.withLockedValue { progress in
-            if let read = try? journal.read(from: progress.offset), read.end != progress.offset {
-                var verdicts = ReviewVerdicts()
-                for decision in read.decisions {
-                    verdicts.apply([decision])
-                    let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
-                    apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
-                }
-                progress.offset = read.end
-                progress.version += 1
+    /// Returns what each decision applied did, by photo (the last, when one photo had several).
+    @discardableResult
+    func poll() -> [String: ReviewOutcome] {
+        progress.withLockedValue { look(&$0) }
+    }
+
+    private func look(_ progress: inout Progress) -> [String: ReviewOutcome] {
+        var outcomes: [String: ReviewOutcome] = [:]
+        if let read = try? journal.read(from: progress.offset), read.end != progress.offset {
+            var verdicts = ReviewVerdicts()
+            for decision in read.decisions {
+                verdicts.apply([decision])
+                let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
+                outcomes[decision.photo] = apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
             }
-            let held = spool.heldPhotos()
-            let ids = Set(held.map(\.entry.id))
-            guard ids != progress.announced else { return }
-            for photo in held where !progress.announced.contains(photo.entry.id) {
-                bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations)))
-            }
-            progress.announced = ids
-            progress.version += 1
+            progress.offset = read.end
+            changes.withLockedValue { $0 += 1 }
         }
+        let held = spool.heldPhotos()
+        let ids = Set(held.map(\.entry.id))
+        guard ids != progress.announced else { return outcomes }
+        for photo in held where !progress.announced.contains(photo.entry.id) {
+            bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations)))
+        }
+        progress.announced = ids
+        changes.withLockedValue { $0 += 1 }
+        return outcomes
     }
 
     /// A number that changes whenever the held photos change or a decision is applied: a page
     /// that saw it needs nothing new.
-    var version: Int { progress.withLockedValue(\.version) }
+    var version: Int { changes.withLockedValue { $0 } }
 
     /// Decisions made here (the editor's page): recorded in the journal, synced, then applied
-    /// at once. Returns the ids that name a photo in the spool (only those are recorded).
-    func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> Set<String> {
-        let known = Set(ids.filter { spool.entry($0) != nil })
+    /// at once. Returns what each did, by photo; a photo no longer in the spool is left out
+    /// (and nothing is recorded for it).
+    func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> [String: ReviewOutcome] {
+        let known = ids.filter { spool.entry($0) != nil }
         let now = Date()
-        try journal.append(ids.filter(known.contains).map { ReviewDecision(photo: $0, kind: kind, at: now, by: by) })
-        poll()
-        return known
+        // Appended and read back in one hold of `progress`: the run's own look cannot take
+        // these decisions (and their outcomes) in between.
+        return try progress.withLockedValue { progress throws(StateFileError) in
+            try journal.append(known.map { ReviewDecision(photo: $0, kind: kind, at: now, by: by) })
+            return look(&progress).filter { known.contains($0.key) }
+        }
     }
 
     /// Hands `sink` each photo an approval sends, with its file open (the sink closes it).
@@ -121,7 +137,9 @@ final class ReviewFeed: Sendable {
         approvalSink.withLockedValue { $0 = sink }
     }
 
-    private func apply(_ photo: String, verdict: ReviewVerdict?, by: String, quietIfUnchanged: Bool) {
+    /// Applies `verdict` on `photo` and says what it did; nil when the photo is not in the spool.
+    @discardableResult
+    private func apply(_ photo: String, verdict: ReviewVerdict?, by: String, quietIfUnchanged: Bool) -> ReviewOutcome? {
         let entry = spool.entry(photo)
         // Opened before the approval lets a worker send it, and the spool remove it.
         let sink = verdict == .approved ? approvalSink.withLockedValue { $0 } : nil
@@ -133,7 +151,7 @@ final class ReviewFeed: Sendable {
         } catch {
             if file >= 0 { close(file) }
             warn("the decision on \(entry?.uploadName ?? photo) could not be saved in the spool: \(error)")
-            return
+            return nil
         }
         if file >= 0 {
             if let sink, let entry, decisions?.contains(where: { $0.change == .released }) == true {
@@ -142,19 +160,9 @@ final class ReviewFeed: Sendable {
                 close(file)
             }
         }
-        guard let decisions, let entry else { return }
-        var outcome = ReviewOutcome()
-        for decision in decisions {
-            switch decision.change {
-            case .released: outcome.released.append(decision.label)
-            case .rejected: outcome.rejected.append(decision.label)
-            case .heldAgain: outcome.heldAgain.append(decision.label)
-            case .alreadySent: outcome.alreadySent.append(decision.label)
-            case .unchanged: break
-            }
-        }
-        let changed = !(outcome.released.isEmpty && outcome.rejected.isEmpty && outcome.heldAgain.isEmpty)
-        if quietIfUnchanged && !changed { return }
+        guard let decisions, let entry else { return nil }
+        let outcome = Self.outcome(of: decisions)
+        if quietIfUnchanged && !outcome.changedAnything { return outcome }
         bus.publish(.review(.decided(Self.ref(entry), verdict: verdict, by: by, outcome: outcome)))
         for destination in outcome.rejected {
             var record = HistoryRecord(
@@ -165,6 +173,22 @@ final class ReviewFeed: Sendable {
             record.decision = .rejected
             AttemptHistory.append(record, to: history, bus: bus)
         }
+        return outcome
+    }
+
+    private static func outcome(of decisions: [PhotoLedger.Decision]) -> ReviewOutcome {
+        var outcome = ReviewOutcome()
+        for decision in decisions {
+            switch decision.change {
+            case .released: outcome.released.append(decision.label)
+            case .rejected: outcome.rejected.append(decision.label)
+            case .heldAgain: outcome.heldAgain.append(decision.label)
+            case .alreadySent: outcome.alreadySent.append(decision.label)
+            case .tooLate: outcome.tooLate.append(decision.label)
+            case .unchanged: break
+            }
+        }
+        return outcome
     }
 
     private func warn(_ message: String) {

@@ -96,7 +96,9 @@ enum ReviewCommand {
         switch kind {
         case .approve: say(photo.heldFor + photo.rejectedFor + photo.goingTo, "sent to")
         case .reject: say(photo.heldFor + photo.goingTo, "never sent to")
-        case .undo: say(photo.rejectedFor + photo.goingTo, "held again for")
+        case .undo:
+            say(photo.rejectedFor.filter { !photo.finallyRejectedFor.contains($0) } + photo.goingTo, "held again for")
+            say(photo.finallyRejectedFor, "rejected too long ago to undo (it stands) for")
         }
         say(photo.sentTo, "already sent (nothing changes there) to")
         let verb = ["approve": "approved", "reject": "rejected", "undo": "decision undone on"][kind.rawValue] ?? kind.rawValue

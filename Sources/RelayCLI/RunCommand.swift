@@ -64,7 +64,6 @@ enum RunCommand {
         } catch {
             throw failure(error)
         }
-        StatusArguments.attachRun(status, to: relayRun, bus: outputs.bus)
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
         // line from its main loop.
@@ -81,7 +80,9 @@ enum RunCommand {
             heartbeat = { notifier.heartbeat(status: ProgressLine.format(state.snapshot, at: Date())) }
         }
         do {
-            try relayRun.run(stop: stop, abort: abort, heartbeat: heartbeat)
+            try relayRun.run(stop: stop, abort: abort, heartbeat: heartbeat) {
+                StatusArguments.attachRun(status, to: relayRun, bus: outputs.bus)
+            }
         } catch {
             throw failure(error)
         }

@@ -49,7 +49,8 @@ enum StatusArguments {
         return server
     }
 
-    /// Hands the pages that need the run's spool what they need once it is open: the editor's
+    /// Hands the pages that need the run's spool what they need once it is ready (the decisions
+    /// made while relay was stopped applied): the editor's
     /// page its held photos and decisions, the venue wall the photos approved. Says where the
     /// editor's page is (when a destination of the run holds photos) and where the wall is.
     static func attachRun(_ server: StatusServer?, to relayRun: RelayRun, bus: RunEventBus) {
@@ -66,7 +67,7 @@ enum StatusArguments {
                 },
                 version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
                 file: { run.file($0) }),
-            holdsPhotos: run.holdsPhotos)
+            holding: run.holding, selects: run.selects)
         if let wall { run.onApproval(wall) }
         if run.holdsPhotos, let token = server.editorToken {
             announce(

@@ -96,29 +96,46 @@ public struct ReviewJournal: Sendable {
         ReviewVerdicts(try read().decisions)
     }
 
-    /// Rewrites the journal with only the verdicts on `photos` (those still in the spool), so it
-    /// does not grow without end: atomically, under the lock appends take.
+    /// Rewrites the journal with only the last decision on each of `photos` (those still in the
+    /// spool or in failed/, an undo included), so it does not grow without end: read and
+    /// replaced under the lock appends take, so that no decision acknowledged meanwhile is lost.
     public func compact(keeping photos: Set<String>) throws(StateFileError) {
-        let all = try read()
-        let kept = all.decisions.filter { photos.contains($0.photo) }
-        guard kept.count < all.decisions.count || all.unreadable > 0 else { return }
-        let verdicts = ReviewVerdicts(kept)
-        let last = Dictionary(kept.map { ($0.photo, $0) }, uniquingKeysWith: { _, later in later })
-        var data = Data()
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        for (photo, verdict) in verdicts.byPhoto.sorted(by: { $0.key < $1.key }) {
-            var decision = last[photo] ?? ReviewDecision(photo: photo, kind: .approve, by: "relay")
-            decision.kind = verdict == .approved ? .approve : .reject
-            guard let line = try? encoder.encode(decision) else { continue }
-            data.append(line)
-            data.append(0x0A)
-        }
+        var failure: StateFileError?
         try locked { () throws(Errno) in
+            let all: (decisions: [ReviewDecision], end: UInt64, unreadable: Int)
+            do throws(StateFileError) { all = try read() } catch {
+                failure = error
+                return
+            }
+            let kept = all.decisions.filter { photos.contains($0.photo) }
+            guard kept.count < all.decisions.count || all.unreadable > 0 else { return }
+            var last: [String: ReviewDecision] = [:]
+            for decision in kept { last[decision.photo] = decision }
+            var data = Data()
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = .sortedKeys
+            for decision in last.values.sorted(by: { $0.at < $1.at }) {
+                guard let line = try? encoder.encode(decision) else { continue }
+                data.append(line)
+                data.append(0x0A)
+            }
             try AtomicFile.writeAndSync(data, to: url.path)
             try Durable.syncFolder(url.deletingLastPathComponent().path)
         }
+        if let failure { throw failure }
+    }
+
+    /// The last decision on each photo the journal names, in the order they were made: what a
+    /// run applies at its start (an undo as the verdict taken back).
+    public func lastDecisions() throws(StateFileError) -> [ReviewDecision] {
+        var last: [String: ReviewDecision] = [:]
+        var order: [String] = []
+        for decision in try read().decisions {
+            if last[decision.photo] == nil { order.append(decision.photo) }
+            last[decision.photo] = decision
+        }
+        return order.compactMap { last[$0] }.sorted { $0.at < $1.at }
     }
 
     /// Runs `body` under an exclusive flock of the journal's lock file (not of the journal,

@@ -47,6 +47,9 @@ public struct EventSentence: Sendable {
             if !outcome.alreadySent.isEmpty {
                 parts.append("already sent to \(outcome.alreadySent.joined(separator: ", ")), nothing changed there")
             }
+            if !outcome.tooLate.isEmpty {
+                parts.append("rejected too long ago to undo for \(outcome.tooLate.joined(separator: ", ")): it stands")
+            }
             return "\(photo.name) \(what) by \(by)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
         }
     }

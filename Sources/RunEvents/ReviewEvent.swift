@@ -20,12 +20,20 @@ public struct ReviewOutcome: Sendable, Equatable {
     public var heldAgain: [String] = []
     /// They already had it (or were sending it): the decision changed nothing there.
     public var alreadySent: [String] = []
+    /// Its rejection there was too long ago to undo: it stands.
+    public var tooLate: [String] = []
 
-    public init(released: [String] = [], rejected: [String] = [], heldAgain: [String] = [], alreadySent: [String] = []) {
+    /// Whether a destination sends, holds or rejects the photo differently now.
+    public var changedAnything: Bool { !(released.isEmpty && rejected.isEmpty && heldAgain.isEmpty) }
+
+    public init(
+        released: [String] = [], rejected: [String] = [], heldAgain: [String] = [], alreadySent: [String] = [], tooLate: [String] = []
+    ) {
         self.released = released
         self.rejected = rejected
         self.heldAgain = heldAgain
         self.alreadySent = alreadySent
+        self.tooLate = tooLate
     }
 }
 
@@ -49,6 +57,7 @@ extension ReviewEvent {
                 "by": .string(by), "released": .array(outcome.released.map(JSONValue.string)),
                 "rejected": .array(outcome.rejected.map(JSONValue.string)), "heldAgain": .array(outcome.heldAgain.map(JSONValue.string)),
                 "alreadySent": .array(outcome.alreadySent.map(JSONValue.string)),
+                "tooLate": .array(outcome.tooLate.map(JSONValue.string)),
             ]) { $1 }
         }
     }

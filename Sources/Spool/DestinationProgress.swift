@@ -17,6 +17,8 @@ public struct DestinationProgress: Codable, Sendable, Equatable {
     public var attempts: Int
     public var lastError: String?
     public var lastStatusCode: Int?
+    /// When a person rejected it here: an undo is taken for ``PhotoLedger/undoWindow`` after.
+    public var decidedAt: Date?
 
     public init(label: String, state: State = .queued, attempts: Int = 0) {
         self.label = label

@@ -14,24 +14,31 @@ public struct HeldPhoto: Sendable, Equatable {
     public var sentTo: [String]
     /// Destinations (labels) that will never get it (rejected).
     public var rejectedFor: [String]
+    /// Of those, the ones whose rejection is too old to undo (``PhotoLedger/undoWindow``).
+    public var finallyRejectedFor: [String]
     /// Destinations (labels) whose rule holds photos that are to send it (approved or selected,
     /// not sent yet).
     public var goingTo: [String]
 
     /// What each destination of `entry` whose rule holds photos (`rules`, by config id) makes of
     /// it, given `verdict`.
-    public init(_ entry: SpoolEntry, rules: [String: SendRule], verdict: ReviewVerdict?) {
+    public init(_ entry: SpoolEntry, rules: [String: SendRule], verdict: ReviewVerdict?, now: Date = Date()) {
         self.entry = entry
         self.verdict = verdict
         heldFor = []
         sentTo = []
         rejectedFor = []
+        finallyRejectedFor = []
         goingTo = []
         for (id, progress) in (entry.destinations ?? [:]).sorted(by: { $0.value.label < $1.value.label }) {
             guard let rule = rules[id], rule.holds else { continue }
             switch progress.state {
             case .delivered, .failed: sentTo.append(progress.label)
-            case .rejected: rejectedFor.append(progress.label)
+            case .rejected:
+                rejectedFor.append(progress.label)
+                if let decided = progress.decidedAt, now >= decided.addingTimeInterval(PhotoLedger.undoWindow) {
+                    finallyRejectedFor.append(progress.label)
+                }
             case .queued:
                 switch rule.fate(verdict: verdict, selected: entry.isSelected) {
                 case .held: heldFor.append(progress.label)

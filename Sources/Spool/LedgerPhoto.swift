@@ -52,6 +52,12 @@ public struct Leg: Sendable, Equatable {
         }
     }
 
+    /// Until when its rejection can be undone (nil: it is not rejected, or not by a person).
+    public var undoableUntil: Date? {
+        guard progress.state == .rejected, let decided = progress.decidedAt else { return nil }
+        return decided.addingTimeInterval(PhotoLedger.undoWindow)
+    }
+
     /// Whether a worker may take it at `now`.
     func isDue(at now: Date) -> Bool { state(at: now) == .queued }
 

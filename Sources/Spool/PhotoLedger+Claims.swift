@@ -72,7 +72,8 @@ extension PhotoLedger {
         for destination in normal {
             let reachable = !unreachable.contains(destination.id)
             for photo in photos.values where !photo.finishing {
-                guard let leg = photo.legs?[destination.id], leg.isQueued else { continue }
+                // A held leg is no work: the gallery sends nothing before a decision.
+                guard let leg = photo.legs?[destination.id], leg.isQueued, !leg.held else { continue }
                 if leg.inFlight != nil { return true }
                 guard reachable else { continue }
                 if destination.takesRendition && photo.waitsForRendition { return true }

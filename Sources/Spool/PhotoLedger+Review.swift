@@ -16,6 +16,8 @@ extension PhotoLedger {
             case rejected
             /// It was already sent (or is being sent): the decision changes nothing.
             case alreadySent
+            /// Its rejection was made longer ago than ``PhotoLedger/undoWindow``: it stands.
+            case tooLate
             /// Its rule does not wait for decisions (`all`), or did not change.
             case unchanged
         }
@@ -27,7 +29,7 @@ extension PhotoLedger {
 
     /// The legs of `id` as its verdict and each destination's rule say, with what changed. A
     /// rejection the sidecar recorded stands until a decision (`reconsidering`) undoes it.
-    mutating func judge(_ id: String, reconsidering: Bool) -> [Decision] {
+    mutating func judge(_ id: String, reconsidering: Bool, now: Date = .distantPast) -> [Decision] {
         guard let photo = photos[id], var legs = photo.legs else { return [] }
         var decisions: [Decision] = []
         for destination in destinations.all {
@@ -38,15 +40,20 @@ extension PhotoLedger {
                 change = destination.rule.holds ? .alreadySent : .unchanged
             } else if leg.progress.state == .rejected && !reconsidering {
                 change = .unchanged
+            } else if let until = leg.undoableUntil, now >= until {
+                change = destination.rule.fate(verdict: photo.verdict, selected: photo.selected) == .rejected ? .unchanged : .tooLate
             } else {
                 switch destination.rule.fate(verdict: photo.verdict, selected: photo.selected) {
                 case .send:
                     leg.progress.state = .queued
+                    leg.progress.decidedAt = nil
                     leg.held = false
                 case .held:
                     leg.progress.state = .queued
+                    leg.progress.decidedAt = nil
                     leg.held = true
                 case .rejected:
+                    if leg.progress.state != .rejected { leg.progress.decidedAt = now }
                     leg.progress.state = .rejected
                     leg.held = false
                 }
@@ -68,21 +75,24 @@ extension PhotoLedger {
         }
     }
 
-    /// `verdict` (nil: undone) on the photo `id`: its legs judged again, the sidecar written when
-    /// a leg was rejected or brought back, and the photo finished when nothing is left to send.
-    mutating func decide(_ id: String, verdict: ReviewVerdict?) -> [Action] {
+    /// `verdict` (nil: undone) on the photo `id` at `now`: its legs judged again, the sidecar
+    /// written when a leg was rejected or brought back. A photo whose last leg is rejected stays
+    /// ``undoWindow`` for an undo; a later ``Input/tick(now:)`` finishes it.
+    mutating func decide(_ id: String, verdict: ReviewVerdict?, now: Date) -> [Action] {
         guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
         photos[id]?.verdict = verdict
-        let decisions = judge(id, reconsidering: true)
+        let decisions = judge(id, reconsidering: true, now: now)
         var actions: [Action] = [.decided(id: id, decisions)]
         let persisted = decisions.contains { $0.change == .rejected || $0.change == .released || $0.change == .heldAgain }
         guard persisted else { return actions }
-        let finishing = finishIfSettled(id)
+        let finishing = finishIfSettled(id, now: now)
         if !finishing.isEmpty { return actions + finishing }
         if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
             photos[id]?.rendition = .notNeeded
             actions.append(.removeRendition(id: id))
         }
+        // An undone rejection (or a change of mind) needs the rendition again.
+        awaitRenditionIfNeeded(id)
         return actions + [.saveSidecar(id: id)]
     }
 

@@ -21,6 +21,9 @@ import RelayCore
 public struct PhotoLedger: Sendable {
     /// The run's destinations (``SpoolDestinations/none`` for a spool that is only looked after).
     public let destinations: SpoolDestinations
+    /// How long a rejection can be undone: the photo stays in the spool that long even once
+    /// every other destination has it (an editor's mistaken tap).
+    public static let undoWindow: TimeInterval = 120
     /// The rendition spec the run sends (``RenditionSpec/key``), nil for originals.
     public let renditionKey: String?
 
@@ -118,7 +121,9 @@ public struct PhotoLedger: Sendable {
 
         // MARK: Decisions
         /// A person's verdict on a photo (nil: the last one undone), from the review journal.
-        case decide(id: String, verdict: ReviewVerdict?)
+        case decide(id: String, verdict: ReviewVerdict?, now: Date)
+        /// Time passes: photos kept for an undo of their rejection leave once it is too late.
+        case tick(now: Date)
     }
 
     /// What the Spool is to do, in order.
@@ -206,7 +211,8 @@ public struct PhotoLedger: Sendable {
         case .persisted(let sequence):
             persistedSequence = max(persistedSequence, sequence)
             return []
-        case .decide(let id, let verdict): return decide(id, verdict: verdict)
+        case .decide(let id, let verdict, let now): return decide(id, verdict: verdict, now: now)
+        case .tick(let now): return order.flatMap { finishIfSettled($0, now: now) }
         }
     }
 
@@ -281,7 +287,9 @@ public struct PhotoLedger: Sendable {
             photos[id]?.entry.lastStatusCode = statusCode
         }
         clearInFlightIfIdle(id)
-        let finishing = finishIfSettled(id)
+        // A decision made while the leg was in flight holds or rejects it if it comes back.
+        _ = judge(id, reconsidering: false, now: now)
+        let finishing = finishIfSettled(id, now: now)
         if !finishing.isEmpty { return finishing }
         var actions: [Action] = []
         if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
@@ -293,13 +301,23 @@ public struct PhotoLedger: Sendable {
     }
 
     /// The photo is being finished once no leg is queued or in flight (a photo that recorded no
-    /// destinations never is: a run that adopts it decides).
-    mutating func finishIfSettled(_ id: String) -> [Action] {
+    /// destinations never is: a run that adopts it decides), and a rejection can no longer be
+    /// undone at `now` (without a time, a rejected photo is kept: a later tick finishes it).
+    mutating func finishIfSettled(_ id: String, now: Date? = nil) -> [Action] {
         guard var photo = photos[id], !photo.finishing, let legs = photo.legs, !legs.values.contains(where: \.isQueued) else { return [] }
+        if let last = legs.values.compactMap(\.undoableUntil).max(), now.map({ $0 < last }) ?? true { return [] }
         photo.finishing = true
         photos[id] = photo
         let map = legs.mapValues(\.progress)
         return [.finish(photo.snapshot, PhotoDestinations.settlement(map))]
+    }
+
+    /// A leg that takes the rendition is queued again after the rendition was given up (its
+    /// leg was refused, or rejected): it is made again before that leg goes.
+    mutating func awaitRenditionIfNeeded(_ id: String) {
+        guard let photo = photos[id], needsRendition(photo), photo.rendition == .notNeeded else { return }
+        photos[id]?.entry.rendition = nil
+        photos[id]?.rendition = .awaiting
     }
 
     private mutating func finished(_ id: String, refusedBy: Set<String>?) -> [Action] {
@@ -319,11 +337,9 @@ public struct PhotoLedger: Sendable {
             photo.legs?[destination.id]?.progress.state = .queued
             photo.legs?[destination.id]?.notBefore = now.addingTimeInterval(60)
         }
-        if needsRendition(photo) && photo.rendition == .notNeeded {
-            photo.entry.rendition = nil
-            photo.rendition = .awaiting
-        }
         photos[id] = photo
+        _ = judge(id, reconsidering: false, now: now)
+        awaitRenditionIfNeeded(id)
         return [.saveSidecar(id: id)]
     }
 

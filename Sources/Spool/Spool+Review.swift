@@ -9,10 +9,15 @@ extension Spool {
     /// (it left, or never came).
     @discardableResult
     public func decide(_ id: String, verdict: ReviewVerdict?) throws(SpoolError) -> [PhotoLedger.Decision]? {
-        let applied = apply(.decide(id: id, verdict: verdict))
+        let applied = apply(.decide(id: id, verdict: verdict, now: Date()))
         if let failure = applied.failure { throw failure }
         for case .decided(_, let decisions) in applied.actions { return decisions }
         return nil
+    }
+
+    /// Lets the photos kept for an undo of their rejection leave once it is too late.
+    public func tick() throws(SpoolError) {
+        if let failure = apply(.tick(now: Date())).failure { throw failure }
     }
 
     /// The photos held for at least one of this run's destinations, oldest first, with the
@@ -28,9 +33,9 @@ extension Spool {
         look { $0.entry(id) }
     }
 
-    /// The ids of the photos in the spool, in sequence order.
+    /// The ids of the photos in the spool, in sequence order, then those in failed/.
     public func entryIDs() -> [String] {
-        look(\.order)
+        look { $0.order + $0.failed.keys.sorted() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 
 /// What the editor's page reads and changes, handed to the status server by the run once it has
 /// opened its spool: the photos held for review, a number that changes with them, decisions, and
@@ -31,14 +32,14 @@ public struct ReviewDesk: Sendable {
     /// Changes whenever the held photos change or a decision is applied.
     public var version: @Sendable () -> Int
     /// Records `kind` on each photo of `ids` (synced before it returns) and applies it; returns
-    /// the ids that named a photo in the spool.
-    public var decide: @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> Set<String>
+    /// what it did to each photo in the spool (one no longer there is left out).
+    public var decide: @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> [String: ReviewOutcome]
     /// The file to make the photo's thumbnail from (nil once it left the spool).
     public var file: @Sendable (_ id: String) -> URL?
 
     public init(
         held: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,
-        decide: @escaping @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> Set<String>,
+        decide: @escaping @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> [String: ReviewOutcome],
         file: @escaping @Sendable (_ id: String) -> URL?
     ) {
         self.held = held

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RunEvents
 
 /// The editor's page and its API, under `/review`, for the holder of the editor's token only
 /// (the status page's viewers cannot decide): the page, the held photos newest first in pages
@@ -70,19 +71,33 @@ struct ReviewRouter: Sendable {
             return .json(400, ["error": "decision '\(asked.decision)' is not approve, reject or undo"])
         }
         guard !asked.ids.isEmpty else { return .json(400, ["error": "name at least one photo in ids"]) }
-        let recorded: Set<String>
-        do { recorded = try desk.decide(asked.ids, kind, "the editor's page") } catch {
+        let outcomes: [String: ReviewOutcome]
+        do { outcomes = try desk.decide(asked.ids, kind, "the editor's page") } catch {
             return .json(500, ["error": "the decision could not be saved: \(error)"])
         }
-        let unknown = asked.ids.filter { !recorded.contains($0) }
-        guard !recorded.isEmpty else {
-            return .encoded(
-                DecisionAnswer(
-                    version: desk.version(), recorded: [], unknown: unknown,
-                    error: "no photo with \(unknown.count == 1 ? "this id" : "these ids") in the spool: it was sent, "
-                        + "rejected or dropped meanwhile; the list is current again"), status: 404)
+        let unknown = asked.ids.filter { outcomes[$0] == nil }
+        let changed = asked.ids.filter { outcomes[$0]?.changedAnything == true }
+        let unchanged = asked.ids.compactMap { id in
+            outcomes[id].flatMap { $0.changedAnything ? nil : Unchanged(id: id, reason: Self.reason($0)) }
         }
-        return .encoded(DecisionAnswer(version: desk.version(), recorded: asked.ids.filter(recorded.contains), unknown: unknown))
+        var answer = DecisionAnswer(version: desk.version(), recorded: changed, unknown: unknown, unchanged: unchanged)
+        guard changed.isEmpty else { return .encoded(answer) }
+        if unchanged.isEmpty {
+            answer.error =
+                "no photo with \(unknown.count == 1 ? "this id" : "these ids") in the spool: it was sent, rejected or dropped "
+                + "meanwhile; the list is current again"
+            return .encoded(answer, status: 404)
+        }
+        answer.error = "nothing changed: " + unchanged.map(\.reason).joined(separator: "; ")
+        return .encoded(answer, status: 409)
+    }
+
+    /// Why a decision changed nothing for a photo still in the spool (another editor decided it
+    /// and it was sent, or its rejection is too old to undo).
+    private static func reason(_ outcome: ReviewOutcome) -> String {
+        if !outcome.alreadySent.isEmpty { return "already sent to \(outcome.alreadySent.joined(separator: ", "))" }
+        if !outcome.tooLate.isEmpty { return "rejected too long ago to undo for \(outcome.tooLate.joined(separator: ", "))" }
+        return "no destination holds it any more"
     }
 
     private struct Page: Encodable {
@@ -98,10 +113,19 @@ struct ReviewRouter: Sendable {
         var decision: String
     }
 
+    private struct Unchanged: Encodable {
+        var id: String
+        var reason: String
+    }
+
     private struct DecisionAnswer: Encodable {
         var version: Int
+        /// Decisions that changed where the photo goes.
         var recorded: [String]
+        /// Ids not in the spool (nothing was recorded for them).
         var unknown: [String]
+        /// Recorded, but nothing changed (already sent, too late to undo).
+        var unchanged: [Unchanged]
         var error: String?
     }
 }

@@ -6,8 +6,8 @@ public struct StatusOptions: Sendable, Equatable {
     /// True when relay made `token` up: the page listens beyond this machine (the venue's
     /// Wi-Fi, guests included) and `RELAY_STATUS_TOKEN` is not set. It lasts for the run.
     public private(set) var tokenIsMadeUp = false
-    /// The editor's token (`/review`): `RELAY_EDITOR_TOKEN`, else made up for the run; nil when
-    /// no destination holds photos for review (no editor's page then).
+    /// The editor's token (`/review`): `RELAY_EDITOR_TOKEN`, else made up for the run (the page
+    /// is announced only when a destination of the run holds photos for review).
     public var editorToken: String?
     /// True when relay made `editorToken` up.
     public private(set) var editorTokenIsMadeUp = false

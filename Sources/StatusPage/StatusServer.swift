@@ -78,14 +78,18 @@ public final class StatusServer: @unchecked Sendable {
         self.wall = wall
     }
 
-    /// Hands the editor's page what it reads and decides through, once the run opened its spool
-    /// (until then it answers 503). `holdsPhotos`: a destination holds photos for review, so the
-    /// wall shows approved photos only (handed to the returned sink as they are approved).
+    /// Hands the editor's page what it reads and decides through, once the run applied the
+    /// decisions made while it was stopped (until then it answers 503). `holding`: the labels of
+    /// the destinations that hold photos for review; when there are any, the wall shows only
+    /// photos delivered to them, made from the files handed to the returned sink as photos are
+    /// approved (and from spooled photos when one of them `selects` in the camera).
     @discardableResult
-    public func attach(_ desk: ReviewDesk, holdsPhotos: Bool) -> (@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)? {
+    public func attach(_ desk: ReviewDesk, holding: Set<String>, selects: Bool) -> (
+        @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void
+    )? {
         self.desk.withLockedValue { $0 = desk }
-        guard holdsPhotos, let wall else { return nil }
-        wall.showApprovedOnly()
+        guard !holding.isEmpty, let wall else { return nil }
+        wall.showOnly(deliveredTo: holding, spooled: selects)
         return { id, name, file in wall.offer(id: id, name: name, file: file) }
     }
 

@@ -6,8 +6,10 @@ import RunEvents
 /// The venue wall's pictures: the newest photos that went live, each as a screen-sized JPEG
 /// (`maxEdge` px) made on a thread of its own, the last `limit` kept in memory. A photo comes
 /// with its file already open (so the spool may remove it meanwhile): from the review feed when
-/// it is approved (``offer(id:name:file:)``), or, while no destination holds photos, from the
-/// bus as each photo is spooled, shown once its delivery is settled.
+/// it is approved (``offer(id:name:file:)``), or from the bus as each photo is spooled (while no
+/// destination holds photos, or one sends selected photos). A picture shows once its photo was
+/// delivered: to any destination, or, when destinations hold photos, to one of those, so that
+/// an approval undone before it was sent never reaches the screen.
 public final class WallStore: Sendable {
     static let maxEdge = 1920
     static let limit = 30
@@ -24,10 +26,12 @@ public final class WallStore: Sendable {
     private struct Work: Sendable {
         var pending: [(id: String, name: String, file: Int32)] = []
         var made: [Picture] = []
-        /// Photos delivered (while every photo goes live), by id.
+        /// Photos delivered to a destination that counts (see `live`), by id.
         var delivered: Set<String> = []
-        /// Whether only approved photos go on the wall (a destination of the run holds photos).
-        var approvedOnly = false
+        /// The destinations (labels) whose deliveries put a photo on the wall; nil: any.
+        var live: Set<String>?
+        /// Whether spooled photos are offered too (not only approved ones).
+        var takesSpooled = true
         var version = 0
         var stopped = false
         var finished = false
@@ -44,9 +48,14 @@ public final class WallStore: Sendable {
         thread.start()
     }
 
-    /// Shows approved photos only, as they are offered, instead of every delivered photo.
-    public func showApprovedOnly() {
-        work.change { $0.approvedOnly = true }
+    /// Shows only photos delivered to `destinations` (those that hold photos for review), made
+    /// from the files approvals hand over, and from spooled photos too when `spooled` (a
+    /// destination sends photos selected in the camera, which no approval hands over).
+    public func showOnly(deliveredTo destinations: Set<String>, spooled: Bool) {
+        work.change { work in
+            work.live = destinations
+            work.takesSpooled = spooled
+        }
     }
 
     /// Takes the picture of photo `id` from `file` (an open descriptor the store closes).
@@ -66,12 +75,12 @@ public final class WallStore: Sendable {
     func observe(_ timed: TimedEvent) {
         switch timed.event {
         case .source(_, .spooled(let photo)):
-            guard !work.withLockedValue(\.approvedOnly) else { return }
+            guard work.withLockedValue(\.takesSpooled) else { return }
             let file = open(photo.path, O_RDONLY | O_CLOEXEC)
             if file >= 0 { offer(id: photo.photo.id, name: photo.photo.name, file: file) }
-        case .upload(.settled(let photo, _, .delivered)):
+        case .upload(.settled(let photo, let destination, .delivered)):
             work.change { work in
-                guard work.delivered.insert(photo.id).inserted else { return }
+                guard work.live?.contains(destination) ?? true, work.delivered.insert(photo.id).inserted else { return }
                 if work.made.contains(where: { $0.id == photo.id }) { work.version += 1 }
             }
         default:
@@ -82,8 +91,7 @@ public final class WallStore: Sendable {
     /// The pictures to show, newest first, and a number that changes with them.
     public var shown: (version: Int, pictures: [Picture]) {
         work.withLockedValue { work in
-            let live = work.approvedOnly ? work.made : work.made.filter { work.delivered.contains($0.id) }
-            return (work.version, live.reversed())
+            (work.version, work.made.filter { work.delivered.contains($0.id) }.reversed())
         }
     }
 
@@ -113,7 +121,7 @@ public final class WallStore: Sendable {
                 work.made.removeAll { $0.id == next.id }
                 work.made.append(Picture(id: next.id, name: next.name, jpeg: jpeg))
                 if work.made.count > Self.limit { work.made.removeFirst(work.made.count - Self.limit) }
-                work.version += 1
+                if work.delivered.contains(next.id) { work.version += 1 }
             }
         }
     }

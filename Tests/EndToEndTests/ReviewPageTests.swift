@@ -65,7 +65,7 @@ final class ReviewPageTests: XCTestCase {
         XCTAssertEqual(changed.photos?.map(\.id), held.dropFirst().map(\.id))
         XCTAssertTrue(try list(port, since: changed.version).unchanged, "and nothing more until the next change")
 
-        // Both at once: A rejects two, B approves one; then B tries one A already decided.
+        // Both at once: A rejects two, B approves one; then B tries one that was sent meanwhile.
         let answers = LockedBox([Int]())
         DispatchQueue.concurrentPerform(iterations: 2) { editor in
             let answer =
@@ -73,13 +73,18 @@ final class ReviewPageTests: XCTestCase {
             answers.withLockedValue { $0.append(answer?.status ?? 0) }
         }
         XCTAssertEqual(answers.withLockedValue { $0 }, [200, 200])
-        let stale = try Self.decide(port, [held[1].id], "approve")
-        XCTAssertEqual(stale.status, 404, "a photo another editor rejected has left the spool (the backup has it)")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 2 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.map(\.id)) ?? []).contains(held[0].id) == false },
+            "the first approved photo left the spool once both destinations had it")
+        let stale = try Self.decide(port, [held[0].id], "reject")
+        XCTAssertEqual(stale.status, 404, "too late: it was sent and has left the spool")
         XCTAssertTrue(String(decoding: stale.body, as: UTF8.self).contains(#""error""#))
 
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 2 || !relay.isRunning }, relay.stderr)
+        // A mistaken reject is undone on the page: the photo, kept for that, is held again.
+        XCTAssertEqual(try Self.decide(port, [held[1].id], "undo").status, 200)
         XCTAssertEqual(Set(try gallery.photos().map(\.name)), [held[0].name, held[3].name])
-        XCTAssertEqual(try list(port).photos?.map(\.name), [held[4].name], "one left to decide")
+        XCTAssertEqual(try list(port).photos?.map(\.name), [held[1].name, held[4].name], "two left to decide, newest first")
 
         let thumbnail = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review/thumb/\(held[4].id).jpg?token=editor-secret")
         XCTAssertEqual(thumbnail.status, 200)
@@ -91,7 +96,7 @@ final class ReviewPageTests: XCTestCase {
         let page = try HeadlessChromium.dumpDOM(url)
         XCTAssertEqual(page.status, 0, page.stderr)
         XCTAssertTrue(page.stdout.contains(held[4].name), page.stdout)
-        XCTAssertTrue(page.stdout.contains("1 held"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("2 held"), page.stdout)
         XCTAssertTrue(page.stdout.contains("review/thumb/\(held[4].id).jpg"), page.stdout)
         let shot = URL(fileURLWithPath: "/tmp/relay-status-shots/review-page.png")
         XCTAssertEqual(try HeadlessChromium.screenshot(url, to: shot).status, 0)

@@ -60,9 +60,11 @@ final class ReviewJournalTests: XCTestCase {
         ])
         try journal.compact(keeping: ["kept", "undone"])
         let read = try journal.read()
-        XCTAssertEqual(read.decisions.map(\.photo), ["kept"])
-        XCTAssertEqual(read.decisions.first?.kind, .approve)
+        XCTAssertEqual(read.decisions.map(\.photo), ["kept", "undone"], "the last decision on each photo still in the spool")
+        XCTAssertEqual(read.decisions.map(\.kind), [.approve, .undo], "an undo is kept: a run applies it at its start")
         XCTAssertEqual(read.decisions.first?.by, "editor")
+        XCTAssertEqual(try journal.verdicts()["kept"], .approved)
+        XCTAssertNil(try journal.verdicts()["undone"])
     }
 
     func testWritersAtOnceLoseNoDecision() throws {

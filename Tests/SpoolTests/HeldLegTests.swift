@@ -30,8 +30,13 @@ final class HeldLegTests: XCTestCase {
         return nil
     }
 
-    private func decide(_ ledger: inout PhotoLedger, _ id: String, _ verdict: ReviewVerdict?) -> [PhotoLedger.Action] {
-        ledger.apply(.decide(id: id, verdict: verdict))
+    private func decide(_ ledger: inout PhotoLedger, _ id: String, _ verdict: ReviewVerdict?, at now: Date? = nil) -> [PhotoLedger.Action] {
+        ledger.apply(.decide(id: id, verdict: verdict, now: now ?? start))
+    }
+
+    private func finishing(_ actions: [PhotoLedger.Action]) -> PhotoDestinations.Settlement? {
+        for case .finish(_, let settlement) in actions { return settlement }
+        return nil
     }
 
     private func changes(_ actions: [PhotoLedger.Action]) -> [String: PhotoLedger.Decision.Change]? {
@@ -65,17 +70,45 @@ final class HeldLegTests: XCTestCase {
             changes(decide(&ledger, "photo1", nil)), ["gallery": .alreadySent, "backup": .unchanged], "in flight: too late to undo")
     }
 
-    func testARejectedLegIsDoneAndThePhotoLeavesOnceTheBackupHasIt() throws {
+    func testARejectedLegIsDoneAndThePhotoLeavesOnceTheBackupHasItAndTheUndoWindowPassed() throws {
         var ledger = ledger()
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .rejected, "backup": .unchanged])
         XCTAssertEqual(ledger.sidecar("photo1")?.destinations?["A"]?.state, .rejected, "the sidecar keeps the rejection")
+        XCTAssertEqual(ledger.sidecar("photo1")?.destinations?["A"]?.decidedAt, start)
         XCTAssertNil(claim(&ledger, "A"))
         XCTAssertEqual(claim(&ledger, "B")?.id, "photo1")
-        let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
-        var settlement: PhotoDestinations.Settlement?
-        for case .finish(_, let found) in done { settlement = found }
-        XCTAssertEqual(settlement, .delivered, "rejected is settled, not refused: the photo is removed, not kept in failed/")
+        let delivered = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start.addingTimeInterval(1)))
+        XCTAssertNil(finishing(delivered), "kept for an undo of the rejection")
+        XCTAssertNil(finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow - 1)))))
+        XCTAssertEqual(
+            finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered,
+            "rejected is settled, not refused: the photo is removed, not kept in failed/")
+    }
+
+    func testARejectionIsUndoneWithinItsWindowAndStandsAfter() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2), offer: nil, now: start, pid: 7))
+        _ = decide(&ledger, "photo1", .rejected)
+        _ = decide(&ledger, "photo2", .rejected)
+        let inTime = start.addingTimeInterval(PhotoLedger.undoWindow - 1)
+        XCTAssertEqual(changes(decide(&ledger, "photo1", nil, at: inTime)), ["gallery": .heldAgain, "backup": .unchanged])
+        XCTAssertNil(ledger.sidecar("photo1")?.destinations?["A"]?.decidedAt)
+        let late = start.addingTimeInterval(PhotoLedger.undoWindow)
+        XCTAssertEqual(changes(decide(&ledger, "photo2", nil, at: late)), ["gallery": .tooLate, "backup": .unchanged])
+        XCTAssertEqual(ledger.leg("photo2", "A")?.state(at: late), .rejected)
+    }
+
+    func testAKeptRejectedPhotoFoundAtStartLeavesAtTheFirstTickAfterItsWindow() throws {
+        var entry = photo(1)
+        entry.destinations?["A"]?.state = .rejected
+        entry.destinations?["A"]?.decidedAt = start
+        entry.destinations?["B"]?.state = .delivered
+        var ledger = ledger()
+        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        XCTAssertNil(finishing(ledger.apply(.started)), "decisions are applied first: an undo may still come")
+        XCTAssertEqual(finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered)
     }
 
     func testUndoBeforeSendingHoldsItAgainAndAnUndoneRejectionComesBack() throws {
@@ -128,5 +161,40 @@ final class HeldLegTests: XCTestCase {
         var job: RenditionJob?
         for case .render(let found) in ledger.apply(.claimRendition) { job = found }
         XCTAssertNotNil(job, "the rendition is made before the decision, so an approval sends it at once")
+    }
+
+    func testARejectionMadeWhileTheLegWasInFlightHoldsIfTheUploadComesBack() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        _ = decide(&ledger, "photo1", .approved)
+        XCTAssertEqual(claim(&ledger, "A")?.id, "photo1")
+        XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .alreadySent, "backup": .unchanged])
+        _ = ledger.apply(.settle(id: "photo1", destination: "A", .retry(after: 30, error: "HTTP 503", statusCode: 503), now: start))
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start.addingTimeInterval(60)), .rejected, "the retry does not send it")
+    }
+
+    func testRejectUndoApproveMakesTheRenditionAgain() throws {
+        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
+        var ledger = ledger([rendered, backup], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        var jobs = 0
+        for case .render in ledger.apply(.claimRendition) { jobs += 1 }
+        XCTAssertEqual(jobs, 1)
+        _ = ledger.apply(.renditionRecorded(id: "photo1", .made(spec: "2048", photoKey: "photo1", bytes: 10, width: 20, height: 10)))
+        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        XCTAssertTrue(decide(&ledger, "photo1", .rejected).contains(.removeRendition(id: "photo1")))
+        _ = decide(&ledger, "photo1", nil)
+        _ = decide(&ledger, "photo1", .approved)
+        XCTAssertNil(claim(&ledger, "A"), "not before its rendition is made again")
+        jobs = 0
+        for case .render in ledger.apply(.claimRendition) { jobs += 1 }
+        XCTAssertEqual(jobs, 1, "the rendition the rejection removed is made again")
+    }
+
+    func testAHeldLegWaitingForItsRenditionDoesNotHoldBackTheLowPriorityBackup() throws {
+        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
+        var ledger = ledger([rendered, backup], rendition: "2048")
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "B")?.id, "photo1", "the gallery sends nothing before a decision: the backup goes at once")
     }
 }

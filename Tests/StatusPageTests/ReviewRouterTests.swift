@@ -33,7 +33,10 @@ import Testing
                         let known = Set(ids.filter { id in state.photos.contains { $0.id == id } })
                         state.photos.removeAll { known.contains($0.id) }
                         state.version += 1
-                        return known
+                        var outcomes = Dictionary(uniqueKeysWithValues: known.map { ($0, ReviewOutcome(released: ["gallery"])) })
+                        // "sent": in the spool still (the backup has not got it), but sent to the gallery.
+                        if ids.contains("5e47") { outcomes["5e47"] = ReviewOutcome(alreadySent: ["gallery"]) }
+                        return outcomes
                     }
                 }, file: { _ in nil })
         }
@@ -104,6 +107,9 @@ import Testing
         let stale = respond(decide([id], "reject"), desk)
         #expect(stale.status == 404, "decided already by another editor: gone from the list")
         #expect((try json(stale)["error"] as? String)?.contains("no photo with this id in the spool") == true)
+        let sent = respond(decide(["5e47"], "reject"), desk)
+        #expect(sent.status == 409, "recorded, but too late: the gallery has it")
+        #expect((try json(sent)["error"] as? String) == "nothing changed: already sent to gallery")
         #expect(respond(decide([id], "bless"), desk).status == 400)
         #expect(respond(decide([], "approve"), desk).status == 400)
         let garbage = respond(StatusRequest(method: "POST", path: "/review/decide", tokenParameter: "editor", body: Array("{".utf8)), desk)
