@@ -22,6 +22,7 @@ from bench import CARD, RELAY, ROOT, Gallery, Relay, camera_jpegs, free_port
 from peers import ready_line, wait_for
 
 TOKEN = "bench-editor"
+WALL = "bench-wall"
 
 
 def http(url, body=None):
@@ -45,7 +46,7 @@ def history(relay):
 def start_held_run(work, extra_config=(), extra_run=()):
     gallery = Gallery(os.path.join(work, "gallery-side"))
     relay = Relay(work, gallery.url, ["--note", "gallery", "--send", "approved"] + list(extra_config),
-                  env={"RELAY_EDITOR_TOKEN": TOKEN})
+                  env={"RELAY_EDITOR_TOKEN": TOKEN, "RELAY_WALL_TOKEN": WALL})
     drop = os.path.join(work, "drop")
     os.makedirs(drop)
     port = free_port()
@@ -67,7 +68,10 @@ def approvals(work, quick):
     ids = [photo["id"] for photo in reversed(held_list(base)["photos"])]
     # One thumbnail of a held 45-megapixel photo, cold (made from its 2048 px rendition).
     thumbnail, _ = http(base + "/review/thumb/%s.jpg" % ids[0])
-    page, command = [], []
+    page, command, wall = [], [], []
+    def on_wall(photo):
+        with urllib.request.urlopen(base + "/wall.json?token=" + WALL, timeout=30) as answer:
+            return any(picture["id"] == photo for picture in json.load(answer)["pictures"])
     for index, photo in enumerate(ids):
         before = gallery.count()
         started = time.time()
@@ -79,6 +83,8 @@ def approvals(work, quick):
             series = command
         wait_for(lambda: gallery.count() > before, 60, 0.002)
         series.append(time.time() - started)
+        wait_for(lambda: on_wall(photo), 60, 0.01)
+        wall.append(time.time() - started)
     uploads = [entry["durationSeconds"] for entry in history(relay) if entry.get("destination") in (None, "gallery")
                and entry["success"]]
     relay.stop()
@@ -90,6 +96,7 @@ def approvals(work, quick):
         "rendition upload p50 s": upload,
         "page approval - upload s": statistics.median(page) - upload,
         "thumbnail of a 45 MP photo, cold s": thumbnail,
+        "approval to the wall's picture p50 s": statistics.median(wall),
     }
 
 

@@ -22,7 +22,9 @@ final class ReviewPageTests: XCTestCase {
     private func list(_ port: Int, since: Int? = nil) throws -> Listed {
         let path = "/review.json?token=editor-secret" + (since.map { "&since=\($0)" } ?? "")
         let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: path)
-        XCTAssertEqual(answer.status, 200, String(decoding: answer.body, as: UTF8.self))
+        guard answer.status == 200 else {
+            throw HarnessError.command("GET \(path): HTTP \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        }
         return try JSONDecoder().decode(Listed.self, from: answer.body)
     }
 
@@ -102,6 +104,54 @@ final class ReviewPageTests: XCTestCase {
         XCTAssertEqual(try HeadlessChromium.screenshot(url, to: shot).status, 0)
         print("review page screenshot: \(shot.path)")
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+    }
+
+    /// The keyboard on a laptop, pressed in headless Chromium through its DevTools protocol
+    /// (scripts/chromium_keys.py): arrows move, A approves, space selects, R rejects, U undoes.
+    func testTheKeyboardDecides() throws {
+        let gallery = try GalleryProcess()
+        let backup = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: backup, note: "backup")
+        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "approved").status, 0)
+        harness.environment["RELAY_EDITOR_TOKEN"] = "editor-secret"
+        let port = try XCTUnwrap(ClosedPort.make())
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)"])
+        defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        _ = try harness.dropPhotos(3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? self.list(port).total) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        // Null until the page has shown its first list.
+        let shown =
+            "document.getElementById('count').textContent.endsWith(' held') ? "
+            + "[document.getElementById('count').textContent, [...document.querySelectorAll('.photo .name')]"
+            + ".map(n => n.textContent).join(','), document.querySelector('.photo.focused .name')?.textContent,"
+            + " [...document.querySelectorAll('.photo.selected .name')].map(n => n.textContent).join(',')].join('|') : null"
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                TestPaths.repositoryRoot.appendingPathComponent("scripts/chromium_keys.py").path,
+                "http://127.0.0.1:\(port)/review?token=editor-secret", shown, "ArrowRight", "a", "Space", "r", "u",
+            ], timeout: 120)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let values = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["value"] as? String
+        }
+        // The photos came in at once: their order is the spool's, read from the page first.
+        let names = try XCTUnwrap(values.first?.split(separator: "|", omittingEmptySubsequences: false).dropFirst().first)
+            .split(separator: ",").map(String.init)
+        XCTAssertEqual(names.count, 3, result.stdout)
+        guard names.count == 3 else { return }
+        let (n0, n1, n2) = (names[0], names[1], names[2])
+        XCTAssertEqual(
+            values,
+            [
+                "3 held|\(n0),\(n1),\(n2)|\(n0)|",
+                "3 held|\(n0),\(n1),\(n2)|\(n1)|",  // → moves to the next
+                "2 held|\(n0),\(n2)|\(n2)|",  // A approves the one in focus
+                "2 held|\(n0),\(n2)|\(n2)|\(n2)",  // space selects it
+                "1 held|\(n0)|\(n0)|",  // R rejects the selection
+                "2 held|\(n0),\(n2)|\(n0)|",  // U undoes the rejection
+            ], result.stdout)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { (try? gallery.photos().map(\.name)) == [n1] }, "the approved one is sent")
     }
 
     /// The venue wall shows the approved photos, newest first, with the guests' link; its token
