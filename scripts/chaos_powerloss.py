@@ -3,7 +3,7 @@
 cut at random moments, on four roads. Run through scripts/chaos.sh, which builds relay first:
 
     scripts/chaos.sh powerloss [--quick] [--model powerloss|lazyfs] [ROAD ...]
-                                 roads: ptpip ftp folder two (default: all)
+                                 roads: ptpip ftp folder two review (default: all)
 
 A cut is what a venue box losing power does to relay: relay is killed (SIGKILL), every write
 that was not made durable is dropped, the file system is mounted again, and relay is started
@@ -25,7 +25,10 @@ Idempotency-Key and answers a repeated key 200):
   ftp     a camera's FTP client at about 3 MB/s sending each photo until relay answers 226 (and
           again after a cut, as a body does): every photo answered 226 must arrive, once;
   folder  a hot folder: every photo dropped must arrive;
-  two     the PTP/IP camera and two destinations: every photo must reach both.
+  two     the PTP/IP camera and two destinations: every photo must reach both;
+  review  the hot folder into a gallery that sends approved photos only, an editor approving
+          each held photo with `relay review approve` as it comes in: every photo must arrive,
+          and no approval whose command returned may be undone by a cut.
 Cuts fall at random moments of shooting and delivering (inside downloads, uploads and commits:
 each cut says which were under way), and two at each road's start around `relay config add`
 (inside it, and right after it returned).
@@ -302,7 +305,32 @@ class PTPIPCamera:
         self.camera.stop()
 
 
-ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (FTPCamera, 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2)}
+ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (FTPCamera, 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2),
+         "review": (FolderCamera, 1)}
+
+
+class Reviewer:
+    """An editor approving held photos with `relay review approve` as they come in (the review
+    road: the gallery sends approved photos only). An approval whose command returned is
+    durable: after a cut, no photo it approved may be held again."""
+
+    def __init__(self, relay):
+        self.relay = relay
+        self.approved = set()
+
+    def held(self):
+        import json
+        answer = self.relay.run("review", "list", "--json", check=False)
+        return [photo["name"] for photo in json.loads(answer.stdout)] if answer.returncode == 0 else []
+
+    def approve_held(self):
+        names = self.held()
+        if names and self.relay.run("review", "approve", *names, check=False).returncode == 0:
+            self.approved.update(names)
+
+    def forgotten(self):
+        """Photos whose acknowledged approval a cut undid (held again)."""
+        return sorted(self.approved & set(self.held()))
 
 
 def dedup_answers(gallery):
@@ -324,7 +352,7 @@ def under_way(relay, galleries):
     return downloading, uploading
 
 
-def config_add_cuts(relay, fs, galleries, rng):
+def config_add_cuts(relay, fs, galleries, rng, extra=()):
     """Two cuts around the first `relay config add` of each destination: one while it runs (at
     a random moment), one right after it returned. A config whose add returned must be there
     after the cut; one cut inside its add may be there or not (the user adds it again).
@@ -333,7 +361,7 @@ def config_add_cuts(relay, fs, galleries, rng):
     cuts = 0
     for index, gallery in enumerate(galleries):
         label = "powerloss-%d" % index
-        arguments = ["config", "add", "--url", gallery.url + "/upload", "--note", label]
+        arguments = ["config", "add", "--url", gallery.url + "/upload", "--note", label] + list(extra)
         command = subprocess.Popen([chaos.RELAY] + arguments, env=relay.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(rng.uniform(0, 0.2))
         returned = command.poll() == 0
@@ -370,7 +398,8 @@ def run_road(road, model, work, quick, seed):
         galleries = [Gallery(os.path.join(work, "gallery-%d" % i), faults=["--rate-limit", "2000000"]) for i in range(destinations)]
         source = make_source(work)
         relay = Relay(work, fs, source.env)
-        setup_cuts, problems = config_add_cuts(relay, fs, galleries, rng)
+        reviewer = Reviewer(relay) if road == "review" else None
+        setup_cuts, problems = config_add_cuts(relay, fs, galleries, rng, ["--send", "approved"] if reviewer else [])
         relay.arguments = source.argument + [flag for i in range(destinations) for flag in ("--config", "powerloss-%d" % i)]
         relay.ready = source.ready
         starts = failed_starts = 0
@@ -388,6 +417,7 @@ def run_road(road, model, work, quick, seed):
         resends_per_cut = []
         before = [dedup_answers(g) for g in galleries]
         started = time.time()
+        next_review = 0.0
         while shot < photos or made_cuts < cuts:
             now = time.time() - started
             if made_cuts < cuts and now >= moments[made_cuts]:
@@ -408,6 +438,12 @@ def run_road(road, model, work, quick, seed):
                 after = [dedup_answers(g) for g in galleries]
                 resends_per_cut += [now - then for now, then in zip(after, before)]
                 before = after
+                if reviewer and reviewer.forgotten():
+                    problems.append("approvals lost in cut %d: %s" % (made_cuts, ", ".join(reviewer.forgotten())))
+                    reviewer.approved -= set(reviewer.forgotten())
+            elif reviewer and shot > 0 and now >= next_review:
+                reviewer.approve_held()
+                next_review = now + 0.5
             elif shot < photos and now >= shot * spacing:
                 shot += 1
                 source.shoot(shot)
@@ -415,6 +451,8 @@ def run_road(road, model, work, quick, seed):
 
         def done():
             made = source.made()
+            if reviewer:
+                reviewer.approve_held()
             return source.sent_all() and len(made) >= photos and all(
                 account_of(source, g)["delivered"] >= len(made) for g in galleries)
         delivered_all = wait_for(done, 240, 0.5)
