@@ -69,8 +69,13 @@ enum ReviewCommand {
     private static func decide(_ kind: ReviewDecision.Kind, ids: [String], home: RelayHome) throws {
         let all = try photos(home: home)
         var chosen: [HeldPhoto] = []
+        var sentBefore: [String] = []
         for query in ids {
             let matches = all.filter { $0.entry.id.hasPrefix(query.lowercased()) || $0.entry.uploadName == query }
+            if matches.isEmpty, let sent = try sentAndGone(query, home: home) {
+                sentBefore.append(sent)
+                continue
+            }
             guard matches.count == 1, let photo = matches.first else {
                 throw CommandFailure(
                     .usage,
@@ -81,10 +86,22 @@ enum ReviewCommand {
             }
             if !chosen.contains(photo) { chosen.append(photo) }
         }
+        for line in sentBefore { print(line) }
+        guard !chosen.isEmpty else { return }
         try home.createIfNeeded()
         let now = Date()
         try ReviewJournal(home: home).append(chosen.map { ReviewDecision(photo: $0.entry.id, kind: kind, at: now, by: "relay review") })
         for photo in chosen { print(describe(kind, photo)) }
+    }
+
+    /// What to say of a photo named `name` that left the spool after its destinations had it
+    /// (the history's deliveries of that name); nil when the history knows none.
+    private static func sentAndGone(_ name: String, home: RelayHome) throws -> String? {
+        let delivered = try HistoryStore(home: home).records.filter { $0.fileName == name && $0.success }
+        guard !delivered.isEmpty else { return nil }
+        let destinations = Set(delivered.compactMap(\.destination)).sorted()
+        return "\(name) was already sent" + (destinations.isEmpty ? "" : " to \(destinations.joined(separator: ", "))")
+            + " and has left the spool: nothing changes"
     }
 
     /// What the decision does, per destination, as the spool stood when it was made.

@@ -21,6 +21,13 @@ enum StatusCommand {
             heldFor[photo.entry.id] = photo.heldFor
         }
         snapshot.held = held
+        // A destination waits for a held photo's decision, not for a run to send it.
+        snapshot.waiting = PhotoDestinations.waiting(
+            (snapshot.queued + snapshot.inFlight).compactMap { entry in
+                entry.destinations.map { map in
+                    (entry.uploadName, map.filter { !(heldFor[entry.id] ?? []).contains($0.value.label) })
+                }
+            }, outside: [])
         if args.has(json) { return try JSONOutput.print(snapshot) }
         print(
             "spool \(home.spoolDirectory.path): \(snapshot.queued.count) queued, \(snapshot.inFlight.count) in flight, \(snapshot.failed.count) failed"

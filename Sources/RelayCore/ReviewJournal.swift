@@ -109,13 +109,14 @@ public struct ReviewJournal: Sendable {
             }
             let kept = all.decisions.filter { photos.contains($0.photo) }
             guard kept.count < all.decisions.count || all.unreadable > 0 else { return }
-            var last: [String: ReviewDecision] = [:]
-            for decision in kept { last[decision.photo] = decision }
+            // The last decision on each photo, in the journal's own order.
+            var lastIndex: [String: Int] = [:]
+            for (index, decision) in kept.enumerated() { lastIndex[decision.photo] = index }
             var data = Data()
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = .sortedKeys
-            for decision in last.values.sorted(by: { $0.at < $1.at }) {
+            for (index, decision) in kept.enumerated() where lastIndex[decision.photo] == index {
                 guard let line = try? encoder.encode(decision) else { continue }
                 data.append(line)
                 data.append(0x0A)
@@ -129,13 +130,10 @@ public struct ReviewJournal: Sendable {
     /// The last decision on each photo the journal names, in the order they were made: what a
     /// run applies at its start (an undo as the verdict taken back).
     public func lastDecisions() throws(StateFileError) -> [ReviewDecision] {
-        var last: [String: ReviewDecision] = [:]
-        var order: [String] = []
-        for decision in try read().decisions {
-            if last[decision.photo] == nil { order.append(decision.photo) }
-            last[decision.photo] = decision
-        }
-        return order.compactMap { last[$0] }.sorted { $0.at < $1.at }
+        let decisions = try read().decisions
+        var lastIndex: [String: Int] = [:]
+        for (index, decision) in decisions.enumerated() { lastIndex[decision.photo] = index }
+        return decisions.enumerated().filter { lastIndex[$0.element.photo] == $0.offset }.map(\.element)
     }
 
     /// Runs `body` under an exclusive flock of the journal's lock file (not of the journal,

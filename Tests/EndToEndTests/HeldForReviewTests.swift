@@ -59,6 +59,9 @@ final class HeldForReviewTests: XCTestCase {
         XCTAssertTrue(relay.stdout.contains("held for review: 1 for gallery") || relay.stderr.contains("held for review: 1 for gallery"))
         XCTAssertEqual(Set(try gallery.photos().map(\.name)), Set(approved.map(\.name)))
         XCTAssertEqual(try held(harness).map(\.name), [listed[5].name], "the undecided one stays held across runs")
+        let status = try harness.relay("status")
+        XCTAssertTrue(status.stdout.contains("held for review: 1 for gallery"), status.stdout)
+        XCTAssertFalse(status.stdout.contains("wait for 'gallery'"), "a held photo waits for a decision, not for a run:\n\(status.stdout)")
         let history = try harness.history()
         XCTAssertEqual(
             Set(history.filter { $0.errorMessage == "rejected by relay review: never sent" }.map(\.fileName)), Set(rejected.map(\.name)),
@@ -80,6 +83,9 @@ final class HeldForReviewTests: XCTestCase {
         XCTAssertEqual(Set(try gallery.photos().map(\.name)), Set(approved.map(\.name) + [listed[5].name]), "none of the rejected")
         XCTAssertEqual(try backup.uploadRequests().count, 6, "the backup got each photo once")
         XCTAssertEqual(try gallery.uploadRequests().count, 4)
+        let again = try harness.relay("review", "reject", approved.first!.name)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("was already sent to backup, gallery and has left the spool: nothing changes"), again.stdout)
     }
 
     func testAnApprovalKilledBeforeItsDeliveryIsDeliveredOnceAfterTheRestart() throws {
