@@ -33,6 +33,11 @@ enum ConfigCommand {
             + "this destination while the others get it at once",
         SendRule.allCases.map { (word: $0.rawValue, value: $0) }, default: .all)
 
+    static let minRating = Option.integer(
+        "--min-rating", "N",
+        "with --send selected or approved-or-selected: the fewest stars (1 to 5) a photo's rating needs to count as selected",
+        default: RequestConfig(url: "").selectionMinRating, in: RequestConfig.minRatings)
+
     /// Each destination kind's own fields (`Destinations.fields`), as options.
     static let fieldOptions: [(field: ConfigField, single: Option<String>?, repeated: RepeatedOption<String>?)] = Destinations.fields.map {
         field, schemes in
@@ -42,7 +47,7 @@ enum ConfigCommand {
     }
 
     static let addOptions: [OptionSpec] =
-        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec]
+        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec, minRating.spec]
         + fieldOptions.map { $0.single?.spec ?? $0.repeated!.spec } + RenditionOptions.options
 
     static let json = Flag("--json", "list, show: the configs as JSON (secrets redacted)")
@@ -148,6 +153,12 @@ enum ConfigCommand {
             config.priority = parsed
         }
         if args.gave(send.spec), let rule = try args.value(send) { config.send = rule }
+        if args.gave(minRating.spec) {
+            guard config.sendRule == .selected || config.sendRule == .approvedOrSelected else {
+                throw CommandFailure(.usage, "--min-rating goes with --send selected or --send approved-or-selected")
+            }
+            config.minRating = try args.value(minRating)
+        }
         try Destinations.validate(config.trimmed())
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
@@ -227,6 +238,7 @@ enum ConfigCommand {
     private static func describe(_ config: RequestConfig) -> String {
         "\(config.id.uuidString.prefix(8).lowercased()): \(Destinations.target(of: config))"
             + (config.sendRule.holds ? " (sends \(config.sendRule.rawValue) photos)" : "")
+            + (config.minRating.map { " (selected: \($0) stars or more)" } ?? "")
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {

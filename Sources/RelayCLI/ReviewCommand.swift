@@ -44,7 +44,9 @@ enum ReviewCommand {
     /// relay took them.
     static func photos(home: RelayHome, in snapshot: SpoolSnapshot? = nil) throws -> [HeldPhoto] {
         let rules = Dictionary(
-            ((try? ConfigStore(home: home).load().configs) ?? []).map { ($0.id.uuidString, $0.sendRule) },
+            ((try? ConfigStore(home: home).load().configs) ?? []).map {
+                ($0.id.uuidString, (rule: $0.sendRule, minRating: $0.selectionMinRating))
+            },
             uniquingKeysWith: { first, _ in first })
         let verdicts = try ReviewJournal(home: home).verdicts()
         let snapshot = snapshot ?? Spool.inspect(directory: home.spoolDirectory)

@@ -36,6 +36,9 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     public var priority: Priority?
     /// Which photos go here; every one when absent.
     public var send: SendRule?
+    /// With `send` selected (or approved-or-selected): the fewest stars a photo's rating needs
+    /// to count as selected; 1 when absent.
+    public var minRating: Int?
     /// The destination kind's own fields, by name, as written in the config.
     public var options: [String: ConfigValue]
 
@@ -67,12 +70,18 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// Which photos go here.
     public var sendRule: SendRule { send ?? .all }
 
+    /// The fewest stars that select a photo for this destination.
+    public var selectionMinRating: Int { minRating ?? 1 }
+
+    /// The ratings `minRating` may take: one to five stars.
+    public static let minRatings = 1...5
+
     /// The rendition to make for this config, nil when originals are sent.
     public var renditionSpec: RenditionSpec? { rendition?.spec }
 
     /// The fields every config has; any other field is the destination kind's.
     public enum CommonField: String, CodingKey, CaseIterable {
-        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send
+        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send, minRating
     }
 
     public init(from decoder: Decoder) throws {
@@ -93,6 +102,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         rendition = try c.decodeIfPresent(RenditionSetting.self, forKey: .rendition)
         priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
         send = try c.decodeIfPresent(SendRule.self, forKey: .send)
+        minRating = try c.decodeIfPresent(Int.self, forKey: .minRating)
         let all = try decoder.container(keyedBy: AnyCodingKey.self)
         options = [:]
         for key in all.allKeys where CommonField(stringValue: key.stringValue) == nil {
@@ -112,6 +122,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(rendition, forKey: .rendition)
         try c.encodeIfPresent(priority, forKey: .priority)
         try c.encodeIfPresent(send, forKey: .send)
+        try c.encodeIfPresent(minRating, forKey: .minRating)
         var all = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in options where CommonField(stringValue: name) == nil {
             try all.encode(value, forKey: AnyCodingKey(stringValue: name))
@@ -164,6 +175,9 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
             throw .invalidNumber(field: "maxBytesPerSecond", value: "\(maxBytesPerSecond)", reason: "it must be 0 (no limit) or more")
         }
         try renditionSpec?.validate()
+        if let minRating, !Self.minRatings.contains(minRating) {
+            throw .invalidNumber(field: "minRating", value: "\(minRating)", reason: "it is a number of stars, 1 to 5")
+        }
         return parsed
     }
 }

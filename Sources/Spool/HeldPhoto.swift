@@ -20,9 +20,9 @@ public struct HeldPhoto: Sendable, Equatable {
     /// not sent yet).
     public var goingTo: [String]
 
-    /// What each destination of `entry` whose rule holds photos (`rules`, by config id) makes of
-    /// it, given `verdict`.
-    public init(_ entry: SpoolEntry, rules: [String: SendRule], verdict: ReviewVerdict?, now: Date = Date()) {
+    /// What each destination of `entry` whose rule holds photos (`rules`, by config id, with
+    /// the stars each needs to count a photo selected) makes of it, given `verdict`.
+    public init(_ entry: SpoolEntry, rules: [String: (rule: SendRule, minRating: Int)], verdict: ReviewVerdict?, now: Date = Date()) {
         self.entry = entry
         self.verdict = verdict
         heldFor = []
@@ -31,7 +31,7 @@ public struct HeldPhoto: Sendable, Equatable {
         finallyRejectedFor = []
         goingTo = []
         for (id, progress) in (entry.destinations ?? [:]).sorted(by: { $0.value.label < $1.value.label }) {
-            guard let rule = rules[id], rule.holds else { continue }
+            guard let (rule, minRating) = rules[id], rule.holds else { continue }
             switch progress.state {
             case .delivered, .failed: sentTo.append(progress.label)
             case .rejected:
@@ -40,7 +40,7 @@ public struct HeldPhoto: Sendable, Equatable {
                     finallyRejectedFor.append(progress.label)
                 }
             case .queued:
-                switch rule.fate(verdict: verdict, selected: entry.isSelected) {
+                switch rule.fate(verdict: verdict, selected: entry.isSelected(minRating: minRating)) {
                 case .held: heldFor.append(progress.label)
                 case .rejected: rejectedFor.append(progress.label)
                 case .send: goingTo.append(progress.label)

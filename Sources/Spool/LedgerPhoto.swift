@@ -118,7 +118,8 @@ struct LedgerPhoto: Sendable {
 
     var isInFlight: Bool { legs?.values.contains { $0.inFlight != nil } ?? false }
 
-    var selected: Bool { entry.isSelected }
+    /// Whether the photographer selected it for `destination`.
+    func selected(for destination: SpoolDestination) -> Bool { entry.isSelected(minRating: destination.minRating) }
 
     /// Its rendition is still to be made (or being made): a leg that takes it cannot go yet.
     var waitsForRendition: Bool {

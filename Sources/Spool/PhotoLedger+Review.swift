@@ -41,9 +41,11 @@ extension PhotoLedger {
             } else if leg.progress.state == .rejected && !reconsidering {
                 change = .unchanged
             } else if let until = leg.undoableUntil, now >= until {
-                change = destination.rule.fate(verdict: photo.verdict, selected: photo.selected) == .rejected ? .unchanged : .tooLate
+                change =
+                    destination.rule.fate(verdict: photo.verdict, selected: photo.selected(for: destination)) == .rejected
+                    ? .unchanged : .tooLate
             } else {
-                switch destination.rule.fate(verdict: photo.verdict, selected: photo.selected) {
+                switch destination.rule.fate(verdict: photo.verdict, selected: photo.selected(for: destination)) {
                 case .send:
                     leg.progress.state = .queued
                     leg.progress.decidedAt = nil

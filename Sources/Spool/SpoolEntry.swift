@@ -51,9 +51,9 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     /// one star or more selects the photo for a destination that sends selected photos.
     public var rating: Int?
 
-    /// The photographer selected it in the camera: for now, its file carries a rating of one
-    /// star or more.
-    public var isSelected: Bool { (rating ?? 0) >= 1 }
+    /// Whether the photographer selected it in the camera for a destination that asks for
+    /// `minRating` stars: for now, its file carries a rating of at least that.
+    public func isSelected(minRating: Int) -> Bool { (rating ?? 0) >= max(1, minRating) }
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,

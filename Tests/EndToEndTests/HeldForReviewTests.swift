@@ -119,11 +119,15 @@ final class HeldForReviewTests: XCTestCase {
         let gallery = try GalleryProcess()
         let backup = try GalleryProcess()
         let harness = try RelayHarness(sendingTo: backup, note: "backup")
-        XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+        let added = try harness.relay(
+            "config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "selected", "--min-rating", "2")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.contains("(selected: 2 stars or more)"), added.stdout)
         let relay = try harness.startRun(["--config", "gallery", "--config", "backup"])
         let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
         for (seed, (name, tags)) in [
             ("IMG_0001.JPG", ["-XMP-xmp:Rating=3"]), ("IMG_0002.JPG", ["-XMP-xmp:Rating=0"]), ("IMG_0003.JPG", []),
+            ("IMG_0004.JPG", ["-XMP-xmp:Rating=1"]),
         ].enumerated() {
             let staged = harness.root.appendingPathComponent(name)
             try CameraJPEG.write(to: staged, .init(width: 320, height: 240, seed: seed + 1))
@@ -132,12 +136,12 @@ final class HeldForReviewTests: XCTestCase {
             }
             try FileManager.default.moveItem(at: staged, to: harness.dropFolder.appendingPathComponent(name))
         }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 4 || !relay.isRunning }, relay.stderr)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 1 || !relay.isRunning }, relay.stderr)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? self.held(harness).count) ?? 0) == 2 })
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? self.held(harness).count) ?? 0) == 3 })
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         XCTAssertEqual(try gallery.photos().map(\.name), ["IMG_0001.JPG"], "only the rated photo is selected")
-        XCTAssertEqual(Set(try held(harness).map(\.name)), ["IMG_0002.JPG", "IMG_0003.JPG"])
+        XCTAssertEqual(Set(try held(harness).map(\.name)), ["IMG_0002.JPG", "IMG_0003.JPG", "IMG_0004.JPG"], "one star is below two")
     }
 
     func testBadReviewCommandsSayWhatToDo() throws {
@@ -150,6 +154,11 @@ final class HeldForReviewTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("no photo '0123abcd' in the spool"), unknown.stderr)
         XCTAssertEqual(try harness.relay("review", "approve").status, 2)
         XCTAssertEqual(try harness.relay("review", "bless", "x").status, 2)
+        let stars = try harness.relay("config", "add", "--url", "https://example.com/u", "--min-rating", "2")
+        XCTAssertEqual(stars.status, 2)
+        XCTAssertTrue(stars.stderr.contains("--min-rating goes with --send selected"), stars.stderr)
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", "https://example.com/u", "--send", "selected", "--min-rating", "6").status, 2)
         let badRule = try harness.relay("config", "add", "--url", "https://example.com/u", "--send", "some")
         XCTAssertEqual(badRule.status, 2)
         XCTAssertTrue(badRule.stderr.contains("--send 'some': expected all, approved, selected or approved-or-selected"), badRule.stderr)

@@ -197,4 +197,13 @@ final class HeldLegTests: XCTestCase {
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         XCTAssertEqual(claim(&ledger, "B")?.id, "photo1", "the gallery sends nothing before a decision: the backup goes at once")
     }
+
+    func testASelectionNeedsTheStarsItsDestinationAsksFor() throws {
+        let threeStars = SpoolDestination(id: "A", label: "gallery", rule: .selected, minRating: 3)
+        var ledger = ledger([threeStars, backup])
+        _ = ledger.apply(.admit(photo(1, rating: 2), offer: nil, now: start, pid: 7))
+        _ = ledger.apply(.admit(photo(2, rating: 3), offer: nil, now: start, pid: 7))
+        XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .held, "two stars are not enough here")
+        XCTAssertEqual(claim(&ledger, "A")?.id, "photo2")
+    }
 }
