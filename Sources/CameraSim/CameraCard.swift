@@ -10,11 +10,15 @@ public struct SimObject: Sendable, Equatable {
     public let parent: UInt32
     public let format: UInt16
     public let name: String
-    public let content: PhotoContent
+    /// Its bytes (rewritten when the photographer rates the shot, as bodies write the rating
+    /// into the file on the card).
+    public internal(set) var content: PhotoContent
     public let captureDate: Date
     /// A shot kept in camera memory (Canon RequestObjectTransfer): not on the card, gone after
     /// TransferComplete.
     public let inMemory: Bool
+    /// Protected on the card (ObjectInfo's ProtectionStatus 0x0001, read-only).
+    public internal(set) var isProtected = false
 
     public var isFolder: Bool { content == .folder }
     public var size: Int { content.size }
@@ -38,9 +42,11 @@ public final class CameraCard: @unchecked Sendable {
     public let exposure: SimExposure
     /// Bytes of photos on the card at start, for the free space (CameraCard+Space.swift).
     var usedAtStart = 0
-    private let lock = NSLock()
-    private var objects: [UInt32: SimObject] = [:]
+    let lock = NSLock()
+    var objects: [UInt32: SimObject] = [:]
     private var order: [UInt32] = []
+    /// Objects whose info changed (protected, rated) since the session last looked.
+    var changed: [UInt32] = []
     private var nextHandle: UInt32
     private var photoNumber = 0
     private var pending: [SimObject] = []

@@ -112,8 +112,16 @@ public enum CameraSimCommand {
                     log.info("activated: serving sessions again")
                     continue
                 }
+                if let selection = Self.selection(words, card: card) {
+                    log.info(selection)
+                    continue
+                }
                 guard words.first == "shoot" else {
-                    if !words.isEmpty { log.info("stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate)") }
+                    if !words.isEmpty {
+                        log.info(
+                            "stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate, protect N, unprotect N, rate N K)"
+                        )
+                    }
                     continue
                 }
                 let count = words.count > 1 ? min(max(Int(words[1]) ?? 1, 1), 1000) : 1
@@ -124,5 +132,22 @@ public enum CameraSimCommand {
             }
         }
         thread.start()
+    }
+
+    /// "protect N", "unprotect N", "rate N K": the photographer selecting shot N on the body;
+    /// what it did, for the log (nil when the line is none of these).
+    static func selection(_ words: [Substring], card: CameraCard) -> String? {
+        guard let verb = words.first, let number = words.dropFirst().first.flatMap({ Int($0) }) else { return nil }
+        let changed: [SimObject]
+        switch (verb, words.count) {
+        case ("protect", 2): changed = card.setProtection(ofShot: number, true)
+        case ("unprotect", 2): changed = card.setProtection(ofShot: number, false)
+        case ("rate", 3):
+            guard let stars = Int(words[2]), (-1...5).contains(stars) else { return "stdin: rate N K takes K from -1 to 5" }
+            changed = card.rate(shot: number, stars: stars)
+        default: return nil
+        }
+        guard !changed.isEmpty else { return "stdin: no shot \(number) on the card" }
+        return "\(verb) \(changed.map(\.name).joined(separator: ", "))"
     }
 }

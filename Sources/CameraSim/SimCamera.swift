@@ -15,6 +15,8 @@ public struct SimCamera: Sendable {
     public internal(set) var sessionOpen = false
     /// Photos shot but not yet announced to this session.
     var undelivered: [SimObject] = []
+    /// Objects whose info changed (protected, rated) not yet announced to this session.
+    var changedUndelivered: [UInt32] = []
     /// Seconds on a monotonic clock (tests pass their own).
     let clock: @Sendable () -> Double
 
@@ -32,6 +34,14 @@ public struct SimCamera: Sendable {
     /// Moves photos shot since the last call into the undelivered list.
     mutating func collectNewShots() {
         undelivered += card.takeNewObjects()
+        changedUndelivered += card.takeChangedObjects()
+    }
+
+    /// ObjectInfoChanged (0x4007) for each object whose info changed, once each: how standard
+    /// PTP bodies, and Nikon DSLRs (gphoto2 issue 468, D5600), say a shot was protected or rated.
+    mutating func takeInfoChangedEvents() -> [PTPEvent] {
+        defer { changedUndelivered.removeAll() }
+        return changedUndelivered.map { PTPEvent(code: .objectInfoChanged, parameters: [$0]) }
     }
 
     /// A capture operation: the card queues the new photos like any other shot; taking them at

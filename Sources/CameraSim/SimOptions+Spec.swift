@@ -104,7 +104,10 @@ extension SimOptions {
                         + "RemoteReleaseOn full press), on SIGUSR1 (one shot), and for each line \"shoot\" or \"shoot N\" "
                         + "read on stdin. A line \"sleep DURATION\" makes the camera drop its client and stop listening "
                         + "for that long, then wake with the same card (a body that powers down). A line \"activate\" "
-                        + "lets a body that served its sessions (--sessions-per-activation) serve again."
+                        + "lets a body that served its sessions (--sessions-per-activation) serve again. \"protect N\", "
+                        + "\"unprotect N\" and \"rate N K\" (K from -1 to 5) select shot N on the body as a photographer does: "
+                        + "its files' ProtectionStatus, or an XMP xmp:Rating written into its JPEG; the generic profile "
+                        + "announces each with ObjectInfoChanged (0x4007)."
                 ]),
             SimQuirks.section, SimResourceOptions.section, SimFaults.section,
         ],

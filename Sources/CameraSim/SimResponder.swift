@@ -224,7 +224,7 @@ public struct SimResponder: Sendable {
         return PTPObjectInfo(
             storageID: object.storageID,
             objectFormat: PTPObjectFormat(object.format),
-            protectionStatus: 0,
+            protectionStatus: object.isProtected ? 0x0001 : 0,
             compressedSize: UInt32(truncatingIfNeeded: object.size),
             // Nikon reports NEF as "undefined" with a JPEG thumbnail; clients (gphoto2 among
             // them) refuse to download an undefined object that has no thumbnail format.

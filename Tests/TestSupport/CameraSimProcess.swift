@@ -70,6 +70,11 @@ public final class CameraSimProcess: Sendable {
         stdinPipe.fileHandleForWriting.write(Data("activate\n".utf8))
     }
 
+    /// A line on the control input (`protect 2`, `rate 3 4`: the photographer selecting a shot).
+    public func control(_ line: String) {
+        stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
     /// What the simulator logged so far.
     public var log: String { child.stderr }
 

@@ -25,7 +25,7 @@ struct GenericBehaviour: SimBehaviour {
         standardOperations + [.initiateCapture, .getDevicePropDesc, .getDevicePropValue]
     }
 
-    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
+    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .objectInfoChanged, .devicePropChanged, .captureComplete] }
 
     var properties: [PTPDevicePropertyCode] { [.batteryLevel] }
 
@@ -46,6 +46,7 @@ struct GenericBehaviour: SimBehaviour {
         guard camera.sessionOpen else { return [] }
         var events = camera.undelivered.map { PTPEvent(code: .objectAdded, parameters: [$0.handle]) }
         camera.undelivered.removeAll()
+        events += camera.takeInfoChangedEvents()
         if battery.changed(camera.card.battery.percent) {
             events.append(PTPEvent(code: .devicePropChanged, parameters: [UInt32(PTPDevicePropertyCode.batteryLevel.rawValue)]))
         }
