@@ -53,7 +53,9 @@ final class ReviewFeed: Sendable {
                 for decision in try journal.lastDecisions() {
                     apply(decision.photo, verdict: verdicts[decision.photo], by: decision.by, quietIfUnchanged: true)
                 }
-                if read.unreadable > 0 { warn("\(read.unreadable) lines of \(journal.url.path) are not decisions; they were skipped") }
+                if read.unreadable > 0 {
+                    warn("\(read.unreadable) lines of \(journal.url.path) are not decisions: skipped, and the file is left as it is")
+                }
                 progress.offset = read.end
             } catch {
                 warn("the review decisions cannot be read: \(error)")

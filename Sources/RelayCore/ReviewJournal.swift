@@ -99,6 +99,7 @@ public struct ReviewJournal: Sendable {
     /// Rewrites the journal with only the last decision on each of `photos` (those still in the
     /// spool or in failed/, an undo included), so it does not grow without end: read and
     /// replaced under the lock appends take, so that no decision acknowledged meanwhile is lost.
+    /// A journal with a line it cannot read is never rewritten.
     public func compact(keeping photos: Set<String>) throws(StateFileError) {
         var failure: StateFileError?
         try locked { () throws(Errno) in
@@ -107,8 +108,9 @@ public struct ReviewJournal: Sendable {
                 failure = error
                 return
             }
+            // A journal with lines it cannot read is left as it is (they may be a person's).
             let kept = all.decisions.filter { photos.contains($0.photo) }
-            guard kept.count < all.decisions.count || all.unreadable > 0 else { return }
+            guard kept.count < all.decisions.count, all.unreadable == 0 else { return }
             // The last decision on each photo, in the journal's own order.
             var lastIndex: [String: Int] = [:]
             for (index, decision) in kept.enumerated() { lastIndex[decision.photo] = index }

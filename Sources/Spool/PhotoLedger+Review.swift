@@ -98,6 +98,19 @@ extension PhotoLedger {
         return actions + [.saveSidecar(id: id)]
     }
 
+    /// How many photos are held for at least one of this run's destinations, and their bytes
+    /// (counted without copying their entries: the run asks twice a second).
+    public var heldUsage: (photos: Int, bytes: Int64) {
+        var usage = (photos: 0, bytes: Int64(0))
+        for photo in photos.values where !photo.finishing {
+            guard let legs = photo.legs, destinations.all.contains(where: { legs[$0.id]?.held == true && legs[$0.id]?.isQueued == true })
+            else { continue }
+            usage.photos += 1
+            usage.bytes += photo.entry.bytes
+        }
+        return usage
+    }
+
     /// The photos in the spool held for at least one of this run's destinations, oldest first,
     /// each with the labels of the destinations that hold it.
     public var heldPhotos: [(entry: SpoolEntry, destinations: [String])] {

@@ -43,8 +43,8 @@ extension Spool {
     /// What the spool holds, and what of it is held for review: photos and bytes.
     public func usage() -> (photos: Int, bytes: Int64, heldPhotos: Int, heldBytes: Int64) {
         look { ledger in
-            let held = ledger.heldPhotos.map(\.entry)
-            return (ledger.order.count, ledger.heldBytes, held.count, held.reduce(Int64(0)) { $0 + $1.bytes })
+            let held = ledger.heldUsage
+            return (ledger.order.count, ledger.heldBytes, held.photos, held.bytes)
         }
     }
 }

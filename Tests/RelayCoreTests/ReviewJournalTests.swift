@@ -67,6 +67,17 @@ final class ReviewJournalTests: XCTestCase {
         XCTAssertNil(try journal.verdicts()["undone"])
     }
 
+    func testAJournalWithALineItCannotReadIsNeverRewritten() throws {
+        try journal.append([ReviewDecision(photo: "gone", kind: .approve, by: "t")])
+        let handle = try FileHandle(forWritingTo: journal.url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("a note somebody typed\n".utf8))
+        try handle.close()
+        let before = try Data(contentsOf: journal.url)
+        try journal.compact(keeping: [])
+        XCTAssertEqual(try Data(contentsOf: journal.url), before, "left exactly as it was")
+    }
+
     func testWritersAtOnceLoseNoDecision() throws {
         let writers = 4
         let each = 50

@@ -55,6 +55,8 @@ final class HeldLegTests: XCTestCase {
         XCTAssertEqual(ledger.queues["A"]?.held, 1)
         XCTAssertEqual(ledger.queues["A"]?.queued, 0)
         XCTAssertEqual(ledger.heldPhotos.map(\.destinations), [["gallery"]])
+        XCTAssertEqual(ledger.heldUsage.photos, 1)
+        XCTAssertEqual(ledger.heldUsage.bytes, 1_000)
         let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
         XCTAssertFalse(done.contains { if case .finish = $0 { true } else { false } }, "the photo stays while the gallery holds it")
     }
