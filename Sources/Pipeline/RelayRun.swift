@@ -131,7 +131,7 @@ public final class RelayRun {
             ([config] + otherConfigs).map {
                 SpoolDestination(
                     id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, takesRendition: $0.renditionSpec != nil,
-                    takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule, minRating: $0.selectionMinRating)
+                    takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule, selection: $0.selectionPolicy)
             })
         do {
             // A destination that sends selected photos needs each photo's rating from its file.

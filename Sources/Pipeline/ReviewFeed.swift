@@ -179,18 +179,9 @@ final class ReviewFeed: Sendable {
     }
 
     private static func outcome(of decisions: [PhotoLedger.Decision]) -> ReviewOutcome {
-        var outcome = ReviewOutcome()
-        for decision in decisions {
-            switch decision.change {
-            case .released: outcome.released.append(decision.label)
-            case .rejected: outcome.rejected.append(decision.label)
-            case .heldAgain: outcome.heldAgain.append(decision.label)
-            case .alreadySent: outcome.alreadySent.append(decision.label)
-            case .tooLate: outcome.tooLate.append(decision.label)
-            case .unchanged: break
-            }
-        }
-        return outcome
+        ReviewOutcome(
+            released: decisions.labels(.released), rejected: decisions.labels(.rejected), heldAgain: decisions.labels(.heldAgain),
+            alreadySent: decisions.labels(.alreadySent), tooLate: decisions.labels(.tooLate))
     }
 
     private func warn(_ message: String) {

@@ -38,6 +38,12 @@ enum ConfigCommand {
         "with --send selected or approved-or-selected: the fewest stars (1 to 5) a photo's rating needs to count as selected",
         default: RequestConfig(url: "").selectionMinRating, in: RequestConfig.minRatings)
 
+    static let countProtected = Option.choice(
+        "--count-protected",
+        "with --send selected or approved-or-selected: whether a shot protected on the camera counts as selected (a rating "
+            + "in the file always does)",
+        [(word: "yes", value: true), (word: "no", value: false)], default: RequestConfig(url: "").selectionPolicy.protectionCounts)
+
     /// Each destination kind's own fields (`Destinations.fields`), as options.
     static let fieldOptions: [(field: ConfigField, single: Option<String>?, repeated: RepeatedOption<String>?)] = Destinations.fields.map {
         field, schemes in
@@ -47,7 +53,10 @@ enum ConfigCommand {
     }
 
     static let addOptions: [OptionSpec] =
-        [url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec, minRating.spec]
+        [
+            url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec, minRating.spec,
+            countProtected.spec,
+        ]
         + fieldOptions.map { $0.single?.spec ?? $0.repeated!.spec } + RenditionOptions.options
 
     static let json = Flag("--json", "list, show: the configs as JSON (secrets redacted)")
@@ -159,6 +168,12 @@ enum ConfigCommand {
             }
             config.minRating = try args.value(minRating)
         }
+        if args.gave(countProtected.spec) {
+            guard config.sendRule == .selected || config.sendRule == .approvedOrSelected else {
+                throw CommandFailure(.usage, "--count-protected goes with --send selected or --send approved-or-selected")
+            }
+            config.protectedSelects = try args.value(countProtected)
+        }
         try Destinations.validate(config.trimmed())
         try home.createIfNeeded()
         let saved = try store.update { (list: inout ConfigList) throws(ConfigError) -> RequestConfig in
@@ -239,6 +254,7 @@ enum ConfigCommand {
         "\(config.id.uuidString.prefix(8).lowercased()): \(Destinations.target(of: config))"
             + (config.sendRule.holds ? " (sends \(config.sendRule.rawValue) photos)" : "")
             + (config.minRating.map { " (selected: \($0) stars or more)" } ?? "")
+            + (config.protectedSelects == false ? " (protection does not select)" : "")
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {

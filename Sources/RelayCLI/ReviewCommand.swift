@@ -45,7 +45,7 @@ enum ReviewCommand {
     static func photos(home: RelayHome, in snapshot: SpoolSnapshot? = nil) throws -> [HeldPhoto] {
         let rules = Dictionary(
             ((try? ConfigStore(home: home).load().configs) ?? []).map {
-                ($0.id.uuidString, (rule: $0.sendRule, minRating: $0.selectionMinRating))
+                ($0.id.uuidString, (rule: $0.sendRule, selection: $0.selectionPolicy))
             },
             uniquingKeysWith: { first, _ in first })
         let verdicts = try ReviewJournal(home: home).verdicts()
@@ -64,7 +64,8 @@ enum ReviewCommand {
             let entry = photo.entry
             let time = entry.capturedAt.formatted(date: .omitted, time: .standard)
             print(
-                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.source)  \(time)  held for \(photo.heldFor.joined(separator: ", "))")
+                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.source)  \(time)  held for \(photo.heldFor.joined(separator: ", "))"
+                    + (entry.selection.marks.isEmpty ? "" : "  \(entry.selection.marks)"))
         }
     }
 
@@ -133,6 +134,7 @@ enum ReviewCommand {
         var spooledAt: Date
         var heldFor: [String]
         var rating: Int?
+        var protected: Bool
 
         init(_ photo: HeldPhoto) {
             id = photo.entry.id
@@ -142,6 +144,7 @@ enum ReviewCommand {
             spooledAt = photo.entry.spooledAt
             heldFor = photo.heldFor
             rating = photo.entry.rating
+            protected = photo.entry.selection.protected
         }
     }
 }

@@ -62,7 +62,8 @@ enum StatusArguments {
                     run.held().map { photo in
                         ReviewDesk.Photo(
                             id: photo.entry.id, name: photo.entry.uploadName, source: photo.entry.source,
-                            capturedAt: photo.entry.capturedAt, heldFor: photo.destinations, rating: photo.entry.rating)
+                            capturedAt: photo.entry.capturedAt, heldFor: photo.destinations, rating: photo.entry.rating,
+                            protected: photo.entry.selection.protected)
                     }
                 },
                 version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },

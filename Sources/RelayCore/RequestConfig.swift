@@ -39,6 +39,9 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// With `send` selected (or approved-or-selected): the fewest stars a photo's rating needs
     /// to count as selected; 1 when absent.
     public var minRating: Int?
+    /// With `send` selected (or approved-or-selected): whether a shot protected on the card counts
+    /// as selected; yes when absent.
+    public var protectedSelects: Bool?
     /// The destination kind's own fields, by name, as written in the config.
     public var options: [String: ConfigValue]
 
@@ -73,6 +76,11 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// The fewest stars that select a photo for this destination.
     public var selectionMinRating: Int { minRating ?? 1 }
 
+    /// What selects a photo for this destination: its stars, and protection unless switched off.
+    public var selectionPolicy: SelectionPolicy {
+        SelectionPolicy(minRating: selectionMinRating, protectionCounts: protectedSelects ?? true)
+    }
+
     /// The ratings `minRating` may take: one to five stars.
     public static let minRatings = 1...5
 
@@ -81,7 +89,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     /// The fields every config has; any other field is the destination kind's.
     public enum CommonField: String, CodingKey, CaseIterable {
-        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send, minRating
+        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send, minRating, protectedSelects
     }
 
     public init(from decoder: Decoder) throws {
@@ -103,6 +111,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
         send = try c.decodeIfPresent(SendRule.self, forKey: .send)
         minRating = try c.decodeIfPresent(Int.self, forKey: .minRating)
+        protectedSelects = try c.decodeIfPresent(Bool.self, forKey: .protectedSelects)
         let all = try decoder.container(keyedBy: AnyCodingKey.self)
         options = [:]
         for key in all.allKeys where CommonField(stringValue: key.stringValue) == nil {
@@ -123,6 +132,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(priority, forKey: .priority)
         try c.encodeIfPresent(send, forKey: .send)
         try c.encodeIfPresent(minRating, forKey: .minRating)
+        try c.encodeIfPresent(protectedSelects, forKey: .protectedSelects)
         var all = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in options where CommonField(stringValue: name) == nil {
             try all.encode(value, forKey: AnyCodingKey(stringValue: name))

@@ -51,6 +51,15 @@ public struct EventSentence: Sendable {
                 parts.append("rejected too long ago to undo for \(outcome.tooLate.joined(separator: ", ")): it stands")
             }
             return "\(photo.name) \(what) by \(by)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
+        case .selected(let photo, let marks, let camera, let outcome):
+            var parts: [String] = []
+            if !outcome.released.isEmpty { parts.append("sending to \(outcome.released.joined(separator: ", "))") }
+            if !outcome.heldAgain.isEmpty { parts.append("held again for \(outcome.heldAgain.joined(separator: ", "))") }
+            if !outcome.alreadySent.isEmpty {
+                parts.append("already sent to \(outcome.alreadySent.joined(separator: ", ")), nothing changed there")
+            }
+            let what = marks.isEmpty ? "unmarked on \(camera)" : "marked \(marks) on \(camera)"
+            return "\(photo.name) \(what)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
         }
     }
 

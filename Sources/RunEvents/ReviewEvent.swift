@@ -8,6 +8,9 @@ public enum ReviewEvent: Sendable, Equatable {
     case held(PhotoRef, destinations: [String])
     /// A decision reached the run (`verdict` nil: the last one undone), by `by`, and what it did.
     case decided(PhotoRef, verdict: ReviewVerdict?, by: String, outcome: ReviewOutcome)
+    /// The photographer's marks on a photo changed in the camera `camera` (issue 41): what they
+    /// are now (``PhotoSelection/marks``, empty: none), and what that did.
+    case selected(PhotoRef, marks: String, camera: String, outcome: ReviewOutcome)
 }
 
 /// What a decision did at each destination that holds photos (by label).
@@ -45,6 +48,7 @@ extension ReviewEvent {
         case .decided(_, .approved?, _, _): "photo.approved"
         case .decided(_, .rejected?, _, _): "photo.rejected"
         case .decided(_, nil, _, _): "photo.undone"
+        case .selected: "photo.selected"
         }
     }
 
@@ -58,6 +62,12 @@ extension ReviewEvent {
                 "rejected": .array(outcome.rejected.map(JSONValue.string)), "heldAgain": .array(outcome.heldAgain.map(JSONValue.string)),
                 "alreadySent": .array(outcome.alreadySent.map(JSONValue.string)),
                 "tooLate": .array(outcome.tooLate.map(JSONValue.string)),
+            ]) { $1 }
+        case .selected(let photo, let marks, let camera, let outcome):
+            photo.jsonFields.merging([
+                "marks": .string(marks), "camera": .string(camera), "released": .array(outcome.released.map(JSONValue.string)),
+                "heldAgain": .array(outcome.heldAgain.map(JSONValue.string)),
+                "alreadySent": .array(outcome.alreadySent.map(JSONValue.string)),
             ]) { $1 }
         }
     }

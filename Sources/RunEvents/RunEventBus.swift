@@ -165,4 +165,9 @@ public struct SourceReporter: Sendable {
     public func callAsFunction(_ event: SourceEvent) {
         bus?.publish(.source(source, event))
     }
+
+    /// A review event the source learnt of (the photographer selecting in the camera).
+    public func review(_ event: ReviewEvent) {
+        bus?.publish(.review(event))
+    }
 }

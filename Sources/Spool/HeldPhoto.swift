@@ -21,8 +21,10 @@ public struct HeldPhoto: Sendable, Equatable {
     public var goingTo: [String]
 
     /// What each destination of `entry` whose rule holds photos (`rules`, by config id, with
-    /// the stars each needs to count a photo selected) makes of it, given `verdict`.
-    public init(_ entry: SpoolEntry, rules: [String: (rule: SendRule, minRating: Int)], verdict: ReviewVerdict?, now: Date = Date()) {
+    /// what each counts as selected) makes of it, given `verdict`.
+    public init(
+        _ entry: SpoolEntry, rules: [String: (rule: SendRule, selection: SelectionPolicy)], verdict: ReviewVerdict?, now: Date = Date()
+    ) {
         self.entry = entry
         self.verdict = verdict
         heldFor = []
@@ -31,7 +33,7 @@ public struct HeldPhoto: Sendable, Equatable {
         finallyRejectedFor = []
         goingTo = []
         for (id, progress) in (entry.destinations ?? [:]).sorted(by: { $0.value.label < $1.value.label }) {
-            guard let (rule, minRating) = rules[id], rule.holds else { continue }
+            guard let (rule, selection) = rules[id], rule.holds else { continue }
             switch progress.state {
             case .delivered, .failed: sentTo.append(progress.label)
             case .rejected:
@@ -40,7 +42,7 @@ public struct HeldPhoto: Sendable, Equatable {
                     finallyRejectedFor.append(progress.label)
                 }
             case .queued:
-                switch rule.fate(verdict: verdict, selected: entry.isSelected(minRating: minRating)) {
+                switch rule.fate(verdict: verdict, selected: entry.isSelected(selection)) {
                 case .held: heldFor.append(progress.label)
                 case .rejected: rejectedFor.append(progress.label)
                 case .send: goingTo.append(progress.label)

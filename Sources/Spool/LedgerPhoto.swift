@@ -119,7 +119,7 @@ struct LedgerPhoto: Sendable {
     var isInFlight: Bool { legs?.values.contains { $0.inFlight != nil } ?? false }
 
     /// Whether the photographer selected it for `destination`.
-    func selected(for destination: SpoolDestination) -> Bool { entry.isSelected(minRating: destination.minRating) }
+    func selected(for destination: SpoolDestination) -> Bool { entry.isSelected(destination.selection) }
 
     /// Its rendition is still to be made (or being made): a leg that takes it cannot go yet.
     var waitsForRendition: Bool {

@@ -83,7 +83,27 @@ extension PhotoLedger {
     mutating func decide(_ id: String, verdict: ReviewVerdict?, now: Date) -> [Action] {
         guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
         photos[id]?.verdict = verdict
-        let decisions = judge(id, reconsidering: true, now: now)
+        return rejudged(id, judge(id, reconsidering: true, now: now), now: now)
+    }
+
+    /// What the photographer marked in the camera on the photo `id`, learnt after it came in
+    /// (an event, a re-read header): its legs judged again by their rules. A person's rejection
+    /// stands; a leg already sent (or in flight) does not change. The sidecar keeps the marks.
+    mutating func select(_ id: String, _ selection: PhotoSelection, now: Date) -> [Action] {
+        guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
+        guard photo.entry.selection != selection else { return [.decided(id: id, [])] }
+        photos[id]?.entry.selection = selection
+        let actions = rejudged(id, judge(id, reconsidering: false, now: now), now: now)
+        let written = actions.contains {
+            if case .finish = $0 { return true }
+            return $0 == .saveSidecar(id: id)
+        }
+        return written ? actions : actions + [.saveSidecar(id: id)]
+    }
+
+    /// The actions after `id`'s legs were judged again: the sidecar written when a leg changed,
+    /// the photo finished when its last leg settled, its rendition removed or awaited.
+    private mutating func rejudged(_ id: String, _ decisions: [Decision], now: Date) -> [Action] {
         var actions: [Action] = [.decided(id: id, decisions)]
         let persisted = decisions.contains { $0.change == .rejected || $0.change == .released || $0.change == .heldAgain }
         guard persisted else { return actions }
@@ -119,5 +139,12 @@ extension PhotoLedger {
             let holding = destinations.all.filter { legs[$0.id]?.held == true && legs[$0.id]?.isQueued == true }.map(\.label)
             return holding.isEmpty ? nil : (photo.snapshot, holding)
         }
+    }
+}
+
+extension [PhotoLedger.Decision] {
+    /// The labels of the destinations where the decision made `change`, in order.
+    public func labels(_ change: PhotoLedger.Decision.Change) -> [String] {
+        filter { $0.change == change }.map(\.label)
     }
 }

@@ -122,6 +122,8 @@ public struct PhotoLedger: Sendable {
         // MARK: Decisions
         /// A person's verdict on a photo (nil: the last one undone), from the review journal.
         case decide(id: String, verdict: ReviewVerdict?, now: Date)
+        /// What the photographer marked on the photo in the camera, learnt after it came in.
+        case select(id: String, PhotoSelection, now: Date)
         /// Time passes: photos kept for an undo of their rejection leave once it is too late.
         case tick(now: Date)
     }
@@ -159,7 +161,8 @@ public struct PhotoLedger: Sendable {
         case released(SpoolEntry)
         /// How a worker's reading during the download ended for it.
         case cutThrough(OfferOutcome)
-        /// What a decision did to each leg of the photo (nil: it is not in the spool).
+        /// What a decision (or a selection in the camera) did to each leg of the photo (nil: it
+        /// is not in the spool).
         case decided(id: String, [Decision]?)
     }
 
@@ -212,6 +215,7 @@ public struct PhotoLedger: Sendable {
             persistedSequence = max(persistedSequence, sequence)
             return []
         case .decide(let id, let verdict, let now): return decide(id, verdict: verdict, now: now)
+        case .select(let id, let selection, let now): return select(id, selection, now: now)
         case .tick(let now): return order.flatMap { finishIfSettled($0, now: now) }
         }
     }

@@ -84,7 +84,8 @@ extension Spool {
         var renamed = false
         do {
             entry.bytes = try incoming.synchronize()
-            entry.rating = readRating?(incoming.url)
+            entry.selection = identity.selection
+            if let readRating { entry.rating = readRating(incoming.url) }
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.
             try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)

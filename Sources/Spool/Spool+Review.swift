@@ -48,3 +48,16 @@ extension Spool {
         }
     }
 }
+
+extension Spool {
+    /// What the photographer marked in the camera on the photo `id`, learnt after it came in.
+    /// Returns what it did to each of the photo's legs that this run delivers to (empty: the
+    /// marks did not change); nil when the photo is not in the spool.
+    @discardableResult
+    public func select(_ id: String, _ selection: PhotoSelection) throws(SpoolError) -> [PhotoLedger.Decision]? {
+        let applied = apply(.select(id: id, selection, now: Date()))
+        if let failure = applied.failure { throw failure }
+        for case .decided(_, let decisions) in applied.actions { return decisions }
+        return nil
+    }
+}

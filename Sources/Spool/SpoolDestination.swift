@@ -19,14 +19,14 @@ public struct SpoolDestination: Sendable, Equatable {
     public var takesGrowing: Bool
     /// Which photos it is sent; a photo the rule does not admit (yet) is held for it.
     public var rule: SendRule
-    /// The fewest stars a photo's rating needs to count as selected here.
-    public var minRating: Int
+    /// What counts as the photographer's selection here (stars, protection).
+    public var selection: SelectionPolicy
 
     /// `takesGrowing` stays off for a destination whose rule holds photos: a photo still
     /// downloading has had no decision.
     public init(
         id: String, label: String, lowPriority: Bool = false, takesRendition: Bool = false, takesGrowing: Bool = false,
-        rule: SendRule = .all, minRating: Int = 1
+        rule: SendRule = .all, selection: SelectionPolicy = SelectionPolicy()
     ) {
         self.id = id
         self.label = label
@@ -34,7 +34,7 @@ public struct SpoolDestination: Sendable, Equatable {
         self.takesRendition = takesRendition
         self.takesGrowing = takesGrowing && !rule.holds
         self.rule = rule
-        self.minRating = minRating
+        self.selection = selection
     }
 }
 

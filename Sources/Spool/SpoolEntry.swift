@@ -47,13 +47,25 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     /// What names the photo's content at its source, for a source that can name a photo only
     /// at its end (an FTP upload: account, path, size and SHA-256); see ``PhotoIdentity/contentKey``.
     public var contentKey: String?
-    /// The photographer's rating the file carries (0 to 5; -1 rejected), when it carries one:
-    /// one star or more selects the photo for a destination that sends selected photos.
+    /// The photographer's rating the file carries (0 to 5; -1 rejected), when it carries one.
     public var rating: Int?
+    /// Protected on the camera's card (set only when it is).
+    public var protected: Bool?
+    /// The camera asked for it to be transferred (set only when it did).
+    public var transferRequested: Bool?
 
-    /// Whether the photographer selected it in the camera for a destination that asks for
-    /// `minRating` stars: for now, its file carries a rating of at least that.
-    public func isSelected(minRating: Int) -> Bool { (rating ?? 0) >= max(1, minRating) }
+    /// What the photographer marked on it in the camera, as last known.
+    public var selection: PhotoSelection {
+        get { PhotoSelection(rating: rating, protected: protected ?? false, requested: transferRequested ?? false) }
+        set {
+            rating = newValue.rating
+            protected = newValue.protected ? true : nil
+            transferRequested = newValue.requested ? true : nil
+        }
+    }
+
+    /// Whether the photographer selected it in the camera for a destination with `policy`.
+    public func isSelected(_ policy: SelectionPolicy) -> Bool { selection.selects(policy) }
 
     public init(
         id: String, sequence: Int, source: String, cameraFileName: String, uploadName: String, bytes: Int64,
@@ -96,6 +108,9 @@ public struct PhotoIdentity: Sendable, Equatable {
     /// the spool (``Spool/contains(contentKey:)``) even if relay died before the source
     /// remembered it.
     public var contentKey: String?
+    /// What the source says the photographer marked on it (a card's protection); its rating is
+    /// read from the file when it is committed.
+    public var selection = PhotoSelection()
 
     public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, timerShot: Int? = nil) {
         self.source = source

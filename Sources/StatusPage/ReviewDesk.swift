@@ -16,14 +16,19 @@ public struct ReviewDesk: Sendable {
         public var heldFor: [String]
         /// The rating its file carries, if any.
         public var rating: Int?
+        /// Protected on the camera's card.
+        public var protected: Bool
 
-        public init(id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil) {
+        public init(
+            id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil, protected: Bool = false
+        ) {
             self.id = id
             self.name = name
             self.source = source
             self.capturedAt = capturedAt
             self.heldFor = heldFor
             self.rating = rating
+            self.protected = protected
         }
     }
 

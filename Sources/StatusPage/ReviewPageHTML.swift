@@ -91,7 +91,8 @@ enum ReviewPageHTML {
           const facts = document.createElement("div");
           facts.className = "facts";
           const time = new Date(photo.capturedAt).toLocaleTimeString();
-          facts.textContent = time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "");
+          facts.textContent = time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "")
+            + (photo.protected ? " · 🔒 protected" : "");
           node.append(img, name, facts);
           node.addEventListener("click", () => { toggle(photo.id); focusOn(photos.findIndex((p) => p.id === photo.id)); });
           cards.set(photo.id, node);

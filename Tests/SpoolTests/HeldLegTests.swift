@@ -201,7 +201,7 @@ final class HeldLegTests: XCTestCase {
     }
 
     func testASelectionNeedsTheStarsItsDestinationAsksFor() throws {
-        let threeStars = SpoolDestination(id: "A", label: "gallery", rule: .selected, minRating: 3)
+        let threeStars = SpoolDestination(id: "A", label: "gallery", rule: .selected, selection: SelectionPolicy(minRating: 3))
         var ledger = ledger([threeStars, backup])
         _ = ledger.apply(.admit(photo(1, rating: 2), offer: nil, now: start, pid: 7))
         _ = ledger.apply(.admit(photo(2, rating: 3), offer: nil, now: start, pid: 7))
