@@ -29,6 +29,24 @@ extension CameraCard {
         }
     }
 
+    /// `transfer N`: the body's transfer button on shot N's JPEG (Canon bodies then raise
+    /// RequestObjectTransfer for a file on the card, libgphoto2 ptp.h 0xC186).
+    public func requestTransfer(ofShot number: Int) -> [SimObject] {
+        change(shot: number, jpegOnly: true) { object in
+            if !transferRequests.contains(object.handle) { transferRequests.append(object.handle) }
+            return false
+        }
+    }
+
+    /// Objects sent with the transfer button since the last call, in order.
+    public func takeTransferRequests() -> [UInt32] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = transferRequests
+        transferRequests.removeAll()
+        return taken
+    }
+
     /// Objects whose info changed since the last call, each once, in the order they changed.
     public func takeChangedObjects() -> [UInt32] {
         lock.lock()

@@ -47,6 +47,8 @@ public final class CameraCard: @unchecked Sendable {
     private var order: [UInt32] = []
     /// Objects whose info changed (protected, rated) since the session last looked.
     var changed: [UInt32] = []
+    /// Objects the photographer sent with the body's transfer button, not yet announced.
+    var transferRequests: [UInt32] = []
     private var nextHandle: UInt32
     private var photoNumber = 0
     private var pending: [SimObject] = []

@@ -119,7 +119,7 @@ public enum CameraSimCommand {
                 guard words.first == "shoot" else {
                     if !words.isEmpty {
                         log.info(
-                            "stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate, protect N, unprotect N, rate N K)"
+                            "stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate, protect N, unprotect N, rate N K, transfer N)"
                         )
                     }
                     continue
@@ -134,7 +134,8 @@ public enum CameraSimCommand {
         thread.start()
     }
 
-    /// "protect N", "unprotect N", "rate N K": the photographer selecting shot N on the body;
+    /// "protect N", "unprotect N", "rate N K", "transfer N": the photographer selecting shot N on
+    /// the body (transfer: Canon's transfer button; other profiles raise nothing for it);
     /// what it did, for the log (nil when the line is none of these).
     static func selection(_ words: [Substring], card: CameraCard) -> String? {
         guard let verb = words.first, let number = words.dropFirst().first.flatMap({ Int($0) }) else { return nil }
@@ -142,6 +143,7 @@ public enum CameraSimCommand {
         switch (verb, words.count) {
         case ("protect", 2): changed = card.setProtection(ofShot: number, true)
         case ("unprotect", 2): changed = card.setProtection(ofShot: number, false)
+        case ("transfer", 2): changed = card.requestTransfer(ofShot: number)
         case ("rate", 3):
             guard let stars = Int(words[2]), (-1...5).contains(stars) else { return "stdin: rate N K takes K from -1 to 5" }
             changed = card.rate(shot: number, stars: stars)

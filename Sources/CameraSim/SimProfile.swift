@@ -39,15 +39,17 @@ public enum SimProfile: String, CaseIterable, Sendable {
     func makeBehaviour(propertyFlood: Int, quirks: SimQuirks) -> any SimBehaviour {
         switch self {
         case .canonEOS:
-            return CanonEOSBehaviour(memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false, propertyFlood: propertyFlood)
+            return CanonEOSBehaviour(
+                memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false, propertyFlood: propertyFlood,
+                changeRecords: quirks.canonChangeRecords)
         case .canonR5m2:
             return CanonEOSBehaviour(
                 records: .longFileName64, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? true,
-                propertyFlood: propertyFlood)
+                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords)
         case .canonEOSM:
             return CanonEOSBehaviour(
                 needsRemoteMode: true, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false,
-                propertyFlood: propertyFlood)
+                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords)
         case .nikon:
             return NikonBehaviour(objectInfoBusySeconds: quirks.objectInfoBusySeconds)
         case .nikonZ:

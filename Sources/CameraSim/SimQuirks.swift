@@ -24,6 +24,8 @@ public struct SimQuirks: Sendable, Equatable {
     /// A bare TCP connection (a scan's, closed without a handshake) spends the activation too,
     /// as on a body that serves one connection at a time.
     public var probeSpendsActivation = false
+    /// canon-*: the records a shot protected or rated on the body raises.
+    var canonChangeRecords = CanonEOSBehaviour.ChangeRecords.both
 
     public init() {}
 
@@ -73,13 +75,20 @@ public struct SimQuirks: Sendable, Equatable {
             + "on a body that serves one connection at a time",
         onOff, default: SimQuirks().probeSpendsActivation)
 
+    static let canonChangeRecords = Option.choice(
+        "--canon-change-events",
+        "canon-*: what a shot protected or rated on the body raises: ObjectInfoChangedEx (0xC187; 0xC1B7 on canon-r5m2) "
+            + "as older firmware, ObjectContentChanged (0xC188) as newer, or both as some bodies (libgphoto2 PR 261)",
+        [(word: "info", value: CanonEOSBehaviour.ChangeRecords.info), (word: "content", value: .content), (word: "both", value: .both)],
+        default: SimQuirks().canonChangeRecords)
+
     private static let onOff = [(word: "on", value: true), (word: "off", value: false)]
 
     static let section = CommandSpec.Section(
         title: "VENDOR QUIRKS (each on in its profile as real bodies behave; switch off to compare)",
         options: [
             objectInfoBusy.spec, computerMode.spec, memoryObjectInfo.spec, sdioHandshake.spec, sessionsPerActivation.spec,
-            zEvents.spec, sdioVersion.spec, sonyAllProperties.spec, probeSpendsActivation.spec,
+            zEvents.spec, sdioVersion.spec, sonyAllProperties.spec, probeSpendsActivation.spec, canonChangeRecords.spec,
         ])
 
     /// The quirks as `args` switches them.
@@ -94,5 +103,6 @@ public struct SimQuirks: Sendable, Equatable {
         sdioVersion = try args.value(Self.sdioVersion) ?? sdioVersion
         sonyAllProperties = try args.value(Self.sonyAllProperties) ?? sonyAllProperties
         probeSpendsActivation = try args.value(Self.probeSpendsActivation) ?? probeSpendsActivation
+        canonChangeRecords = try args.value(Self.canonChangeRecords) ?? canonChangeRecords
     }
 }

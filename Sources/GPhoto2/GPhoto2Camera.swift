@@ -222,6 +222,9 @@ final class Handles: @unchecked Sendable {
         case GP_EVENT_FILE_ADDED:
             guard let data else { return .other }
             return .fileAdded(GPhoto2FilePath(data.assumingMemoryBound(to: CameraFilePath.self).pointee))
+        case GP_EVENT_FILE_CHANGED:
+            guard let data else { return .other }
+            return .fileChanged(GPhoto2FilePath(data.assumingMemoryBound(to: CameraFilePath.self).pointee))
         default: return .other
         }
     }
@@ -234,7 +237,9 @@ final class Handles: @unchecked Sendable {
         return GPhoto2FileInfo(
             size: fields & GP_FILE_INFO_SIZE.rawValue != 0 ? Int64(info.file.size) : nil,
             modified: fields & GP_FILE_INFO_MTIME.rawValue != 0 ? Int(info.file.mtime) : nil,
-            mimeType: fields & GP_FILE_INFO_TYPE.rawValue != 0 && !mime.isEmpty ? mime : nil)
+            mimeType: fields & GP_FILE_INFO_TYPE.rawValue != 0 && !mime.isEmpty ? mime : nil,
+            protected: fields & GP_FILE_INFO_PERMISSIONS.rawValue != 0
+                ? info.file.permissions.rawValue & GP_FILE_PERM_DELETE.rawValue == 0 : nil)
     }
 
     func read(_ file: GPhoto2FilePath, offset: Int64, count: Int) throws(GPhoto2Error) -> [UInt8] {

@@ -20,11 +20,15 @@ public struct GPhoto2FileInfo: Equatable, Sendable {
     public var modified: Int?
     /// The MIME type the driver reports ("image/jpeg", "image/x-canon-cr2"…).
     public var mimeType: String?
+    /// Protected on the card: the driver's permissions allow no deletion (the ptp2 driver
+    /// maps ProtectionStatus ReadOnly so); nil when it reports no permissions.
+    public var protected: Bool?
 
-    public init(size: Int64?, modified: Int?, mimeType: String?) {
+    public init(size: Int64?, modified: Int?, mimeType: String?, protected: Bool? = nil) {
         self.size = size
         self.modified = modified
         self.mimeType = mimeType
+        self.protected = protected
     }
 }
 
@@ -34,6 +38,9 @@ public enum GPhoto2Event: Equatable, Sendable {
     case timeout
     /// A new file on the camera (a shot, or a capture held in its memory).
     case fileAdded(GPhoto2FilePath)
+    /// A file's info changed on the camera (protected or rated on the body: the ptp2 driver
+    /// reports ObjectInfoChanged so).
+    case fileChanged(GPhoto2FilePath)
     /// The camera finished a capture (its files come as `fileAdded`).
     case captureComplete
     /// Anything else (a property changed, a folder added).

@@ -22,7 +22,18 @@ public enum CanonEOSEventType {
     /// A capture in camera memory on newer bodies: handle @8, format @12, size @20 (64-bit),
     /// parent @29, no file name; at least 37 bytes (libgphoto2 ptp-pack.c, commit af0b35bb3).
     public static let requestObjectTransfer64LFN: UInt32 = 0xC1B8
+    /// A file's info changed (protected on the body, among others): the ObjectAddedEx layout,
+    /// handle @8 (libgphoto2 ptp-pack.c, `ptp_unpack_EOS_events`).
     public static let objectInfoChangedEx: UInt32 = 0xC187
+    /// A file's content changed (newer firmware, when a shot is rated: the XMP in the file is
+    /// rewritten; libgphoto2 PR 261): handle @8 only.
+    public static let objectContentChanged: UInt32 = 0xC188
+    /// `objectInfoChangedEx`'s counterpart of `objectAddedEx64` (libgphoto2 ptp.h).
+    public static let objectInfoChangedEx64: UInt32 = 0xC1A8
+    /// The records that say a file on the card changed.
+    public static let objectChanges: Set<UInt32> = [
+        objectInfoChangedEx, objectContentChanged, objectInfoChangedEx64, objectInfoChangedEx64LFN,
+    ]
     /// Property @8, value @12.
     public static let propValueChanged: UInt32 = 0xC189
     /// Property @8, then the allowed values.
@@ -78,8 +89,8 @@ public enum CanonEOSEventRecord: Equatable, Sendable {
     /// 0xC18A: the values the property may take now (4 bytes each; empty when the record
     /// carries none).
     case availListChanged(property: UInt32, values: [UInt32])
-    /// 0xC187.
-    case objectInfoChanged(handle: UInt32)
+    /// 0xC187, 0xC188, 0xC1A8 or 0xC1B7 (`type`): the file `handle` changed on the card.
+    case objectChanged(type: UInt32, handle: UInt32)
     /// Any other record, or a known type too short for its layout, skipped by its size.
     case unknown(type: UInt32, size: UInt32)
 
@@ -89,7 +100,7 @@ public enum CanonEOSEventRecord: Equatable, Sendable {
         case .objectAdded(let object), .requestObjectTransfer(let object): return object.recordType
         case .propValueChanged: return CanonEOSEventType.propValueChanged
         case .availListChanged: return CanonEOSEventType.availListChanged
-        case .objectInfoChanged: return CanonEOSEventType.objectInfoChangedEx
+        case .objectChanged(let type, _): return type
         case .unknown(let type, _): return type
         }
     }
@@ -116,6 +127,15 @@ public struct CanonEOSEventList: Equatable, Sendable {
             case .objectAdded(let object), .requestObjectTransfer(let object): return object
             default: return nil
             }
+        }
+    }
+
+    /// The files on the card said to have changed, each once, in order.
+    public var changedObjects: [UInt32] {
+        var seen: Set<UInt32> = []
+        return records.compactMap { record in
+            guard case .objectChanged(_, let handle) = record, seen.insert(handle).inserted else { return nil }
+            return handle
         }
     }
 
@@ -236,8 +256,8 @@ public struct CanonEOSEventList: Equatable, Sendable {
                 if count <= (length - 20) / 4 { values = (0..<count).map { u32(20 + 4 * $0) } }
             }
             return .availListChanged(property: u32(8), values: values)
-        case CanonEOSEventType.objectInfoChangedEx where length >= 12:
-            return .objectInfoChanged(handle: u32(8))
+        case let changed where CanonEOSEventType.objectChanges.contains(changed) && length >= 12:
+            return .objectChanged(type: changed, handle: u32(8))
         default:
             return .unknown(type: type, size: size)
         }
@@ -278,8 +298,13 @@ public struct CanonEOSEventList: Equatable, Sendable {
                 writer.appendU32(UInt32(values.count))
                 for value in values { writer.appendU32(value) }
             }
-        case .objectInfoChanged(let handle):
+        case .objectChanged(let type, let handle):
             writer.appendU32(handle)
+            // ObjectInfoChangedEx has ObjectAddedEx's layout (name @40, @44 in the 64-bit forms):
+            // libgphoto2 skips one shorter than its name field. The other fields are left empty.
+            if type != CanonEOSEventType.objectContentChanged {
+                writer.appendZeros(type == CanonEOSEventType.objectInfoChangedEx ? 29 : 33)
+            }
         case .unknown(_, let size):
             writer.appendZeros(Int(max(size, 8)) - 8)
         }

@@ -108,6 +108,10 @@ public struct PTPObjectInfo: Equatable, Sendable {
     /// Whether this object is a folder.
     public var isFolder: Bool { objectFormat == .association }
 
+    /// Whether the card protects it: ProtectionStatus ReadOnly (0x0001), or MTP's read-only
+    /// data (0x8002) (libgphoto2 `camlibs/ptp2/ptp.h`, PTP_PS_*).
+    public var isProtected: Bool { protectionStatus == 0x0001 || protectionStatus == 0x8002 }
+
     /// JPEG/RAW/other by format code first, file name second.
     public var photoKind: PTPObjectFormat.PhotoKind { objectFormat.photoKind(fileName: filename) }
 }

@@ -81,6 +81,20 @@ public struct JPEGSegments: Sendable {
         }
     }
 
+    /// How many bytes of the file the application segments need when `head` (its first bytes)
+    /// cuts one off: the end of that segment, or 4 bytes past where the cut one starts when its
+    /// length is not read yet. Nil when they all end within `head`, or it is not a JPEG.
+    public static func bytesNeeded<Bytes: RandomAccessCollection<UInt8>>(_ head: Bytes) -> Int? where Bytes.Index == Int {
+        guard head.count >= 4, head[head.startIndex] == 0xFF, head[head.startIndex + 1] == 0xD8 else { return nil }
+        var segments: [Segment] = []
+        guard case .cut(let at) = scan(head, into: &segments) else { return nil }
+        let base = head.startIndex
+        guard at + 3 < base + head.count else { return at - base + 4 }
+        guard head[at] == 0xFF, head[at + 1] != 0xFF else { return nil }
+        let length = Int(head[at + 2]) << 8 | Int(head[at + 3])
+        return length >= 2 ? at - base + 2 + length : nil
+    }
+
     static let signatures: [(UInt8, [UInt8], Kind)] = [
         (0xE0, Array("JFIF\0".utf8), .jfif),
         (0xE1, Array("Exif\0\0".utf8), .exif),

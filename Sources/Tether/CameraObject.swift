@@ -80,9 +80,11 @@ public struct CameraObject: Sendable, Equatable {
     /// are often wrong or in another time zone, while the moment relay learned of the photo is
     /// within a poll interval of the shutter.
     public func photoIdentity(cameraSerial: String, detectedAt: Date) -> PhotoIdentity {
-        PhotoIdentity(
+        var identity = PhotoIdentity(
             source: Self.sourceLabel(serial: cameraSerial), fileName: info.filename,
             bytes: expectedBytes ?? 0, capturedAt: detectedAt, uniqueKey: identityKey)
+        identity.selection.protected = info.isProtected
+        return identity
     }
 
     /// The spool's source label of a camera's photos.

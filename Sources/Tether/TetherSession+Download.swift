@@ -34,6 +34,7 @@ extension TetherSession {
         let name = object.info.filename
         var identity = object.photoIdentity(cameraSerial: memory.serial, detectedAt: candidate.detectedAt)
         identity.timerShot = candidate.shot
+        identity.selection.requested = candidate.requested
         identity.bracket = candidate.shot.flatMap { context.options.capture?.frameTag(ofShot: $0) }
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
@@ -166,6 +167,7 @@ extension TetherSession {
             return false
         }
         if dialect.reusesHandles { known[object.handle] = nil }
+        noteTaken(object, id: entry.id, selection: entry.selection)
         memory.announcedUnlisted[object.handle] = nil
         context.report.spooled(entry, in: context.spool)
         return true

@@ -28,6 +28,8 @@ final class TetherSession {
         var notBefore: TimeInterval = 0
         /// When the camera first refused it, for the retry budget.
         var firstRefusal: TimeInterval?
+        /// The body asked for it to be transferred (its transfer button) before it was taken.
+        var requested = false
     }
 
     /// An object whose description the camera refused for now (Nikon's GeneralError right after a
@@ -47,6 +49,10 @@ final class TetherSession {
     private var announced: [ObjectAnnouncement] = []
     var backlog: [UInt32] = []
     var pendingDescriptions: [UInt32: PendingDescription] = [:]
+    /// Objects the camera said changed (protected, rated, asked for), read again in turn.
+    var changes: [ObjectChange] = []
+    /// This session's photos in the spool, by handle, for those changes.
+    var taken: [UInt32: TakenPhoto] = [:]
     /// Handles set aside after errors of their own, looked at again after the next listing.
     var setAside: Set<UInt32> = []
     var downloads: [Candidate] = []
@@ -154,7 +160,9 @@ final class TetherSession {
 
     /// Objects the camera announced after the start-up: shot during this session, so new even
     /// when the first connection's listing already held them (a shot right after connecting).
-    private func announce(_ announcements: [ObjectAnnouncement]) {
+    private func announce(_ news: CameraNews) {
+        noteChanged(news.changed)
+        let announcements = transferRequests(in: news.added)
         if !announcements.isEmpty { power.photoTaken() }
         let existingBefore = firstConnection.existing?.count
         for announcement in announcements where firstConnection.announced(announcement.handle) {
@@ -190,7 +198,8 @@ final class TetherSession {
 
     /// Whether something is ready to be done without waiting for the camera.
     var hasWork: Bool {
-        !announced.isEmpty || !backlog.isEmpty || (!downloads.isEmpty && downloadReady) || duePendingDescription != nil
+        !announced.isEmpty || !changes.isEmpty || !backlog.isEmpty || (!downloads.isEmpty && downloadReady)
+            || duePendingDescription != nil
     }
 
     /// Seconds until an object's retry falls due (a long time when none waits).
@@ -207,6 +216,11 @@ final class TetherSession {
     /// whether it did anything.
     private func step() throws(PTPIPError) -> Bool {
         commitFlushed(wait: !downloadReady)
+        if !changes.isEmpty {
+            // A few small reads, before a backlog of downloads: the photographer waits for it.
+            try readChange(changes.removeFirst())
+            return true
+        }
         if !downloads.isEmpty {
             if downloadReady {
                 reportedWaitingForRoom = false
@@ -300,6 +314,7 @@ final class TetherSession {
             }
             try release(object, downloaded: false)
         case .alreadyTaken:
+            if seenByIdentity { try noteTakenBefore(object) }
             let matched = seenByIdentity ? object.identityText : object.handleKeyText
             memory.decline(
                 AlreadyTaken(fileName: info.filename, matched: matched, atStart: onCardAtConnect), key: key, report: context.report)

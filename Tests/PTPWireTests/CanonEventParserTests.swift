@@ -150,8 +150,12 @@ final class CanonEventParserTests: XCTestCase {
     }
 
     func testUnknownRecordsAreSkippedBySize() throws {
-        let bytes = CanonEOSEventList.encode([.unknown(type: 0xC1FF, size: 30), .objectInfoChanged(handle: 4)])
-        XCTAssertEqual(try CanonEOSEventList.parse(bytes).records, [.unknown(type: 0xC1FF, size: 30), .objectInfoChanged(handle: 4)])
+        let bytes = CanonEOSEventList.encode([
+            .unknown(type: 0xC1FF, size: 30), .objectChanged(type: CanonEOSEventType.objectInfoChangedEx, handle: 4),
+        ])
+        XCTAssertEqual(
+            try CanonEOSEventList.parse(bytes).records,
+            [.unknown(type: 0xC1FF, size: 30), .objectChanged(type: CanonEOSEventType.objectInfoChangedEx, handle: 4)])
     }
 
     /// The 0xC1B8 record as libgphoto2's ptp-pack.c quotes it from an R5 Mark II (commit af0b35bb3):
@@ -197,12 +201,31 @@ final class CanonEventParserTests: XCTestCase {
 
     /// A malformed record costs the rest of that reply, never the records before it.
     func testParsePrefixKeepsTheRecordsBeforeAMalformedOne() {
-        let good = Array(CanonEOSEventList.encode([.objectInfoChanged(handle: 4)]).dropLast(8))
+        let good = Array(CanonEOSEventList.encode([.objectChanged(type: CanonEOSEventType.objectInfoChangedEx, handle: 4)]).dropLast(8))
         let broken: [UInt8] = [4, 0, 0, 0, 0x81, 0xC1, 0, 0]
         let list = CanonEOSEventList.parsePrefix(good + broken + good)
-        XCTAssertEqual(list.records, [.objectInfoChanged(handle: 4)])
+        XCTAssertEqual(list.records, [.objectChanged(type: CanonEOSEventType.objectInfoChangedEx, handle: 4)])
         XCTAssertEqual(list.malformation, .recordTooSmall(offset: good.count, size: 4))
         XCTAssertThrowsError(try CanonEOSEventList.parse(good + broken))
         XCTAssertNil(CanonEOSEventList.parsePrefix(good).malformation)
+    }
+
+    /// A shot protected or rated: ObjectInfoChangedEx (0xC187, ObjectAddedEx's layout, which
+    /// libgphoto2 skips when shorter than its name field), ObjectContentChanged (0xC188, the
+    /// handle alone) and the 64-bit forms, each handle once however many records name it.
+    func testChangeRecordsNameTheChangedFilesOnce() throws {
+        let types = [
+            CanonEOSEventType.objectInfoChangedEx, CanonEOSEventType.objectContentChanged, CanonEOSEventType.objectInfoChangedEx64,
+            CanonEOSEventType.objectInfoChangedEx64LFN,
+        ]
+        let records = types.map { CanonEOSEventRecord.objectChanged(type: $0, handle: 0x9000_0101) }
+        let bytes = CanonEOSEventList.encode(records + [.objectChanged(type: CanonEOSEventType.objectContentChanged, handle: 7)])
+        XCTAssertEqual(Int(bytes[0]), 41, "0xC187 reaches past ObjectAddedEx's name field at 40")
+        let list = try CanonEOSEventList.parse(bytes)
+        XCTAssertEqual(list.records.prefix(4).map(\.recordType), types)
+        XCTAssertEqual(list.changedObjects, [0x9000_0101, 7])
+        XCTAssertTrue(list.newObjects.isEmpty, "a change is not a new photo")
+        let short: [UInt8] = [8 + 3, 0, 0, 0, 0x88, 0xC1, 0, 0, 1, 2, 3]
+        XCTAssertEqual(try CanonEOSEventList.parse(short).records, [.unknown(type: 0xC188, size: 11)], "too short for its handle")
     }
 }

@@ -123,7 +123,7 @@ enum Samples {
                     handle: 0x9000_0103, format: .exifJPEG, size: 4_000_000,
                     filename: "IMG_0003.JPG")),
             .availListChanged(property: 0xD101, values: []),
-            .objectInfoChanged(handle: 0x9000_0101),
+            .objectChanged(type: CanonEOSEventType.objectInfoChangedEx, handle: 0x9000_0101),
             .propValueChanged(property: 0xD1A0, value: 0x1234_5678, raw: [9, 9, 9, 9]),
             .unknown(type: 0xC1A4, size: 12),
         ]

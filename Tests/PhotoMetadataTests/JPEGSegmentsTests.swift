@@ -28,4 +28,14 @@ import Testing
         // A segment length running past the end.
         #expect(throws: JPEGSegments.ParseError.self) { try JPEGSegments([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x00]) }
     }
+
+    /// What relay asks a camera for when it reads a photo's head again for its rating: up to the
+    /// end of the segment the first read cut off, and nothing more once the segments end.
+    @Test func saysHowMuchOfTheHeadTheSegmentsNeed() {
+        let exifEnd = 2 + 18 + 24
+        #expect(JPEGSegments.bytesNeeded(Self.header) == nil, "every application segment ends within it")
+        #expect(JPEGSegments.bytesNeeded(Array(Self.header.prefix(exifEnd - 5))) == exifEnd, "the EXIF block, cut off")
+        #expect(JPEGSegments.bytesNeeded(Array(Self.header.prefix(21))) == 24, "not even its length read")
+        #expect(JPEGSegments.bytesNeeded([0x89, 0x50, 0x4E, 0x47]) == nil, "not a JPEG")
+    }
 }

@@ -63,7 +63,7 @@ final class CameraPowerTests: XCTestCase {
         mutating func readUntil(_ done: (PowerChange) -> Bool) throws -> [PowerChange] {
             var seen: [PowerChange] = []
             for _ in 0..<200 {
-                let photos = try dialect.poll(session, wait: 0.05)
+                let photos = try dialect.poll(session, wait: 0.05).added
                 if !photos.isEmpty { power.photoTaken() }
                 let changes = try power.update(session, now: session.now, storageReadable: dialect.storageListing(session) != nil)
                 seen += changes

@@ -37,6 +37,9 @@ extension SimBody {
 /// both), each reported when it changes.
 struct CanonEOSBehaviour: SimBehaviour {
     enum Records: Sendable { case classic, longFileName64 }
+    /// What a shot protected or rated on the body raises (libgphoto2 PR 261: ObjectInfoChangedEx
+    /// on older firmware, ObjectContentChanged on newer, some bodies both).
+    enum ChangeRecords: Sendable, Equatable { case info, content, both }
 
     /// Canon EOS battery level property (PTP_DPC_CANON_EOS_BatteryPower).
     static let batteryPowerProperty = UInt32(PTPDevicePropertyCode.canonEOSBatteryPower.rawValue)
@@ -53,6 +56,7 @@ struct CanonEOSBehaviour: SimBehaviour {
     /// PropValueChanged records added to every GetEvent reply (a body that reports its
     /// properties on every poll).
     let propertyFlood: Int
+    let changeRecords: ChangeRecords
     /// GetEvent reports only the terminator until SetEventMode(1).
     private(set) var eventModeOn = false
     private(set) var remoteMode: UInt32 = 0
@@ -68,8 +72,9 @@ struct CanonEOSBehaviour: SimBehaviour {
 
     init(
         records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
-        propertyFlood: Int = 0
+        propertyFlood: Int = 0, changeRecords: ChangeRecords = .both
     ) {
+        self.changeRecords = changeRecords
         self.records = records
         self.needsRemoteMode = needsRemoteMode
         self.memoryObjectInfoFails = memoryObjectInfoFails
@@ -91,8 +96,14 @@ struct CanonEOSBehaviour: SimBehaviour {
 
     var events: [PTPEventCode] {
         switch records {
-        case .classic: return [.objectAdded, PTPEventCode(0xC181), PTPEventCode(0xC186), PTPEventCode(0xC189)]
-        case .longFileName64: return [.objectAdded, PTPEventCode(0xC1B6), PTPEventCode(0xC1B8), PTPEventCode(0xC189)]
+        case .classic:
+            return [
+                .objectAdded, PTPEventCode(0xC181), PTPEventCode(0xC186), PTPEventCode(0xC187), PTPEventCode(0xC188), PTPEventCode(0xC189),
+            ]
+        case .longFileName64:
+            return [
+                .objectAdded, PTPEventCode(0xC1B6), PTPEventCode(0xC1B7), PTPEventCode(0xC188), PTPEventCode(0xC1B8), PTPEventCode(0xC189),
+            ]
         }
     }
 
@@ -178,7 +189,32 @@ struct CanonEOSBehaviour: SimBehaviour {
         let objects = camera.undelivered
         camera.undelivered.removeAll()
         let record = records == .classic ? Self.classicRecord : Self.longFileNameRecord
-        return CanonEOSEventList.encode(flood + objects.map(record) + resourceChanges(camera))
+        let changed = camera.changedUndelivered.flatMap(changeRecords(for:))
+        camera.changedUndelivered.removeAll()
+        let transfers = camera.card.takeTransferRequests().compactMap { camera.card.object($0) }.map(transferRecord)
+        return CanonEOSEventList.encode(flood + objects.map(record) + changed + transfers + resourceChanges(camera))
+    }
+
+    /// The transfer button on a photo of the card: RequestObjectTransfer as for a capture in
+    /// memory (0xC186 with its name; 0xC1B8 on canon-r5m2, without).
+    private func transferRecord(_ object: SimObject) -> CanonEOSEventRecord {
+        .requestObjectTransfer(
+            CanonObjectAdded(
+                recordType: records == .classic ? CanonEOSEventType.requestObjectTransfer : CanonEOSEventType.requestObjectTransfer64LFN,
+                handle: object.handle, format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
+                filename: records == .classic ? object.name : ""))
+    }
+
+    /// The records of a file protected or rated on the body.
+    private func changeRecords(for handle: UInt32) -> [CanonEOSEventRecord] {
+        let info = records == .classic ? CanonEOSEventType.objectInfoChangedEx : CanonEOSEventType.objectInfoChangedEx64LFN
+        let infoRecord = CanonEOSEventRecord.objectChanged(type: info, handle: handle)
+        let contentRecord = CanonEOSEventRecord.objectChanged(type: CanonEOSEventType.objectContentChanged, handle: handle)
+        switch changeRecords {
+        case .info: return [infoRecord]
+        case .content: return [contentRecord]
+        case .both: return [infoRecord, contentRecord]
+        }
     }
 
     /// BatteryPower and AvailableShots records for what changed since the client was last told.

@@ -63,7 +63,7 @@ struct NikonBehaviour: SimBehaviour {
         return isZ ? common + [.nikonGetObjectSize, .nikonGetPartialObjectEx] : common
     }
 
-    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .devicePropChanged, .captureComplete] }
+    var events: [PTPEventCode] { [.objectAdded, .objectRemoved, .objectInfoChanged, .devicePropChanged, .captureComplete] }
 
     var properties: [PTPDevicePropertyCode] { [.batteryLevel] + SimStandardExposure.nikon.properties }
 
@@ -99,6 +99,10 @@ struct NikonBehaviour: SimBehaviour {
             camera.undelivered.removeAll()
             markAnnounced(objects, now: camera.clock())
             var events = objects.map { NikonEvent(code: .objectAdded, parameter: $0.handle) }
+            // A shot protected or rated on the body (gphoto2 issue 468: a D5600 lists 0x4007).
+            events += camera.takeInfoChangedEvents().compactMap { event in
+                event.parameters.first.map { NikonEvent(code: .objectInfoChanged, parameter: $0) }
+            }
             if battery.changed(camera.card.battery.percent) {
                 events.append(NikonEvent(code: .devicePropChanged, parameter: UInt32(PTPDevicePropertyCode.batteryLevel.rawValue)))
             }

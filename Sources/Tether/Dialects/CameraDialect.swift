@@ -13,6 +13,30 @@ struct ObjectAnnouncement: Equatable, Sendable {
     var namedByRelay = false
 }
 
+/// What a camera told relay in one poll: new objects, and objects whose description changed.
+struct CameraNews: Equatable, Sendable {
+    var added: [ObjectAnnouncement] = []
+    /// Objects the photographer may have protected, rated or asked to transfer since relay
+    /// looked (ObjectInfoChanged 0x4007, Canon's 0xC187/0xC188 and their 64-bit forms).
+    var changed: [ObjectChange] = []
+
+    var isEmpty: Bool { added.isEmpty && changed.isEmpty }
+
+    mutating func merge(_ more: CameraNews) {
+        added += more.added
+        changed += more.changed
+    }
+}
+
+/// An object on the card the camera said changed: relay reads its protection and, for a
+/// JPEG, the rating in its header again (issue 41).
+struct ObjectChange: Equatable, Sendable {
+    var handle: UInt32
+    /// The body asked for the photo to be transferred (Canon's RequestObjectTransfer for a
+    /// photo already on the card): the photographer pressed its transfer button.
+    var transferRequested = false
+}
+
 /// How to read an object's bytes from the camera.
 enum DownloadOperation: Equatable, Sendable {
     /// GetPartialObject (0x101B): 32-bit offsets, resumable.
@@ -67,8 +91,8 @@ protocol CameraDialect: Sendable {
     /// the camera announced during it.
     mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement]
     /// Waits at most `wait` seconds (a polling dialect waits its own, shorter interval) and
-    /// returns the objects announced meanwhile.
-    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement]
+    /// returns the objects announced, and those said to have changed, meanwhile.
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> CameraNews
     /// Called between steps: whatever keeps the body awake and the link up; a body that ends a
     /// silent session is sent an operation once `idle` seconds passed without one.
     mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError)
@@ -160,17 +184,24 @@ extension CameraDialect {
         CaptureTrigger.standard(session)
     }
 
-    /// ObjectAdded events pushed on the event channel (standard cameras, and any body that
-    /// pushes them besides its own event list), waiting up to `wait`; probes are answered.
-    func pushedObjects(
+    /// Events pushed on the event channel, waiting up to `wait`: `added` codes announce new
+    /// objects (ObjectAdded on standard cameras, and any body that pushes it besides its own
+    /// event list), ObjectInfoChanged (0x4007) a changed one; probes are answered.
+    func pushedEvents(
         _ session: CameraSession, wait: Double,
-        codes: Set<PTPEventCode> = [.objectAdded]
-    ) throws(PTPIPError) -> [ObjectAnnouncement] {
-        try session.client.events(timeout: wait).compactMap { event in
+        added codes: Set<PTPEventCode> = [.objectAdded]
+    ) throws(PTPIPError) -> CameraNews {
+        var news = CameraNews()
+        for event in try session.client.events(timeout: wait) {
             session.powerSignals.note(event.code, parameter: event.parameters.first)
-            guard codes.contains(event.code), let handle = event.parameters.first else { return nil }
-            return ObjectAnnouncement(handle: handle)
+            guard let handle = event.parameters.first else { continue }
+            if codes.contains(event.code) {
+                news.added.append(ObjectAnnouncement(handle: handle))
+            } else if event.code == .objectInfoChanged {
+                news.changed.append(ObjectChange(handle: handle))
+            }
         }
+        return news
     }
 }
 

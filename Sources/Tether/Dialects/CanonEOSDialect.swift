@@ -12,6 +12,9 @@ import PTPWire
 ///   over Wi-Fi) and, for captures held in camera memory, RequestObjectTransfer (0xC186, 0xC1A9,
 ///   0xC1B8; libgphoto2 issue 1028). A capture in memory is downloaded from the record's size and
 ///   format (GetObjectInfo may fail for it) and released with TransferComplete.
+/// - A shot protected or rated on the body: ObjectInfoChangedEx (0xC187, 0xC1A8, 0xC1B7) and/or
+///   ObjectContentChanged (0xC188); the rating is in the file's rewritten XMP (darktable issue
+///   13286). RequestObjectTransfer for a photo already on the card is its transfer button.
 /// - KeepDeviceOn (0x911D) every 10 s, so the body does not sleep in the middle of an event.
 /// - Clean stop: GetEvent once to drain, SetRemoteMode(0), SetEventMode(0).
 struct CanonEOSDialect: CameraDialect {
@@ -71,12 +74,15 @@ struct CanonEOSDialect: CameraDialect {
         return announced
     }
 
-    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        guard session.supports(.canonEOSGetEvent) else { return try pushedObjects(session, wait: wait) }
-        let pushed = try pushedObjects(session, wait: min(wait, interval.current))
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> CameraNews {
+        guard session.supports(.canonEOSGetEvent) else { return try pushedEvents(session, wait: wait) }
+        var news = try pushedEvents(session, wait: min(wait, interval.current))
         let list = try getEvent(session)
-        interval.record(activity: !list.isEmpty || !pushed.isEmpty)
-        return pushed + announcements(in: list)
+        interval.record(activity: !list.isEmpty || !news.isEmpty)
+        // Protecting or rating a shot: ObjectInfoChangedEx on older firmware, ObjectContentChanged
+        // on newer, some bodies both (libgphoto2 PR 261); either one is enough.
+        news.merge(CameraNews(added: announcements(in: list), changed: list.changedObjects.map { ObjectChange(handle: $0) }))
+        return news
     }
 
     mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError) {

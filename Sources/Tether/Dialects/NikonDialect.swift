@@ -55,10 +55,10 @@ struct NikonDialect: CameraDialect {
         return [.nikonGetEventEx, .nikonGetEvent].first { session.mayTry($0) }
     }
 
-    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        var handles: [UInt32] = []
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> CameraNews {
+        var pushed = CameraNews()
         while let operation = Self.eventListOperation(session) {
-            handles += try pushedObjects(session, wait: min(wait, interval.current)).map(\.handle)
+            pushed.merge(try pushedEvents(session, wait: min(wait, interval.current)))
             let reply = try session.call(operation, dataIn: .collect(limit: CameraSession.collectLimit))
             if !reply.code.isOK && reply.code != .deviceBusy && !session.deviceInfo.supports(operation) {
                 // Unlisted and refused (not just busy): the event channel does, not a reconnect.
@@ -74,8 +74,11 @@ struct NikonDialect: CameraDialect {
                 throw .protocolViolation(peer: session.address, detail: "unreadable Nikon event list: \(error)")
             }
             for event in list.events { session.powerSignals.note(event.code, parameter: event.parameter) }
-            interval.record(activity: !list.events.isEmpty || !handles.isEmpty)
-            return fresh(handles + list.addedObjectHandles)
+            interval.record(activity: !list.events.isEmpty || !pushed.isEmpty)
+            // A DSLR lists ObjectInfoChanged when a shot is protected or rated (gphoto2 issue 468, D5600).
+            let changed = list.events.filter { $0.code == .objectInfoChanged }.map { ObjectChange(handle: $0.parameter) }
+            return CameraNews(
+                added: fresh(pushed.added.map(\.handle) + list.addedObjectHandles), changed: pushed.changed + changed)
         }
         if !reportedPushOnly {
             reportedPushOnly = true
@@ -83,7 +86,8 @@ struct NikonDialect: CameraDialect {
                 "\(session.name) answers neither Nikon GetEventEx nor GetEvent in this mode: "
                     + "relay takes the photos it announces on its event channel")
         }
-        return fresh(handles + (try pushedObjects(session, wait: handles.isEmpty ? wait : 0).map(\.handle)))
+        pushed.merge(try pushedEvents(session, wait: pushed.isEmpty ? wait : 0))
+        return CameraNews(added: fresh(pushed.added.map(\.handle)), changed: pushed.changed)
     }
 
     /// Each handle once per session, whichever road announced it first.

@@ -81,20 +81,20 @@ struct SonyDialect: CameraDialect {
         return version
     }
 
-    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        var announced = try pushedObjects(session, wait: min(wait, interval.current), codes: [.sonyObjectAdded, .objectAdded])
-        if pcRemote, announced.isEmpty, session.supports(.getDevicePropValue) {
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> CameraNews {
+        var news = try pushedEvents(session, wait: min(wait, interval.current), added: [.sonyObjectAdded, .objectAdded])
+        if pcRemote, news.added.isEmpty, session.supports(.getDevicePropValue) {
             // Events may be late or never come over Wi-Fi: the property says it too.
             let reply = try session.call(
                 .getDevicePropValue, [UInt32(PTPDevicePropertyCode.sonyObjectInMemory.rawValue)],
                 dataIn: .collect(limit: 64))
             var reader = PTPDataReader(reply.data ?? [])
             if reply.code.isOK, let waiting = try? reader.readU16(), waiting > 0x8000 {
-                announced.append(ObjectAnnouncement(handle: Self.memoryHandle))
+                news.added.append(ObjectAnnouncement(handle: Self.memoryHandle))
             }
         }
-        interval.record(activity: !announced.isEmpty)
-        return announced
+        interval.record(activity: !news.isEmpty)
+        return news
     }
 
     mutating func keepAlive(_ session: CameraSession, now: Double, idle: Double) throws(PTPIPError) {

@@ -1,7 +1,9 @@
 import PTPIP
 import PTPWire
 
-/// Standard PTP/IP cameras push ObjectAdded on the event channel: waiting is all there is.
+/// Standard PTP/IP cameras push ObjectAdded on the event channel, and ObjectInfoChanged
+/// (0x4007) when a shot is protected or rated on the body (libgphoto2 `library.c` reads the
+/// file's info again on it): waiting is all there is.
 struct StandardDialect: CameraDialect {
     static func recognises(_ info: PTPDeviceInfo) -> Bool { true }
 
@@ -9,7 +11,7 @@ struct StandardDialect: CameraDialect {
 
     mutating func start(_ session: CameraSession) throws(PTPIPError) -> [ObjectAnnouncement] { [] }
 
-    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> [ObjectAnnouncement] {
-        try pushedObjects(session, wait: wait)
+    mutating func poll(_ session: CameraSession, wait: Double) throws(PTPIPError) -> CameraNews {
+        try pushedEvents(session, wait: wait)
     }
 }

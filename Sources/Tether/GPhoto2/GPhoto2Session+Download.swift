@@ -18,9 +18,10 @@ extension GPhoto2Session {
             // A driver that reports no size: the file comes whole, then goes to the spool.
             return try downloadWhole(candidate, key: key)
         }
-        let identity = PhotoIdentity(
+        var identity = PhotoIdentity(
             source: CameraObject.sourceLabel(serial: memory.serial), fileName: path.name, bytes: size,
             capturedAt: candidate.detectedAt, uniqueKey: key, timerShot: candidate.shot)
+        identity.selection.protected = info.protected ?? false
         let id = identity.stableID
         if context.spool.contains(id: id) { return }
         let incoming: IncomingPhoto
@@ -110,6 +111,7 @@ extension GPhoto2Session {
                 do { try memory.seen.record(key, file: name) } catch { memory.unrecorded.append((key, name)) }
             }
             context.report.spooled(entry, in: context.spool)
+            taken[candidate.path] = TakenFile(id: entry.id, selection: entry.selection)
         } catch {
             pause(candidate, because: error)
         }

@@ -40,6 +40,9 @@ final class GPhoto2Session {
     private var captureBlocks = false
     /// The battery and card readings.
     private var power = GPhoto2Power()
+    /// This session's photos in the spool, by path, and the files the camera said changed.
+    var taken: [GPhoto2FilePath: TakenFile] = [:]
+    var changed: [GPhoto2FilePath] = []
 
     /// Longest wait for an event when there is nothing else to do.
     static let idleWaitMilliseconds: Int32 = 250
@@ -123,6 +126,7 @@ final class GPhoto2Session {
     }
 
     private func take(_ event: GPhoto2Event) {
+        if case .fileChanged(let path) = event, taken[path] != nil, !changed.contains(path) { changed.append(path) }
         guard case .fileAdded(let path) = event, !known.contains(path), !queue.contains(where: { $0.path == path }) else { return }
         power.photoTaken()
         queue.append(Candidate(path: path, detectedAt: Date()))
@@ -131,6 +135,10 @@ final class GPhoto2Session {
 
     /// Looks at or downloads the next file; returns whether it did anything.
     private func step() throws -> Bool {
+        if !changed.isEmpty {
+            try readChange(changed.removeFirst())
+            return true
+        }
         if queue.isEmpty { memory.sumUpDeclined(on: camera.name, report: context.report) }
         guard let candidate = queue.first, now >= downloadsPausedUntil else { return false }
         queue.removeFirst()

@@ -1,0 +1,37 @@
+import Foundation
+import GPhoto2
+import PhotoMetadata
+import RelayCore
+
+/// The photographer selecting on the body, through libgphoto2 (issue 41): the ptp2 driver
+/// reports ObjectInfoChanged as GP_EVENT_FILE_CHANGED after reading the file's info again
+/// (camlibs/ptp2/library.c), and gives a protected file no delete permission. Relay reads the
+/// file's info and the head of the file again, never the photo.
+extension GPhoto2Session {
+    /// A photo of this session in the spool, by the id it has there.
+    struct TakenFile {
+        var id: String
+        var selection: PhotoSelection
+    }
+
+    /// Reads what changed on `path` and tells the spool.
+    func readChange(_ path: GPhoto2FilePath) throws {
+        guard var photo = taken[path] else { return }
+        let info: GPhoto2FileInfo
+        do {
+            info = try camera.info(path)
+        } catch {
+            if error.kind == .fileGone { return }
+            throw error
+        }
+        if let protected = info.protected { photo.selection.protected = protected }
+        if Self.kind(of: path.name, mimeType: info.mimeType) == .jpeg {
+            let head = try CameraSelection.head { (offset, count) throws(GPhoto2Error) in
+                try camera.read(path, offset: offset, count: count)
+            }
+            if let head { photo.selection.rating = PhotoRating.read(head: head) }
+        }
+        taken[path] = photo
+        context.select(photo.selection, photo: photo.id, fileName: path.name, camera: camera.name)
+    }
+}
