@@ -81,4 +81,61 @@ final class CameraSelectionTests: XCTestCase {
     func testThroughLibgphoto2AFileChangedEventSelects() throws {
         try selectsThreeOfEight("generic", throughLibgphoto2: true)
     }
+
+    /// A protection withdrawn before the gallery had the photo holds it again: its first
+    /// attempt fails (503, Retry-After 5 s), the shot is unprotected meanwhile, and it is never
+    /// sent, while a shot protected after that retry was due arrives.
+    func testAnUnprotectBeforeTheSendHoldsThePhotoAgain() throws {
+        let camera = try CameraRun(
+            profile: "generic", ["--initial-photos", "0"],
+            galleryArguments: ["--fail-first", "1", "--fail-status", "503", "--retry-after", "5"], note: "gallery")
+        XCTAssertEqual(
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+        let relay = try camera.startConnected(["--json"])
+        camera.sim.shootByStdin(2)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { relay.stdout.components(separatedBy: "\"photo.held\"").count - 1 == 2 || !relay.isRunning },
+            relay.stderr)
+        camera.sim.control("protect 1")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? camera.gallery.uploadRequests().count) ?? 0) == 1 }, relay.stderr)
+        camera.sim.control("unprotect 1")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { relay.stdout.contains("\"heldAgain\":[\"gallery\"]") || !relay.isRunning },
+            "held again before its retry:\n\(relay.stdout.suffix(3000))")
+        camera.sim.control("protect 2")
+        try camera.waitForPhotos(1, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name), ["DSC00002.JPG"], "the unprotected shot never went")
+        XCTAssertEqual(try camera.harness.status().queued.map(\.uploadName), ["DSC00001.JPG"], "it waits, held")
+    }
+}
+
+/// Over camera FTP only a rating in the file can select (protection is a card attribute the
+/// upload does not carry): the FTP receiver reads it as the photo is committed.
+final class FTPRatingSelectionTests: XCTestCase {
+    func testARatingWrittenInTheUploadedFileSelectsIt() throws {
+        let ftp = try FTPRun(config: ["--send", "selected", "--min-rating", "3"])
+        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
+        let url = "ftp://127.0.0.1:\(ftp.port)/DCIM/100CANON/"
+        for (seed, (name, tags)) in [("IMG_0001.JPG", ["-XMP-xmp:Rating=4"]), ("IMG_0002.JPG", ["-EXIF:Rating=2"]), ("IMG_0003.JPG", [])]
+            .enumerated()
+        {
+            try CameraJPEG.write(to: ftp.files.appendingPathComponent(name), .init(width: 320, height: 240, seed: seed + 1))
+            if !tags.isEmpty {
+                XCTAssertEqual(try Subprocess.run(exiftool, ["-q", "-overwrite_original"] + tags + [ftp.path(name)]).status, 0)
+            }
+            let sent = try ftp.client("curl", ["-sS", "--ftp-create-dirs", "-u", "alice:alice-secret", "-T", ftp.path(name), url])
+            XCTAssertEqual(sent.status, 0, sent.stderr)
+        }
+        try ftp.waitForPhotos(1)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                let status = try? ftp.harness.status()
+                return status.map { $0.queued.count == 2 } ?? false
+            }, ftp.relay.stderr)
+        XCTAssertEqual(ftp.relay.stop(), 0, ftp.relay.stderr)
+        XCTAssertEqual(try ftp.gallery.photos().map(\.name), ["IMG_0001.JPG"], "four stars select it; two are below three")
+        let listed = try ftp.harness.relay("review", "list")
+        XCTAssertTrue(listed.stdout.contains("IMG_0002.JPG") && listed.stdout.contains("★★"), listed.stdout)
+    }
 }
