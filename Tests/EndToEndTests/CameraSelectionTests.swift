@@ -90,7 +90,8 @@ final class CameraSelectionTests: XCTestCase {
             profile: "generic", ["--initial-photos", "0"],
             galleryArguments: ["--fail-first", "1", "--fail-status", "503", "--retry-after", "5"], note: "gallery")
         XCTAssertEqual(
-            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
+            0)
         let relay = try camera.startConnected(["--json"])
         camera.sim.shootByStdin(2)
         XCTAssertTrue(
