@@ -33,6 +33,14 @@ extension Spool {
         look { $0.entry(id) }
     }
 
+    /// The photos in the spool (not failed/) that came from `source` under the camera's file
+    /// name `name`, in sequence order.
+    public func entries(from source: String, named name: String) -> [SpoolEntry] {
+        look { ledger in
+            ledger.order.compactMap { ledger.photos[$0]?.entry }.filter { $0.source == source && $0.cameraFileName == name }
+        }
+    }
+
     /// The ids of the photos in the spool, in sequence order, then those in failed/.
     public func entryIDs() -> [String] {
         look { $0.order + $0.failed.keys.sorted() }

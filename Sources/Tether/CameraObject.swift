@@ -42,6 +42,19 @@ public struct CameraObject: Sendable, Equatable {
         return header?.key ?? key(name: handleName, size: "")
     }
 
+    /// What stays the same when the body rewrites the file on the card (a rating written into
+    /// its XMP changes its size): storage, name and capture date. Nil where that is not enough
+    /// to tell two photos apart (no capture date) or the body described nothing.
+    public var rewriteKey: String? {
+        guard !namedByRelay, !info.captureDate.isEmpty else { return nil }
+        return key(name: info.filename, size: "rewritable")
+    }
+
+    /// The seen-log lines of a photo taken: its identity, and its ``rewriteKey``.
+    public var seenKeys: [(key: String, file: String)] {
+        [(identityKey, info.filename)] + (rewriteKey.map { [($0, info.filename)] } ?? [])
+    }
+
     /// The keys relays before identity by header gave a photo they named from its handle (with
     /// its size, and later without). Such a key cannot tell two photos apart that a restarted
     /// body gave the same handle, so it counts only for a photo on the card at the connection.

@@ -157,9 +157,9 @@ extension TetherSession {
         do {
             entry = try context.spool.commit(downloaded.incoming) { [memory] entry in
                 do {
-                    try memory.seen.record(object.identityKey, file: name)
+                    try memory.seen.record(object.seenKeys)
                 } catch {
-                    memory.unrecorded.append((object.identityKey, name))
+                    memory.unrecorded += object.seenKeys
                 }
             }
         } catch {

@@ -129,4 +129,21 @@ extension TetherSession {
         }
         noteTaken(object, id: id, selection: photo.selection)
     }
+
+    /// A photo relay took before whose file the body rewrote since (rated while relay was
+    /// away: same card, name and capture date, another size). It is not taken again; its new
+    /// identity is recorded as seen, and, while it is still in the spool, its marks are read.
+    func noteRewritten(_ object: CameraObject) throws(PTPIPError) {
+        do {
+            try memory.seen.record(object.identityKey, file: object.info.filename)
+        } catch {
+            memory.unrecorded.append((object.identityKey, object.info.filename))
+        }
+        let source = CameraObject.sourceLabel(serial: memory.serial)
+        guard let entry = context.spool.entries(from: source, named: object.info.filename).last else { return }
+        context.report(
+            .info("\(object.info.filename) was rewritten on \(session.name) since relay took it (rated on the body): not taken again"))
+        noteTaken(object, id: entry.id, selection: entry.selection)
+        noteChanged([ObjectChange(handle: object.handle)])
+    }
 }

@@ -291,8 +291,9 @@ final class TetherSession {
         let key = object.identityKey
         let onCardAtConnect = onCardAtConnect.contains(handle)
         let seenByIdentity = memory.wasSeen(key)
+        let rewritten = !seenByIdentity && object.rewriteKey.map(memory.wasSeen) == true
         let decision = TakeDecision.decide(
-            object, seen: seenByIdentity || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
+            object, seen: seenByIdentity || rewritten || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
             existing: firstConnection.isExisting(handle),
             includeRAW: context.options.includeRAW)
         known[handle] = decision
@@ -314,8 +315,12 @@ final class TetherSession {
             }
             try release(object, downloaded: false)
         case .alreadyTaken:
-            if seenByIdentity { try noteTakenBefore(object) }
-            let matched = seenByIdentity ? object.identityText : object.handleKeyText
+            if rewritten {
+                try noteRewritten(object)
+            } else if seenByIdentity {
+                try noteTakenBefore(object)
+            }
+            let matched = seenByIdentity || rewritten ? object.identityText : object.handleKeyText
             memory.decline(
                 AlreadyTaken(fileName: info.filename, matched: matched, atStart: onCardAtConnect), key: key, report: context.report)
             try release(object, downloaded: false)

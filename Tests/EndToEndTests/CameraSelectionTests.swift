@@ -109,6 +109,29 @@ final class CameraSelectionTests: XCTestCase {
         XCTAssertEqual(try camera.gallery.photos().map(\.name), ["DSC00002.JPG"], "the unprotected shot never went")
         XCTAssertEqual(try camera.harness.status().queued.map(\.uploadName), ["DSC00001.JPG"], "it waits, held")
     }
+
+    /// A shot rated on the body while relay was stopped is rewritten on the card (another
+    /// size): the next run's listing knows it by its name and capture date, does not download
+    /// it again, and reads its rating, which sends it to the gallery.
+    func testAShotRatedWhileRelayWasAwayIsReadNotTakenAgain() throws {
+        let camera = try CameraRun(profile: "generic", ["--initial-photos", "0"], note: "gallery")
+        XCTAssertEqual(
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+        let backup = try GalleryProcess()
+        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        var relay = try camera.startConnected(["--config", "gallery", "--config", "backup"])
+        camera.sim.shootByStdin(3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        camera.sim.control("rate 2 5")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { camera.sim.log.contains("rate DSC00002.JPG") }, camera.sim.log)
+        relay = try camera.startConnected(["--config", "gallery", "--config", "backup", "--json"])
+        try camera.waitForPhotos(1, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name), ["DSC00002.JPG"])
+        XCTAssertFalse(relay.stdout.contains("\"photo.spooled\""), "nothing downloaded again:\n\(relay.stdout.suffix(3000))")
+        XCTAssertEqual(try backup.uploadRequests().count, 3, "the backup got each photo once")
+    }
 }
 
 /// Over camera FTP only a rating in the file can select (protection is a card attribute the

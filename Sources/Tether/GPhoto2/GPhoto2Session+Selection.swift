@@ -25,6 +25,11 @@ extension GPhoto2Session {
             throw error
         }
         if let protected = info.protected { photo.selection.protected = protected }
+        // A rated file is rewritten (another size): the next listing must not take it for new.
+        let key = Self.identityKey(path, info)
+        if !memory.wasSeen(key) {
+            do { try memory.seen.record(key, file: path.name) } catch { memory.unrecorded.append((key, path.name)) }
+        }
         if Self.kind(of: path.name, mimeType: info.mimeType) == .jpeg {
             let head = try CameraSelection.head { (offset, count) throws(GPhoto2Error) in
                 try camera.read(path, offset: offset, count: count)
