@@ -116,7 +116,8 @@ final class CameraSelectionTests: XCTestCase {
     func testAShotRatedWhileRelayWasAwayIsReadNotTakenAgain() throws {
         let camera = try CameraRun(profile: "generic", ["--initial-photos", "0"], note: "gallery")
         XCTAssertEqual(
-            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status, 0)
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
+            0)
         let backup = try GalleryProcess()
         XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
         var relay = try camera.startConnected(["--config", "gallery", "--config", "backup"])
