@@ -6,7 +6,8 @@ import Foundation
 
 /// The photographer's rating a photo's file carries, as cameras and editors write it: XMP
 /// `xmp:Rating` (0 to 5 stars, −1 rejected; Canon bodies rewrite it on the card when a shot is
-/// rated, darktable issue 13286), else EXIF IFD0 Rating 0x4746 (exiftool's EXIF table). Read
+/// rated, darktable issue 13286), else EXIF IFD0 Rating 0x4746 (exiftool's EXIF table), else
+/// Sony's or Fujifilm's maker-note Rating (``MakerNoteRating``). Read
 /// from the head of the file: both sit before the pixels. The XMP packet is parsed with
 /// Foundation's XML parser (libxml2 on Linux), never by hand.
 public enum PhotoRating {
@@ -29,10 +30,12 @@ public enum PhotoRating {
             if let rating = XMPRating.read(packet) { return rating }
         }
         guard let exif = segments.first(where: { $0.kind == .exif }),
-            let tiff = TIFFDirectory(head[exif.body].dropFirst(JPEGSegments.exifSignatureLength)),
-            let entry = tiff.entry(0x4746, at: tiff.firstDirectory), let value = tiff.number(entry)
+            let tiff = TIFFDirectory(head[exif.body].dropFirst(JPEGSegments.exifSignatureLength))
         else { return nil }
-        return Int(Int16(truncatingIfNeeded: value))
+        if let entry = tiff.entry(0x4746, at: tiff.firstDirectory), let value = tiff.number(entry) {
+            return Int(Int16(truncatingIfNeeded: value))
+        }
+        return MakerNoteRating.read(tiff)
     }
 
     /// "http://ns.adobe.com/xap/1.0/" and its NUL, before the packet.

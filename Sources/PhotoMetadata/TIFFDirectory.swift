@@ -36,6 +36,17 @@ public struct TIFFDirectory: Sendable {
         firstDirectory = Int(first)
     }
 
+    /// A structure without a TIFF header: a maker note whose directory sits at `firstDirectory`
+    /// and whose offsets count from the start of `bytes` (Fujifilm's, always little-endian).
+    public init(headerless bytes: ArraySlice<UInt8>, order: ByteOrder, firstDirectory: Int) {
+        self.bytes = bytes
+        self.order = order
+        self.firstDirectory = firstDirectory
+    }
+
+    /// Where `slice` (a value of this structure) starts, counted from the structure's start.
+    func offset(of slice: ArraySlice<UInt8>) -> Int { slice.startIndex - bytes.startIndex }
+
     /// The entries of the directory at `offset`; empty when it lies outside the bytes at hand.
     public func entries(at offset: Int) -> [Entry] {
         guard let count = unsigned(at: offset, size: 2), count <= 1000 else { return [] }
