@@ -131,12 +131,16 @@ final class Handles: @unchecked Sendable {
     let driverModel: String
     let summary: GPhoto2Summary
     let canCapture: Bool
+    /// The driver is libgphoto2's ptp2, which reports a protected file by withholding the delete
+    /// permission; other drivers may report read-only for every file.
+    let reportsProtection: Bool
     private var isOpen = true
 
     private init(
         camera: UnsafeMutablePointer<Camera>, context: ContextWithMessages, portPath: String,
-        driverModel: String, summary: GPhoto2Summary, canCapture: Bool
+        driverModel: String, summary: GPhoto2Summary, canCapture: Bool, reportsProtection: Bool
     ) {
+        self.reportsProtection = reportsProtection
         self.camera = camera
         self.context = context
         self.portPath = portPath
@@ -166,6 +170,7 @@ final class Handles: @unchecked Sendable {
         _ = gp_camera_get_abilities(camera, &abilities)
         let model = withUnsafeBytes(of: abilities.model) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         let canCapture = abilities.operations.rawValue & GP_OPERATION_CAPTURE_IMAGE.rawValue != 0
+        let library = withUnsafeBytes(of: abilities.library) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         var opened = portPath ?? "usb"
         var info: GPPortInfo?
         var pathText: UnsafeMutablePointer<CChar>?
@@ -181,7 +186,7 @@ final class Handles: @unchecked Sendable {
         }
         return Handles(
             camera: camera, context: context, portPath: opened, driverModel: model, summary: summary,
-            canCapture: canCapture)
+            canCapture: canCapture, reportsProtection: library.hasSuffix("ptp2.so") || library.contains("/ptp2"))
     }
 
     /// Points the camera at `portPath`, and for a PTP/IP port at the ptp2 driver's PTP/IP model.
@@ -238,7 +243,7 @@ final class Handles: @unchecked Sendable {
             size: fields & GP_FILE_INFO_SIZE.rawValue != 0 ? Int64(info.file.size) : nil,
             modified: fields & GP_FILE_INFO_MTIME.rawValue != 0 ? Int(info.file.mtime) : nil,
             mimeType: fields & GP_FILE_INFO_TYPE.rawValue != 0 && !mime.isEmpty ? mime : nil,
-            protected: fields & GP_FILE_INFO_PERMISSIONS.rawValue != 0
+            protected: reportsProtection && fields & GP_FILE_INFO_PERMISSIONS.rawValue != 0
                 ? info.file.permissions.rawValue & GP_FILE_PERM_DELETE.rawValue == 0 : nil)
     }
 

@@ -30,6 +30,14 @@ public enum CanonEOSEventType {
     public static let objectContentChanged: UInt32 = 0xC188
     /// `objectInfoChangedEx`'s counterpart of `objectAddedEx64` (libgphoto2 ptp.h).
     public static let objectInfoChangedEx64: UInt32 = 0xC1A8
+    /// The body's Direct Transfer button on a photo of the card (libgphoto2 ptp.h names it
+    /// RequestObjectTransferDT; its layout is not in libgphoto2, which does not parse it: only the
+    /// handle @8, common to Canon's object records, is read).
+    public static let requestObjectTransferDT: UInt32 = 0xC190
+    /// The 64-bit form of `requestObjectTransferDT` (ptp.h RequestObjectTransferDT64).
+    public static let requestObjectTransferDT64: UInt32 = 0xC1AA
+    /// The records that name a card photo by its handle alone: a change, or the transfer button.
+    static let handleRecords: Set<UInt32> = objectChanges.union([requestObjectTransferDT, requestObjectTransferDT64])
     /// The records that say a file on the card changed.
     public static let objectChanges: Set<UInt32> = [
         objectInfoChangedEx, objectContentChanged, objectInfoChangedEx64, objectInfoChangedEx64LFN,
@@ -89,7 +97,8 @@ public enum CanonEOSEventRecord: Equatable, Sendable {
     /// 0xC18A: the values the property may take now (4 bytes each; empty when the record
     /// carries none).
     case availListChanged(property: UInt32, values: [UInt32])
-    /// 0xC187, 0xC188, 0xC1A8 or 0xC1B7 (`type`): the file `handle` changed on the card.
+    /// 0xC187, 0xC188, 0xC1A8 or 0xC1B7 (`type`): the file `handle` changed on the card;
+    /// 0xC190 or 0xC1AA: the photographer pressed the transfer button on it.
     case objectChanged(type: UInt32, handle: UInt32)
     /// Any other record, or a known type too short for its layout, skipped by its size.
     case unknown(type: UInt32, size: UInt32)
@@ -131,10 +140,17 @@ public struct CanonEOSEventList: Equatable, Sendable {
     }
 
     /// The files on the card said to have changed, each once, in order.
-    public var changedObjects: [UInt32] {
+    public var changedObjects: [UInt32] { handles(of: CanonEOSEventType.objectChanges) }
+
+    /// The files on the card the photographer sent with the Direct Transfer button, each once.
+    public var transferButtonObjects: [UInt32] {
+        handles(of: [CanonEOSEventType.requestObjectTransferDT, CanonEOSEventType.requestObjectTransferDT64])
+    }
+
+    private func handles(of types: Set<UInt32>) -> [UInt32] {
         var seen: Set<UInt32> = []
         return records.compactMap { record in
-            guard case .objectChanged(_, let handle) = record, seen.insert(handle).inserted else { return nil }
+            guard case .objectChanged(let type, let handle) = record, types.contains(type), seen.insert(handle).inserted else { return nil }
             return handle
         }
     }
@@ -256,7 +272,7 @@ public struct CanonEOSEventList: Equatable, Sendable {
                 if count <= (length - 20) / 4 { values = (0..<count).map { u32(20 + 4 * $0) } }
             }
             return .availListChanged(property: u32(8), values: values)
-        case let changed where CanonEOSEventType.objectChanges.contains(changed) && length >= 12:
+        case let changed where CanonEOSEventType.handleRecords.contains(changed) && length >= 12:
             return .objectChanged(type: changed, handle: u32(8))
         default:
             return .unknown(type: type, size: size)
@@ -302,7 +318,7 @@ public struct CanonEOSEventList: Equatable, Sendable {
             writer.appendU32(handle)
             // ObjectInfoChangedEx has ObjectAddedEx's layout (name @40, @44 in the 64-bit forms):
             // libgphoto2 skips one shorter than its name field. The other fields are left empty.
-            if type != CanonEOSEventType.objectContentChanged {
+            if CanonEOSEventType.objectChanges.contains(type) && type != CanonEOSEventType.objectContentChanged {
                 writer.appendZeros(type == CanonEOSEventType.objectInfoChangedEx ? 29 : 33)
             }
         case .unknown(_, let size):

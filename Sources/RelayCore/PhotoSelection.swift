@@ -5,7 +5,8 @@
 public struct PhotoSelection: Sendable, Equatable, Codable {
     /// The rating in the file: 0 to 5 stars, −1 rejected (XMP `xmp:Rating`, EXIF 0x4746).
     public var rating: Int?
-    /// Protected on the card (PTP ProtectionStatus 0x0001, Canon's GetObjectInfoEx flag 0x01).
+    /// Protected on the card (PTP ObjectInfo ProtectionStatus 0x0001; a libgphoto2 file without
+    /// the delete permission).
     public var protected: Bool
     /// The body asked for the photo to be transferred.
     public var requested: Bool

@@ -44,6 +44,7 @@ extension TetherSession {
             return
         }
         let present = Set(handles)
+        onCard.formUnion(present)
         known = known.filter { present.contains($0.key) }
         let queued = Set(backlog)
         backlog += handles.filter { known[$0] == nil && !queued.contains($0) && pendingDescriptions[$0] == nil }

@@ -23,33 +23,36 @@ extension TetherSession {
         for change in news {
             if let index = changes.firstIndex(where: { $0.handle == change.handle }) {
                 changes[index].transferRequested = changes[index].transferRequested || change.transferRequested
+                changes[index].awaitsTransferComplete = changes[index].awaitsTransferComplete || change.awaitsTransferComplete
             } else {
                 changes.append(change)
             }
         }
     }
 
-    /// A capture-transfer request (Canon RequestObjectTransfer) for an object this session
-    /// already looked at is the body's transfer button on a photo of the card: a selection.
+    /// A capture-transfer request (Canon RequestObjectTransfer) for a photo relay knows to be on
+    /// the card (listed, or announced as added there) is the body's transfer button on it: a
+    /// selection. One for anything else is a capture held in camera memory, taken as such.
     func transferRequests(in announcements: [ObjectAnnouncement]) -> [ObjectAnnouncement] {
         announcements.filter { announcement in
-            guard announcement.needsTransferComplete, known[announcement.handle] != nil || taken[announcement.handle] != nil else {
-                return true
-            }
-            noteChanged([ObjectChange(handle: announcement.handle, transferRequested: true)])
+            guard announcement.needsTransferComplete, onCard.contains(announcement.handle) else { return true }
+            noteChanged([ObjectChange(handle: announcement.handle, transferRequested: true, awaitsTransferComplete: true)])
             return false
         }
     }
 
     /// Reads what changed on one object and tells the spool. An object not downloaded yet is
-    /// described again (its download takes the file as it is now); one this session never took
-    /// is left alone (it is described when it is taken).
+    /// described again (its download takes the file as it is now); a transfer request for a
+    /// photo not looked at yet, or left on the card (there before relay's first connection), has
+    /// it taken; a photo this session did not take is otherwise left alone.
     func readChange(_ change: ObjectChange) throws(PTPIPError) {
+        // Downloaded and flushing: committed first, so that the change applies to the spool's photo.
+        if flushing?.candidate.object.handle == change.handle { commitFlushed(wait: true) }
         if let index = downloads.firstIndex(where: { $0.object.handle == change.handle }) {
             if change.transferRequested {
-                // Released with TransferComplete once downloaded, as the body waits for.
                 downloads[index].requested = true
-                downloads[index].object.needsTransferComplete = true
+                // Released with TransferComplete once downloaded, as the body waits for.
+                if change.awaitsTransferComplete { downloads[index].object.needsTransferComplete = true }
             }
             guard !downloads[index].object.namedByRelay,
                 let object = try describe(ObjectAnnouncement(handle: change.handle), retryingUntil: nil)
@@ -57,13 +60,14 @@ extension TetherSession {
             downloads[index].object.info = object.info
             return
         }
+        if change.transferRequested && taken[change.handle] == nil {
+            return try takeRequested(change)
+        }
         guard var photo = taken[change.handle] else { return }
         var selection = photo.selection
         if change.transferRequested {
             selection.requested = true
-            var asked = photo.object
-            asked.needsTransferComplete = true
-            try release(asked, downloaded: true)
+            if change.awaitsTransferComplete { try completeTransfer(change.handle, downloaded: true) }
         }
         // A body that described the photo another way (a capture taken from camera memory, a
         // Nikon Z in "connect to computer" mode) may answer now that it is on the card.
@@ -130,6 +134,31 @@ extension TetherSession {
         noteTaken(object, id: id, selection: photo.selection)
     }
 
+    /// The transfer button on a photo this session has not taken: one not looked at yet, or
+    /// left on the card as there before relay's first connection, is taken (selected); one
+    /// relay decided against (RAW, taken before and gone from the spool) is only let go.
+    private func takeRequested(_ change: ObjectChange) throws(PTPIPError) {
+        let handle = change.handle
+        switch known[handle] {
+        case nil, .existing?:
+            requested[handle] = change.awaitsTransferComplete
+            known[handle] = nil
+            announced.append(ObjectAnnouncement(handle: handle))
+        default:
+            if change.awaitsTransferComplete { try completeTransfer(handle, downloaded: false) }
+        }
+    }
+
+    /// TransferComplete for a photo the body asked to be taken (it waits for it).
+    private func completeTransfer(_ handle: UInt32, downloaded: Bool) throws(PTPIPError) {
+        let object =
+            taken[handle]?.object
+            ?? CameraObject(handle: handle, info: PTPObjectInfo(storageID: 0, objectFormat: .exifJPEG, compressedSize: 0, filename: ""))
+        var asked = object
+        asked.needsTransferComplete = true
+        try release(asked, downloaded: downloaded)
+    }
+
     /// A photo relay took before whose file the body rewrote since (rated while relay was
     /// away: same card, name and capture date, another size). It is not taken again; its new
     /// identity is recorded as seen, and, while it is still in the spool, its marks are read.
@@ -139,8 +168,14 @@ extension TetherSession {
         } catch {
             memory.unrecorded.append((object.identityKey, object.info.filename))
         }
+        // The spool's photo is the one whose identity with its own size is this file's.
         let source = CameraObject.sourceLabel(serial: memory.serial)
-        guard let entry = context.spool.entries(from: source, named: object.info.filename).last else { return }
+        let found = context.spool.entries(from: source, named: object.info.filename).last { entry in
+            var earlier = object
+            earlier.info.compressedSize = UInt32(clamping: entry.bytes)
+            return earlier.photoIdentity(cameraSerial: memory.serial, detectedAt: Date()).stableID == entry.id
+        }
+        guard let entry = found else { return }
         context.report(
             .info("\(object.info.filename) was rewritten on \(session.name) since relay took it (rated on the body): not taken again"))
         noteTaken(object, id: entry.id, selection: entry.selection)

@@ -46,13 +46,19 @@ final class TetherSession {
     var dialect: any CameraDialect
     /// What was decided per handle in this session.
     var known: [UInt32: TakeDecision] = [:]
-    private var announced: [ObjectAnnouncement] = []
+    var announced: [ObjectAnnouncement] = []
     var backlog: [UInt32] = []
     var pendingDescriptions: [UInt32: PendingDescription] = [:]
     /// Objects the camera said changed (protected, rated, asked for), read again in turn.
     var changes: [ObjectChange] = []
     /// This session's photos in the spool, by handle, for those changes.
     var taken: [UInt32: TakenPhoto] = [:]
+    /// Handles known to be photos on the card (listed, or announced as added there), not
+    /// captures held in camera memory: a transfer request for one is the transfer button.
+    var onCard: Set<UInt32> = []
+    /// Photos the transfer button asked for before relay took them, by handle (true: the
+    /// body waits for TransferComplete).
+    var requested: [UInt32: Bool] = [:]
     /// Handles set aside after errors of their own, looked at again after the next listing.
     var setAside: Set<UInt32> = []
     var downloads: [Candidate] = []
@@ -111,6 +117,7 @@ final class TetherSession {
         let listing = try list() ?? []
         backlog = listing
         onCardAtConnect = Set(listing)
+        onCard = onCardAtConnect
         firstConnection.listed(
             listing, includeExisting: context.options.includeExisting,
             remembered: context.registry.camera(serial: memory.serial)?.firstListing)
@@ -262,6 +269,7 @@ final class TetherSession {
         guard known[handle] == nil, !setAside.contains(handle), pendingDescriptions[handle] == nil || retryingUntil != nil else {
             return
         }
+        if !announcement.needsTransferComplete { onCard.insert(handle) }
         var object: CameraObject
         if let described = announcement.described {
             object = CameraObject(
@@ -292,9 +300,13 @@ final class TetherSession {
         let onCardAtConnect = onCardAtConnect.contains(handle)
         let seenByIdentity = memory.wasSeen(key)
         let rewritten = !seenByIdentity && object.rewriteKey.map(memory.wasSeen) == true
+        // The transfer button on a photo left on the card at the first connection (recorded as
+        // seen then, never taken): the photographer asks for it.
+        let asked = requested[handle] != nil && firstConnection.isExisting(handle)
         let decision = TakeDecision.decide(
-            object, seen: seenByIdentity || rewritten || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen)),
-            existing: firstConnection.isExisting(handle),
+            object,
+            seen: !asked && (seenByIdentity || rewritten || (onCardAtConnect && object.handleKeys.contains(where: memory.wasSeen))),
+            existing: firstConnection.isExisting(handle) && !asked,
             includeRAW: context.options.includeRAW)
         known[handle] = decision
         if decision != .take { memory.announcedUnlisted[handle] = nil }
@@ -302,7 +314,12 @@ final class TetherSession {
         case .take:
             // A long wait for the download does not hold every waiting photo's first bytes.
             if downloads.count >= Self.headsKept { object.head = nil }
-            downloads.append(Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true)))
+            var candidate = Candidate(object: object, detectedAt: Date(), shot: shotConfirmed(by: object, willUpload: true))
+            if let awaitsCompletion = requested.removeValue(forKey: handle) {
+                candidate.requested = true
+                if awaitsCompletion { candidate.object.needsTransferComplete = true }
+            }
+            downloads.append(candidate)
             context.report(.announced(fileName: info.filename, bytes: object.expectedBytes))
             return
         case .existing:

@@ -133,6 +133,28 @@ final class CameraSelectionTests: XCTestCase {
         XCTAssertFalse(relay.stdout.contains("\"photo.spooled\""), "nothing downloaded again:\n\(relay.stdout.suffix(3000))")
         XCTAssertEqual(try backup.uploadRequests().count, 3, "the backup got each photo once")
     }
+
+    /// The transfer button on a photo left on the card (there before relay's first connection)
+    /// takes it, selected; captures kept in camera memory, each announced with the same
+    /// RequestObjectTransfer record, are taken as captures, not as selections.
+    func testTheTransferButtonTakesAPhotoLeftOnTheCardAndCapturesInMemoryAreNotSelections() throws {
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "3", "--capture-to", "memory"], note: "gallery")
+        XCTAssertEqual(
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
+            0)
+        let backup = try GalleryProcess()
+        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let relay = try camera.startConnected(["--config", "gallery", "--config", "backup", "--json"])
+        camera.sim.shootByStdin(2)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 2 || !relay.isRunning }, relay.stderr)
+        camera.sim.control("transfer 2")
+        try camera.waitForPhotos(1, relay: relay)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name), ["IMG_0002.JPG"], "only the photo the button sent")
+        XCTAssertEqual(try backup.uploadRequests().count, 3, "two captures and the sent photo, each once")
+        XCTAssertEqual(try camera.harness.status().queued.count, 2, "the captures wait, held for the gallery")
+    }
 }
 
 /// Over camera FTP only a rating in the file can select (protection is a card attribute the

@@ -228,4 +228,17 @@ final class CanonEventParserTests: XCTestCase {
         let short: [UInt8] = [8 + 3, 0, 0, 0, 0x88, 0xC1, 0, 0, 1, 2, 3]
         XCTAssertEqual(try CanonEOSEventList.parse(short).records, [.unknown(type: 0xC188, size: 11)], "too short for its handle")
     }
+
+    /// The Direct Transfer button (0xC190, 0xC1AA) names a card photo by its handle: a
+    /// transfer request, not a change.
+    func testTheTransferButtonRecordsAreTransferRequests() throws {
+        let bytes = CanonEOSEventList.encode([
+            .objectChanged(type: CanonEOSEventType.requestObjectTransferDT, handle: 5),
+            .objectChanged(type: CanonEOSEventType.requestObjectTransferDT64, handle: 6),
+            .objectChanged(type: CanonEOSEventType.objectContentChanged, handle: 7),
+        ])
+        let list = try CanonEOSEventList.parse(bytes)
+        XCTAssertEqual(list.transferButtonObjects, [5, 6])
+        XCTAssertEqual(list.changedObjects, [7])
+    }
 }

@@ -196,13 +196,17 @@ struct CanonEOSBehaviour: SimBehaviour {
     }
 
     /// The transfer button on a photo of the card: RequestObjectTransfer as for a capture in
-    /// memory (0xC186 with its name; 0xC1B8 on canon-r5m2, without).
+    /// memory (0xC186 with its name) on canon-eos and canon-eosm; RequestObjectTransferDT64
+    /// (0xC1AA, the handle alone) on canon-r5m2, so that both records are exercised (which one a
+    /// given body sends is not public: libgphoto2's ptp.h names both).
     private func transferRecord(_ object: SimObject) -> CanonEOSEventRecord {
-        .requestObjectTransfer(
+        guard records == .classic else {
+            return .objectChanged(type: CanonEOSEventType.requestObjectTransferDT64, handle: object.handle)
+        }
+        return .requestObjectTransfer(
             CanonObjectAdded(
-                recordType: records == .classic ? CanonEOSEventType.requestObjectTransfer : CanonEOSEventType.requestObjectTransfer64LFN,
-                handle: object.handle, format: PTPObjectFormat(object.format), size: UInt32(truncatingIfNeeded: object.size),
-                filename: records == .classic ? object.name : ""))
+                recordType: CanonEOSEventType.requestObjectTransfer, handle: object.handle, format: PTPObjectFormat(object.format),
+                size: UInt32(truncatingIfNeeded: object.size), filename: object.name))
     }
 
     /// The records of a file protected or rated on the body.

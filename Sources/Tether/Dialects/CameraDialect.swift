@@ -32,9 +32,12 @@ struct CameraNews: Equatable, Sendable {
 /// JPEG, the rating in its header again (issue 41).
 struct ObjectChange: Equatable, Sendable {
     var handle: UInt32
-    /// The body asked for the photo to be transferred (Canon's RequestObjectTransfer for a
-    /// photo already on the card): the photographer pressed its transfer button.
+    /// The body asked for the photo to be transferred: the photographer pressed its transfer
+    /// button (Canon's RequestObjectTransferDT, or RequestObjectTransfer for a photo on the card).
     var transferRequested = false
+    /// The body waits for TransferComplete once the photo is taken (RequestObjectTransfer's
+    /// contract, libgphoto2 library.c); not known of the Direct Transfer records.
+    var awaitsTransferComplete = false
 }
 
 /// How to read an object's bytes from the camera.

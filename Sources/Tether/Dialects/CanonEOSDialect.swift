@@ -14,7 +14,8 @@ import PTPWire
 ///   format (GetObjectInfo may fail for it) and released with TransferComplete.
 /// - A shot protected or rated on the body: ObjectInfoChangedEx (0xC187, 0xC1A8, 0xC1B7) and/or
 ///   ObjectContentChanged (0xC188); the rating is in the file's rewritten XMP (darktable issue
-///   13286). RequestObjectTransfer for a photo already on the card is its transfer button.
+///   13286). The transfer button: RequestObjectTransferDT (0xC190, 0xC1AA), and
+///   RequestObjectTransfer for a photo relay knows to be on the card (not a capture in memory).
 /// - KeepDeviceOn (0x911D) every 10 s, so the body does not sleep in the middle of an event.
 /// - Clean stop: GetEvent once to drain, SetRemoteMode(0), SetEventMode(0).
 struct CanonEOSDialect: CameraDialect {
@@ -81,7 +82,11 @@ struct CanonEOSDialect: CameraDialect {
         interval.record(activity: !list.isEmpty || !news.isEmpty)
         // Protecting or rating a shot: ObjectInfoChangedEx on older firmware, ObjectContentChanged
         // on newer, some bodies both (libgphoto2 PR 261); either one is enough.
-        news.merge(CameraNews(added: announcements(in: list), changed: list.changedObjects.map { ObjectChange(handle: $0) }))
+        news.merge(
+            CameraNews(
+                added: announcements(in: list),
+                changed: list.changedObjects.map { ObjectChange(handle: $0) }
+                    + list.transferButtonObjects.map { ObjectChange(handle: $0, transferRequested: true) }))
         return news
     }
 

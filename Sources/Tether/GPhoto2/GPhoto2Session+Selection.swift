@@ -2,6 +2,7 @@ import Foundation
 import GPhoto2
 import PhotoMetadata
 import RelayCore
+import Spool
 
 /// The photographer selecting on the body, through libgphoto2 (issue 41): the ptp2 driver
 /// reports ObjectInfoChanged as GP_EVENT_FILE_CHANGED after reading the file's info again
@@ -38,5 +39,22 @@ extension GPhoto2Session {
         }
         taken[path] = photo
         context.select(photo.selection, photo: photo.id, fileName: path.name, camera: camera.name)
+    }
+
+    /// A photo taken before this session that is still in the spool: kept for its later
+    /// changes, and a protection set or lifted while relay was away is told to the spool now.
+    func noteTakenBefore(_ path: GPhoto2FilePath, info: GPhoto2FileInfo) {
+        let source = CameraObject.sourceLabel(serial: memory.serial)
+        for key in Self.identityKeys(path, info) where memory.wasSeen(key) {
+            let id = PhotoIdentity(source: source, fileName: path.name, bytes: 0, capturedAt: Date(), uniqueKey: key).stableID
+            guard let entry = context.spool.entry(id) else { continue }
+            var photo = TakenFile(id: id, selection: entry.selection)
+            if let protected = info.protected, protected != photo.selection.protected {
+                photo.selection.protected = protected
+                context.select(photo.selection, photo: id, fileName: path.name, camera: camera.name)
+            }
+            taken[path] = photo
+            return
+        }
     }
 }

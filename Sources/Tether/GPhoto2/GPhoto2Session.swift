@@ -153,6 +153,7 @@ final class GPhoto2Session {
         known.insert(candidate.path)
         let wasOnCard = onCardAtConnect.contains(candidate.path)
         if Self.identityKeys(candidate.path, info).contains(where: memory.wasSeen) {
+            noteTakenBefore(candidate.path, info: info)
             memory.decline(
                 AlreadyTaken(fileName: candidate.path.name, matched: Self.identityText(candidate.path, info), atStart: wasOnCard),
                 key: key, report: context.report)
