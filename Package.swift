@@ -83,6 +83,9 @@ let package = Package(
         // What a photo's own header says (pure): its JPEG segments, EXIF directories, and the
         // identity the camera wrote into it.
         .target(name: "PhotoMetadata", dependencies: ["RelayCore"]),
+        // Credit and caption stamping: the template, IPTC IIM and XMP writers, and the header
+        // rewriter that puts them in front of the camera's pixels.
+        .target(name: "Stamp", dependencies: ["RelayCore", "PhotoMetadata", "COpenSSL"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
         // through libjpeg-turbo as the photo arrives.
         .target(name: "Rendition", dependencies: ["CJPEGStream", "RelayCore", "PhotoMetadata"]),
@@ -128,6 +131,7 @@ let package = Package(
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore", "TestSupport"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),
+        .testTarget(name: "StampTests", dependencies: ["Stamp", "PhotoMetadata", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),

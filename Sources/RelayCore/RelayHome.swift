@@ -34,6 +34,8 @@ public struct RelayHome: Sendable, Equatable {
     public var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
     /// Every decision on a held photo (`relay review`, the editor's page), one JSON line each.
     public var reviewFile: URL { root.appendingPathComponent("review.jsonl") }
+    /// The credit and caption template (`relay stamp`).
+    public var stampFile: URL { root.appendingPathComponent("stamp.json") }
 
     /// Creates the state folder (mode 0700: it may hold tokens in configs) if it is missing.
     public func createIfNeeded() throws(StateFileError) {

@@ -66,10 +66,14 @@ public struct SHA256Digest: @unchecked Sendable {
     }
 
     /// The digest of a whole file, read 1 MB at a time.
-    public static func of(fileAt url: URL) throws -> SHA256Digest {
+    public static func of(fileAt url: URL, prefix: BodyPrefix? = nil) throws -> SHA256Digest {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var digest = SHA256Digest()
+        if let prefix {
+            digest.update(prefix.bytes)
+            try handle.seek(toOffset: UInt64(prefix.replacing))
+        }
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             chunk.withUnsafeBytes { digest.update($0.bindMemory(to: UInt8.self)) }
         }

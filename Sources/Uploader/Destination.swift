@@ -15,6 +15,8 @@ public struct DeliveryItem: Sendable, Equatable {
     public var contentType: String
     /// What path templates fill in: the capture time, the camera and the photo's numbers.
     public var template: PathTemplate.Values
+    /// Sent in place of the file's header (the stamp's), nil for the file as it is.
+    public var prefix: BodyPrefix?
 
     public init(filePath: String, name: String, key: String, contentType: String, template: PathTemplate.Values) {
         self.filePath = filePath

@@ -26,6 +26,8 @@ public struct FileTransferRequest: Sendable, Equatable {
     public var timeoutSeconds: Double?
     public var connectTimeoutSeconds: Double
     public var maxBytesPerSecond: Int?
+    /// Sent in place of the file's first bytes (a stamped header).
+    public var prefix: BodyPrefix?
 
     public init(
         url: String, requireTLS: Bool = false, username: String? = nil, password: String? = nil, caCertificate: String? = nil,
@@ -89,9 +91,10 @@ public final class FileTransferClient {
         case .failure(let error): return .failure(FileTransferError(error))
         }
         defer { close(opened.0) }
-        let state = TransferState(cancellation: cancellation, fileDescriptor: opened.0, progress: progress)
+        let state = TransferState(cancellation: cancellation, fileDescriptor: opened.0, prefix: request.prefix, progress: progress)
         let hostKey = HostKeyCheck()
-        return withExtendedLifetime((state, hostKey)) { transfer(request, fileSize: opened.1, state: state, hostKey: hostKey) }
+        let size = request.prefix?.bodySize(fileSize: opened.1) ?? opened.1
+        return withExtendedLifetime((state, hostKey)) { transfer(request, fileSize: size, state: state, hostKey: hostKey) }
     }
 
     private func transfer(

@@ -37,7 +37,7 @@ public final class FileTransferDestination: Destination {
     public var acceptsGrowingFiles: Bool { false }
 
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
-        upload(item.filePath, to: location.target(for: item.template), attempt: attempt, progress: progress)
+        upload(item.filePath, to: location.target(for: item.template), attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -56,14 +56,15 @@ public final class FileTransferDestination: Destination {
     /// One upload of the file at `filePath` to `target`, under a temporary name then renamed.
     private func upload(
         _ filePath: String, to target: FileTransferLocation.Target, attempt: Int,
-        progress: UploadProgress? = nil
+        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
     ) -> DeliveryReport {
-        let request = FileTransferRequest(
+        var request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
             caCertificate: config.option("caCertificate"), sshKey: sshKey, knownHosts: knownHosts,
             afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+        request.prefix = prefix
         let outcome = client.upload(request, progress: progress)
         let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
         switch outcome {

@@ -61,18 +61,20 @@ public final class HTTPUploadClient {
             }
         }
         defer { if ownsDescriptor { close(fileDescriptor) } }
+        if let prefix = request.prefix { fileSize = fileSize.map(prefix.bodySize) }
 
         // libcurl counts the whole body (a multipart form's parts too): the photo's share is shown.
         var photoProgress: UploadProgress?
         if let progress {
             let size = fileSize
+            let growingTotal = growing?.finalSize.map { request.prefix?.bodySize(fileSize: $0) ?? $0 }
             photoProgress = { sent, _ in
-                let total = size ?? growing?.finalSize ?? 0
+                let total = size ?? growingTotal ?? 0
                 progress(total > 0 ? min(sent, total) : sent, total)
             }
         }
         let state = TransferState(
-            cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing,
+            cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing, prefix: request.prefix,
             progress: photoProgress)
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)

@@ -19,10 +19,12 @@ public enum RequestBuilder {
         case .multipart:
             body = .multipart(fields: fields(for: config, item: item), fileField: settings.fileField, fileName: item.name)
         }
-        return UploadRequest(
+        var request = UploadRequest(
             method: config.verb.rawValue, url: try url(for: config, item: item), headers: headers, body: body,
             filePath: item.filePath, idempotencyKey: item.key, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: item.contentType)
+        request.prefix = item.prefix
+        return request
     }
 
     /// The config's extra headers in name order, `${NAME}` references expanded.

@@ -50,7 +50,7 @@ public final class S3Destination: Destination {
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
         put(
             item.filePath, key: location.key(for: item.template), contentType: item.contentType, relayKey: item.key,
-            attempt: attempt, progress: progress)
+            attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -71,11 +71,11 @@ public final class S3Destination: Destination {
     /// One PUT of the file at `filePath` under `key`, with its checksum.
     private func put(
         _ filePath: String, key: String, contentType: String, relayKey: String?, attempt: Int,
-        progress: UploadProgress? = nil
+        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
     ) -> DeliveryReport {
         let checksum: String
         do {
-            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath)).base64()
+            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath), prefix: prefix).base64()
         } catch {
             let failure = UploadTransportError(category: .fileUnreadable, message: "\(filePath): \(error.localizedDescription)")
             return DeliveryReport(.failure(failure), decision: policy.decide(.failure(failure), attempt: attempt))
@@ -85,11 +85,12 @@ public final class S3Destination: Destination {
         // The photo's key travels as object metadata: a consumer can tell a rendition from its original.
         if let relayKey { headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: relayKey)) }
         if let token = signing.sessionToken { headers.append(HTTPHeader(name: "x-amz-security-token", value: token)) }
-        let request = UploadRequest(
+        var request = UploadRequest(
             method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: filePath,
             idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: contentType,
             signing: signing)
+        request.prefix = prefix
         let outcome = client.perform(request, progress: progress)
         let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)
         return DeliveryReport(outcome, decision: decision)

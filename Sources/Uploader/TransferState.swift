@@ -33,7 +33,9 @@ final class TransferState {
     /// Whether the read callback ended the body early (an error, a cancellation, a growing file
     /// given up): then no answer means the gallery has the whole photo.
     private(set) var gaveUpReading = false
-    /// Where the next read of a growing file starts.
+    /// Sent in place of the file's first bytes (a stamped header), nil for the file as it is.
+    let prefix: BodyPrefix?
+    /// Where the next read of the body starts (a growing file's, or any body with a prefix).
     private var position: Int64 = 0
     private let progress: UploadProgress?
     private var lastProgress = Date()
@@ -54,8 +56,9 @@ final class TransferState {
 
     init(
         cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
-        progress: UploadProgress? = nil
+        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
     ) {
+        self.prefix = prefix
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
         self.growing = growing
@@ -90,11 +93,44 @@ final class TransferState {
         retryAfter = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Fills `buffer` from the photo file; nil means a read error (curl aborts the transfer).
+    /// Fills `buffer` from the photo file (after the prefix, when there is one); nil means a
+    /// read error (curl aborts the transfer).
     func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
-        let count = growing.map { readGrowing($0, into: buffer, capacity: capacity) } ?? readFile(into: buffer, capacity: capacity)
+        if let prefix, position < Int64(prefix.bytes.count) {
+            let count = min(capacity, prefix.bytes.count - Int(position))
+            prefix.bytes.withUnsafeBytes { source in
+                buffer.copyMemory(from: source.baseAddress! + Int(position), byteCount: count)
+            }
+            position += Int64(count)
+            return count
+        }
+        let count: Int?
+        if let growing {
+            count = readGrowing(growing, into: buffer, capacity: capacity)
+        } else if let prefix {
+            count = readFile(at: position - Int64(prefix.bytes.count) + prefix.replacing, into: buffer, capacity: capacity)
+            position += Int64(count ?? 0)
+        } else {
+            count = readFile(into: buffer, capacity: capacity)
+        }
         if count == nil { gaveUpReading = true }
         return count
+    }
+
+    /// The file's offset for the body's `position`.
+    private var fileOffset: Int64 {
+        guard let prefix else { return position }
+        return position - Int64(prefix.bytes.count) + prefix.replacing
+    }
+
+    private func readFile(at offset: Int64, into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        while true {
+            let count = pread(fileDescriptor, buffer, capacity, off_t(offset))
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            readError = errno
+            return nil
+        }
     }
 
     private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
@@ -110,7 +146,7 @@ final class TransferState {
     /// Rewinds the file when curl has to send the body again (a kept-alive connection that
     /// turned out dead, or an auth round trip).
     func seekBody(offset: Int64, origin: Int32) -> Bool {
-        guard growing != nil else { return lseek(fileDescriptor, off_t(offset), origin) >= 0 }
+        guard growing != nil || prefix != nil else { return lseek(fileDescriptor, off_t(offset), origin) >= 0 }
         guard origin == SEEK_SET, offset >= 0 else { return false }
         position = offset
         return true
@@ -121,7 +157,8 @@ final class TransferState {
     private func readGrowing(_ growing: any GrowingFile, into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         let stallDeadline = Date().addingTimeInterval(Self.growthStallLimit)
         while !cancellation.isCancelled {
-            switch growing.waitForBytes(beyond: position, timeout: Self.growthWaitSlice) {
+            let offset = fileOffset
+            switch growing.waitForBytes(beyond: offset, timeout: Self.growthWaitSlice) {
             case .abandoned:
                 growthFailure = "the photo's download did not complete"
                 return nil
@@ -133,7 +170,7 @@ final class TransferState {
                     return nil
                 }
             case .available(let readable):
-                let count = pread(fileDescriptor, buffer, min(capacity, Int(readable - position)), off_t(position))
+                let count = pread(fileDescriptor, buffer, min(capacity, Int(readable - offset)), off_t(offset))
                 if count < 0 {
                     if errno == EINTR { continue }
                     // The spooled file is read again for the retry: this attempt just ends.

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// How the photo travels in the request body.
 public enum UploadBody: Sendable, Equatable {
@@ -43,6 +44,8 @@ public struct UploadRequest: Sendable, Equatable {
     public var contentType: String
     /// Set for requests libcurl signs with AWS Signature Version 4 (S3-compatible stores).
     public var signing: AWSSigning?
+    /// Sent in place of the file's first bytes (a stamped header).
+    public var prefix: BodyPrefix?
 
     public init(
         method: String = "POST",

@@ -44,7 +44,7 @@ public final class WebDAVDestination: Destination {
     public func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
         upload(
             item.filePath, to: location.target(for: item.template), contentType: item.contentType, key: item.key,
-            attempt: attempt, progress: progress)
+            attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
     public func location(of item: DeliveryItem) -> String {
@@ -73,9 +73,10 @@ public final class WebDAVDestination: Destination {
     /// PUT under the temporary name (making missing folders), then MOVE into place.
     private func upload(
         _ filePath: String, to target: FileTransferLocation.Target, contentType: String, key: String,
-        attempt: Int, progress: UploadProgress? = nil
+        attempt: Int, prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
     ) -> DeliveryReport {
-        let put = request("PUT", location.url(target.partPath), filePath: filePath, key: key, contentType: contentType)
+        var put = request("PUT", location.url(target.partPath), filePath: filePath, key: key, contentType: contentType)
+        put.prefix = prefix
         var sent = client.perform(put, progress: progress)
         if case .success(let answer) = sent, answer.statusCode == 409, !target.folder.isEmpty, !knownFolders.contains(target.folder) {
             let failure = makeFolder(target.folder, key: key, attempt: attempt)

@@ -1,0 +1,35 @@
+import Foundation
+import RelayCore
+
+/// The stamp template kept under RELAY_HOME (`stamp.json`), written atomically. A file relay
+/// cannot read is never replaced: `relay stamp set` says so and leaves it for the person.
+public struct StampStore: Sendable {
+    public let file: JSONStateFile<StampTemplate>
+
+    public init(home: RelayHome) {
+        file = JSONStateFile<StampTemplate>(url: home.stampFile)
+    }
+
+    /// The template set, nil when none is.
+    public func load() throws(StateFileError) -> StampTemplate? {
+        try file.load()
+    }
+
+    /// Sets `fields` (merged into the template set before; an empty value removes a field) and
+    /// returns the new template, one version later.
+    @discardableResult
+    public func set(_ fields: [String: String]) throws -> StampTemplate {
+        let current = try load()
+        var merged = current?.fields ?? [:]
+        for (name, value) in fields { merged[name] = value.isEmpty ? nil : value }
+        let template = try StampTemplate(fields: merged, version: (current?.version ?? 0) + 1)
+        try file.save(template)
+        return template
+    }
+
+    /// Clears the template (the version still goes up, so that history tells the eras apart).
+    public func clear() throws {
+        let current = try load()
+        try file.save(try StampTemplate(fields: [:], version: (current?.version ?? 0) + 1))
+    }
+}

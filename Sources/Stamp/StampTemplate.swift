@@ -1,0 +1,188 @@
+import Foundation
+import RelayCore
+
+/// The photographer's "stationery pad" (issue 42): credit, copyright, caption and the rest,
+/// with variables filled per photo (`{date}`, `{seq}`, `{event}`), written into every photo a
+/// destination is sent. Pure: parsed and checked when it is set, rendered per photo.
+public struct StampTemplate: Sendable, Equatable, Codable {
+    /// The fields written into the photo, in the order `relay stamp show` lists them. Any other
+    /// field (`event=Spring Gala`) is a variable the written ones may use (`{event}`).
+    public static let writtenFields = ["title", "headline", "caption", "creator", "credit", "copyright", "keywords", "city"]
+    /// What a photo gives the template.
+    public static let photoVariables = ["date", "time", "year", "model", "serial", "name", "seq", "set", "frame", "exposure"]
+
+    /// Field name to its text as written (variables unexpanded).
+    public private(set) var fields: [String: String]
+    /// Goes up by one each time the template is set or cleared: the history records which
+    /// version stamped a photo.
+    public var version: Int
+
+    /// Checks `fields` (names, variables, the braces); an unknown variable is refused with its
+    /// name, as a path template's is.
+    public init(fields: [String: String], version: Int = 1) throws(StampError) {
+        for (name, text) in fields {
+            guard name.range(of: #"^[a-z][a-z0-9_-]{0,31}$"#, options: .regularExpression) != nil else {
+                throw .badField(name, reason: "a field name is lower-case letters, digits, '-' or '_'")
+            }
+            guard !Self.photoVariables.contains(name) else {
+                throw .badField(name, reason: "{\(name)} is filled from the photo; pick another name")
+            }
+            for variable in try Self.variables(in: text, field: name) where !Self.photoVariables.contains(variable) {
+                guard variable != name, let other = fields[variable] else {
+                    throw .unknownVariable(
+                        variable, field: name, known: Self.photoVariables + fields.keys.filter { $0 != name }.sorted())
+                }
+                guard try Self.variables(in: other, field: variable).allSatisfy(Self.photoVariables.contains) else {
+                    throw .badField(name, reason: "{\(variable)} uses a field itself; a field may use photo variables only")
+                }
+            }
+        }
+        self.fields = fields
+        self.version = version
+    }
+
+    /// The variables `text` names, in order; an unclosed or stray brace is refused.
+    static func variables(in text: String, field: String) throws(StampError) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { throw .badField(field, reason: "a '{' is not closed") }
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        if rest.contains("}") { throw .badField(field, reason: "a '}' has no '{'") }
+        return names
+    }
+
+    /// Whether the template writes anything.
+    public var writesAnything: Bool { Self.writtenFields.contains { !(fields[$0] ?? "").isEmpty } }
+
+    /// The template's fields for one photo.
+    public func render(_ photo: StampPhoto, timeZone: TimeZone = .current) -> StampValues {
+        func expand(_ text: String) -> String {
+            var out = ""
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                out += rest[..<open]
+                let name = String(rest[rest.index(after: open)..<close])
+                out += photo.value(name, timeZone: timeZone) ?? fields[name].map(expand) ?? ""
+                rest = rest[rest.index(after: close)...]
+            }
+            return out + rest
+        }
+        var values = StampValues()
+        values.title = fields["title"].map(expand) ?? ""
+        values.headline = fields["headline"].map(expand) ?? ""
+        values.caption = fields["caption"].map(expand) ?? ""
+        values.creator = fields["creator"].map(expand) ?? ""
+        values.credit = fields["credit"].map(expand) ?? ""
+        values.copyright = fields["copyright"].map(expand) ?? ""
+        values.city = fields["city"].map(expand) ?? ""
+        values.keywords = (fields["keywords"].map(expand) ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        values.capturedAt = photo.capturedAt
+        return values
+    }
+
+    /// The written fields whose text, with the variables as long as this photo makes them, is
+    /// longer than IPTC IIM keeps: each is cut there (in IIM only; XMP keeps it whole).
+    public func iimCuts(for photo: StampPhoto) -> [(field: String, bytes: Int, limit: Int)] {
+        let values = render(photo)
+        return IPTCRecord.limits.compactMap { field, limit in
+            let longest = field == "keywords" ? values.keywords.map(\.utf8.count).max() ?? 0 : values.text(of: field).utf8.count
+            return longest > limit ? (field, longest, limit) : nil
+        }.sorted { $0.field < $1.field }
+    }
+}
+
+/// What a photo gives a stamp template.
+public struct StampPhoto: Sendable, Equatable {
+    /// When the shutter fired: the camera's EXIF date where it has one.
+    public var capturedAt: Date
+    public var model: String
+    public var serial: String
+    /// The delivered file name.
+    public var name: String
+    /// The photo's number in the spool (the history's capture number): stable across retries,
+    /// so a retried upload carries the same stamp.
+    public var sequence: Int
+    public var bracket: BracketTag?
+
+    public init(capturedAt: Date, model: String = "", serial: String = "", name: String, sequence: Int, bracket: BracketTag? = nil) {
+        self.capturedAt = capturedAt
+        self.model = model
+        self.serial = serial
+        self.name = name
+        self.sequence = sequence
+        self.bracket = bracket
+    }
+
+    /// A photo variable's value; nil when `name` is not one (a template field).
+    func value(_ name: String, timeZone: TimeZone) -> String? {
+        func format(_ pattern: String) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = pattern
+            return formatter.string(from: capturedAt)
+        }
+        switch name {
+        case "date": return format("yyyy-MM-dd")
+        case "time": return format("HH:mm:ss")
+        case "year": return format("yyyy")
+        case "model": return model
+        case "serial": return serial
+        case "name": return self.name
+        case "seq": return String(sequence)
+        case "set": return bracket.map { String($0.set) } ?? ""
+        case "frame": return bracket.map { String($0.frame) } ?? ""
+        case "exposure": return bracket?.exposure ?? ""
+        default: return nil
+        }
+    }
+}
+
+/// A template's fields for one photo, as they are written.
+public struct StampValues: Sendable, Equatable {
+    public var title = ""
+    public var headline = ""
+    public var caption = ""
+    public var creator = ""
+    public var credit = ""
+    public var copyright = ""
+    public var city = ""
+    public var keywords: [String] = []
+    public var capturedAt: Date?
+
+    public init() {}
+
+    func text(of field: String) -> String {
+        switch field {
+        case "title": title
+        case "headline": headline
+        case "caption": caption
+        case "creator": creator
+        case "credit": credit
+        case "copyright": copyright
+        case "city": city
+        case "keywords": keywords.joined(separator: ", ")
+        default: ""
+        }
+    }
+}
+
+/// A template that cannot be set, or a photo that cannot be stamped.
+public enum StampError: Error, Equatable, Sendable, CustomStringConvertible {
+    case badField(String, reason: String)
+    case unknownVariable(String, field: String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .badField(let field, let reason): "stamp field '\(field)': \(reason)"
+        case .unknownVariable(let variable, let field, let known):
+            "stamp field '\(field)': {\(variable)} is not a variable (use " + known.map { "{\($0)}" }.joined(separator: " ")
+                + ", or set a field named \(variable))"
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The stamp merged into a photo's own XMP packet: the packet is parsed into a tree with
+/// Foundation's `XMLDocument` (libxml2's tree API on Linux), the properties the stamp writes are
+/// taken out wherever the camera put them (as attributes or elements), and one
+/// `rdf:Description` with the stamp's is added. Everything else, the camera's rating first, is
+/// kept as it was. Property forms from the XMP specification part 1 and exiftool's XMP.pm:
+/// dc:creator a Seq, dc:subject a Bag, dc:title, dc:rights and dc:description language
+/// alternatives, photoshop:* simple text.
+enum XMPStamp {
+    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let dc = "http://purl.org/dc/elements/1.1/"
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    /// The most an XMP packet may take in one APP1 segment (the XMP specification part 3).
+    static let packetLimit = 65_502
+
+    /// The properties the stamp owns, by namespace and local name.
+    static let owned: Set<String> = [
+        dc + "creator", dc + "rights", dc + "description", dc + "subject", dc + "title", photoshop + "Credit",
+        photoshop + "City", photoshop + "Headline", photoshop + "DateCreated",
+    ]
+
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        case unreadable(String)
+        case tooLarge(Int)
+
+        var description: String {
+            switch self {
+            case .unreadable(let why): "its XMP packet cannot be read (\(why))"
+            case .tooLarge(let bytes): "its XMP packet would grow to \(bytes) bytes, more than one segment holds"
+            }
+        }
+    }
+
+    /// `packet` (the photo's own, nil for none) with the stamp's properties, as a packet for
+    /// an APP1 segment.
+    static func merged(_ packet: ArraySlice<UInt8>?, with values: StampValues, timeZone: TimeZone = .current) throws(Failure)
+        -> [UInt8]
+    {
+        let source =
+            packet.map { Data($0) }
+            ?? Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="\#(rdf)"></rdf:RDF></x:xmpmeta>"#.utf8)
+        let document: XMLDocument
+        do {
+            document = try XMLDocument(data: source, options: [])
+        } catch {
+            throw .unreadable("\(error)")
+        }
+        guard let root = document.rootElement(), let rdfRoot = Self.rdfRoot(root) else { throw .unreadable("no rdf:RDF element") }
+        for case let description as XMLElement in rdfRoot.children ?? [] {
+            for attribute in description.attributes ?? [] where owned.contains(Self.key(attribute)) {
+                description.removeAttribute(forName: attribute.name ?? "")
+            }
+            for (index, child) in (description.children ?? []).enumerated().reversed() where owned.contains(Self.key(child)) {
+                description.removeChild(at: index)
+            }
+        }
+        rdfRoot.addChild(Self.description(values, timeZone: timeZone))
+        let xml = root.xmlString
+        let bytes = Array(("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + xml + "\n<?xpacket end=\"w\"?>").utf8)
+        guard bytes.count <= packetLimit else { throw .tooLarge(bytes.count) }
+        return bytes
+    }
+
+    /// The `rdf:RDF` element: `element` itself, or the first found below it.
+    private static func rdfRoot(_ element: XMLElement) -> XMLElement? {
+        if element.localName == "RDF" && element.uri == rdf { return element }
+        for case let child as XMLElement in element.children ?? [] {
+            if let found = rdfRoot(child) { return found }
+        }
+        return nil
+    }
+
+    /// A node's namespace and local name, "" when it has no namespace.
+    private static func key(_ node: XMLNode) -> String {
+        guard let uri = node.uri, let local = node.localName else { return "" }
+        return uri + local
+    }
+
+    /// The stamp's `rdf:Description`.
+    private static func description(_ values: StampValues, timeZone: TimeZone) -> XMLElement {
+        let description = XMLElement(name: "rdf:Description", uri: rdf)
+        description.addNamespace(XMLNode.namespace(withName: "dc", stringValue: dc) as! XMLNode)
+        description.addNamespace(XMLNode.namespace(withName: "photoshop", stringValue: photoshop) as! XMLNode)
+        description.addAttribute(XMLNode.attribute(withName: "rdf:about", uri: rdf, stringValue: "") as! XMLNode)
+        func list(_ name: String, _ kind: String, _ items: [String], language: Bool = false) {
+            guard !items.isEmpty else { return }
+            let property = XMLElement(name: name, uri: dc)
+            let container = XMLElement(name: "rdf:" + kind, uri: rdf)
+            for item in items {
+                let li = XMLElement(name: "rdf:li", uri: rdf)
+                if language {
+                    li.addAttribute(XMLNode.attribute(withName: "xml:lang", uri: xmlNamespace, stringValue: "x-default") as! XMLNode)
+                }
+                li.stringValue = item
+                container.addChild(li)
+            }
+            property.addChild(container)
+            description.addChild(property)
+        }
+        func text(_ name: String, _ value: String) {
+            guard !value.isEmpty else { return }
+            let property = XMLElement(name: name, uri: photoshop)
+            property.stringValue = value
+            description.addChild(property)
+        }
+        list("dc:title", "Alt", values.title.isEmpty ? [] : [values.title], language: true)
+        list("dc:creator", "Seq", values.creator.isEmpty ? [] : [values.creator])
+        list("dc:rights", "Alt", values.copyright.isEmpty ? [] : [values.copyright], language: true)
+        list("dc:description", "Alt", values.caption.isEmpty ? [] : [values.caption], language: true)
+        list("dc:subject", "Bag", values.keywords)
+        text("photoshop:Credit", values.credit)
+        text("photoshop:City", values.city)
+        text("photoshop:Headline", values.headline)
+        if let date = values.capturedAt {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = timeZone
+            text("photoshop:DateCreated", formatter.string(from: date))
+        }
+        return description
+    }
+}
