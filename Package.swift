@@ -103,7 +103,8 @@ let package = Package(
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
-        .target(name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition", "PhotoMetadata"]),
+        .target(
+            name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition", "PhotoMetadata", "Stamp"]),
         // The command-line grammar every relay command and the camera simulator share: typed
         // options declared once for the parser, help and completion, and the exit codes.
         .target(name: "CommandLineOptions", dependencies: ["RelayCore"]),
@@ -112,7 +113,7 @@ let package = Package(
             name: "RelayCLI",
             dependencies: [
                 "CommandLineOptions", "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether",
-                "Pipeline", "Capture",
+                "Pipeline", "Capture", "Stamp",
                 "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo",
             ]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),

@@ -25,6 +25,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let gate: GalleryGate
         /// The named session's record (`--session`), told of every delivery.
         var session: SessionLedger? = nil
+        /// Writes the stamp template into each photo, where the config takes it.
+        var stamper: PhotoStamper? = nil
     }
 
     private let context: Context
@@ -72,6 +74,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let duringDownload: Bool
         /// Where the destination put it.
         let location: String
+        /// The stamp template version written into it, nil when it went unstamped.
+        let stampVersion: Int?
     }
 
     /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
@@ -80,7 +84,9 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let label = c.config.label
         c.bus.publish(.upload(.started(entry.photoRef, destination: label, attempt: entry.attempts, duringDownload: growing != nil)))
         let started = Date()
-        let item = Self.item(entry, filePath: filePath, session: c.session?.name)
+        var item = Self.item(entry, filePath: filePath, session: c.session?.name)
+        let stamped = c.config.stamp == false ? nil : c.stamper?.stamp(entry, filePath: filePath, growing: growing)
+        item.prefix = stamped?.prefix
         let photo = entry.photoRef
         let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
             c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))
@@ -89,7 +95,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         return Attempt(
             report: report, duration: Date().timeIntervalSince(started),
             summary: destination.summary(of: item), duringDownload: growing != nil,
-            location: destination.location(of: item))
+            location: destination.location(of: item), stampVersion: stamped?.version)
     }
 
     /// The photo as a destination sees it. `{camera}` is the camera's serial, the FTP account a
@@ -222,6 +228,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         record.renditionBytes = entry.rendition?.bytes
         record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
         record.destination = context.config.label
+        record.stampVersion = attempt.stampVersion
         AttemptHistory.append(record, to: context.history, bus: context.bus)
     }
 }

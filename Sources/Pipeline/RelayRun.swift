@@ -53,6 +53,8 @@ public final class RelayRun {
     public let otherConfigs: [RequestConfig]
     let spool: Spool
     private let history: HistoryStore
+    /// Writes the stamp template into the photos sent (`relay stamp`).
+    private let stamper: PhotoStamper
     private let sources: [any PhotoSource]
     /// The label each source's events carry, in the order given.
     private let sourceLabels: [String]
@@ -92,6 +94,7 @@ public final class RelayRun {
             config = configs.remove(at: primary)
             otherConfigs = configs
             history = try HistoryStore(home: home)
+            stamper = PhotoStamper(home: home, bus: bus)
         } catch let error as ConfigError {
             throw .config(error)
         } catch let error as StateFileError {
@@ -203,7 +206,7 @@ public final class RelayRun {
             }
             let context = DeliveryWorker.Context(
                 spool: spool, config: destination, environment: environment, history: history, policy: options.policy, bus: bus,
-                cancellation: cancellation, gate: gate, session: session)
+                cancellation: cancellation, gate: gate, session: session, stamper: stamper)
             for _ in 0..<max(1, options.workers) {
                 do { workers.append(try DeliveryWorker(context: context)) } catch { throw .uploader(error) }
             }

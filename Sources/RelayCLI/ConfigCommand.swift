@@ -44,6 +44,12 @@ enum ConfigCommand {
             + "in the file always does)",
         [(word: "yes", value: true), (word: "no", value: false)], default: RequestConfig(url: "").selectionPolicy.protectionCounts)
 
+    static let stamp = Option.choice(
+        "--stamp",
+        "whether the stamp template (relay stamp) is written into the photos sent here; no keeps the camera's original "
+            + "(an archive)",
+        [(word: "yes", value: true), (word: "no", value: false)], default: true)
+
     /// Each destination kind's own fields (`Destinations.fields`), as options.
     static let fieldOptions: [(field: ConfigField, single: Option<String>?, repeated: RepeatedOption<String>?)] = Destinations.fields.map {
         field, schemes in
@@ -55,7 +61,7 @@ enum ConfigCommand {
     static let addOptions: [OptionSpec] =
         [
             url.spec, verb.spec, note.spec, header.spec, timeout.spec, maxBytesPerSecond.spec, priority.spec, send.spec, minRating.spec,
-            countProtected.spec,
+            countProtected.spec, stamp.spec,
         ]
         + fieldOptions.map { $0.single?.spec ?? $0.repeated!.spec } + RenditionOptions.options
 
@@ -168,6 +174,7 @@ enum ConfigCommand {
             }
             config.minRating = try args.value(minRating)
         }
+        if args.gave(stamp.spec) { config.stamp = try args.value(stamp) == false ? false : nil }
         if args.gave(countProtected.spec) {
             guard config.sendRule == .selected || config.sendRule == .approvedOrSelected else {
                 throw CommandFailure(.usage, "--count-protected goes with --send selected or --send approved-or-selected")
@@ -255,6 +262,7 @@ enum ConfigCommand {
             + (config.sendRule.holds ? " (sends \(config.sendRule.rawValue) photos)" : "")
             + (config.minRating.map { " (selected: \($0) stars or more)" } ?? "")
             + (config.protectedSelects == false ? " (protection does not select)" : "")
+            + (config.stamp == false ? " (unstamped: the camera's original)" : "")
     }
 
     private static func importFile(_ arguments: [String], home: RelayHome, store: ConfigStore) throws {

@@ -77,6 +77,8 @@ public enum RelayCommandLine {
             try DropCommand.run(rest, home: home)
         case "review":
             try ReviewCommand.run(rest, home: home)
+        case "stamp":
+            try StampCommand.run(rest, home: home)
         case "rendition":
             try RenditionCommand.run(rest, home: home)
         case "ftp-setup":
@@ -92,7 +94,8 @@ public enum RelayCommandLine {
     /// Every command's declaration, in the order the overview lists them.
     static let commands: [CommandSpec] = [
         RunCommand.spec, FTPArguments.setupSpec, CaptureCommand.spec, DiscoverCommand.spec, PairCommand.spec, ConfigCommand.spec,
-        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, ReviewCommand.spec, RenditionCommand.spec,
+        HistoryCommand.spec, StatusCommand.spec, RetryCommand.spec, DropCommand.spec, ReviewCommand.spec, StampCommand.spec,
+        RenditionCommand.spec,
         SimOptions.spec,
     ]
 

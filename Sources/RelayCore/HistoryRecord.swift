@@ -31,6 +31,9 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var bracket: BracketTag?
     /// A person's decision this record is about (a rejected photo, never sent), not an attempt.
     public var decision: ReviewVerdict?
+    /// The version of the stamp template (`relay stamp`) written into the photo sent; nil when
+    /// it went unstamped.
+    public var stampVersion: Int?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,

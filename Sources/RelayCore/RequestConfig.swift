@@ -42,6 +42,9 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
     /// With `send` selected (or approved-or-selected): whether a shot protected on the card counts
     /// as selected; yes when absent.
     public var protectedSelects: Bool?
+    /// Whether the stamp template (`relay stamp`) is written into the photos sent here; yes when
+    /// absent (`false`: an archive that keeps the camera's original).
+    public var stamp: Bool?
     /// The destination kind's own fields, by name, as written in the config.
     public var options: [String: ConfigValue]
 
@@ -89,7 +92,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
 
     /// The fields every config has; any other field is the destination kind's.
     public enum CommonField: String, CodingKey, CaseIterable {
-        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send, minRating, protectedSelects
+        case id, verb, url, note, headers, timeoutSeconds, maxBytesPerSecond, rendition, priority, send, minRating, protectedSelects, stamp
     }
 
     public init(from decoder: Decoder) throws {
@@ -112,6 +115,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         send = try c.decodeIfPresent(SendRule.self, forKey: .send)
         minRating = try c.decodeIfPresent(Int.self, forKey: .minRating)
         protectedSelects = try c.decodeIfPresent(Bool.self, forKey: .protectedSelects)
+        stamp = try c.decodeIfPresent(Bool.self, forKey: .stamp)
         let all = try decoder.container(keyedBy: AnyCodingKey.self)
         options = [:]
         for key in all.allKeys where CommonField(stringValue: key.stringValue) == nil {
@@ -133,6 +137,7 @@ public struct RequestConfig: Codable, Sendable, Equatable, Identifiable {
         try c.encodeIfPresent(send, forKey: .send)
         try c.encodeIfPresent(minRating, forKey: .minRating)
         try c.encodeIfPresent(protectedSelects, forKey: .protectedSelects)
+        try c.encodeIfPresent(stamp, forKey: .stamp)
         var all = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in options where CommonField(stringValue: name) == nil {
             try all.encode(value, forKey: AnyCodingKey(stringValue: name))

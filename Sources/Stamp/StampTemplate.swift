@@ -157,7 +157,8 @@ public struct StampValues: Sendable, Equatable {
 
     public init() {}
 
-    func text(of field: String) -> String {
+    /// A written field's text (keywords joined with ", ").
+    public func text(of field: String) -> String {
         switch field {
         case "title": title
         case "headline": headline

@@ -119,6 +119,7 @@ struct HistoryEntry: Decodable {
     var attempt: Int
     var isTimerCapture: Bool
     var renditionBytes: Int?
+    var stampVersion: Int?
     var note: String?
     var destination: String?
     var bracket: Bracket?

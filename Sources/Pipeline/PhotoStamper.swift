@@ -1,0 +1,134 @@
+import Foundation
+import PhotoMetadata
+import RelayCore
+import RunEvents
+import Spool
+import Stamp
+
+/// Stamps the photos a run sends (issue 42): for each upload to a destination that takes the
+/// stamp, the template under RELAY_HOME (read again when `relay stamp` changes it) is filled
+/// for the photo and its header rewritten (``HeaderStamper``); the uploader sends the new
+/// header, then the camera's bytes from the pixels on. A photo still downloading is stamped
+/// once its header has arrived. What cannot be stamped goes as the camera made it, said once
+/// per kind (a RAW) or per photo (a corrupt header).
+final class PhotoStamper: Sendable {
+    /// A stamp for one upload: what replaces the header, and the template version.
+    struct Stamped: Sendable {
+        var prefix: BodyPrefix
+        var version: Int
+    }
+
+    private struct State: Sendable {
+        var template: StampTemplate?
+        var modified: Date?
+        var said: Set<String> = []
+    }
+
+    private let store: StampStore
+    private let bus: RunEventBus
+    private let state = LockedBox(State())
+    /// How long a stamp waits for a downloading photo's header.
+    static let headerWait: TimeInterval = 30
+
+    init(home: RelayHome, bus: RunEventBus) {
+        store = StampStore(home: home)
+        self.bus = bus
+    }
+
+    /// The stamp for `entry`'s file at `filePath` (or `growing`, while it downloads); nil to
+    /// send it as it is (no template, or the photo cannot be stamped: said).
+    func stamp(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Stamped? {
+        guard let template = currentTemplate(), template.writesAnything else { return nil }
+        guard let head = Self.head(filePath: filePath, growing: growing) else {
+            say("\(entry.uploadName) goes without its stamp: its header could not be read", key: "unread:" + entry.id)
+            return nil
+        }
+        let header = PhotoHeaderIdentity(head: head)
+        let photo = StampPhoto(
+            capturedAt: header.capturedAt.flatMap(Self.exifDate) ?? entry.capturedAt, model: header.model ?? "",
+            serial: header.serial ?? Self.serial(of: entry), name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket)
+        switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
+        case .success(let stamped):
+            for note in stamped.notes { say("stamp: \(note)", key: "note:" + note) }
+            return Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version)
+        case .failure(.notJPEG):
+            say("photos that are not JPEGs (\(entry.uploadName)) go without the stamp: relay writes it into JPEGs only", key: "notJPEG")
+        case .failure(let refusal):
+            say("\(entry.uploadName) goes as the camera made it, without its stamp: \(refusal)", key: "refused:" + entry.id)
+        }
+        return nil
+    }
+
+    /// The template, read again when its file changed; a file relay cannot read is said once
+    /// and photos go unstamped until it is fixed (it is never replaced).
+    private func currentTemplate() -> StampTemplate? {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: store.file.url.path))?[.modificationDate] as? Date
+        return state.withLockedValue { state in
+            guard modified != state.modified else { return state.template }
+            state.modified = modified
+            do {
+                state.template = try store.load()
+            } catch {
+                state.template = nil
+                let line = "the stamp template cannot be read (\(error)); photos go without it until it is fixed (relay stamp show)"
+                if state.said.insert("template:\(modified?.timeIntervalSince1970 ?? 0)").inserted {
+                    bus.publish(.run(.notice(line, .warning)))
+                }
+            }
+            return state.template
+        }
+    }
+
+    private func say(_ line: String, key: String) {
+        guard state.withLockedValue({ $0.said.insert(key).inserted }) else { return }
+        bus.publish(.run(.notice(line, .info)))
+    }
+
+    /// The file's application segments: read from the spool, or, from a photo still
+    /// downloading, as they arrive. Nil when nothing could be read.
+    static func head(filePath: String, growing: (any GrowingFile)?) -> [UInt8]? {
+        let descriptor = growing?.fileDescriptor ?? open(filePath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { if growing == nil { close(descriptor) } }
+        let deadline = Date().addingTimeInterval(headerWait)
+        var head: [UInt8] = []
+        var wanted = 64 * 1024
+        while head.count < headLimit {
+            var readable = Int.max
+            if let growing {
+                switch growing.waitForBytes(beyond: Int64(head.count), timeout: 0.25) {
+                case .abandoned: return nil
+                case .ended: readable = head.count
+                case .available(let count): readable = Int(count)
+                case .pending:
+                    guard Date() < deadline else { return nil }
+                    continue
+                }
+            }
+            let target = min(wanted, readable)
+            guard target > head.count else { break }
+            var chunk = [UInt8](repeating: 0, count: target - head.count)
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(head.count)) }
+            guard count > 0 else { break }
+            head += chunk.prefix(count)
+            guard let needed = HeaderStamper.bytesNeeded(head) else { break }
+            wanted = max(wanted, min(needed, headLimit))
+        }
+        return head.isEmpty ? nil : head
+    }
+
+    /// The most of a file read for its header: past it, the header is taken as corrupt.
+    static let headLimit = 1 << 20
+
+    /// EXIF's "2026:11:23 18:04:05" in the machine's time zone (EXIF gives none).
+    static func exifDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        return formatter.date(from: String(text.prefix(19)))
+    }
+
+    private static func serial(of entry: SpoolEntry) -> String {
+        entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PhotoMetadata
+import TestSupport
+import XCTest
+
+/// Issue 42 end to end: `relay stamp set`, then a run; what the gallery receives is read by
+/// exiftool (with the Metadata Working Group composites) as a gallery would, while an archive
+/// whose config says `--stamp no` gets the camera's bytes. The real relay executable, real
+/// galleries, the hot folder, camera FTP and the camera simulator.
+final class StampDeliveryTests: XCTestCase {
+    private let stampFields = [
+        "creator=Jane Doe", "credit=Jane Doe / Studio", "copyright=© {year} Jane Doe", "caption={event}, frame {seq}",
+        "event=Spring Gala", "keywords=gala,2026",
+    ]
+
+    private func setStamp(_ harness: RelayHarness) throws {
+        let set = try harness.relay(["stamp", "set"] + stampFields)
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertTrue(set.stdout.contains("stamp version 1 set"), set.stdout)
+    }
+
+    private func exiftool(_ file: URL, _ tags: [String]) throws -> [String: String] {
+        let tool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
+        let result = try Subprocess.run(tool, ["-j", "-use", "MWG"] + tags + [file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        return (parsed?.first ?? [:]).mapValues { ($0 as? [Any])?.map { "\($0)" }.joined(separator: "|") ?? "\($0)" }
+    }
+
+    /// The bytes from the first scan on: the camera's pixels.
+    private func pixels(_ url: URL) throws -> [UInt8] {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        return Array(bytes[try JPEGSegments(bytes).restStart...])
+    }
+
+    private func assertStamped(_ url: URL, original: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let tags = try exiftool(url, ["-MWG:Creator", "-MWG:Copyright", "-MWG:Description", "-IPTC:Credit", "-IPTC:Keywords"])
+        XCTAssertEqual(tags["Creator"], "Jane Doe", "\(tags)", file: file, line: line)
+        XCTAssertTrue(tags["Copyright"]?.hasPrefix("© 20") == true, "\(tags)", file: file, line: line)
+        XCTAssertTrue(tags["Description"]?.hasPrefix("Spring Gala, frame ") == true, "\(tags)", file: file, line: line)
+        XCTAssertEqual(tags["Credit"], "Jane Doe / Studio", file: file, line: line)
+        XCTAssertEqual(tags["Keywords"], "gala|2026", file: file, line: line)
+        XCTAssertEqual(try pixels(url), try pixels(original), "the pixels are the camera's", file: file, line: line)
+    }
+
+    func testTheGalleryGetsTheStampAndAnUnstampedArchiveTheCamerasOriginal() throws {
+        let gallery = try GalleryProcess()
+        let archive = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
+        XCTAssertEqual(try harness.relay("config", "add", "--url", archive.uploadURL, "--note", "archive", "--stamp", "no").status, 0)
+        try setStamp(harness)
+        let tool = try XCTUnwrap(Subprocess.which("exiftool"))
+        let original = harness.root.appendingPathComponent("IMG_0001.JPG")
+        try CameraJPEG.write(to: original, .init(width: 640, height: 480, xmp: true, seed: 4))
+        XCTAssertEqual(try Subprocess.run(tool, ["-q", "-overwrite_original", "-XMP-xmp:Rating=3", "-EXIF:Artist=Owner", original.path]).status, 0)
+        let relay = try harness.startRun(["--config", "gallery", "--config", "archive"])
+        try FileManager.default.copyItem(at: original, to: harness.dropFolder.appendingPathComponent("IMG_0001.JPG"))
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? gallery.photos().count) ?? 0) == 1 && ((try? archive.photos().count) ?? 0) == 1 || !relay.isRunning
+            }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        let delivered = gallery.photosDirectory.appendingPathComponent("IMG_0001.JPG")
+        try assertStamped(delivered, original: original)
+        XCTAssertEqual(try exiftool(delivered, ["-XMP-xmp:Rating"])["Rating"], "3", "the camera's rating is kept")
+        XCTAssertEqual(
+            try Data(contentsOf: archive.photosDirectory.appendingPathComponent("IMG_0001.JPG")), try Data(contentsOf: original),
+            "the archive gets the camera's bytes")
+        let history = try harness.history().filter(\.success)
+        XCTAssertEqual(history.compactMap(\.stampVersion), [1], "one stamped delivery, with the template's version")
+    }
+
+    /// On a slow camera link the gallery's request starts before the camera's last byte (cut-
+    /// through), and the photo arrives stamped, its pixels the camera's.
+    func testCutThroughFromTheCameraStillStreamsAndIsStamped() throws {
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--photo-size", "3M", "--rate-limit", "1000000"])
+        try setStamp(camera.harness)
+        let relay = try camera.startConnected()
+        camera.sim.shootByStdin(1)
+        try camera.waitForPhotos(1, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("(sent while downloading)"), relay.stderr)
+        try assertStamped(
+            camera.gallery.photosDirectory.appendingPathComponent("IMG_0001.JPG"), original: camera.export.appendingPathComponent("IMG_0001.JPG"))
+    }
+
+    /// Camera FTP: the upload to the gallery starts while the camera still sends the file, and
+    /// the photo is stamped.
+    func testCutThroughFromCameraFTPIsStamped() throws {
+        let ftp = try FTPRun()
+        try setStamp(ftp.harness)
+        try CameraJPEG.write(to: ftp.files.appendingPathComponent("DSC_0100.JPG"), .init(width: 2400, height: 1600, seed: 9))
+        let sent = try ftp.camera(["--rate", "800000", ftp.path("DSC_0100.JPG")])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        try ftp.waitForPhotos(1)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { ftp.relay.stderr.contains("sent while downloading") }, ftp.relay.stderr)
+        XCTAssertEqual(ftp.relay.stop(), 0, ftp.relay.stderr)
+        try assertStamped(ftp.gallery.photosDirectory.appendingPathComponent("DSC_0100.JPG"), original: ftp.files.appendingPathComponent("DSC_0100.JPG"))
+    }
+}
