@@ -104,7 +104,8 @@ let package = Package(
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
         .target(
-            name: "Pipeline", dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition", "PhotoMetadata", "Stamp"]),
+            name: "Pipeline",
+            dependencies: ["RelayCore", "RunEvents", "Spool", "Uploader", "Intake", "Rendition", "PhotoMetadata", "Stamp"]),
         // The command-line grammar every relay command and the camera simulator share: typed
         // options declared once for the parser, help and completion, and the exit codes.
         .target(name: "CommandLineOptions", dependencies: ["RelayCore"]),
@@ -136,7 +137,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
         .testTarget(name: "RunEventsTests", dependencies: ["RunEvents"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "RelayCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunEvents", "Spool", "Uploader"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunEvents", "Spool", "Uploader", "Stamp", "TestSupport"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "PTPIP", "PTPWire", "RelayCore", "TestSupport", "relay"]),
         .testTarget(name: "GPhoto2Tests", dependencies: ["GPhoto2"]),
         .testTarget(name: "StatusPageTests", dependencies: ["StatusPage", "RunEvents", "SocketIO", "TestSupport"]),

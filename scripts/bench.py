@@ -6,6 +6,7 @@ so every tool sees the same limits. Run through scripts/bench, which builds rela
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
                                                     rendition slowuplink slowburst twodest s3 libgphoto2 ftp review
+                                                    stamp
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -882,7 +883,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          "seenlog": case_seenlog,
          "twodest": case_twodest, "s3": case_s3,
          # Photos held for approval (issue 40): scripts/bench_review.py.
-         "review": lambda work, quick: __import__("bench_review").case_review(work, quick)}
+         "review": lambda work, quick: __import__("bench_review").case_review(work, quick),
+         # Credit and caption stamping (issue 42): scripts/bench_stamp.py.
+         "stamp": lambda work, quick: __import__("bench_stamp").case_stamp(work, quick)}
 
 
 def machine():

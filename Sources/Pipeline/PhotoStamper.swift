@@ -122,10 +122,12 @@ final class PhotoStamper: Sendable {
 
     /// EXIF's "2026:11:23 18:04:05" in the machine's time zone (EXIF gives none).
     static func exifDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        return formatter.date(from: String(text.prefix(19)))
+        let numbers = text.prefix(19).split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard numbers.count == 6 else { return nil }
+        var parts = DateComponents()
+        (parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second) =
+            (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        return Calendar(identifier: .gregorian).date(from: parts)
     }
 
     private static func serial(of entry: SpoolEntry) -> String {

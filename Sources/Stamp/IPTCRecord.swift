@@ -28,8 +28,9 @@ public enum IPTCRecord {
         text(5, values.title, field: "title")
         for keyword in values.keywords { text(25, keyword, field: "keywords") }
         if let date = values.capturedAt {
-            dataset(2, 55, Array(format(date, "yyyyMMdd", timeZone).utf8))
-            dataset(2, 60, Array(format(date, "HHmmssxx", timeZone).utf8))
+            let time = LocalTime(date, timeZone: timeZone)
+            dataset(2, 55, Array(time.iimDate.utf8))
+            dataset(2, 60, Array(time.iimTime.utf8))
         }
         text(80, values.creator, field: "creator")
         text(90, values.city, field: "city")
@@ -49,13 +50,5 @@ public enum IPTCRecord {
             bytes += next
         }
         return bytes
-    }
-
-    private static func format(_ date: Date, _ pattern: String, _ timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
     }
 }

@@ -59,13 +59,14 @@ public struct StampTemplate: Sendable, Equatable, Codable {
 
     /// The template's fields for one photo.
     public func render(_ photo: StampPhoto, timeZone: TimeZone = .current) -> StampValues {
+        let time = LocalTime(photo.capturedAt, timeZone: timeZone)
         func expand(_ text: String) -> String {
             var out = ""
             var rest = Substring(text)
             while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
                 out += rest[..<open]
                 let name = String(rest[rest.index(after: open)..<close])
-                out += photo.value(name, timeZone: timeZone) ?? fields[name].map(expand) ?? ""
+                out += photo.value(name, time: time) ?? fields[name].map(expand) ?? ""
                 rest = rest[rest.index(after: close)...]
             }
             return out + rest
@@ -119,18 +120,11 @@ public struct StampPhoto: Sendable, Equatable {
     }
 
     /// A photo variable's value; nil when `name` is not one (a template field).
-    func value(_ name: String, timeZone: TimeZone) -> String? {
-        func format(_ pattern: String) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = timeZone
-            formatter.dateFormat = pattern
-            return formatter.string(from: capturedAt)
-        }
+    func value(_ name: String, time: LocalTime) -> String? {
         switch name {
-        case "date": return format("yyyy-MM-dd")
-        case "time": return format("HH:mm:ss")
-        case "year": return format("yyyy")
+        case "date": return time.date
+        case "time": return time.time
+        case "year": return String(time.year)
         case "model": return model
         case "serial": return serial
         case "name": return self.name

@@ -60,7 +60,7 @@ enum XMPStamp {
                 description.removeChild(at: index)
             }
         }
-        rdfRoot.addChild(Self.description(values, timeZone: timeZone))
+        rdfRoot.addChild(try Self.description(values, timeZone: timeZone))
         let xml = root.xmlString
         let bytes = Array(("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + xml + "\n<?xpacket end=\"w\"?>").utf8)
         guard bytes.count <= packetLimit else { throw .tooLarge(bytes.count) }
@@ -82,32 +82,19 @@ enum XMPStamp {
         return uri + local
     }
 
-    /// The stamp's `rdf:Description`.
-    private static func description(_ values: StampValues, timeZone: TimeZone) -> XMLElement {
-        let description = XMLElement(name: "rdf:Description", uri: rdf)
-        description.addNamespace(XMLNode.namespace(withName: "dc", stringValue: dc) as! XMLNode)
-        description.addNamespace(XMLNode.namespace(withName: "photoshop", stringValue: photoshop) as! XMLNode)
-        description.addAttribute(XMLNode.attribute(withName: "rdf:about", uri: rdf, stringValue: "") as! XMLNode)
+    /// The stamp's `rdf:Description`, written as text with every value escaped and parsed by
+    /// the same library into an element (so that its namespaces are declared once, on it).
+    private static func description(_ values: StampValues, timeZone: TimeZone) throws(Failure) -> XMLElement {
+        var xml =
+            #"<rdf:Description xmlns:rdf="\#(rdf)" xmlns:dc="\#(dc)" xmlns:photoshop="\#(photoshop)" rdf:about="">"#
         func list(_ name: String, _ kind: String, _ items: [String], language: Bool = false) {
             guard !items.isEmpty else { return }
-            let property = XMLElement(name: name, uri: dc)
-            let container = XMLElement(name: "rdf:" + kind, uri: rdf)
-            for item in items {
-                let li = XMLElement(name: "rdf:li", uri: rdf)
-                if language {
-                    li.addAttribute(XMLNode.attribute(withName: "xml:lang", uri: xmlNamespace, stringValue: "x-default") as! XMLNode)
-                }
-                li.stringValue = item
-                container.addChild(li)
-            }
-            property.addChild(container)
-            description.addChild(property)
+            let lang = language ? #" xml:lang="x-default""# : ""
+            xml += "<\(name)><rdf:\(kind)>" + items.map { "<rdf:li\(lang)>\(escaped($0))</rdf:li>" }.joined() + "</rdf:\(kind)></\(name)>"
         }
         func text(_ name: String, _ value: String) {
             guard !value.isEmpty else { return }
-            let property = XMLElement(name: name, uri: photoshop)
-            property.stringValue = value
-            description.addChild(property)
+            xml += "<\(name)>\(escaped(value))</\(name)>"
         }
         list("dc:title", "Alt", values.title.isEmpty ? [] : [values.title], language: true)
         list("dc:creator", "Seq", values.creator.isEmpty ? [] : [values.creator])
@@ -117,11 +104,28 @@ enum XMPStamp {
         text("photoshop:Credit", values.credit)
         text("photoshop:City", values.city)
         text("photoshop:Headline", values.headline)
-        if let date = values.capturedAt {
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = timeZone
-            text("photoshop:DateCreated", formatter.string(from: date))
+        if let date = values.capturedAt { text("photoshop:DateCreated", LocalTime(date, timeZone: timeZone).xmp) }
+        xml += "</rdf:Description>"
+        do {
+            return try XMLElement(xmlString: xml)
+        } catch {
+            throw .unreadable("the stamp's own properties: \(error)")
         }
-        return description
+    }
+
+    /// Text as XML character data or an attribute value.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 }

@@ -52,7 +52,8 @@ final class StampDeliveryTests: XCTestCase {
         let tool = try XCTUnwrap(Subprocess.which("exiftool"))
         let original = harness.root.appendingPathComponent("IMG_0001.JPG")
         try CameraJPEG.write(to: original, .init(width: 640, height: 480, xmp: true, seed: 4))
-        XCTAssertEqual(try Subprocess.run(tool, ["-q", "-overwrite_original", "-XMP-xmp:Rating=3", "-EXIF:Artist=Owner", original.path]).status, 0)
+        XCTAssertEqual(
+            try Subprocess.run(tool, ["-q", "-overwrite_original", "-XMP-xmp:Rating=3", "-EXIF:Artist=Owner", original.path]).status, 0)
         let relay = try harness.startRun(["--config", "gallery", "--config", "archive"])
         try FileManager.default.copyItem(at: original, to: harness.dropFolder.appendingPathComponent("IMG_0001.JPG"))
         XCTAssertTrue(
@@ -81,7 +82,8 @@ final class StampDeliveryTests: XCTestCase {
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
         XCTAssertTrue(relay.stderr.contains("(sent while downloading)"), relay.stderr)
         try assertStamped(
-            camera.gallery.photosDirectory.appendingPathComponent("IMG_0001.JPG"), original: camera.export.appendingPathComponent("IMG_0001.JPG"))
+            camera.gallery.photosDirectory.appendingPathComponent("IMG_0001.JPG"),
+            original: camera.export.appendingPathComponent("IMG_0001.JPG"))
     }
 
     /// Camera FTP: the upload to the gallery starts while the camera still sends the file, and
@@ -95,6 +97,51 @@ final class StampDeliveryTests: XCTestCase {
         try ftp.waitForPhotos(1)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 10) { ftp.relay.stderr.contains("sent while downloading") }, ftp.relay.stderr)
         XCTAssertEqual(ftp.relay.stop(), 0, ftp.relay.stderr)
-        try assertStamped(ftp.gallery.photosDirectory.appendingPathComponent("DSC_0100.JPG"), original: ftp.files.appendingPathComponent("DSC_0100.JPG"))
+        try assertStamped(
+            ftp.gallery.photosDirectory.appendingPathComponent("DSC_0100.JPG"), original: ftp.files.appendingPathComponent("DSC_0100.JPG"))
+    }
+
+    /// A gallery sent a rendition gets the same fields (even one whose copy leaves the camera's
+    /// metadata out).
+    func testARenditionCarriesTheSameStamp() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--max-edge", "800", "--strip-metadata")
+                .status, 0)
+        try setStamp(harness)
+        let relay = try harness.startRun(["--config", "gallery"])
+        try CameraJPEG.write(to: harness.dropFolder.appendingPathComponent("IMG_0002.JPG"), .init(width: 1600, height: 1200, seed: 5))
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) == 1 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        let tags = try exiftool(
+            gallery.photosDirectory.appendingPathComponent("IMG_0002.JPG"), ["-MWG:Creator", "-IPTC:Credit", "-ImageWidth"])
+        XCTAssertEqual(tags["ImageWidth"], "800", "the rendition was sent: \(tags)")
+        XCTAssertEqual(tags["Creator"], "Jane Doe", "\(tags)")
+        XCTAssertEqual(tags["Credit"], "Jane Doe / Studio")
+    }
+
+    /// What the command says: an unknown variable is refused and the file kept, a field too long
+    /// for IIM is named when set, and preview prints what a reader will see.
+    func testTheStampCommandRefusesPreviewsAndSaysWhatIIMCuts() throws {
+        let harness = try RelayHarness()
+        let refused = try harness.relay("stamp", "set", "caption={evnt}")
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("{evnt} is not a variable"), refused.stderr)
+        let long = try harness.relay("stamp", "set", "creator=" + String(repeating: "A", count: 40), "city=Lyon")
+        XCTAssertEqual(long.status, 0, long.stderr)
+        XCTAssertTrue(long.stdout.contains("creator is 40 bytes; IPTC IIM keeps 32"), long.stdout)
+        let shown = try harness.relay("stamp", "show")
+        XCTAssertTrue(shown.stdout.contains("city=Lyon") && shown.stdout.contains("version 1"), shown.stdout)
+        let photo = harness.root.appendingPathComponent("IMG_0003.JPG")
+        try CameraJPEG.write(to: photo, .init(width: 64, height: 48, seed: 1))
+        let preview = try harness.relay("stamp", "preview", photo.path)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stdout.contains("city: Lyon") && preview.stdout.contains("IPTC IIM keeps its first 32 bytes"), preview.stdout)
+        let notJPEG = harness.root.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: notJPEG)
+        XCTAssertTrue(try harness.relay("stamp", "preview", notJPEG.path).stdout.contains("without the stamp: it is not a JPEG"))
+        XCTAssertEqual(try harness.relay("stamp", "clear").status, 0)
+        XCTAssertTrue(try harness.relay("stamp", "show").stdout.contains("no stamp is set"))
     }
 }

@@ -96,6 +96,8 @@ final class HeaderStamperTests: XCTestCase {
         XCTAssertTrue(iptc.stdout.contains("Iptc.Envelope.CharacterSet"), iptc.stdout)
         let xmp = try Subprocess.run(exiv2, ["-px", url.path])
         XCTAssertTrue(xmp.stdout.contains("Xmp.dc.creator") && xmp.stdout.contains("Xmp.xmp.Rating"), xmp.stdout + xmp.stderr)
+        XCTAssertTrue(xmp.stdout.contains(#"lang="x-default" © 2026 Jane Doe"#), "dc:rights a language alternative: \(xmp.stdout)")
+        XCTAssertFalse(xmp.stderr.contains("Failed to decode"), "the XMP toolkit reads the packet whole: \(xmp.stderr)")
     }
 
     func testPHPReadsTheIPTCAsWordPressDoes() throws {
