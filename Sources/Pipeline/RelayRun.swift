@@ -269,6 +269,7 @@ public final class RelayRun {
             queue.held > 0 ? ([config] + otherConfigs).first { $0.id.uuidString == id }.map { ($0.label, queue.held) } : nil
         }
         let s = state.snapshot
+        if let stamped = stamper.summary { bus.publish(.run(.notice(stamped, .info))) }
         bus.publish(
             .run(
                 .stopped(
