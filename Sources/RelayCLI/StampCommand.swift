@@ -18,7 +18,7 @@ enum StampCommand {
                 + " (keywords comma-separated); any other field (event=Spring Gala) is a variable the others use as {event}. "
                 + "Variables from the photo: " + StampTemplate.photoVariables.map { "{\($0)}" }.joined(separator: " ")
                 + ". set merges into the template (FIELD= removes one); a destination whose config says \"stamp\": false "
-                + "(relay config add --stamp no) gets the camera's original."
+                + "gets the camera's original (relay help config says how)."
         ])
     static let json = Flag("--json", "show: the template as JSON")
 

@@ -61,7 +61,7 @@ public final class HTTPUploadClient {
             }
         }
         defer { if ownsDescriptor { close(fileDescriptor) } }
-        if let prefix = request.prefix { fileSize = fileSize.map(prefix.bodySize) }
+        if let prefix = request.prefix, plan.body != .none { fileSize = fileSize.map(prefix.bodySize) }
 
         // libcurl counts the whole body (a multipart form's parts too): the photo's share is shown.
         var photoProgress: UploadProgress?
