@@ -112,7 +112,10 @@ public struct JPEGSegments: Sendable {
     /// Length of the "Exif\0\0" signature before the TIFF structure.
     public static let exifSignatureLength = 6
 
-    /// A JPEG segment with `marker` around `body` (at most 65 533 bytes).
+    /// The most a segment's body holds: its length field counts itself (two bytes) up to 65,535.
+    public static let maximumBody = 65_533
+
+    /// A JPEG segment with `marker` around `body` (at most ``maximumBody`` bytes).
     public static func segment(_ marker: UInt8, body: some Collection<UInt8>) -> [UInt8] {
         let length = body.count + 2
         return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + body

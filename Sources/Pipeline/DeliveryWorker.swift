@@ -76,6 +76,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let location: String
         /// The stamp template version written into it, nil when it went unstamped.
         let stampVersion: Int?
+        /// What was sent in place of the file's header (the stamp's).
+        var prefix: BodyPrefix? = nil
     }
 
     /// One attempt for `entry`: from the file at `filePath`, or from `growing` while it downloads.
@@ -85,7 +87,21 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         c.bus.publish(.upload(.started(entry.photoRef, destination: label, attempt: entry.attempts, duringDownload: growing != nil)))
         let started = Date()
         var item = Self.item(entry, filePath: filePath, session: c.session?.name)
-        let stamped = c.config.stamp == false ? nil : c.stamper?.stamp(entry, filePath: filePath, growing: growing)
+        var stamped: PhotoStamper.Stamped?
+        if c.config.stamp != false, let stamper = c.stamper {
+            let cancellation = c.cancellation
+            switch stamper.stamp(entry, filePath: filePath, growing: growing, stopping: { cancellation.isCancelled }) {
+            case .stamped(let made): stamped = made
+            case .asItIs: break
+            case .notYet:
+                // Given up as a download that did not go on: sent, stamped, from the spool.
+                let failure = UploadTransportError(
+                    category: .sourceIncomplete, message: "its header did not arrive in time to be stamped")
+                let report = DeliveryReport(.failure(failure), decision: .retry(after: 0))
+                return Attempt(
+                    report: report, duration: 0, summary: "", duringDownload: true, location: "", stampVersion: nil)
+            }
+        }
         item.prefix = stamped?.prefix
         let photo = entry.photoRef
         let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
@@ -95,7 +111,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         return Attempt(
             report: report, duration: Date().timeIntervalSince(started),
             summary: destination.summary(of: item), duringDownload: growing != nil,
-            location: destination.location(of: item), stampVersion: stamped?.version)
+            location: destination.location(of: item), stampVersion: stamped?.version, prefix: stamped?.prefix)
     }
 
     /// The photo as a destination sees it. `{camera}` is the camera's serial, the FTP account a
@@ -175,7 +191,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let c = context
         let label = c.config.label
         let report = attempt.report
-        if decision == .delivered { recordInSession(entry, location: attempt.location) }
+        if decision == .delivered { recordInSession(entry, location: attempt.location, prefix: attempt.prefix) }
         let verdict = AttemptVerdict.settling(
             decision, report: report, attempts: entry.attempts, stopping: c.cancellation.isCancelled, keptIn: nil
         ) {
@@ -206,13 +222,13 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
 
     /// Tells the session's record (if the run has one) where the photo went, before the spool
     /// lets go of the file its size and SHA-256 are read from.
-    private func recordInSession(_ entry: SpoolEntry, location: String) {
+    private func recordInSession(_ entry: SpoolEntry, location: String, prefix: BodyPrefix?) {
         let c = context
         guard let session = c.session else { return }
         do {
             try session.recordDelivered(
                 key: entry.idempotencyKey, name: entry.uploadName, capturedAt: entry.capturedAt, bracket: entry.bracket,
-                destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path)
+                destinationID: id, location: location, filePath: c.spool.uploadURL(for: entry).path, prefix: prefix)
         } catch {
             notice(
                 entry,

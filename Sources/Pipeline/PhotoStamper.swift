@@ -18,6 +18,17 @@ final class PhotoStamper: Sendable {
         var version: Int
     }
 
+    /// What to send.
+    enum Decision: Sendable {
+        /// The photo with this stamp.
+        case stamped(Stamped)
+        /// The photo as it is: no template, or a photo that cannot be stamped (said).
+        case asItIs
+        /// Not yet: the header of a photo still downloading did not arrive (or relay is
+        /// stopping); this upload is given up and the photo is sent, stamped, from the spool.
+        case notYet
+    }
+
     private struct State: Sendable {
         var template: StampTemplate?
         var modified: Date?
@@ -39,36 +50,40 @@ final class PhotoStamper: Sendable {
         self.bus = bus
     }
 
-    /// The stamp for `entry`'s file at `filePath` (or `growing`, while it downloads); nil to
-    /// send it as it is (no template, or the photo cannot be stamped: said).
-    func stamp(_ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?) -> Stamped? {
-        guard let template = currentTemplate(), template.writesAnything else { return nil }
-        let started = Self.threadCPUNanoseconds()
-        defer {
-            let spent = Self.threadCPUNanoseconds() &- started
-            state.withLockedValue {
-                $0.stamped += 1
-                $0.cpuNanoseconds &+= spent
-            }
-        }
-        guard let head = Self.head(filePath: filePath, growing: growing) else {
+    /// What to send for `entry`'s file at `filePath` (or `growing`, while it downloads);
+    /// `stopping` ends a wait for a downloading photo's header.
+    func stamp(
+        _ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?, stopping: @escaping @Sendable () -> Bool = { false }
+    ) -> Decision {
+        guard let template = currentTemplate(), template.writesAnything else { return .asItIs }
+        let head: [UInt8]
+        switch Self.head(filePath: filePath, growing: growing, stopping: stopping) {
+        case .some(let read): head = read
+        case .none where growing != nil: return .notYet
+        case .none:
             say("\(entry.uploadName) goes without its stamp: its header could not be read", key: "unread:" + entry.id)
-            return nil
+            return .asItIs
         }
+        let started = Self.threadCPUNanoseconds()
         let header = PhotoHeaderIdentity(head: head)
         let photo = StampPhoto(
             capturedAt: header.capturedAt.flatMap(Self.exifDate) ?? entry.capturedAt, model: header.model ?? "",
             serial: header.serial ?? Self.serial(of: entry), name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket)
         switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
         case .success(let stamped):
+            let spent = Self.threadCPUNanoseconds() &- started
+            state.withLockedValue {
+                $0.stamped += 1
+                $0.cpuNanoseconds &+= spent
+            }
             for note in stamped.notes { say("stamp: \(note)", key: "note:" + note) }
-            return Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version)
+            return .stamped(Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version))
         case .failure(.notJPEG):
             say("photos that are not JPEGs (\(entry.uploadName)) go without the stamp: relay writes it into JPEGs only", key: "notJPEG")
         case .failure(let refusal):
             say("\(entry.uploadName) goes as the camera made it, without its stamp: \(refusal)", key: "refused:" + entry.id)
         }
-        return nil
+        return .asItIs
     }
 
     /// The template, read again when its file changed; a file relay cannot read is said once
@@ -113,7 +128,7 @@ final class PhotoStamper: Sendable {
 
     /// The file's application segments: read from the spool, or, from a photo still
     /// downloading, as they arrive. Nil when nothing could be read.
-    static func head(filePath: String, growing: (any GrowingFile)?) -> [UInt8]? {
+    static func head(filePath: String, growing: (any GrowingFile)?, stopping: () -> Bool = { false }) -> [UInt8]? {
         let descriptor = growing?.fileDescriptor ?? open(filePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { if growing == nil { close(descriptor) } }
@@ -128,7 +143,7 @@ final class PhotoStamper: Sendable {
                 case .ended: readable = head.count
                 case .available(let count): readable = Int(count)
                 case .pending:
-                    guard Date() < deadline else { return nil }
+                    guard Date() < deadline, !stopping() else { return nil }
                     continue
                 }
             }

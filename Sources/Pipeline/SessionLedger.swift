@@ -25,11 +25,14 @@ final class SessionLedger: Sendable {
     /// Records a delivered file: its size and SHA-256 are read from `filePath` (the file sent).
     func recordDelivered(
         key: String, name: String, capturedAt: Date, bracket: BracketTag? = nil, destinationID: String, location: String,
-        filePath: String
+        filePath: String, prefix: BodyPrefix? = nil
     ) throws {
         let url = URL(fileURLWithPath: filePath)
-        let size = (try FileManager.default.attributesOfItem(atPath: filePath)[.size] as? NSNumber)?.int64Value ?? 0
-        let delivery = SessionRecord.Delivery(location: location, size: size, sha256: try SHA256Digest.of(fileAt: url).hex())
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: filePath)[.size] as? NSNumber)?.int64Value ?? 0
+        // What the destination received: the stamped header, then the file from its pixels on.
+        let size = prefix?.bodySize(fileSize: fileSize) ?? fileSize
+        let digest = try SHA256Digest.of(fileAt: url, prefix: prefix)
+        let delivery = SessionRecord.Delivery(location: location, size: size, sha256: digest.hex())
         try update {
             $0.record(key: key, name: name, capturedAt: capturedAt, bracket: bracket, destinationID: destinationID, delivery)
         }

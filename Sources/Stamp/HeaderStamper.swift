@@ -20,11 +20,14 @@ public struct StampedHeader: Sendable, Equatable {
 public enum StampRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case notJPEG
     case corruptHeader(String)
+    /// The stamp's IPTC would not fit in one APP13 segment (a template of a thousand keywords).
+    case tooLarge
 
     public var description: String {
         switch self {
         case .notJPEG: "it is not a JPEG"
         case .corruptHeader(let why): "its header cannot be read: \(why)"
+        case .tooLarge: "the stamp's IPTC would not fit in one JPEG segment (shorten the template's keywords or caption)"
         }
     }
 }
@@ -54,6 +57,7 @@ public enum HeaderStamper {
             notes += ExifStampConflicts.resolve(&source, exif: exif, values: values)
         }
         let oldXMP = segments.segments.first { $0.kind == .xmp }
+        let oldAPP13 = segments.segments.first { $0.kind == .iptc }
         var xmp: [UInt8]?
         do {
             let packet = oldXMP.map { source[$0.body].dropFirst(xmpSignature.count) }
@@ -61,11 +65,13 @@ public enum HeaderStamper {
         } catch {
             notes.append("XMP left as the camera wrote it: \(error)")
         }
-        let app13 = JPEGSegments.segment(
-            0xED,
-            body: PhotoshopResources.app13(
-                iim: IPTCRecord.encode(values, timeZone: timeZone),
-                keeping: segments.segments.first { $0.kind == .iptc }.map { source[$0.body] }))
+        let oldResources = oldAPP13.map { source[$0.body] }
+        guard
+            let app13Body = PhotoshopResources.app13(
+                iim: IPTCRecord.encode(values, keeping: oldResources.flatMap { PhotoshopResources.iim(in: $0) }, timeZone: timeZone),
+                keeping: oldResources, digest: xmp != nil)
+        else { return .failure(.tooLarge) }
+        let app13 = JPEGSegments.segment(0xED, body: app13Body)
         let xmpSegment = xmp.map { JPEGSegments.segment(0xE1, body: xmpSignature + $0) }
 
         var prefix: [UInt8] = [0xFF, 0xD8]
@@ -77,6 +83,8 @@ public enum HeaderStamper {
             if !wroteIPTC { prefix += app13 }
             wroteIPTC = true
         }
+        let mpf = segments.segments.first { $0.kind == .multiPicture }
+        var mpfInPrefix: Range<Int>?
         let anchor = segments.segments.last { $0.kind == .exif || $0.kind == .jfif }
         if anchor == nil { placeNew() }
         for segment in segments.segments {
@@ -87,9 +95,20 @@ public enum HeaderStamper {
                 if !wroteIPTC { prefix += app13 }
                 wroteIPTC = true
             default:
+                if segment == mpf { mpfInPrefix = prefix.count..<(prefix.count + segment.range.count) }
                 prefix += source[segment.range]
             }
             if segment == anchor { placeNew() }
+        }
+        if let mpf, let moved = mpfInPrefix {
+            // The images the MPF segment points at moved with what changed after it.
+            let delta = (prefix.count - moved.upperBound) - (segments.restStart - mpf.range.upperBound)
+            var body = Array(prefix[(moved.lowerBound + 4)..<moved.upperBound])
+            if MPFOffsets.shift(&body, by: delta) {
+                prefix.replaceSubrange((moved.lowerBound + 4)..<moved.upperBound, with: body)
+            } else {
+                notes.append("its Multi-Picture segment could not be read: the images after the photo may not be found")
+            }
         }
         return .success(StampedHeader(prefix: prefix, skip: Int64(segments.restStart), notes: notes))
     }

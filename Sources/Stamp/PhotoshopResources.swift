@@ -14,9 +14,17 @@ enum PhotoshopResources {
     /// An APP13 body with `iim` as its IPTC data and a fresh digest, first (PHP's `iptcparse`
     /// reads the first IIM it finds), and the other resources of `existing` (the body of the
     /// photo's own APP13, when it has one) after them.
-    static func app13(iim: [UInt8], keeping existing: ArraySlice<UInt8>?) -> [UInt8] {
-        var body = signature + block(iptc, iim) + block(iptcDigest, md5(iim))
-        for resource in existing.map(blocks) ?? [] where resource.id != iptc && resource.id != iptcDigest { body += resource.block }
+    /// Without `digest` (the XMP could not be stamped), no 0x0425 is written: a reader then
+    /// takes the IIM, not the camera's stale XMP (exiftool MWG.pm). The camera's other resources
+    /// are left out when they would make the segment too big for one APP13; nil when even the
+    /// stamp's alone is.
+    static func app13(iim: [UInt8], keeping existing: ArraySlice<UInt8>?, digest: Bool = true) -> [UInt8]? {
+        var body = signature + block(iptc, iim) + (digest ? block(iptcDigest, md5(iim)) : [])
+        guard body.count <= JPEGSegments.maximumBody else { return nil }
+        for resource in existing.map(blocks) ?? [] where resource.id != iptc && resource.id != iptcDigest {
+            guard body.count + resource.block.count <= JPEGSegments.maximumBody else { break }
+            body += resource.block
+        }
         return body
     }
 

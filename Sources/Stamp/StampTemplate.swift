@@ -41,6 +41,21 @@ public struct StampTemplate: Sendable, Equatable, Codable {
         self.version = version
     }
 
+    private enum CodingKeys: String, CodingKey { case fields, version }
+
+    /// A template read from its file is checked as one being set is: a file edited by hand
+    /// with a field that uses itself, or an unknown variable, is refused (and said), never run.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let fields = try container.decode([String: String].self, forKey: .fields)
+        let version = try container.decode(Int.self, forKey: .version)
+        do {
+            try self.init(fields: fields, version: version)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .fields, in: container, debugDescription: error.description)
+        }
+    }
+
     /// The variables `text` names, in order; an unclosed or stray brace is refused.
     static func variables(in text: String, field: String) throws(StampError) -> [String] {
         var names: [String] = []

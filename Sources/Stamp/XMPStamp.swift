@@ -19,11 +19,25 @@ enum XMPStamp {
     /// The most an XMP packet may take in one APP1 segment (the XMP specification part 3).
     static let packetLimit = 65_502
 
-    /// The properties the stamp owns, by namespace and local name.
-    static let owned: Set<String> = [
-        dc + "creator", dc + "rights", dc + "description", dc + "subject", dc + "title", photoshop + "Credit",
-        photoshop + "City", photoshop + "Headline", photoshop + "DateCreated",
-    ]
+    /// The properties `values` writes, by namespace and local name: only those are taken out of
+    /// the camera's packet (an empty field leaves the camera's, or an editor's, as it was).
+    static func owned(by values: StampValues) -> Set<String> {
+        var owned: Set<String> = []
+        if !values.title.isEmpty { owned.insert(dc + "title") }
+        if !values.creator.isEmpty { owned.insert(dc + "creator") }
+        if !values.copyright.isEmpty { owned.insert(dc + "rights") }
+        if !values.caption.isEmpty { owned.insert(dc + "description") }
+        if !values.keywords.isEmpty { owned.insert(dc + "subject") }
+        if !values.credit.isEmpty { owned.insert(photoshop + "Credit") }
+        if !values.city.isEmpty { owned.insert(photoshop + "City") }
+        if !values.headline.isEmpty { owned.insert(photoshop + "Headline") }
+        if values.capturedAt != nil { owned.insert(photoshop + "DateCreated") }
+        return owned
+    }
+
+    /// FoundationXML on Linux is not safe to use from several threads at once (swift-docc
+    /// issue 1606): the delivery workers take turns.
+    private static let lock = NSLock()
 
     enum Failure: Error, Equatable, CustomStringConvertible {
         case unreadable(String)
@@ -42,16 +56,22 @@ enum XMPStamp {
     static func merged(_ packet: ArraySlice<UInt8>?, with values: StampValues, timeZone: TimeZone = .current) throws(Failure)
         -> [UInt8]
     {
+        // XMP allows no document type (part 1, 7.3); a packet with one (an entity that would
+        // read a local file into the photo) is refused, and external entities are never loaded.
+        if let packet, Self.declaresDocumentType(packet) { throw .unreadable("it declares a document type, which XMP forbids") }
+        lock.lock()
+        defer { lock.unlock() }
         let source =
             packet.map { Data($0) }
             ?? Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="\#(rdf)"></rdf:RDF></x:xmpmeta>"#.utf8)
         let document: XMLDocument
         do {
-            document = try XMLDocument(data: source, options: [])
+            document = try XMLDocument(data: source, options: [.nodeLoadExternalEntitiesNever])
         } catch {
             throw .unreadable("\(error)")
         }
         guard let root = document.rootElement(), let rdfRoot = Self.rdfRoot(root) else { throw .unreadable("no rdf:RDF element") }
+        let owned = Self.owned(by: values)
         for case let description as XMLElement in rdfRoot.children ?? [] {
             for attribute in description.attributes ?? [] where owned.contains(Self.key(attribute)) {
                 description.removeAttribute(forName: attribute.name ?? "")
@@ -65,6 +85,17 @@ enum XMPStamp {
         let bytes = Array(("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + xml + "\n<?xpacket end=\"w\"?>").utf8)
         guard bytes.count <= packetLimit else { throw .tooLarge(bytes.count) }
         return bytes
+    }
+
+    /// Whether the packet has a `<!DOCTYPE` or `<!ENTITY` declaration.
+    static func declaresDocumentType(_ packet: ArraySlice<UInt8>) -> Bool {
+        let marks = [Array("<!DOCTYPE".utf8), Array("<!ENTITY".utf8)]
+        var index = packet.startIndex
+        while let open = packet[index...].firstIndex(of: UInt8(ascii: "<")) {
+            if marks.contains(where: { packet[open...].starts(with: $0) }) { return true }
+            index = packet.index(after: open)
+        }
+        return false
     }
 
     /// The `rdf:RDF` element: `element` itself, or the first found below it.

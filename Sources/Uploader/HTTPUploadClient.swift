@@ -67,9 +67,9 @@ public final class HTTPUploadClient {
         var photoProgress: UploadProgress?
         if let progress {
             let size = fileSize
-            let growingTotal = growing?.finalSize.map { request.prefix?.bodySize(fileSize: $0) ?? $0 }
+            let prefix = request.prefix
             photoProgress = { sent, _ in
-                let total = size ?? growingTotal ?? 0
+                let total = size ?? growing?.finalSize.map { prefix?.bodySize(fileSize: $0) ?? $0 } ?? 0
                 progress(total > 0 ? min(sent, total) : sent, total)
             }
         }

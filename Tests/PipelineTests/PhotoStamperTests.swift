@@ -12,6 +12,16 @@ import XCTest
 /// with one line per photo saying why, or once for every photo that is not a JPEG; a template
 /// changed during the run is taken for the next photo.
 final class PhotoStamperTests: XCTestCase {
+    private func version(_ decision: PhotoStamper.Decision) -> Int? {
+        if case .stamped(let stamped) = decision { return stamped.version }
+        return nil
+    }
+
+    private func asItIs(_ decision: PhotoStamper.Decision) -> Bool {
+        if case .asItIs = decision { return true }
+        return false
+    }
+
     private func entry(_ name: String, id: String) -> SpoolEntry {
         SpoolEntry(
             id: id, sequence: 1, source: "folder:/drop", cameraFileName: name, uploadName: name, bytes: 0, capturedAt: Date(),
@@ -30,22 +40,22 @@ final class PhotoStamperTests: XCTestCase {
         let stamper = PhotoStamper(home: home, bus: bus)
         let broken = root.appendingPathComponent("IMG_0009.JPG")
         try Data([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xF0] + [UInt8](repeating: 7, count: 2_000) + [0xFF, 0xD9]).write(to: broken)
-        XCTAssertNil(stamper.stamp(entry("IMG_0009.JPG", id: "a"), filePath: broken.path, growing: nil))
-        XCTAssertNil(stamper.stamp(entry("IMG_0009.JPG", id: "a"), filePath: broken.path, growing: nil))
+        XCTAssertTrue(asItIs(stamper.stamp(entry("IMG_0009.JPG", id: "a"), filePath: broken.path, growing: nil)))
+        XCTAssertTrue(asItIs(stamper.stamp(entry("IMG_0009.JPG", id: "a"), filePath: broken.path, growing: nil)))
         let raw = root.appendingPathComponent("IMG_0010.CR3")
         try Data(Array("II*\0".utf8) + [UInt8](repeating: 0, count: 64)).write(to: raw)
-        XCTAssertNil(stamper.stamp(entry("IMG_0010.CR3", id: "b"), filePath: raw.path, growing: nil))
-        XCTAssertNil(stamper.stamp(entry("IMG_0011.CR3", id: "c"), filePath: raw.path, growing: nil))
+        XCTAssertTrue(asItIs(stamper.stamp(entry("IMG_0010.CR3", id: "b"), filePath: raw.path, growing: nil)))
+        XCTAssertTrue(asItIs(stamper.stamp(entry("IMG_0011.CR3", id: "c"), filePath: raw.path, growing: nil)))
         let said = lines.withLockedValue { $0 }
         XCTAssertEqual(said.filter { $0.contains("IMG_0009.JPG goes as the camera made it, without its stamp") }.count, 1, "\(said)")
         XCTAssertEqual(said.filter { $0.contains("not JPEGs") }.count, 1, "said once: \(said)")
 
         let photo = root.appendingPathComponent("IMG_0012.JPG")
         try CameraJPEG.write(to: photo, .init(width: 64, height: 48, seed: 3))
-        XCTAssertEqual(stamper.stamp(entry("IMG_0012.JPG", id: "d"), filePath: photo.path, growing: nil)?.version, 1)
+        XCTAssertEqual(version(stamper.stamp(entry("IMG_0012.JPG", id: "d"), filePath: photo.path, growing: nil)), 1)
         // A file's time has a granularity: the change is made to show as one.
         try StampStore(home: home).set(["creator": "John Roe"])
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: home.stampFile.path)
-        XCTAssertEqual(stamper.stamp(entry("IMG_0012.JPG", id: "d"), filePath: photo.path, growing: nil)?.version, 2)
+        XCTAssertEqual(version(stamper.stamp(entry("IMG_0012.JPG", id: "d"), filePath: photo.path, growing: nil)), 2)
     }
 }

@@ -80,6 +80,7 @@ final class HeaderStamperTests: XCTestCase {
         XCTAssertEqual(tags["City"], "Lyon")
         XCTAssertEqual(tags["Headline"], "Spring Gala")
         XCTAssertEqual(tags["Rating"], "4", "the camera's rating is kept")
+        XCTAssertNotNil(tags["IPTCDigest"])
         XCTAssertEqual(tags["IPTCDigest"], tags["CurrentIPTCDigest"], "the digest is the IIM's")
         XCTAssertEqual(tags["Artist"], "Jane Doe", "the camera's Artist, replaced in place")
         XCTAssertTrue(header.notes.contains { $0.contains("ImageDescription blanked") }, "\(header.notes)")
@@ -139,5 +140,62 @@ final class HeaderStamperTests: XCTestCase {
         guard case .failure(.corruptHeader) = HeaderStamper.stamp(head: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0], values: values) else {
             return XCTFail("a segment running past the end")
         }
+    }
+
+    /// What the camera (or an editor before relay) wrote and the template does not set stays:
+    /// XMP properties and IIM datasets alike; the Latin-1 IIM of a block that did not say UTF-8
+    /// is kept as UTF-8.
+    func testWhatTheTemplateDoesNotSetIsKeptInXMPAndIIM() throws {
+        let url = folder.appendingPathComponent("edited.jpg")
+        try CameraJPEG.write(to: url, .init(width: 160, height: 120, xmp: true, seed: 8))
+        let tool = try XCTUnwrap(Subprocess.which("exiftool"))
+        let tagged = try Subprocess.run(
+            tool,
+            [
+                "-q", "-overwrite_original", "-charset", "iptc=Latin", "-XMP-dc:Description=Editor's caption", "-IPTC:Source=Agency",
+                "-IPTC:Country-PrimaryLocationName=Françe", "-IPTC:By-line=Old Name", url.path,
+            ])
+        XCTAssertEqual(tagged.status, 0, tagged.stderr)
+        var credit = StampValues()
+        credit.credit = "Jane Doe / Studio"
+        credit.creator = "Jane Doe"
+        let original = [UInt8](try Data(contentsOf: url))
+        let header = try HeaderStamper.stamp(head: original, values: credit).get()
+        let stamped = folder.appendingPathComponent("edited-stamped.jpg")
+        try Data(header.prefix + original[Int(header.skip)...]).write(to: stamped)
+        let tags = try exiftool(["-XMP-dc:Description", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest"], stamped)
+        XCTAssertEqual(tags["Description"], "Editor's caption", "an empty caption leaves the editor's")
+        XCTAssertEqual(tags["Source"], "Agency")
+        XCTAssertEqual(tags["Country-PrimaryLocationName"], "Françe", "kept, as UTF-8")
+        XCTAssertEqual(tags["By-line"], "Jane Doe", "the stamp's replaces the old")
+        XCTAssertEqual(tags["Credit"], "Jane Doe / Studio")
+    }
+
+    /// A packet that declares entities (one that would read a local file into the photo) is
+    /// refused: the XMP is left as it was and the IIM carries the stamp without a digest, so a
+    /// reader takes the IIM.
+    func testAnXMPPacketDeclaringEntitiesIsNotParsed() throws {
+        let secret = folder.appendingPathComponent("secret.txt")
+        try Data("TOKEN-1234".utf8).write(to: secret)
+        let packet =
+            #"<!DOCTYPE x [<!ENTITY e SYSTEM "file://\#(secret.path)">]><x:xmpmeta xmlns:x="adobe:ns:meta/">"#
+            + #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" "#
+            + #"xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:Label>&e;</xmp:Label></rdf:Description></rdf:RDF></x:xmpmeta>"#
+        let head =
+            [0xFF, 0xD8] + JPEGSegments.segment(0xE1, body: Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(packet.utf8))
+            + [0xFF, 0xDA, 0x00, 0x02]
+        let header = try HeaderStamper.stamp(head: head, values: values).get()
+        XCTAssertFalse(String(decoding: header.prefix, as: UTF8.self).contains("TOKEN-1234"))
+        XCTAssertTrue(header.notes.contains { $0.contains("document type") }, "\(header.notes)")
+        let app13 = try XCTUnwrap(try JPEGSegments(header.prefix + [0xFF, 0xDA, 0, 2]).segments.first { $0.kind == .iptc })
+        let body = Array((header.prefix + [0xFF, 0xDA, 0, 2])[app13.body])
+        XCTAssertFalse(body.indices.dropLast(5).contains { Array(body[$0..<($0 + 6)]) == Array("8BIM".utf8) + [0x04, 0x25] }, "no digest")
+    }
+
+    /// A template too big for one APP13 is refused, not written past the segment's limit.
+    func testAStampTooBigForOneSegmentIsRefused() {
+        var many = values
+        many.keywords = (0..<1_200).map { "keyword-\($0)-" + String(repeating: "x", count: 40) }
+        XCTAssertEqual(HeaderStamper.stamp(head: [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02], values: many), .failure(.tooLarge))
     }
 }

@@ -55,4 +55,13 @@ final class StampTemplateTests: XCTestCase {
         XCTAssertEqual(try store.load()?.fields, [:])
         XCTAssertEqual(try store.load()?.version, 3)
     }
+
+    /// A stamp.json edited by hand is checked as a template being set: one that would loop is
+    /// refused when read, never rendered.
+    func testATemplateFileIsCheckedWhenRead() throws {
+        let looping = Data(#"{"version": 3, "fields": {"caption": "{a}", "a": "{b}", "b": "{a}"}}"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode(StampTemplate.self, from: looping))
+        let fine = Data(#"{"version": 3, "fields": {"caption": "{event}", "event": "Gala"}}"#.utf8)
+        XCTAssertEqual(try JSONDecoder().decode(StampTemplate.self, from: fine).version, 3)
+    }
 }
