@@ -144,4 +144,33 @@ final class StampDeliveryTests: XCTestCase {
         XCTAssertEqual(try harness.relay("stamp", "clear").status, 0)
         XCTAssertTrue(try harness.relay("stamp", "show").stdout.contains("no stamp is set"))
     }
+
+    /// An S3 bucket (SeaweedFS) is sent the stamped photo (its `x-amz-checksum-sha256` is
+    /// computed over the stamped header, then the camera's bytes): the store takes it at the
+    /// first attempt and boto3 reads it back stamped.
+    func testAnS3BucketGetsTheStampedPhotoUnderItsChecksum() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("event")
+        let harness = try RelayHarness()
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", "s3://event/{name}", "--endpoint", store.endpoint, "--note", "bucket").status, 0)
+        harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        try setStamp(harness)
+        let original = harness.root.appendingPathComponent("IMG_0004.JPG")
+        try CameraJPEG.write(to: original, .init(width: 640, height: 480, xmp: true, seed: 6))
+        let relay = try harness.startRun()
+        defer { _ = relay.stop(signal: SIGKILL) }
+        try FileManager.default.copyItem(at: original, to: harness.dropFolder.appendingPathComponent("IMG_0004.JPG"))
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { ((try? harness.history()) ?? []).contains(where: \.success) || !relay.isRunning },
+            relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        let stored = harness.root.appendingPathComponent("stored.jpg")
+        try store.body(of: "IMG_0004.JPG", in: "event").write(to: stored)
+        try assertStamped(stored, original: original)
+        XCTAssertEqual(try harness.history().filter(\.success).compactMap(\.stampVersion), [1])
+        XCTAssertEqual(try harness.history().count, 1, "taken at the first attempt")
+    }
 }

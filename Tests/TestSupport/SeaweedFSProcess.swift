@@ -136,11 +136,21 @@ public final class SeaweedFSProcess {
     /// The body of one object, read back with boto3.
     public func body(of key: String, in bucket: String) throws -> Data {
         let hex = try boto3("print(s3.get_object(Bucket=sys.argv[1], Key=sys.argv[2])['Body'].read().hex())", [bucket, key])
+        // Two hex digits a byte, read in one pass (a photo's hex is hundreds of kilobytes).
+        let digits = Array(hex.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
         var bytes: [UInt8] = []
-        var digits = hex.trimmingCharacters(in: .whitespacesAndNewlines)[...]
-        while digits.count >= 2, let byte = UInt8(digits.prefix(2), radix: 16) {
-            bytes.append(byte)
-            digits = digits.dropFirst(2)
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index + 1 < digits.count, let high = value(digits[index]), let low = value(digits[index + 1]) {
+            bytes.append(high << 4 | low)
+            index += 2
         }
         return Data(bytes)
     }
