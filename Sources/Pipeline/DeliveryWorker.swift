@@ -90,7 +90,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         var stamped: PhotoStamper.Stamped?
         if c.config.stamp != false, let stamper = c.stamper {
             let cancellation = c.cancellation
-            switch stamper.stamp(entry, filePath: filePath, growing: growing, stopping: { cancellation.isCancelled }) {
+            let original = c.spool.photoURL(for: entry).path
+            switch stamper.stamp(entry, filePath: filePath, growing: growing, original: original, stopping: { cancellation.isCancelled }) {
             case .stamped(let made): stamped = made
             case .asItIs: break
             case .notYet:

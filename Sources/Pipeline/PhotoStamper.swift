@@ -51,9 +51,11 @@ final class PhotoStamper: Sendable {
     }
 
     /// What to send for `entry`'s file at `filePath` (or `growing`, while it downloads);
-    /// `stopping` ends a wait for a downloading photo's header.
+    /// `stopping` ends a wait for a downloading photo's header. A rendition's variables (the
+    /// capture time, the model) are read from `original`, the camera's file, when it is another.
     func stamp(
-        _ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?, stopping: @escaping @Sendable () -> Bool = { false }
+        _ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?, original: String? = nil,
+        stopping: @escaping @Sendable () -> Bool = { false }
     ) -> Decision {
         guard let template = currentTemplate(), template.writesAnything else { return .asItIs }
         let head: [UInt8]
@@ -65,7 +67,8 @@ final class PhotoStamper: Sendable {
             return .asItIs
         }
         let started = Self.threadCPUNanoseconds()
-        let header = PhotoHeaderIdentity(head: head)
+        let originalHead = original.flatMap { $0 == filePath ? nil : Self.firstBytes(of: $0) }
+        let header = PhotoHeaderIdentity(head: originalHead ?? head)
         let photo = StampPhoto(
             capturedAt: header.capturedAt.flatMap(Self.exifDate) ?? entry.capturedAt, model: header.model ?? "",
             serial: header.serial ?? Self.serial(of: entry), name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket)
@@ -157,6 +160,13 @@ final class PhotoStamper: Sendable {
             wanted = max(wanted, min(needed, headLimit))
         }
         return head.isEmpty ? nil : head
+    }
+
+    /// The first 64 KB of a committed file (where its EXIF identity is), nil when unreadable.
+    static func firstBytes(of path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: PhotoHeaderIdentity.readLength)).map { [UInt8]($0) }
     }
 
     /// The most of a file read for its header: past it, the header is taken as corrupt.

@@ -102,7 +102,7 @@ final class StampDeliveryTests: XCTestCase {
     }
 
     /// A gallery sent a rendition gets the same fields (even one whose copy leaves the camera's
-    /// metadata out).
+    /// metadata out), its variables read from the camera's file.
     func testARenditionCarriesTheSameStamp() throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
@@ -110,13 +110,16 @@ final class StampDeliveryTests: XCTestCase {
             try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--max-edge", "800", "--strip-metadata")
                 .status, 0)
         try setStamp(harness)
+        XCTAssertEqual(try harness.relay("stamp", "set", "headline={model}").status, 0)
         let relay = try harness.startRun(["--config", "gallery"])
         try CameraJPEG.write(to: harness.dropFolder.appendingPathComponent("IMG_0002.JPG"), .init(width: 1600, height: 1200, seed: 5))
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) == 1 || !relay.isRunning }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         let tags = try exiftool(
-            gallery.photosDirectory.appendingPathComponent("IMG_0002.JPG"), ["-MWG:Creator", "-IPTC:Credit", "-ImageWidth"])
+            gallery.photosDirectory.appendingPathComponent("IMG_0002.JPG"),
+            ["-MWG:Creator", "-IPTC:Credit", "-IPTC:Headline", "-ImageWidth"])
         XCTAssertEqual(tags["ImageWidth"], "800", "the rendition was sent: \(tags)")
+        XCTAssertEqual(tags["Headline"], "Canon EOS R5", "{model} from the camera's file, though the copy has no EXIF: \(tags)")
         XCTAssertEqual(tags["Creator"], "Jane Doe", "\(tags)")
         XCTAssertEqual(tags["Credit"], "Jane Doe / Studio")
     }
