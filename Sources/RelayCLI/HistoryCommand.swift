@@ -42,6 +42,12 @@ enum HistoryCommand {
 
 /// The readable history table (pure, so its layout is tested).
 public enum HistoryTable {
+    /// The error, else the note, else which stamp the photo carried; cut to 60 characters.
+    static func note(_ record: HistoryRecord) -> String {
+        let text = record.errorMessage ?? record.note ?? record.stampVersion.map { "stamp version \($0)" } ?? ""
+        return text.count > 60 ? String(text.prefix(59)) + "…" : text
+    }
+
     public static func render(_ records: [HistoryRecord], timeZone: TimeZone = .current) -> String {
         if records.isEmpty { return "no matching uploads" }
         // A run with several destinations says which one each attempt went to.
@@ -57,7 +63,7 @@ public enum HistoryTable {
                 record.sizeText,
                 String(format: "%.2fs", record.durationSeconds),
                 String(record.attempt),
-                (record.errorMessage ?? record.note).map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? "",
+                Self.note(record),
             ]
             if showDestination { row.insert(record.destination ?? "-", at: 2) }
             return row

@@ -69,6 +69,8 @@ final class StampDeliveryTests: XCTestCase {
             "the archive gets the camera's bytes")
         let history = try harness.history().filter(\.success)
         XCTAssertEqual(history.compactMap(\.stampVersion), [1], "one stamped delivery, with the template's version")
+        let table = try harness.relay("history")
+        XCTAssertEqual(table.stdout.components(separatedBy: "stamp version 1").count - 1, 1, "the gallery's row says it: \(table.stdout)")
     }
 
     /// On a slow camera link the gallery's request starts before the camera's last byte (cut-
