@@ -41,15 +41,18 @@ public enum SimProfile: String, CaseIterable, Sendable {
         case .canonEOS:
             return CanonEOSBehaviour(
                 memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false, propertyFlood: propertyFlood,
-                changeRecords: quirks.canonChangeRecords)
+                changeRecords: quirks.canonChangeRecords,
+                protectionInObjectInfo: quirks.canonProtectionInObjectInfo)
         case .canonR5m2:
             return CanonEOSBehaviour(
                 records: .longFileName64, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? true,
-                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords)
+                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords,
+                protectionInObjectInfo: quirks.canonProtectionInObjectInfo)
         case .canonEOSM:
             return CanonEOSBehaviour(
                 needsRemoteMode: true, memoryObjectInfoFails: quirks.memoryObjectInfoFails ?? false,
-                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords)
+                propertyFlood: propertyFlood, changeRecords: quirks.canonChangeRecords,
+                protectionInObjectInfo: quirks.canonProtectionInObjectInfo)
         case .nikon:
             return NikonBehaviour(objectInfoBusySeconds: quirks.objectInfoBusySeconds)
         case .nikonZ:

@@ -26,6 +26,9 @@ public struct SimQuirks: Sendable, Equatable {
     public var probeSpendsActivation = false
     /// canon-*: the records a shot protected or rated on the body raises.
     var canonChangeRecords = CanonEOSBehaviour.ChangeRecords.both
+    /// canon-*: where a protection shows: GetObjectInfo's ProtectionStatus and GetObjectInfoEx's
+    /// flags, or the flags only.
+    var canonProtectionInObjectInfo = true
 
     public init() {}
 
@@ -82,6 +85,12 @@ public struct SimQuirks: Sendable, Equatable {
         [(word: "info", value: CanonEOSBehaviour.ChangeRecords.info), (word: "content", value: .content), (word: "both", value: .both)],
         default: SimQuirks().canonChangeRecords)
 
+    static let canonProtection = Option.choice(
+        "--canon-protection",
+        "canon-*: where a shot's protection shows: in GetObjectInfo's ProtectionStatus and GetObjectInfoEx's flags "
+            + "(both), or in the flags only (listing), the place libgphoto2 reads it on EOS bodies (ptp.c ptp_list_folder_eos)",
+        [(word: "both", value: true), (word: "listing", value: false)], default: SimQuirks().canonProtectionInObjectInfo)
+
     private static let onOff = [(word: "on", value: true), (word: "off", value: false)]
 
     static let section = CommandSpec.Section(
@@ -89,6 +98,7 @@ public struct SimQuirks: Sendable, Equatable {
         options: [
             objectInfoBusy.spec, computerMode.spec, memoryObjectInfo.spec, sdioHandshake.spec, sessionsPerActivation.spec,
             zEvents.spec, sdioVersion.spec, sonyAllProperties.spec, probeSpendsActivation.spec, canonChangeRecords.spec,
+            canonProtection.spec,
         ])
 
     /// The quirks as `args` switches them.
@@ -104,5 +114,6 @@ public struct SimQuirks: Sendable, Equatable {
         sonyAllProperties = try args.value(Self.sonyAllProperties) ?? sonyAllProperties
         probeSpendsActivation = try args.value(Self.probeSpendsActivation) ?? probeSpendsActivation
         canonChangeRecords = try args.value(Self.canonChangeRecords) ?? canonChangeRecords
+        canonProtectionInObjectInfo = try args.value(Self.canonProtection) ?? canonProtectionInObjectInfo
     }
 }

@@ -77,6 +77,7 @@ extension TetherSession {
             selection.protected = info.isProtected
             if !photo.object.namedByRelay { rememberChangedContent(of: &photo, info: info) }
         }
+        if let listed = try dialect.isProtected(photo.object, session: session) { selection.protected = listed }
         if photo.object.info.photoKind == .jpeg || photo.object.namedByRelay, let head = try readHead(change.handle) {
             selection.rating = PhotoRating.read(head: head)
         }

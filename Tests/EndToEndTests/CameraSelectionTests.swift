@@ -155,6 +155,25 @@ final class CameraSelectionTests: XCTestCase {
         XCTAssertEqual(try backup.uploadRequests().count, 3, "two captures and the sent photo, each once")
         XCTAssertEqual(try camera.harness.status().queued.count, 2, "the captures wait, held for the gallery")
     }
+
+    /// An EOS body that shows a protection only in its GetObjectInfoEx listing (the flags byte
+    /// libgphoto2 reads, ptp.c `ptp_list_folder_eos`): relay asks the listing when the body says
+    /// a shot changed, and the protected shot goes live.
+    func testACanonProtectionShownOnlyInItsListingSelects() throws {
+        let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--canon-protection", "listing"], note: "gallery")
+        XCTAssertEqual(
+            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
+            0)
+        let backup = try GalleryProcess()
+        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let relay = try camera.startConnected(["--config", "gallery", "--config", "backup"])
+        camera.sim.shootByStdin(3)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        camera.sim.control("protect 2")
+        try camera.waitForPhotos(1, relay: relay)
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        XCTAssertEqual(try camera.gallery.photos().map(\.name), ["IMG_0002.JPG"])
+    }
 }
 
 /// Over camera FTP only a rating in the file can select (protection is a card attribute the

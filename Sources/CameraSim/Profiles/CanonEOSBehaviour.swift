@@ -57,6 +57,8 @@ struct CanonEOSBehaviour: SimBehaviour {
     /// properties on every poll).
     let propertyFlood: Int
     let changeRecords: ChangeRecords
+    /// GetObjectInfo reports a protection (else only GetObjectInfoEx's flags do).
+    let protectionInObjectInfo: Bool
     /// GetEvent reports only the terminator until SetEventMode(1).
     private(set) var eventModeOn = false
     private(set) var remoteMode: UInt32 = 0
@@ -72,9 +74,10 @@ struct CanonEOSBehaviour: SimBehaviour {
 
     init(
         records: Records = .classic, needsRemoteMode: Bool = false, memoryObjectInfoFails: Bool = false,
-        propertyFlood: Int = 0, changeRecords: ChangeRecords = .both
+        propertyFlood: Int = 0, changeRecords: ChangeRecords = .both, protectionInObjectInfo: Bool = true
     ) {
         self.changeRecords = changeRecords
+        self.protectionInObjectInfo = protectionInObjectInfo
         self.records = records
         self.needsRemoteMode = needsRemoteMode
         self.memoryObjectInfoFails = memoryObjectInfoFails
@@ -83,7 +86,7 @@ struct CanonEOSBehaviour: SimBehaviour {
 
     private static let eosOperations: [PTPOperationCode] = [
         .canonEOSGetStorageIDs, .canonEOSGetStorageInfo, .canonEOSRemoteRelease, .canonEOSSetDevicePropValueEx,
-        .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete,
+        .canonEOSSetRemoteMode, .canonEOSSetEventMode, .canonEOSGetEvent, .canonEOSTransferComplete, .canonEOSGetObjectInfoEx,
         .canonEOSKeepDeviceOn, .canonEOSRemoteReleaseOn, .canonEOSRemoteReleaseOff,
     ]
 
@@ -120,8 +123,21 @@ struct CanonEOSBehaviour: SimBehaviour {
             remoteMode = 0
             return nil
         case .getObjectInfo:
-            guard memoryObjectInfoFails, let object = camera.card.object(first), object.inMemory else { return nil }
-            return SimReply(code: .invalidObjectHandle)
+            guard let object = camera.card.object(first) else { return nil }
+            if memoryObjectInfoFails && object.inMemory { return SimReply(code: .invalidObjectHandle) }
+            guard !protectionInObjectInfo else { return nil }
+            var info = SimResponder.objectInfo(object)
+            info.protectionStatus = 0
+            return SimReply(code: .ok, data: info.encoded())
+        case .canonEOSGetObjectInfoEx:
+            // A folder's files with their flags (bit 0x01: protected), as EOS bodies list them.
+            let folder = request.parameters.count > 1 ? request.parameters[1] : 0
+            let entries = camera.card.handles(format: 0, parent: folder).compactMap { camera.card.object($0) }.map { object in
+                CanonFolderEntry(
+                    handle: object.handle, storageID: object.storageID, format: object.format, flags: object.isProtected ? 0x01 : 0,
+                    size: UInt32(truncatingIfNeeded: object.size), name: object.name)
+            }
+            return SimReply(code: .ok, data: CanonFolderEntry.encode(entries))
         case .canonEOSGetStorageIDs:
             return camera.storageIDs()
         case .canonEOSGetStorageInfo:

@@ -114,6 +114,9 @@ protocol CameraDialect: Sendable {
         _ handle: UInt32, refused response: PTPResponseCode,
         session: CameraSession
     ) throws(PTPIPError) -> UndescribedObject?
+    /// Whether the card protects `object` as the body's own listing says it (nil: the
+    /// standard ObjectInfo's ProtectionStatus, read by the session, is the answer).
+    func isProtected(_ object: CameraObject, session: CameraSession) throws(PTPIPError) -> Bool?
     /// How this body's objects are read.
     func downloadOperation(_ session: CameraSession) -> DownloadOperation
     /// The camera refused a transfer with `response`: whether the dialect switched to another
@@ -178,6 +181,8 @@ extension CameraDialect {
     func downloadOperation(_ session: CameraSession) -> DownloadOperation {
         session.supports(.getPartialObject) ? .partialObject : .wholeObject
     }
+
+    func isProtected(_ object: CameraObject, session: CameraSession) throws(PTPIPError) -> Bool? { nil }
 
     func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {}
 

@@ -114,6 +114,17 @@ struct CanonEOSDialect: CameraDialect {
         return session.supports(.getStorageIDs) ? .getStorageIDs : .canonEOSGetStorageIDs
     }
 
+    /// EOS bodies list a folder's files with GetObjectInfoEx, whose flags byte marks a protected
+    /// one (bit 0x01; libgphoto2 lists such a file read-only, `ptp_list_folder_eos`).
+    func isProtected(_ object: CameraObject, session: CameraSession) throws(PTPIPError) -> Bool? {
+        guard session.supports(.canonEOSGetObjectInfoEx), !object.needsTransferComplete else { return nil }
+        let reply = try session.call(
+            .canonEOSGetObjectInfoEx, [object.info.storageID, object.info.parentObject, 0x10_0000],
+            dataIn: .collect(limit: CameraSession.collectLimit))
+        guard reply.code.isOK else { return nil }
+        return CanonFolderEntry.parse(reply.data ?? []).first { $0.handle == object.handle }?.isProtected
+    }
+
     func release(_ object: CameraObject, downloaded: Bool, session: CameraSession) throws(PTPIPError) {
         guard object.needsTransferComplete else { return }
         _ = try session.call(.canonEOSTransferComplete, [object.handle])
