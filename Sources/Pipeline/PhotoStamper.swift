@@ -70,8 +70,8 @@ final class PhotoStamper: Sendable {
         let originalHead = original.flatMap { $0 == filePath ? nil : Self.firstBytes(of: $0) }
         let header = PhotoHeaderIdentity(head: originalHead ?? head)
         let photo = StampPhoto(
-            capturedAt: header.capturedAt.flatMap(Self.exifDate) ?? entry.capturedAt, model: header.model ?? "",
-            serial: header.serial ?? Self.serial(of: entry), name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket)
+            header: header, name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket, capturedAt: entry.capturedAt,
+            serial: Self.serial(of: entry))
         switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
         case .success(let stamped):
             let spent = Self.threadCPUNanoseconds() &- started
@@ -171,16 +171,6 @@ final class PhotoStamper: Sendable {
 
     /// The most of a file read for its header: past it, the header is taken as corrupt.
     static let headLimit = 1 << 20
-
-    /// EXIF's "2026:11:23 18:04:05" in the machine's time zone (EXIF gives none).
-    static func exifDate(_ text: String) -> Date? {
-        let numbers = text.prefix(19).split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
-        guard numbers.count == 6 else { return nil }
-        var parts = DateComponents()
-        (parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second) =
-            (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-        return Calendar(identifier: .gregorian).date(from: parts)
-    }
 
     private static func serial(of entry: SpoolEntry) -> String {
         entry.source.hasPrefix("camera:") ? String(entry.source.dropFirst("camera:".count)) : ""

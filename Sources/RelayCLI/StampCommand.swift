@@ -90,13 +90,7 @@ enum StampCommand {
             throw CommandFailure(.usage, "cannot read \(path)")
         }
         let head = [UInt8](data)
-        let header = PhotoHeaderIdentity(head: head)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        let photo = StampPhoto(
-            capturedAt: header.capturedAt.flatMap { formatter.date(from: String($0.prefix(19))) } ?? Date(),
-            model: header.model ?? "", serial: header.serial ?? "", name: url.lastPathComponent, sequence: 1)
+        let photo = StampPhoto(header: PhotoHeaderIdentity(head: head), name: url.lastPathComponent, sequence: 1, capturedAt: Date())
         let values = template.render(photo)
         switch HeaderStamper.stamp(head: head, values: values) {
         case .failure(let refusal):

@@ -7,6 +7,18 @@ import XCTest
 /// simulator protects and rates shots as each vendor's body does (its events, its flags, the
 /// XMP rewritten in the file on the card).
 final class CameraSelectionTests: XCTestCase {
+    /// The camera run's gallery sends selected photos only; a backup (returned) gets all.
+    private func selectingGalleryAndBackup(_ camera: CameraRun, file: StaticString = #filePath, line: UInt = #line) throws
+        -> GalleryProcess
+    {
+        let added = try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected")
+        XCTAssertEqual(added.status, 0, added.stderr, file: file, line: line)
+        let backup = try GalleryProcess()
+        XCTAssertEqual(
+            try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0, file: file, line: line)
+        return backup
+    }
+
     /// A burst of 8 on `profile`: shot 2 protected and shot 3 rated before relay connects,
     /// shot 6 protected once the backup has it (and, with `transferButton`, shot 7 sent with the
     /// body's transfer button). The gallery gets exactly those, the backup all 8, each
@@ -15,10 +27,7 @@ final class CameraSelectionTests: XCTestCase {
         _ profile: String, _ simArguments: [String] = [], transferButton: Bool = false, throughLibgphoto2: Bool = false
     ) throws {
         let camera = try CameraRun(profile: profile, ["--initial-photos", "4"] + simArguments, note: "gallery")
-        let added = try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let backup = try GalleryProcess()
-        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let backup = try selectingGalleryAndBackup(camera)
         camera.sim.control("protect 2")
         camera.sim.control("rate 3 4")
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { camera.sim.log.contains("rate ") }, camera.sim.log)
@@ -115,11 +124,7 @@ final class CameraSelectionTests: XCTestCase {
     /// it again, and reads its rating, which sends it to the gallery.
     func testAShotRatedWhileRelayWasAwayIsReadNotTakenAgain() throws {
         let camera = try CameraRun(profile: "generic", ["--initial-photos", "0"], note: "gallery")
-        XCTAssertEqual(
-            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
-            0)
-        let backup = try GalleryProcess()
-        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let backup = try selectingGalleryAndBackup(camera)
         var relay = try camera.startConnected(["--config", "gallery", "--config", "backup"])
         camera.sim.shootByStdin(3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
@@ -139,11 +144,7 @@ final class CameraSelectionTests: XCTestCase {
     /// RequestObjectTransfer record, are taken as captures, not as selections.
     func testTheTransferButtonTakesAPhotoLeftOnTheCardAndCapturesInMemoryAreNotSelections() throws {
         let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "3", "--capture-to", "memory"], note: "gallery")
-        XCTAssertEqual(
-            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
-            0)
-        let backup = try GalleryProcess()
-        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let backup = try selectingGalleryAndBackup(camera)
         let relay = try camera.startConnected(["--config", "gallery", "--config", "backup", "--json"])
         camera.sim.shootByStdin(2)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 2 || !relay.isRunning }, relay.stderr)
@@ -161,11 +162,7 @@ final class CameraSelectionTests: XCTestCase {
     /// a shot changed, and the protected shot goes live.
     func testACanonProtectionShownOnlyInItsListingSelects() throws {
         let camera = try CameraRun(profile: "canon-eos", ["--initial-photos", "0", "--canon-protection", "listing"], note: "gallery")
-        XCTAssertEqual(
-            try camera.harness.relay("config", "add", "--url", camera.gallery.uploadURL, "--note", "gallery", "--send", "selected").status,
-            0)
-        let backup = try GalleryProcess()
-        XCTAssertEqual(try camera.harness.relay("config", "add", "--url", backup.uploadURL, "--note", "backup").status, 0)
+        let backup = try selectingGalleryAndBackup(camera)
         let relay = try camera.startConnected(["--config", "gallery", "--config", "backup"])
         camera.sim.shootByStdin(3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? backup.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
