@@ -92,7 +92,7 @@ let package = Package(
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.
-        .target(name: "Intake", dependencies: ["RelayCore", "RunEvents", "Spool"]),
+        .target(name: "Intake", dependencies: ["RelayCore", "RunEvents", "Spool", "FTPWire", "COpenSSL"]),
         // `relay run --folder`: photos dropped into a folder.
         .target(name: "HotFolder", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool"]),
         // Cameras: PTP/IP and libgphoto2 (event sources, downloads, discovery, pairing).
@@ -100,6 +100,8 @@ let package = Package(
             name: "Tether", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2", "PhotoMetadata"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
         .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "COpenSSL"]),
+        // `relay run --http`: other relays, phones and scripts send photos over HTTP into the spool.
+        .target(name: "HTTPInbox", dependencies: ["CMicroHTTPD", "FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // `relay run`: tether → spool → uploader → history.
@@ -115,7 +117,7 @@ let package = Package(
             dependencies: [
                 "CommandLineOptions", "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether",
                 "Pipeline", "Capture", "Stamp",
-                "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "StatusPage", "CBuildInfo",
+                "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "HTTPInbox", "StatusPage", "CBuildInfo",
             ]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
@@ -124,6 +126,7 @@ let package = Package(
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
+        .testTarget(name: "HTTPInboxTests", dependencies: ["HTTPInbox"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(
             name: "CameraSimTests",

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// One photographer's login: a name and a password taken from the environment, never from the
 /// command line (visible in `ps`) or from a file relay writes.
 public struct FTPAccount: Sendable, Equatable {
@@ -31,14 +33,6 @@ public struct FTPAccount: Sendable, Equatable {
     /// Compares without stopping at the first difference, so the time taken does not tell how
     /// much of a guess was right.
     func accepts(_ guess: String) -> Bool {
-        let expected = Array(password.utf8)
-        let given = Array(guess.utf8)
-        var difference = UInt8(expected.count == given.count ? 0 : 1)
-        for index in 0..<max(expected.count, given.count) {
-            let a = index < expected.count ? expected[index] : 0
-            let b = index < given.count ? given[index] : 0
-            difference |= a ^ b
-        }
-        return difference == 0
+        SecretComparison.matches(guess, password)
     }
 }

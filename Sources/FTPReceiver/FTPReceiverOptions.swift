@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// How `relay run --ftp` receives: where it listens, who may log in, and its limits.
 public struct FTPReceiverOptions: Sendable {
@@ -60,7 +61,7 @@ public struct FTPReceiverOptions: Sendable {
     /// Said once when cameras on the network may log in without TLS: their passwords (and
     /// photos) then cross the venue's Wi-Fi in the clear. Nil on loopback or with FTPS required.
     public var cleartextWarning: String? {
-        guard !(host.hasPrefix("127.") || host == "::1" || host == "localhost") else { return nil }
+        guard !ListenAddress.isLoopback(host) else { return nil }
         switch tls {
         case .required:
             return nil
@@ -84,19 +85,8 @@ public struct FTPReceiverOptions: Sendable {
 
     /// Reads `--ftp`'s `[ADDRESS:]PORT` (an IPv6 address in brackets: `[::1]:2121`).
     public static func parseListenAddress(_ text: String) throws(FTPReceiverError) -> (host: String, port: UInt16) {
-        var host = "0.0.0.0"
-        var portText = Substring(text)
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw .badListenAddress(text) }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":") {
-            host = String(text[..<colon])
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = UInt16(portText) else { throw .badListenAddress(text) }
-        return (host, port)
+        guard let address = ListenAddress.parse(text) else { throw .badListenAddress(text) }
+        return address
     }
 }
 

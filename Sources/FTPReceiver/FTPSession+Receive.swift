@@ -1,5 +1,6 @@
 import FTPWire
 import Foundation
+import Intake
 import RelayCore
 import RunEvents
 import SocketIO
@@ -47,7 +48,8 @@ extension FTPSession {
             log("refused \(path): not a photo or video name")
             return FTPReply(553, "relay takes only photos and videos (JPEG, RAW, MOV/MP4): \(path.name) refused")
         }
-        let keep = kind == .jpeg || (kind == .raw && context.options.includeRAW)
+        // A temporary name is kept until the rename says what it is (``renamed(from:to:)``).
+        let keep = kind == .jpeg || kind == .temporary || (kind == .raw && context.options.includeRAW)
         guard dataChannel != nil else { return FTPReply(425, "send PASV, EPSV, PORT or EPRT first") }
         if let refusal = clearDataRefusal { return refusal }
         if keep && !context.spool.hasRoom(forBytes: 1) {
@@ -83,22 +85,27 @@ extension FTPSession {
             }
         }
         let from = opened.start > 0 ? " from byte \(opened.start)" : ""
-        context.report(.announced(fileName: path.name, bytes: nil))
+        if kind != .temporary { context.report(.announced(fileName: path.name, bytes: nil)) }
         // The upload becomes an incoming photo of the spool at once, so that a destination can
         // send it while it arrives (cut-through); its last byte goes only after the commit.
-        let incoming = context.spool.adopt(
-            context.store.identity(user: user, path: path, fileName: fileName(path)),
-            url: context.store.partialURL(user: user, path: path), descriptor: opened.fd)
+        // A file under a temporary name is no photo yet: it is only written, and is committed
+        // (read again) when it is renamed to a photo's name.
+        let incoming =
+            kind == .temporary
+            ? nil
+            : context.spool.adopt(
+                context.store.identity(user: user, path: path, fileName: fileName(path)),
+                url: context.store.partialURL(user: user, path: path), descriptor: opened.fd)
         guard reply(FTPReply(150, "receiving \(path.name)\(from)")), secure(data) else {
-            context.spool.letGo(incoming)
+            if let incoming { context.spool.letGo(incoming) } else { close(opened.fd) }
             return FTPReply(426, "no data connection (client gone, or its TLS handshake failed)")
         }
-        context.spool.offer(incoming)
+        if let incoming { context.spool.offer(incoming) }
         // Digested as it arrives, when it arrives whole (a resume is read again at its end).
-        let digest = opened.start == 0 ? ContentDigest() : nil
+        let digest = opened.start == 0 && incoming != nil ? ContentDigest() : nil
         let wrote: ([UInt8], Int64) -> Void = { chunk, total in
             chunk.withUnsafeBytes { digest?.feed($0) }
-            incoming.wrote(upTo: total)
+            incoming?.wrote(upTo: total)
         }
         let (end, total) = pump(from: data, into: opened.fd, start: opened.start, wrote: wrote) { [self] bytes in
             let room = context.store.makeRoom(user: user, path: path, bytes: bytes)
@@ -107,14 +114,27 @@ extension FTPSession {
             }
             return room.fits
         }
-        if case .complete = end {
-        } else {
+        guard let incoming else {
+            close(opened.fd)
+            if case .complete = end {
+                log("\(path.name) received (\(total) bytes) under a temporary name: it is committed when it is renamed to a photo's name")
+                return FTPReply(226, "\(path.name) received; rename it to the photo's name to hand it over")
+            }
+            return interrupted(path, end: end, at: total)
+        }
+        guard case .complete = end else {
             // Anything but a clean end leaves the partial file for a resume (or drops it), never the spool.
             context.spool.letGo(incoming)
+            return interrupted(path, end: end, at: total)
         }
+        return received(path, incoming: incoming, digest: digest, bytes: total, kind: kind)
+    }
+
+    /// The answer to an upload that did not end cleanly (`.complete` counts as the client gone: it
+    /// is never passed); what arrived stays for a resume unless it cannot be kept.
+    private func interrupted(_ path: FTPVirtualPath, end: TransferEnd, at total: Int64) -> FTPReply {
+        let user = userName
         switch end {
-        case .complete:
-            return received(path, incoming: incoming, digest: digest, bytes: total, kind: kind)
         case .cutForRetry:
             log("\(path.name) was cut off at \(total) bytes; the camera's retry takes over")
             quitting = true
@@ -126,7 +146,7 @@ extension FTPSession {
                 "\(path.name) refused at \(total) bytes: with the spool's photos and the uploads kept for a resume it does not fit in "
                     + "\(limit) (--spool-max-bytes); nothing of it is kept, the camera is asked to send it again")
             return FTPReply(452, "relay's spool is full (\(limit)) while the gallery catches up: send \(path.name) again in a minute")
-        case .clientGone:
+        case .clientGone, .complete:
             log("\(path.name) cut off at \(total) bytes: kept for a resume (REST or APPE)")
             return FTPReply(426, "the upload was cut off at \(total) bytes; resume it with REST \(total)")
         case .aborted:
@@ -194,6 +214,40 @@ extension FTPSession {
             log("\(path.name) could not be spooled: \(error)")
             if case .diskFull = error { return FTPReply(452, "relay's disk is full: send \(path.name) again later") }
             return FTPReply(451, "relay could not spool \(path.name): \(error)")
+        }
+    }
+
+    /// RNTO of a file received under a temporary name to a photo's name: the client's way of
+    /// saying the upload is complete. The file is committed to the spool as if it had been stored
+    /// under that name (250 only once it is there), a RAW or video relay does not keep is dropped
+    /// as skipped, and a name that is no photo's is refused and the file dropped.
+    func renamedTemporary(to path: FTPVirtualPath) -> FTPReply {
+        let kind = FTPFileKind(fileName: path.name)
+        let user = userName
+        switch kind {
+        case .jpeg,
+            .raw where context.options.includeRAW:
+            let url = context.store.partialURL(user: user, path: path)
+            let fd = open(url.path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return FTPReply(451, "relay could not open \(path.name) again: \(Errno.current("open"))") }
+            var info = stat()
+            fstat(fd, &info)
+            let incoming = context.spool.adopt(
+                context.store.identity(user: user, path: path, fileName: fileName(path)), url: url, descriptor: fd)
+            let answer = spool(path, incoming: incoming, content: nil, bytes: Int64(info.st_size), kind: kind)
+            return answer.code == 226 ? FTPReply(250, "renamed: " + answer.lines.joined(separator: " ")) : answer
+        case .raw, .video:
+            let bytes = context.store.info(user: user, path: path)?.bytes ?? 0
+            context.store.discardPartial(user: user, path: path)
+            context.store.remember(user: user, path: path, bytes: bytes)
+            context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
+            return FTPReply(250, "renamed; relay uploads JPEGs only, so \(path.name) is skipped")
+        case .temporary:
+            return FTPReply(250, "renamed (still a temporary name: rename it to the photo's name to hand it over)")
+        case .other:
+            context.store.discardPartial(user: user, path: path)
+            log("refused the rename to \(path): not a photo or video name; the upload is dropped")
+            return FTPReply(553, "relay takes only photos and videos (JPEG, RAW, MOV/MP4): \(path.name) refused")
         }
     }
 

@@ -244,6 +244,12 @@ final class FTPSession: @unchecked Sendable {
             renameFrom = nil
             return withPath(text) { path in
                 switch context.store.rename(user: userName, from: from, to: path) {
+                case .renamed(partial: true) where FTPFileKind.isTemporaryName(from.name):
+                    guard context.store.claim(user: userName, path: path) else {
+                        return FTPReply(450, "\(path.name) is being uploaded on another connection: try again when it is done")
+                    }
+                    defer { context.store.release(user: userName, path: path) }
+                    return renamedTemporary(to: path)
                 case .renamed: return FTPReply(250, "renamed")
                 case .busy:
                     return FTPReply(450, "\(from.name) or \(path.name) is being uploaded on another connection: try again when it is done")

@@ -16,9 +16,11 @@ extension FTPUploadStore {
     /// The identity of one upload of `path` as a photo: one of its own for each STOR, since
     /// whether it repeats an earlier photo is known only from its content, at its end.
     func identity(user: String, path: FTPVirtualPath, fileName: String) -> PhotoIdentity {
-        PhotoIdentity(
+        var identity = PhotoIdentity(
             source: "ftp:\(user)", fileName: fileName, bytes: 0, capturedAt: Date(),
             uniqueKey: "\(user)|\(path)|\(UUID().uuidString)")
+        identity.photographer = user
+        return identity
     }
 
     /// Commits the complete upload of `path` (`incoming`, adopted from its partial file) to the

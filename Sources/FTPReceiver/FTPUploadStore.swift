@@ -274,7 +274,8 @@ final class FTPUploadStore: Sendable {
 
     /// What became of an RNFR/RNTO.
     enum RenameOutcome {
-        case renamed
+        /// `partial`: a partial upload was moved (not the record of a received file).
+        case renamed(partial: Bool)
         /// One of the two paths is being uploaded on another connection.
         case busy
         case failed
@@ -294,23 +295,25 @@ final class FTPUploadStore: Sendable {
         defer {
             state.change { $0.claimed.subtract(keys) }
         }
-        return moveClaimed(user: user, from: from, to: to) ? .renamed : .failed
+        return moveClaimed(user: user, from: from, to: to).map { .renamed(partial: $0) } ?? .failed
     }
 
-    private func moveClaimed(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> Bool {
+    /// Moves the partial upload (true) or the record of a received file (false); nil when there
+    /// is neither, or the move failed.
+    private func moveClaimed(user: String, from: FTPVirtualPath, to: FTPVirtualPath) -> Bool? {
         let source = partialURL(user: user, path: from)
         if FileManager.default.fileExists(atPath: source.path) {
             let target = partialURL(user: user, path: to)
-            guard Foundation.rename(source.path, target.path) == 0 else { return false }
+            guard Foundation.rename(source.path, target.path) == 0 else { return nil }
             unlink(source.deletingPathExtension().appendingPathExtension("path").path)
             Self.writePathFile(to.description, for: target)
             return true
         }
         return state.withLockedValue { state in
-            guard let info = state.received[user]?[from] else { return false }
+            guard let info = state.received[user]?[from] else { return nil }
             state.received[user]?[from] = nil
             state.received[user, default: [:]][to] = info
-            return true
+            return false
         }
     }
 

@@ -44,12 +44,14 @@ extension RunCommand {
             "run --camera ptpip://HOST[:PORT]|auto|usb|usb:BUS,DEV|gphoto2:PORT [options]",
             "run --folder PATH [options]",
             "run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]... [options]",
+            "run --http [ADDRESS:]PORT --http-user NAME[:VARIABLE]... [options]",
         ],
-        summary: "take each new JPEG off cameras (Wi-Fi or USB), hot folders or camera FTP uploads and upload it; "
-            + "--camera, --folder and --ftp may be combined",
+        summary: "take each new JPEG off cameras (Wi-Fi or USB), hot folders, camera FTP uploads or other relays and phones "
+            + "(the HTTP inbox) and upload it; --camera, --folder, --ftp and --http may be combined",
         sections: [
             .init(
                 title: "RUN OPTIONS", options: CameraSourceKind.options + FolderSourceKind.options + deliveryOptions, notes: [unitsNote]),
             FTPArguments.section,
+            HTTPInboxSourceKind.section,
         ])
 }

@@ -33,6 +33,16 @@ final class SocketDescriptor: @unchecked Sendable {
         return !isOpen
     }
 
+    /// Gives the descriptor up without closing it (to a library that will own and close it):
+    /// from here on this object acts as closed.
+    func release() throws -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { throw SocketError.closed }
+        isOpen = false
+        return fd
+    }
+
     func close() {
         lock.lock()
         defer { lock.unlock() }

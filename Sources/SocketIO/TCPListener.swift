@@ -90,6 +90,12 @@ public final class TCPListener: @unchecked Sendable {
         }
     }
 
+    /// Hands the listening descriptor to a server library that accepts on it and closes it
+    /// (libmicrohttpd), so that relay binds it itself and reports a port in use with its errno.
+    public func handOver() throws -> Int32 {
+        try descriptor.release()
+    }
+
     /// Stops listening; a later `accept` fails with `SocketError.closed`. Safe to call twice.
     public func close() {
         descriptor.close()

@@ -42,4 +42,9 @@ extension Spool {
     public func setContentKey(_ key: String, of incoming: IncomingPhoto) {
         incoming.identity.contentKey = key
     }
+
+    /// Records the sender's note on an incoming photo, known only once its request ended.
+    public func setNote(_ note: String, of incoming: IncomingPhoto) {
+        incoming.identity.note = note
+    }
 }

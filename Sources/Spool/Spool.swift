@@ -176,11 +176,14 @@ public final class Spool: @unchecked Sendable {
     func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
 
     func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
-        SpoolEntry(
+        var entry = SpoolEntry(
             id: identity.stableID, sequence: sequence, source: identity.source, cameraFileName: identity.fileName,
             uploadName: uploadName, bytes: identity.bytes, capturedAt: identity.capturedAt, spooledAt: Date(),
             idempotencyKey: identity.stableID, timerShot: identity.timerShot, contentKey: identity.contentKey,
             bracket: identity.bracket)
+        entry.photographer = identity.photographer
+        entry.note = identity.note
+        return entry
     }
 
     /// Writes the sidecar of `id` as the ledger has it now; nothing once the photo is being

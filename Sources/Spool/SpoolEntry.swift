@@ -53,6 +53,11 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var protected: Bool?
     /// The camera asked for it to be transferred (set only when it did).
     public var transferRequested: Bool?
+    /// Who shot it, as the source knows them: the login a receiver took it under (FTP or HTTP
+    /// user), else the run's own photographer; nil for a photo nobody was named for.
+    public var photographer: String?
+    /// The sender's note on it (the `note` part of a multipart upload).
+    public var note: String?
 
     /// What the photographer marked on it in the camera, as last known.
     public var selection: PhotoSelection {
@@ -111,6 +116,10 @@ public struct PhotoIdentity: Sendable, Equatable {
     /// What the source says the photographer marked on it (a card's protection); its rating is
     /// read from the file when it is committed.
     public var selection = PhotoSelection()
+    /// Who shot it (``SpoolEntry/photographer``).
+    public var photographer: String?
+    /// The sender's note on it (``SpoolEntry/note``).
+    public var note: String?
 
     public init(source: String, fileName: String, bytes: Int64, capturedAt: Date, uniqueKey: String, timerShot: Int? = nil) {
         self.source = source

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RunEvents
 
 /// One HTTP request as the router sees it: what MHD parsed, nothing more.
@@ -143,13 +144,6 @@ public struct StatusRouter: Sendable {
 
     /// Compares in time that depends on the lengths only, never on where the first difference is.
     static func sameSecret(_ given: String, _ expected: String) -> Bool {
-        let a = Array(given.utf8)
-        let b = Array(expected.utf8)
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        if a.count != b.count { difference |= 1 }
-        for index in 0..<b.count {
-            difference |= (index < a.count ? a[index] : 0) ^ b[index]
-        }
-        return difference == 0
+        SecretComparison.matches(given, expected)
     }
 }

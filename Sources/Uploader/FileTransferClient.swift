@@ -132,6 +132,15 @@ public final class FileTransferClient {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
         set(curl.abortWhenCancelled(userData))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
+        set(
+            relay_easy_setopt_header_function(handle) { data, size, count, userData in
+                let total = size &* count
+                guard let data, let userData else { return total }
+                Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                    .receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
+                return total
+            })
         if let username = request.username { set(relay_easy_setopt_string(handle, CURLOPT_USERNAME, username)) }
         if request.requireTLS {
             set(relay_easy_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)))
@@ -172,7 +181,7 @@ public final class FileTransferClient {
             return .failure(
                 FileTransferError(
                     UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
-                    replyCode: reply, hostKey: hostKey.refusal))
+                    replyCode: reply, hostKey: hostKey.refusal, refusal: state.refusal))
         }
         var uploaded: curl_off_t = 0
         _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
@@ -183,17 +192,46 @@ public final class FileTransferClient {
     }
 }
 
-/// A failed FTP or SFTP upload: curl's error, the server's last reply, and a refused host key.
+/// A failed FTP or SFTP upload: curl's error, the server's last reply, a refused host key, and
+/// the FTP server's refusal in its own words.
 public struct FileTransferError: Error, Sendable, Equatable {
     public var transport: UploadTransportError
     public var replyCode: Int
     public var hostKey: HostKeyRefusal?
+    public var refusal: FTPServerReply?
 
-    public init(_ transport: UploadTransportError, replyCode: Int = 0, hostKey: HostKeyRefusal? = nil) {
+    public init(_ transport: UploadTransportError, replyCode: Int = 0, hostKey: HostKeyRefusal? = nil, refusal: FTPServerReply? = nil) {
         self.transport = transport
         self.replyCode = replyCode
         self.hostKey = hostKey
+        self.refusal = refusal
     }
+}
+
+/// One FTP reply line as the server sent it (`553 not a photo name`).
+public struct FTPServerReply: Sendable, Equatable, CustomStringConvertible {
+    public var code: Int
+    public var text: String
+
+    public init(code: Int, text: String) {
+        self.code = code
+        self.text = text
+    }
+
+    /// A reply line (`NNN text` or the last line of a multi-line reply); nil for anything else.
+    public init?(line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let digits = trimmed.prefix(3)
+        guard digits.count == 3, digits.allSatisfy(\.isASCII), let code = Int(digits), (100...599).contains(code) else { return nil }
+        let rest = trimmed.dropFirst(3)
+        guard rest.isEmpty || rest.first == " " else { return nil }
+        self.init(code: code, text: String(rest.drop(while: { $0 == " " }).prefix(200)))
+    }
+
+    public var description: String { text.isEmpty ? "\(code)" : "\(code) \(text)" }
+
+    /// RFC 959's permanent negative completion (5yz): the same command will fail again.
+    public var isPermanent: Bool { (500...599).contains(code) }
 }
 
 /// libcurl's SSH host key callback: only a key known_hosts lists for this host passes.

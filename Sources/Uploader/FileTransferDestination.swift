@@ -89,9 +89,10 @@ public final class FileTransferDestination: Destination {
     }
 }
 
-/// The FTP and SFTP rules (pure): a refused login, a denied folder or an unknown host key are
-/// for the photographer to fix and are permanent, named as such; everything else (a dropped
-/// connection, a restarted server, a full disk there) is retried with backoff.
+/// The FTP and SFTP rules (pure): a refused login, a denied folder, an unknown host key or any
+/// other 5xx the FTP server answered are for the photographer to fix and are permanent, named as
+/// such; everything else (a dropped connection, a 4xx such as a full disk there) is retried with
+/// backoff.
 public enum FileTransferAnswer {
     public static func decide(
         _ outcome: Result<FileTransferResponse, FileTransferError>, attempt: Int, location: FileTransferLocation,
@@ -126,6 +127,13 @@ public enum FileTransferAnswer {
                 reason: "\(server) has no such folder and it could not be made (\(error.transport.message)): check "
                     + "the path in the URL, then relay retry")
         default:
+            // A 5xx the server said (not a connection that dropped, where curl reads no reply)
+            // is a refusal of this file: sending it again gets the same answer.
+            if location.scheme != .sftp, let refusal = error.refusal, refusal.isPermanent {
+                return .permanent(
+                    reason: "\(server) refused the photo: \"\(refusal)\". Fix what it names (the folder, the account's rights, "
+                        + "the file name it takes), then relay retry")
+            }
             return policy.decide(.failure(error.transport), attempt: attempt)
         }
     }

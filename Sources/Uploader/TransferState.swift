@@ -26,6 +26,9 @@ final class TransferState {
     let growing: (any GrowingFile)?
     private(set) var bodyHead: [UInt8] = []
     private(set) var retryAfter: String?
+    /// The FTP server's last reply when it was 400 or above (libcurl hands FTP replies to the
+    /// header callback): what a refusal said, for the photographer.
+    private(set) var refusal: FTPServerReply?
     private(set) var readError: Int32?
     /// Why a growing file's upload was given up: its writer abandoned it or stopped adding to it,
     /// or it could not be read.
@@ -83,6 +86,12 @@ final class TransferState {
     /// too), so a new status line starts over.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         let line = String(decoding: bytes, as: UTF8.self)
+        if let reply = FTPServerReply(line: line) {
+            // Only the last reply counts: a 550 to an MKD of a folder that exists is followed by
+            // a CWD that works, and a connection that drops afterwards is no refusal.
+            refusal = reply.code >= 400 ? reply : nil
+            return
+        }
         if line.hasPrefix("HTTP/") {
             retryAfter = nil
             return

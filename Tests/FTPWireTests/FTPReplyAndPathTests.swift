@@ -46,8 +46,16 @@ final class FTPReplyAndPathTests: XCTestCase {
         XCTAssertEqual(FTPFileKind(fileName: "DSC00001.ARW"), .raw)
         XCTAssertEqual(FTPFileKind(fileName: "C0001.MP4"), .video)
         XCTAssertEqual(FTPFileKind(fileName: "MVI_0001.MOV"), .video)
-        for other in ["x.sh", "authorized_keys", ".jpg", "IMG.JPG.part", "a.exe", "JPG"] {
+        for other in ["x.sh", "authorized_keys", "a.exe", "JPG", "part", ".", ".."] {
             XCTAssertEqual(FTPFileKind(fileName: other), .other, other)
+        }
+    }
+
+    /// The temporary names FTP clients write before their rename: relay's own destination
+    /// (`.NAME.part`), lftp's `xfer:temp-file-name` (`.in.NAME`), WinSCP (`NAME.filepart`), scripts.
+    func testTemporaryUploadNamesAreHeldForTheirRename() {
+        for name in [".IMG_0001.JPG.part", ".in.IMG_0001.JPG", "IMG_0001.JPG.filepart", "IMG.JPG.part", "x.TMP", ".jpg"] {
+            XCTAssertEqual(FTPFileKind(fileName: name), .temporary, name)
         }
     }
 

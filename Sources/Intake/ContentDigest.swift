@@ -8,23 +8,23 @@ import Foundation
     import Darwin
 #endif
 
-/// SHA-256 of a received file (libcrypto), so a photo the camera sends again after a lost 226 is
-/// recognised by its content and not delivered twice; with its size, last bytes and JPEG
-/// structure. Fed as the upload arrives, so that the end of an upload does not read the file
+/// SHA-256 of a received file (libcrypto), so a photo a sender sends again after a lost answer
+/// (an FTP 226, an HTTP 201) is recognised by its content and not delivered twice; with its size,
+/// last bytes and JPEG structure. Fed as the upload arrives, so that the end of an upload does not read the file
 /// again (``sha256(of:)`` does, for an upload resumed from a partial file).
-final class ContentDigest {
+public final class ContentDigest {
     /// What one read of a received file tells.
-    struct Content {
-        var hex: String
-        var bytes: Int64
+    public struct Content: Sendable {
+        public var hex: String
+        public var bytes: Int64
         /// The last 64 bytes, for ``JPEGEnd``.
-        var tail: [UInt8]
+        public var tail: [UInt8]
         /// Its structure read as a JPEG's.
-        var jpeg: JPEGStructure.Verdict
+        public var jpeg: JPEGStructure.Verdict
 
         /// Whether a file sent as a JPEG is whole: by its structure, or, for one whose
         /// structure relay cannot follow, by its end marker.
-        var isWholeJPEG: Bool {
+        public var isWholeJPEG: Bool {
             switch jpeg {
             case .complete: true
             case .incomplete: false
@@ -35,12 +35,12 @@ final class ContentDigest {
 
     private let context: OpaquePointer
     /// Bytes fed so far.
-    private(set) var bytes: Int64 = 0
+    public private(set) var bytes: Int64 = 0
     private var tail: [UInt8] = []
     private var structure = JPEGStructure()
     private var failed = false
 
-    init?() {
+    public init?() {
         guard let context = EVP_MD_CTX_new() else { return nil }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             EVP_MD_CTX_free(context)
@@ -52,7 +52,7 @@ final class ContentDigest {
     deinit { EVP_MD_CTX_free(context) }
 
     /// The next bytes of the file.
-    func feed(_ chunk: UnsafeRawBufferPointer) {
+    public func feed(_ chunk: UnsafeRawBufferPointer) {
         guard !chunk.isEmpty else { return }
         if EVP_DigestUpdate(context, chunk.baseAddress, chunk.count) != 1 { failed = true }
         structure.feed(chunk)
@@ -61,7 +61,7 @@ final class ContentDigest {
     }
 
     /// What was fed, once the file is complete; nil if libcrypto failed.
-    func finish() -> Content? {
+    public func finish() -> Content? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard !failed, EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
@@ -72,7 +72,7 @@ final class ContentDigest {
 
     /// The digest of the whole file behind `fd` (read with pread, so the offset is untouched);
     /// nil when it cannot be read.
-    static func sha256(of fd: Int32) -> Content? {
+    public static func sha256(of fd: Int32) -> Content? {
         guard let digest = ContentDigest() else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
