@@ -5,7 +5,7 @@ import Spool
 extension SpoolEntry {
     /// The photo as events name it.
     public var photoRef: PhotoRef {
-        PhotoRef(id: id, name: uploadName, bytes: bytes, shot: timerShot, renditionBytes: rendition?.bytes)
+        PhotoRef(id: id, name: uploadName, bytes: bytes, shot: timerShot, renditionBytes: rendition?.bytes, photographer: photographer)
     }
 }
 

@@ -20,6 +20,7 @@ enum AttemptHistory {
             errorMessage: error, requestSummary: summary, responseSummary: report.answer, isTimerCapture: entry.isTimerCapture,
             fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: duration, attempt: attempt)
         record.bracket = entry.bracket
+        record.photographer = entry.photographer
         return record
     }
 

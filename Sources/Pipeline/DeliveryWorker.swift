@@ -128,11 +128,13 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
                 : (entry.source.split(separator: "/").last.map(String.init) ?? entry.source)
         // A run without --session belongs to the day the photo was spooled: stable across restarts.
         let run = session ?? PathTemplate.day(entry.spooledAt)
+        var template = PathTemplate.Values(
+            name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
+            sequence: entry.sequence, run: run, bracket: entry.bracket)
+        template.photographer = entry.photographer ?? ""
         return DeliveryItem(
             filePath: filePath, name: entry.uploadName, key: entry.deliveryKey, contentType: ContentType.of(fileName: entry.uploadName),
-            template: PathTemplate.Values(
-                name: entry.uploadName, capturedAt: entry.capturedAt, camera: camera, serial: serial,
-                sequence: entry.sequence, run: run, bracket: entry.bracket))
+            template: template)
     }
 
     /// Uploads a photo while it downloads. Its last byte is sent only once the photo is

@@ -29,9 +29,15 @@ final class PhotoStamper: Sendable {
         case notYet
     }
 
-    private struct State: Sendable {
+    /// A template file as last read, and its modification time then.
+    private struct Cached: Sendable {
         var template: StampTemplate?
         var modified: Date?
+    }
+
+    private struct State: Sendable {
+        /// The templates read, by file path: the event's and each photographer's.
+        var cached: [String: Cached] = [:]
         var said: Set<String> = []
         /// Photos stamped, and the CPU time their stamps took (the template filled, the header
         /// read and rewritten), for the run's last line and the benchmark.
@@ -39,14 +45,14 @@ final class PhotoStamper: Sendable {
         var cpuNanoseconds: UInt64 = 0
     }
 
-    private let store: StampStore
+    private let home: RelayHome
     private let bus: RunEventBus
     private let state = LockedBox(State())
     /// How long a stamp waits for a downloading photo's header.
     static let headerWait: TimeInterval = 30
 
     init(home: RelayHome, bus: RunEventBus) {
-        store = StampStore(home: home)
+        self.home = home
         self.bus = bus
     }
 
@@ -57,7 +63,7 @@ final class PhotoStamper: Sendable {
         _ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?, original: String? = nil,
         stopping: @escaping @Sendable () -> Bool = { false }
     ) -> Decision {
-        guard let template = currentTemplate(), template.writesAnything else { return .asItIs }
+        guard let template = template(for: entry.photographer), template.writesAnything else { return .asItIs }
         let head: [UInt8]
         switch Self.head(filePath: filePath, growing: growing, stopping: stopping) {
         case .some(let read): head = read
@@ -69,9 +75,10 @@ final class PhotoStamper: Sendable {
         let started = Self.threadCPUNanoseconds()
         let originalHead = original.flatMap { $0 == filePath ? nil : Self.firstBytes(of: $0) }
         let header = PhotoHeaderIdentity(head: originalHead ?? head)
-        let photo = StampPhoto(
+        var photo = StampPhoto(
             header: header, name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket, capturedAt: entry.capturedAt,
             serial: Self.serial(of: entry))
+        photo.photographer = entry.photographer ?? ""
         switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
         case .success(let stamped):
             let spent = Self.threadCPUNanoseconds() &- started
@@ -89,23 +96,33 @@ final class PhotoStamper: Sendable {
         return .asItIs
     }
 
-    /// The template, read again when its file changed; a file relay cannot read is said once
-    /// and photos go unstamped until it is fixed (it is never replaced).
-    private func currentTemplate() -> StampTemplate? {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: store.file.url.path))?[.modificationDate] as? Date
+    /// The event's template with the photographer's fields over it (``StampTemplate/overlaid(by:)``);
+    /// the photographer's alone when the event has none.
+    private func template(for photographer: String?) -> StampTemplate? {
+        let event = current(StampStore(home: home))
+        guard let photographer, StampStore.isPhotographerName(photographer) else { return event }
+        let own = current(StampStore(home: home, photographer: photographer))
+        return event.map { $0.overlaid(by: own) } ?? own
+    }
+
+    /// The template in `store`'s file, read again when the file changed; a file relay cannot
+    /// read is said once and photos go without it until it is fixed (it is never replaced).
+    private func current(_ store: StampStore) -> StampTemplate? {
+        let path = store.file.url.path
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         return state.withLockedValue { state in
-            guard modified != state.modified else { return state.template }
-            state.modified = modified
+            if let cached = state.cached[path], cached.modified == modified { return cached.template }
+            var fresh = Cached(template: nil, modified: modified)
             do {
-                state.template = try store.load()
+                fresh.template = try store.load()
             } catch {
-                state.template = nil
-                let line = "the stamp template cannot be read (\(error)); photos go without it until it is fixed (relay stamp show)"
-                if state.said.insert("template:\(modified?.timeIntervalSince1970 ?? 0)").inserted {
+                let line = "the stamp template \(path) cannot be read (\(error)); photos go without it until it is fixed (relay stamp show)"
+                if state.said.insert("template:\(path):\(modified?.timeIntervalSince1970 ?? 0)").inserted {
                     bus.publish(.run(.notice(line, .warning)))
                 }
             }
-            return state.template
+            state.cached[path] = fresh
+            return fresh.template
         }
     }
 

@@ -173,6 +173,7 @@ final class ReviewFeed: Sendable {
                 isTimerCapture: entry.isTimerCapture, fileName: entry.uploadName, bytes: entry.bytes, durationSeconds: 0, attempt: 0,
                 destination: destination)
             record.decision = .rejected
+            record.photographer = entry.photographer
             AttemptHistory.append(record, to: history, bus: bus)
         }
         return outcome
@@ -189,6 +190,6 @@ final class ReviewFeed: Sendable {
     }
 
     private static func ref(_ entry: SpoolEntry) -> PhotoRef {
-        PhotoRef(id: entry.id, name: entry.uploadName, bytes: entry.bytes, shot: entry.timerShot)
+        PhotoRef(id: entry.id, name: entry.uploadName, bytes: entry.bytes, shot: entry.timerShot, photographer: entry.photographer)
     }
 }

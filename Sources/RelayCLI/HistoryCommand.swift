@@ -52,8 +52,11 @@ public enum HistoryTable {
         if records.isEmpty { return "no matching uploads" }
         // A run with several destinations says which one each attempt went to.
         let showDestination = records.contains { $0.destination != nil }
+        // A desk's history says who shot each photo.
+        let showPhotographer = records.contains { $0.photographer != nil }
         var header = ["TIME", "FILE", "RESULT", "HTTP", "SIZE", "TIME TAKEN", "TRY", "ERROR / NOTE"]
         if showDestination { header.insert("DESTINATION", at: 2) }
+        if showPhotographer { header.insert("BY", at: 2) }
         let rows = records.map { record -> [String] in
             var row = [
                 Self.time(record.timestamp, timeZone: timeZone),
@@ -66,6 +69,7 @@ public enum HistoryTable {
                 Self.note(record),
             ]
             if showDestination { row.insert(record.destination ?? "-", at: 2) }
+            if showPhotographer { row.insert(record.photographer ?? "-", at: 2) }
             return row
         }
         var widths = header.map(\.count)

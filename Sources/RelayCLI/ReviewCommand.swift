@@ -64,7 +64,8 @@ enum ReviewCommand {
             let entry = photo.entry
             let time = entry.capturedAt.formatted(date: .omitted, time: .standard)
             print(
-                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.source)  \(time)  held for \(photo.heldFor.joined(separator: ", "))"
+                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.photographer.map { "by \($0)  " } ?? "")\(entry.source)  \(time)  "
+                    + "held for \(photo.heldFor.joined(separator: ", "))"
                     + (entry.selection.marks.isEmpty ? "" : "  \(entry.selection.marks)"))
         }
     }
@@ -135,8 +136,12 @@ enum ReviewCommand {
         var heldFor: [String]
         var rating: Int?
         var protected: Bool
+        var photographer: String?
+        var note: String?
 
         init(_ photo: HeldPhoto) {
+            photographer = photo.entry.photographer
+            note = photo.entry.note
             id = photo.entry.id
             name = photo.entry.uploadName
             source = photo.entry.source

@@ -10,17 +10,23 @@ import Stamp
 enum StampCommand {
     static let spec = CommandSpec(
         name: "stamp",
-        usage: ["stamp set FIELD=TEXT...", "stamp show [--json]", "stamp clear", "stamp preview PHOTO"],
+        usage: [
+            "stamp set [--for NAME] FIELD=TEXT...", "stamp show [--for NAME] [--json]", "stamp clear [--for NAME]",
+            "stamp preview [--for NAME] PHOTO",
+        ],
         summary: "the credit, copyright and caption written into every photo sent (IPTC and XMP), with variables",
-        sections: [.init(title: "STAMP OPTIONS", options: [json.spec])],
+        sections: [.init(title: "STAMP OPTIONS", options: [json.spec, photographer.spec])],
         notes: [
             "Fields written: " + StampTemplate.writtenFields.joined(separator: ", ")
                 + " (keywords comma-separated); any other field (event=Spring Gala) is a variable the others use as {event}. "
                 + "Variables from the photo: " + StampTemplate.photoVariables.map { "{\($0)}" }.joined(separator: " ")
                 + ". set merges into the template (FIELD= removes one); a destination whose config says \"stamp\": false "
-                + "gets the camera's original (relay help config says how)."
+                + "gets the camera's original (relay help config says how). With --for NAME, the fields are that photographer's "
+                + "(a desk's receiver login), written over the event's template in the photos they shoot."
         ])
     static let json = Flag("--json", "show: the template as JSON")
+    static let photographer = Option.text(
+        "--for", "NAME", "one photographer's fields (their login at a desk), over the event's template: set, show, clear, preview")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -28,9 +34,14 @@ enum StampCommand {
             throw CommandFailure(.usage, "relay stamp set FIELD=TEXT..., show, clear or preview PHOTO (see relay stamp --help)")
         }
         let rest = Array(args.positionals.dropFirst())
-        let store = StampStore(home: home)
+        let name = try args.value(photographer)
+        if let name, !StampStore.isPhotographerName(name) {
+            throw CommandFailure(.usage, "--for \(name): a photographer's name is their login (letters, digits, '-', '_' and '.')")
+        }
+        let event = StampStore(home: home)
+        let store = name.map { StampStore(home: home, photographer: $0) } ?? event
         switch action {
-        case "set": try set(rest, store: store, home: home)
+        case "set": try set(rest, store: store, home: home, for: name)
         case "show":
             guard rest.isEmpty else { throw CommandFailure(.usage, "unexpected argument '\(rest[0])'") }
             try show(store, json: args.has(json))
@@ -38,16 +49,16 @@ enum StampCommand {
             guard rest.isEmpty else { throw CommandFailure(.usage, "unexpected argument '\(rest[0])'") }
             try home.createIfNeeded()
             try store.clear()
-            print("stamp cleared: photos are sent as the camera made them")
+            print(name.map { "\($0)'s stamp cleared: their photos carry the event's" } ?? "stamp cleared: photos are sent as the camera made them")
         case "preview":
             guard rest.count == 1 else { throw CommandFailure(.usage, "relay stamp preview PHOTO (a JPEG file)") }
-            try preview(rest[0], store: store)
+            try preview(rest[0], template: try name == nil ? event.load() : merged(event: event, photographer: store), for: name)
         default:
             throw CommandFailure(.usage, "unknown stamp action '\(action)': set, show, clear or preview")
         }
     }
 
-    private static func set(_ pairs: [String], store: StampStore, home: RelayHome) throws {
+    private static func set(_ pairs: [String], store: StampStore, home: RelayHome, for name: String?) throws {
         guard !pairs.isEmpty else { throw CommandFailure(.usage, "relay stamp set FIELD=TEXT... (e.g. creator=\"Jane Doe\")") }
         var fields: [String: String] = [:]
         for pair in pairs {
@@ -63,7 +74,11 @@ enum StampCommand {
         } catch let error as StampError {
             throw CommandFailure(.usage, error.description)
         }
-        print("stamp version \(template.version) set: every photo sent carries it (relay stamp show)")
+        if let name {
+            print("\(name)'s stamp version \(template.version) set: their photos carry it over the event's (relay stamp show --for \(name))")
+        } else {
+            print("stamp version \(template.version) set: every photo sent carries it (relay stamp show)")
+        }
         let sample = StampPhoto(capturedAt: Date(), model: "Canon EOS R5", serial: "000000000000", name: "IMG_0001.JPG", sequence: 1)
         for cut in template.iimCuts(for: sample) {
             print(
@@ -81,8 +96,14 @@ enum StampCommand {
         for name in order { if let text = template.fields[name] { print("  \(name)=\(text)") } }
     }
 
-    private static func preview(_ path: String, store: StampStore) throws {
-        guard let template = try store.load(), template.writesAnything else {
+    /// The event's template with the photographer's fields over it, as a run stamps their photos.
+    private static func merged(event: StampStore, photographer: StampStore) throws -> StampTemplate? {
+        let own = try photographer.load()
+        return try event.load().map { $0.overlaid(by: own) } ?? own
+    }
+
+    private static func preview(_ path: String, template: StampTemplate?, for name: String?) throws {
+        guard let template, template.writesAnything else {
             return print("no stamp is set: the photo is sent as the camera made it")
         }
         let url = URL(fileURLWithPath: path)
@@ -90,7 +111,8 @@ enum StampCommand {
             throw CommandFailure(.usage, "cannot read \(path)")
         }
         let head = [UInt8](data)
-        let photo = StampPhoto(header: PhotoHeaderIdentity(head: head), name: url.lastPathComponent, sequence: 1, capturedAt: Date())
+        var photo = StampPhoto(header: PhotoHeaderIdentity(head: head), name: url.lastPathComponent, sequence: 1, capturedAt: Date())
+        photo.photographer = name ?? ""
         let values = template.render(photo)
         switch HeaderStamper.stamp(head: head, values: values) {
         case .failure(let refusal):

@@ -34,6 +34,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     /// The version of the stamp template (`relay stamp`) written into the photo sent; nil when
     /// it went unstamped.
     public var stampVersion: Int?
+    /// Who shot the photo (``SpoolEntry/photographer``), when the desk knows.
+    public var photographer: String?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,

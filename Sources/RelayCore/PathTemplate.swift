@@ -10,7 +10,7 @@ import Foundation
 public struct PathTemplate: Sendable, Equatable {
     /// What a template can say, in the order `relay config add --help` lists them.
     public static let placeholders = [
-        "name", "stem", "ext", "date", "time", "camera", "serial", "seq", "run", "set", "frame", "exposure",
+        "name", "stem", "ext", "date", "time", "camera", "serial", "photographer", "seq", "run", "set", "frame", "exposure",
     ]
 
     /// What the placeholders stand for, for one photo.
@@ -30,6 +30,8 @@ public struct PathTemplate: Sendable, Equatable {
         /// A bracketing frame's set, frame and speed; nil for any other photo (then `{set}`,
         /// `{frame}` and `{exposure}` are empty: `_` in a path).
         public var bracket: BracketTag?
+        /// Who shot it (a desk's receiver login); empty when nobody was named (`_` in a path).
+        public var photographer = ""
 
         public init(
             name: String, capturedAt: Date, camera: String, serial: String, sequence: Int, run: String,
@@ -140,6 +142,7 @@ public struct PathTemplate: Sendable, Equatable {
         case "time": return format(values.capturedAt, "HHmmss", timeZone)
         case "camera": return values.camera
         case "serial": return values.serial
+        case "photographer": return values.photographer
         case "seq": return String(format: "%04d", values.sequence)
         default: return values.run
         }

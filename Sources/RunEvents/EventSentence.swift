@@ -111,6 +111,7 @@ public struct EventSentence: Sendable {
             return "camera card nearly full: room for about \(shots) more shots"
         case .spooled(let spooled):
             return "spooled \(spooled.cameraFileName) (\(ByteCountText.format(spooled.photo.bytes)))"
+                + (spooled.photo.photographer.map { " from \($0)" } ?? "")
         case .skipped(let name, let reason):
             return "skipped \(name): \(reason)"
         case .alreadyTaken(let photo):

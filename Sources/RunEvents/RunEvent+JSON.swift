@@ -165,10 +165,12 @@ extension SourceEvent {
 
 extension PhotoRef {
     var jsonFields: [String: JSONValue] {
-        [
+        var fields: [String: JSONValue] = [
             "photo": .string(id), "name": .string(name), "bytes": .int(bytes), "shot": JSONValue(shot),
             "renditionBytes": JSONValue(renditionBytes),
         ]
+        if let photographer { fields["photographer"] = .string(photographer) }
+        return fields
     }
 }
 

@@ -128,8 +128,11 @@ public struct PhotoRef: Sendable, Equatable {
     public var shot: Int?
     /// The size of the rendition sent instead, once one is made.
     public var renditionBytes: Int64?
+    /// Who shot it, when the run knows (a receiver's login).
+    public var photographer: String?
 
-    public init(id: String, name: String, bytes: Int64, shot: Int? = nil, renditionBytes: Int64? = nil) {
+    public init(id: String, name: String, bytes: Int64, shot: Int? = nil, renditionBytes: Int64? = nil, photographer: String? = nil) {
+        self.photographer = photographer
         self.id = id
         self.name = name
         self.bytes = bytes

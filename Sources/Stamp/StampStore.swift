@@ -1,13 +1,27 @@
 import Foundation
 import RelayCore
 
-/// The stamp template kept under RELAY_HOME (`stamp.json`), written atomically. A file relay
-/// cannot read is never replaced: `relay stamp set` says so and leaves it for the person.
+/// The stamp template kept under RELAY_HOME (`stamp.json`, the event's; `stamps/NAME.json`, one
+/// photographer's fields over it), written atomically. A file relay cannot read is never
+/// replaced: `relay stamp set` says so and leaves it for the person.
 public struct StampStore: Sendable {
     public let file: JSONStateFile<StampTemplate>
 
-    public init(home: RelayHome) {
-        file = JSONStateFile<StampTemplate>(url: home.stampFile)
+    /// The event's template, or with `photographer` that photographer's.
+    public init(home: RelayHome, photographer: String? = nil) {
+        file = JSONStateFile<StampTemplate>(url: photographer.map { Self.url(home: home, photographer: $0) } ?? home.stampFile)
+    }
+
+    /// Where one photographer's fields are kept.
+    public static func url(home: RelayHome, photographer: String) -> URL {
+        home.root.appendingPathComponent("stamps", isDirectory: true).appendingPathComponent("\(photographer).json")
+    }
+
+    /// Whether `name` can name a photographer's stamp (the logins' rule: letters, digits, `-`,
+    /// `_`, `.` not first).
+    public static func isPhotographerName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.utf8.count <= 64
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     /// The template set, nil when none is.

@@ -9,7 +9,9 @@ public struct StampTemplate: Sendable, Equatable, Codable {
     /// field (`event=Spring Gala`) is a variable the written ones may use (`{event}`).
     public static let writtenFields = ["title", "headline", "caption", "creator", "credit", "copyright", "keywords", "city"]
     /// What a photo gives the template.
-    public static let photoVariables = ["date", "time", "year", "model", "serial", "name", "seq", "set", "frame", "exposure"]
+    public static let photoVariables = [
+        "date", "time", "year", "model", "serial", "name", "seq", "set", "frame", "exposure", "photographer",
+    ]
 
     /// Field name to its text as written (variables unexpanded).
     public private(set) var fields: [String: String]
@@ -54,6 +56,14 @@ public struct StampTemplate: Sendable, Equatable, Codable {
         } catch {
             throw DecodingError.dataCorruptedError(forKey: .fields, in: container, debugDescription: error.description)
         }
+    }
+
+    /// This (the event's) template with one photographer's fields over it: each field the
+    /// photographer's sets is theirs, the rest the event's; the event's version, which the
+    /// history records. The event's template alone when the two do not make a valid one.
+    public func overlaid(by photographers: StampTemplate?) -> StampTemplate {
+        guard let photographers, !photographers.fields.isEmpty else { return self }
+        return (try? StampTemplate(fields: fields.merging(photographers.fields) { $1 }, version: version)) ?? self
     }
 
     /// The variables `text` names, in order; an unclosed or stray brace is refused.
@@ -124,6 +134,8 @@ public struct StampPhoto: Sendable, Equatable {
     /// so a retried upload carries the same stamp.
     public var sequence: Int
     public var bracket: BracketTag?
+    /// Who shot it (a desk's receiver login); empty when nobody was named.
+    public var photographer = ""
 
     public init(capturedAt: Date, model: String = "", serial: String = "", name: String, sequence: Int, bracket: BracketTag? = nil) {
         self.capturedAt = capturedAt
@@ -147,6 +159,7 @@ public struct StampPhoto: Sendable, Equatable {
         case "set": return bracket.map { String($0.set) } ?? ""
         case "frame": return bracket.map { String($0.frame) } ?? ""
         case "exposure": return bracket?.exposure ?? ""
+        case "photographer": return photographer
         default: return nil
         }
     }

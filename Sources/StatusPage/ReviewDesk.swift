@@ -18,10 +18,14 @@ public struct ReviewDesk: Sendable {
         public var rating: Int?
         /// Protected on the camera's card.
         public var protected: Bool
+        /// Who shot it, when the desk knows (a receiver's login).
+        public var photographer: String?
 
         public init(
-            id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil, protected: Bool = false
+            id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil, protected: Bool = false,
+            photographer: String? = nil
         ) {
+            self.photographer = photographer
             self.id = id
             self.name = name
             self.source = source

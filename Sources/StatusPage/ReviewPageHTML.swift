@@ -35,6 +35,9 @@ enum ReviewPageHTML {
           .photo.selected::after { content: "✓"; position: absolute; top: 6px; right: 8px; background: #ffd24a; color: #000;
                                    border-radius: 50%; width: 28px; height: 28px; text-align: center; font-weight: 700; line-height: 28px; }
           #more { display: block; margin: 12px auto; font-size: 16px; padding: 10px 18px; }
+          #filters { padding: 0 10px; display: flex; flex-wrap: wrap; gap: 6px; }
+          #filters a { color: #ddd; background: #333; border-radius: 14px; padding: 4px 10px; text-decoration: none; font-size: 14px; }
+          #filters a.on { background: #4cc37a; color: #000; }
           #empty { color: #aaa; text-align: center; padding: 40px 10px; }
           nav { position: fixed; left: 0; right: 0; bottom: 0; background: #000; display: grid; grid-template-columns: 1fr 1fr 1fr;
                 gap: 8px; padding: 10px; z-index: 2; }
@@ -48,6 +51,7 @@ enum ReviewPageHTML {
         <body>
         <header><h1>Review</h1><span><span id="count">–</span> <small id="updated">connecting…</small></span></header>
         <div id="message" role="alert"></div>
+        <div id="filters"></div>
         <main>
           <div id="grid"></div>
           <div id="empty" hidden>Nothing is held for review.</div>
@@ -60,7 +64,9 @@ enum ReviewPageHTML {
         </nav>
         <script>
         "use strict";
-        const token = new URLSearchParams(location.search).get("token") || "";
+        const query = new URLSearchParams(location.search);
+        const token = query.get("token") || "";
+        const by = query.get("photographer") || "";
         const headers = token ? { "Authorization": "Bearer " + token } : {};
         const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
         const $ = (id) => document.getElementById(id);
@@ -91,7 +97,7 @@ enum ReviewPageHTML {
           const facts = document.createElement("div");
           facts.className = "facts";
           const time = new Date(photo.capturedAt).toLocaleTimeString();
-          facts.textContent = time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "")
+          facts.textContent = (photo.photographer ? "by " + photo.photographer + " · " : "") + time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "")
             + (photo.protected ? " · 🔒 protected" : "");
           node.append(img, name, facts);
           node.addEventListener("click", () => { toggle(photo.id); focusOn(photos.findIndex((p) => p.id === photo.id)); });
@@ -113,6 +119,18 @@ enum ReviewPageHTML {
           $("undo").disabled = lastDecided.length === 0;
         }
 
+        // One link per photographer with their count; the filter lives in the address, so that
+        // a second editor can open "Anna's photos" on another phone.
+        function filters(counts) {
+          const names = Object.keys(counts).sort();
+          const link = (name, text) => {
+            const target = new URLSearchParams(query);
+            if (name) target.set("photographer", name); else target.delete("photographer");
+            return Object.assign(document.createElement("a"), { href: "?" + target, textContent: text, className: name === by ? "on" : "" });
+          };
+          $("filters").replaceChildren(...(names.length ? [link("", "everyone"), ...names.map((n) => link(n, n + " " + counts[n]))] : []));
+        }
+
         function toggle(id) {
           if (selected.has(id)) selected.delete(id); else selected.add(id);
           render();
@@ -128,13 +146,15 @@ enum ReviewPageHTML {
         async function load(force) {
           try {
             const since = force || version === null ? "" : "&since=" + version;
-            const response = await fetch(withToken("review.json?offset=0&limit=" + shown + since), { headers, cache: "no-store" });
+            const only = by ? "&photographer=" + encodeURIComponent(by) : "";
+            const response = await fetch(withToken("review.json?offset=0&limit=" + shown + since + only), { headers, cache: "no-store" });
             const answer = await response.json();
             if (!response.ok) throw new Error(answer.error || "HTTP " + response.status);
             if (!answer.unchanged) {
               version = answer.version;
               photos = answer.photos;
               total = answer.total;
+              filters(answer.photographers || {});
               render();
             }
             $("updated").textContent = "· " + new Date().toLocaleTimeString();

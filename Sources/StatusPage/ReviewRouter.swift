@@ -55,11 +55,16 @@ struct ReviewRouter: Sendable {
         if let since = request.arguments["since"].flatMap(Int.init), since == version {
             return .encoded(Page(version: version, unchanged: true))
         }
-        let held = desk.held()
+        let all = desk.held()
+        // `photographer=NAME` keeps one photographer's photos (a second editor takes Anna's).
+        let photographer = request.arguments["photographer"].flatMap { $0.isEmpty ? nil : $0 }
+        let held = photographer.map { name in all.filter { $0.photographer == name } } ?? all
         let offset = max(0, request.arguments["offset"].flatMap(Int.init) ?? 0)
         let limit = min(Self.pageLimit, max(1, request.arguments["limit"].flatMap(Int.init) ?? 60))
         let newestFirst = held.reversed().dropFirst(offset).prefix(limit)
-        return .encoded(Page(version: version, unchanged: false, total: held.count, offset: offset, photos: Array(newestFirst)))
+        var page = Page(version: version, unchanged: false, total: held.count, offset: offset, photos: Array(newestFirst))
+        page.photographers = Dictionary(all.compactMap { $0.photographer.map { ($0, 1) } }, uniquingKeysWith: +)
+        return .encoded(page)
     }
 
     private func decide(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
@@ -106,6 +111,8 @@ struct ReviewRouter: Sendable {
         var total: Int?
         var offset: Int?
         var photos: [ReviewDesk.Photo]?
+        /// How many held photos each photographer has, for the page's filter.
+        var photographers: [String: Int]?
     }
 
     private struct DecisionRequest: Decodable {

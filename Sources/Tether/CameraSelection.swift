@@ -52,7 +52,7 @@ extension SessionContext {
             released: decisions.labels(.released), heldAgain: decisions.labels(.heldAgain), alreadySent: decisions.labels(.alreadySent))
         report.review(
             .selected(
-                PhotoRef(id: entry.id, name: entry.uploadName, bytes: entry.bytes, shot: entry.timerShot),
+                PhotoRef(id: entry.id, name: entry.uploadName, bytes: entry.bytes, shot: entry.timerShot, photographer: entry.photographer),
                 marks: selection.marks, camera: camera, outcome: outcome))
     }
 }
