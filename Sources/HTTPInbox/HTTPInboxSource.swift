@@ -98,6 +98,8 @@ public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
             }
         }
         if let key, let receipt = context.receipts.receipt(for: context.requestKey(login: login, idempotencyKey: key)) {
+            context.report(
+                .alreadyTaken(AlreadyTaken(fileName: receipt.name, matched: "\(login.name)'s Idempotency-Key \(key)", atStart: false)))
             return .failure(.repeated(receipt))
         }
         guard context.spool.hasRoom(forBytes: 1) else {

@@ -49,7 +49,9 @@ enum StampCommand {
             guard rest.isEmpty else { throw CommandFailure(.usage, "unexpected argument '\(rest[0])'") }
             try home.createIfNeeded()
             try store.clear()
-            print(name.map { "\($0)'s stamp cleared: their photos carry the event's" } ?? "stamp cleared: photos are sent as the camera made them")
+            print(
+                name.map { "\($0)'s stamp cleared: their photos carry the event's" }
+                    ?? "stamp cleared: photos are sent as the camera made them")
         case "preview":
             guard rest.count == 1 else { throw CommandFailure(.usage, "relay stamp preview PHOTO (a JPEG file)") }
             try preview(rest[0], template: try name == nil ? event.load() : merged(event: event, photographer: store), for: name)
@@ -75,7 +77,8 @@ enum StampCommand {
             throw CommandFailure(.usage, error.description)
         }
         if let name {
-            print("\(name)'s stamp version \(template.version) set: their photos carry it over the event's (relay stamp show --for \(name))")
+            print(
+                "\(name)'s stamp version \(template.version) set: their photos carry it over the event's (relay stamp show --for \(name))")
         } else {
             print("stamp version \(template.version) set: every photo sent carries it (relay stamp show)")
         }

@@ -10,7 +10,7 @@ final class InboxRequestRulesTests: XCTestCase {
         for (method, path, status) in [
             ("GET", "/upload", 405), ("PUT", "/upload", 405), ("POST", "/upload/IMG.JPG", 405), ("POST", "/", 404),
             ("PUT", "/upload/a/b.jpg", 400), ("PUT", "/upload/../x.jpg", 400), ("PUT", "/upload/.hidden.jpg", 400),
-            ("PUT", "/upload/C:\\fake\\x.jpg", 400), ("PUT", "/upload/", 400),
+            ("PUT", "/upload/C:\\fake\\x.jpg", 400), ("PUT", "/upload/", 405),
         ] {
             XCTAssertThrowsError(try InboxRequestRules.shape(method: method, path: path), "\(method) \(path)") { error in
                 XCTAssertEqual((error as? InboxRefusal)?.status, status, "\(method) \(path)")

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""A TCP proxy in front of an HTTP server that loses the server's answer: the first N final
+answers with a given status (201 by default) are never passed on, and the client's connection is
+closed instead, as a venue's Wi-Fi drops the packet that carried "got it". Everything else (the
+request, interim 1xx answers, other answers) passes through unchanged.
+
+    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--status 201]
+
+Prints "proxy listening on 127.0.0.1:PORT" once ready, and "cut answer N" for each answer it
+loses. Loopback only."""
+
+import argparse
+import asyncio
+import re
+import sys
+
+STATUS_LINE = re.compile(rb"^HTTP/1\.[01] (\d{3})")
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--target", required=True, help="HOST:PORT of the server")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--cut", type=int, default=1, help="how many answers to lose")
+    parser.add_argument("--status", type=int, default=201, help="the status of the answers to lose")
+    options = parser.parse_args()
+    host, port = options.target.rsplit(":", 1)
+    left = {"cuts": options.cut, "seen": 0}
+
+    async def pump_requests(reader, writer):
+        try:
+            while chunk := await reader.read(1 << 16):
+                writer.write(chunk)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            try:
+                writer.write_eof()
+            except (OSError, RuntimeError):
+                pass
+
+    async def pump_answers(server, client):
+        """Passes the server's bytes on, reading the status line of the connection's first
+        final answer (interim 1xx answers pass); an answer to lose closes the client's connection
+        before any of its bytes reach it."""
+        buffer = b""
+        inspecting = True
+        try:
+            while chunk := await server.read(1 << 16):
+                if not inspecting:
+                    client.write(chunk)
+                    await client.drain()
+                    continue
+                buffer += chunk
+                while inspecting and b"\r\n" in buffer:
+                    match = STATUS_LINE.match(buffer)
+                    status = int(match.group(1)) if match else 0
+                    if 100 <= status < 200:
+                        if b"\r\n\r\n" not in buffer:
+                            break
+                        end = buffer.index(b"\r\n\r\n") + 4
+                        client.write(buffer[:end])
+                        buffer = buffer[end:]
+                        continue
+                    if status == options.status and left["cuts"] > 0:
+                        left["cuts"] -= 1
+                        left["seen"] += 1
+                        print(f"cut answer {left['seen']}", flush=True)
+                        client.transport.abort()
+                        return
+                    inspecting = False
+                if not inspecting and buffer:
+                    client.write(buffer)
+                    buffer = b""
+                await client.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            client.close()
+
+    async def serve(client_reader, client_writer):
+        try:
+            server_reader, server_writer = await asyncio.open_connection(host, int(port))
+        except OSError:
+            client_writer.close()
+            return
+        await asyncio.gather(pump_requests(client_reader, server_writer), pump_answers(server_reader, client_writer))
+        server_writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", options.port)
+    bound = server.sockets[0].getsockname()[1]
+    print(f"proxy listening on 127.0.0.1:{bound}", flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)
