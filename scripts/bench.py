@@ -6,7 +6,7 @@ so every tool sees the same limits. Run through scripts/bench, which builds rela
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
                                                     rendition slowuplink slowburst twodest s3 libgphoto2 ftp review
-                                                    stamp
+                                                    stamp desk
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -885,7 +885,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          # Photos held for approval (issue 40): scripts/bench_review.py.
          "review": lambda work, quick: __import__("bench_review").case_review(work, quick),
          # Credit and caption stamping (issue 42): scripts/bench_stamp.py.
-         "stamp": lambda work, quick: __import__("bench_stamp").case_stamp(work, quick)}
+         "stamp": lambda work, quick: __import__("bench_stamp").case_stamp(work, quick),
+         # Field relays into a desk's HTTP inbox (issue 48): scripts/bench_desk.py.
+         "desk": lambda work, quick: __import__("bench_desk").case_desk(work, quick)}
 
 
 def machine():

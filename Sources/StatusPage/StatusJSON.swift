@@ -46,7 +46,8 @@ public enum StatusJSON {
                     id: upload.photo.id, name: upload.photo.name, destination: upload.destination, at: upload.at,
                     ageSeconds: max(0, now.timeIntervalSince(upload.at)), bytes: upload.photo.renditionBytes ?? upload.photo.bytes,
                     seconds: upload.seconds, shutterToGallerySeconds: upload.shutterToGallery,
-                    thumbnail: thumbnails.contains(upload.photo.id) ? "/thumb/\(upload.photo.id).jpg" : nil)
+                    thumbnail: thumbnails.contains(upload.photo.id) ? "/thumb/\(upload.photo.id).jpg" : nil,
+                    photographer: upload.photo.photographer)
             },
             capture: state.capture.map { capture in
                 .init(
@@ -143,6 +144,8 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
         public var seconds, shutterToGallerySeconds: Double
         /// Its thumbnail's path, once one is made.
         public var thumbnail: String?
+        /// Who shot it, when the run knows (a receiver's login).
+        public var photographer: String?
     }
 
     public struct Capture: Encodable, Sendable, Equatable {

@@ -147,7 +147,8 @@ enum StatusPageHTML {
         function renderUpload(upload) {
           const picture = upload.thumbnail ? el("img") : el("div", "placeholder");
           if (upload.thumbnail) { picture.src = withToken(upload.thumbnail.replace(/^\//, "")); picture.alt = upload.name; }
-          return el("div", "upload", null, [picture, el("div", "", upload.name), el("div", "note", ago(upload.ageSeconds))]);
+          const by = upload.photographer ? "by " + upload.photographer + ", " : "";
+          return el("div", "upload", null, [picture, el("div", "", upload.name), el("div", "note", by + ago(upload.ageSeconds))]);
         }
 
         function renderCapture(capture) {
