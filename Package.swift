@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
-        .testTarget(name: "HTTPInboxTests", dependencies: ["HTTPInbox"]),
+        .testTarget(name: "HTTPInboxTests", dependencies: ["HTTPInbox", "RelayCore"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(
             name: "CameraSimTests",

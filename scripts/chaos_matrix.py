@@ -6,7 +6,9 @@ which builds relay first; a cell is SOURCE:DESTINATION, e.g. ptpip:s3, folder:al
 
 Sources: ptpip (the camera simulator over PTP/IP), gphoto2 (the same simulator through
 libgphoto2), ftp (relay's FTP receiver, fed by a camera-like client that sends a photo again
-until it gets 226), folder (a hot folder written the way FTP servers write).
+until it gets 226), folder (a hot folder written the way FTP servers write), http (relay's HTTP
+inbox, fed by a field relay's way of sending: a PUT with the same Idempotency-Key until it gets
+201 or 200).
 Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and dropped
 connections), s3 (SeaweedFS behind a front that answers a quarter of its PUTs 503 SlowDown, as S3
 does when a prefix is busy, since SeaweedFS itself cannot be made to; and restarted mid-run), ftp
@@ -25,6 +27,7 @@ import argparse
 import ftplib
 import glob
 import hashlib
+import http.client
 import json
 import os
 import random
@@ -35,13 +38,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chaos  # noqa: E402
 from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
 from peers import wait_for  # noqa: E402
 
-SOURCES = ["ptpip", "gphoto2", "ftp", "folder"]
+SOURCES = ["ptpip", "gphoto2", "ftp", "folder", "http"]
 DESTINATIONS = ["http", "s3", "ftp", "sftp", "dav", "all"]
 KINDS = ["http", "s3", "ftp", "sftp", "dav"]
 
@@ -503,10 +508,57 @@ class FTPSource:
         pass
 
 
+class HTTPSource:
+    """A field relay or phone sending to relay's HTTP inbox (`relay run --http`): each photo is
+    PUT until relay answers 201 (or 200, an answer given before), with the same Idempotency-Key
+    on every try, as relay's own HTTP destination sends it."""
+
+    def __init__(self, work):
+        self.port = free_port()
+        self.files = os.path.join(work, "field")
+        os.makedirs(self.files)
+        self.argument = ["--http", "127.0.0.1:%d" % self.port, "--http-user", "field:CHAOS_HTTP_TOKEN"]
+        self.env = {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
+        self.ready = r"http: listening"
+        self.photos = {}
+        self.pending = []
+
+    def shoot(self, index):
+        name = "FLD_%04d.JPG" % index
+        self.photos[name] = sha256(camera_photo(os.path.join(self.files, name), index, 150_000))
+        self.pending.append(name)
+        self.send_pending(deadline=time.time() + 2)
+
+    def send_pending(self, deadline):
+        while self.pending and time.time() < deadline:
+            name = self.pending[0]
+            with open(os.path.join(self.files, name), "rb") as f:
+                body = f.read()
+            request = urllib.request.Request(
+                "http://127.0.0.1:%d/upload/%s" % (self.port, name), data=body, method="PUT",
+                headers={"Authorization": "Bearer chaos-http-token-0123", "Idempotency-Key": "chaos-" + name,
+                         "Content-Type": "image/jpeg"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    if answer.status in (200, 201):
+                        self.pending.pop(0)
+            except (OSError, urllib.error.URLError, http.client.HTTPException):
+                time.sleep(0.2)
+
+    def made(self):
+        return dict(self.photos)
+
+    def finish(self):
+        self.send_pending(deadline=time.time() + 120)
+
+    def stop(self):
+        pass
+
+
 def make_source(name, work):
     if name in ("ptpip", "gphoto2"):
         return CameraSource(work, name)
-    return FolderSource(work) if name == "folder" else FTPSource(work)
+    return {"folder": FolderSource, "ftp": FTPSource, "http": HTTPSource}[name](work)
 
 
 # --- one cell --------------------------------------------------------------------------------

@@ -15,8 +15,13 @@ public struct HTTPInboxOptions: Sendable {
     /// Connections at once; more wait for the system to accept them.
     public var maxSessions: Int
     /// Connections at once from one address, so that one host on a venue network cannot take
-    /// every slot from the photographers (a field relay uses one per upload worker).
+    /// every slot from the photographers (a field relay uses one per upload worker). Not applied
+    /// when the inbox listens on loopback only: every sender then comes through one proxy (TLS in
+    /// front of it) or from this machine, and shares that one address.
     public var maxSessionsPerAddress: Int
+
+    /// The limit per address libmicrohttpd is given: 0, none, on loopback.
+    var effectiveSessionsPerAddress: Int { ListenAddress.isLoopback(host) ? 0 : maxSessionsPerAddress }
     /// A bigger body is refused with 413 before or as it arrives.
     public var maxBodyBytes: Int64
     /// A connection silent this long is closed (a request cut off this way keeps nothing).

@@ -47,7 +47,7 @@ public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
         let address = "\(options.host):\(listener.port)"
         guard let fd = try? listener.handOver(),
             let started = relay_mhd_start_threaded(
-                fd, UInt32(options.maxSessions), UInt32(options.maxSessionsPerAddress), UInt32(options.idleSeconds),
+                fd, UInt32(options.maxSessions), UInt32(options.effectiveSessionsPerAddress), UInt32(options.idleSeconds),
                 Self.handle, Unmanaged.passUnretained(self).toOpaque(), Self.completed)
         else {
             context.report(.unusable(HTTPInboxError.serverFailed(address: address).description))

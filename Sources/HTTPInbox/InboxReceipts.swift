@@ -23,6 +23,14 @@ public final class InboxReceipts: Sendable {
         public var bytes: Int64
         public var sha256: String?
         public var photographer: String
+
+        public init(id: String, name: String, bytes: Int64, sha256: String?, photographer: String) {
+            self.id = id
+            self.name = name
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.photographer = photographer
+        }
     }
 
     private struct Line: Codable {
