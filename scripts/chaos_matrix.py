@@ -460,42 +460,30 @@ class FolderSource:
         pass
 
 
-class FTPSource:
-    """A camera's FTP client: each photo is sent until relay answers 226 (a camera whose upload
-    was cut sends it again, as bodies do after a dropped link)."""
+class SenderSource:
+    """A client that sends each photo until relay says it has it (a camera whose upload was cut
+    sends it again, as bodies do after a dropped link; a field relay retries with the same key).
+    A kind says how one photo is sent (`send`, true once relay has it)."""
 
-    def __init__(self, work):
+    def __init__(self, work, prefix):
         self.port = free_port()
         self.files = os.path.join(work, "card")
         os.makedirs(self.files)
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
-        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
-        self.ready = r"ftp: listening"
+        self.prefix = prefix
         self.photos = {}
         self.pending = []
 
     def shoot(self, index):
-        name = "DSC_%04d.JPG" % index
+        name = "%s_%04d.JPG" % (self.prefix, index)
         self.photos[name] = sha256(camera_photo(os.path.join(self.files, name), index, 150_000))
         self.pending.append(name)
         self.send_pending(deadline=time.time() + 2)
 
     def send_pending(self, deadline):
         while self.pending and time.time() < deadline:
-            name = self.pending[0]
-            try:
-                ftp = ftplib.FTP()
-                ftp.connect("127.0.0.1", self.port, timeout=10)
-                ftp.login("camera", "chaos-secret")
-                with open(os.path.join(self.files, name), "rb") as f:
-                    answer = ftp.storbinary("STOR " + name, f)
-                if answer.startswith("226"):
-                    self.pending.pop(0)
-                try:
-                    ftp.quit()
-                except (OSError, ftplib.Error):
-                    pass
-            except (OSError, ftplib.Error, EOFError):
+            if self.send(self.pending[0], os.path.join(self.files, self.pending[0])):
+                self.pending.pop(0)
+            else:
                 time.sleep(0.2)
 
     def made(self):
@@ -508,51 +496,54 @@ class FTPSource:
         pass
 
 
-class HTTPSource:
+class FTPSource(SenderSource):
+    """A camera's FTP client, sending each photo until relay answers 226."""
+
+    def __init__(self, work):
+        super().__init__(work, "DSC")
+        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
+        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+        self.ready = r"ftp: listening"
+
+    def send(self, name, path):
+        try:
+            ftp = ftplib.FTP()
+            ftp.connect("127.0.0.1", self.port, timeout=10)
+            ftp.login("camera", "chaos-secret")
+            with open(path, "rb") as f:
+                answer = ftp.storbinary("STOR " + name, f)
+            try:
+                ftp.quit()
+            except (OSError, ftplib.Error):
+                pass
+            return answer.startswith("226")
+        except (OSError, ftplib.Error, EOFError):
+            return False
+
+
+class HTTPSource(SenderSource):
     """A field relay or phone sending to relay's HTTP inbox (`relay run --http`): each photo is
     PUT until relay answers 201 (or 200, an answer given before), with the same Idempotency-Key
     on every try, as relay's own HTTP destination sends it."""
 
     def __init__(self, work):
-        self.port = free_port()
-        self.files = os.path.join(work, "field")
-        os.makedirs(self.files)
+        super().__init__(work, "FLD")
         self.argument = ["--http", "127.0.0.1:%d" % self.port, "--http-user", "field:CHAOS_HTTP_TOKEN"]
         self.env = {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
         self.ready = r"http: listening"
-        self.photos = {}
-        self.pending = []
 
-    def shoot(self, index):
-        name = "FLD_%04d.JPG" % index
-        self.photos[name] = sha256(camera_photo(os.path.join(self.files, name), index, 150_000))
-        self.pending.append(name)
-        self.send_pending(deadline=time.time() + 2)
-
-    def send_pending(self, deadline):
-        while self.pending and time.time() < deadline:
-            name = self.pending[0]
-            with open(os.path.join(self.files, name), "rb") as f:
-                body = f.read()
-            request = urllib.request.Request(
-                "http://127.0.0.1:%d/upload/%s" % (self.port, name), data=body, method="PUT",
-                headers={"Authorization": "Bearer chaos-http-token-0123", "Idempotency-Key": "chaos-" + name,
-                         "Content-Type": "image/jpeg"})
-            try:
-                with urllib.request.urlopen(request, timeout=10) as answer:
-                    if answer.status in (200, 201):
-                        self.pending.pop(0)
-            except (OSError, urllib.error.URLError, http.client.HTTPException):
-                time.sleep(0.2)
-
-    def made(self):
-        return dict(self.photos)
-
-    def finish(self):
-        self.send_pending(deadline=time.time() + 120)
-
-    def stop(self):
-        pass
+    def send(self, name, path):
+        with open(path, "rb") as f:
+            body = f.read()
+        request = urllib.request.Request(
+            "http://127.0.0.1:%d/upload/%s" % (self.port, name), data=body, method="PUT",
+            headers={"Authorization": "Bearer chaos-http-token-0123", "Idempotency-Key": "chaos-" + name,
+                     "Content-Type": "image/jpeg"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status in (200, 201)
+        except (OSError, urllib.error.URLError, http.client.HTTPException):
+            return False
 
 
 def make_source(name, work):

@@ -16,14 +16,8 @@ public struct FTPAccount: Sendable, Equatable {
 
     /// Reads `NAME` (password in `RELAY_FTP_PASSWORD`) or `NAME:VARIABLE` (password in VARIABLE).
     public static func parse(_ spec: String, environment: [String: String]) throws(FTPReceiverError) -> FTPAccount {
-        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0])
-        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-        else {
-            throw .badUserName(name)
-        }
-        let variable = parts.count > 1 ? String(parts[1]) : defaultPasswordVariable
+        let (name, variable) = LoginSpec.split(spec, defaultVariable: defaultPasswordVariable)
+        guard LoginSpec.isValidName(name) else { throw .badUserName(name) }
         guard let password = environment[variable], !password.isEmpty else {
             throw .missingPassword(user: name, variable: variable)
         }

@@ -19,14 +19,8 @@ public struct HTTPInboxLogin: Sendable, Equatable {
     /// is what the desk credits the photos with, and a folder name in paths: letters, digits,
     /// `-`, `_` and `.`, not starting with a dot.
     public static func parse(_ spec: String, environment: [String: String]) throws(HTTPInboxError) -> HTTPInboxLogin {
-        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0])
-        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-        else {
-            throw .badUserName(name)
-        }
-        let variable = parts.count > 1 ? String(parts[1]) : defaultTokenVariable
+        let (name, variable) = LoginSpec.split(spec, defaultVariable: defaultTokenVariable)
+        guard LoginSpec.isValidName(name) else { throw .badUserName(name) }
         guard let token = environment[variable], !token.isEmpty else {
             throw .missingToken(user: name, variable: variable)
         }

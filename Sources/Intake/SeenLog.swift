@@ -111,13 +111,9 @@ public final class SeenLog: Sendable {
             throw .writeFailed(path: url.path, reason: "cannot encode: \(error)")
         }
         guard !data.isEmpty else { return }
-        let end = lseek(fd, 0, SEEK_END)
         do {
-            try AtomicFile.writeAll(fd, data)
-            try Durable.sync(fd)
+            try Durable.appendLines(data, to: fd)
         } catch {
-            // Cut a partly written line off again, so the next append starts on a clean line.
-            if end >= 0 { _ = ftruncate(fd, end) }
             throw .writeFailed(path: url.path, reason: "\(error)")
         }
         for entry in added {

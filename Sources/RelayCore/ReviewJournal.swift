@@ -41,17 +41,8 @@ public struct ReviewJournal: Sendable {
         try locked { () throws(Errno) in
             let fd = try Durable.openCreating(url.path, flags: O_RDWR | O_APPEND | O_CREAT)
             defer { close(fd) }
-            let end = lseek(fd, 0, SEEK_END)
-            var last: UInt8 = 0x0A
-            if end > 0 { _ = pread(fd, &last, 1, end - 1) }
-            do throws(Errno) {
-                try AtomicFile.writeAll(fd, last == 0x0A ? data : Data([0x0A]) + data)
-                try Durable.sync(fd)
-            } catch {
-                // Cut a partly written line off again, so that no half decision stays.
-                if end >= 0 { _ = ftruncate(fd, end) }
-                throw error
-            }
+            // A partly written line is cut off again, so that no half decision stays.
+            try Durable.appendLines(data, to: fd, lineBreakFirst: true)
         }
     }
 

@@ -20,8 +20,7 @@ public struct StampStore: Sendable {
     /// Whether `name` can name a photographer's stamp (the logins' rule: letters, digits, `-`,
     /// `_`, `.` not first).
     public static func isPhotographerName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && name.utf8.count <= 64
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        LoginSpec.isValidName(name)
     }
 
     /// The template set, nil when none is.

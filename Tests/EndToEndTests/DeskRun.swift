@@ -118,12 +118,7 @@ final class DeskRun {
 
     /// The desk's spool holds nothing more to send (every photo delivered or decided).
     func assertNothingLeft(file: StaticString = #filePath, line: UInt = #line) throws {
-        let harness = self.harness
-        XCTAssertTrue(
-            try Subprocess.waitUntil(timeout: 30) {
-                let status = try harness.status()
-                return status.queued.isEmpty && status.inFlight.isEmpty
-            }, "the desk's spool still holds photos", file: file, line: line)
+        try harness.assertSpoolEmpty(file: file, line: line)
     }
 
     /// An HTTP request to the inbox with curl: its status code and body.
@@ -132,5 +127,17 @@ final class DeskRun {
         let result = try Subprocess.run(curl, ["-sS", "-o", "-", "-w", "\n%{http_code}"] + arguments, timeout: 60)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+}
+
+extension RelayHarness {
+    /// Waits until this relay's spool holds nothing more to send (every photo delivered, refused
+    /// or decided), failing after `timeout`: what was sent is then final.
+    func assertSpoolEmpty(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws {
+        let empty = try Subprocess.waitUntil(timeout: timeout) {
+            let status = try self.status()
+            return status.queued.isEmpty && status.inFlight.isEmpty
+        }
+        XCTAssertTrue(empty, "the spool of \(home.path) still holds photos to send", file: file, line: line)
     }
 }

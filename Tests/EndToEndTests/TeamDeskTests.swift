@@ -84,11 +84,7 @@ final class TeamDeskTests: XCTestCase {
         try desk.waitForGallery(3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.stdout.contains("cut answer 2") }, proxy.stdout)
         // The field relay settled every photo (none left to send), so no further copy can come.
-        XCTAssertTrue(
-            try Subprocess.waitUntil(timeout: 60) {
-                let status = try field.status()
-                return status.queued.isEmpty && status.inFlight.isEmpty
-            }, run.stderr)
+        try field.assertSpoolEmpty()
         try desk.assertNothingLeft()
         let photos = try desk.gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), sent.keys.map { "anna_" + $0 }.sorted(), "one photo each at the desk and its gallery")
@@ -204,11 +200,7 @@ final class TeamDeskTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { desk.relay.stderr.contains("spooled ben_KILL_") }, desk.relay.stderr)
         try desk.killAndRestart()
         try desk.waitForGallery(8)
-        XCTAssertTrue(
-            try Subprocess.waitUntil(timeout: 60) {
-                let status = try field.status()
-                return status.queued.isEmpty && status.inFlight.isEmpty
-            }, run.stderr)
+        try field.assertSpoolEmpty()
         try desk.assertNothingLeft()
         let photos = try desk.gallery.photos()
         XCTAssertEqual(photos.map(\.name).sorted(), sent.keys.map { "ben_" + $0 }.sorted(), "each photo once")
