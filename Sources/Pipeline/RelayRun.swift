@@ -139,10 +139,9 @@ public final class RelayRun {
         do {
             // A destination that sends selected photos needs each photo's rating from its file.
             let selects = ([config] + otherConfigs).contains { $0.sendRule == .selected || $0.sendRule == .approvedOrSelected }
-            let reader: @Sendable (URL) -> Int? = { url in PhotoRating.read(file: url) }
             spool = try Spool(
                 directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
-                destinations: destinations, readRating: selects ? reader : nil)
+                destinations: destinations, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })
         } catch {
             throw .spool(error)
         }

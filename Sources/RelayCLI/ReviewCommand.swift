@@ -64,7 +64,8 @@ enum ReviewCommand {
             let entry = photo.entry
             let time = entry.capturedAt.formatted(date: .omitted, time: .standard)
             print(
-                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.photographer.map { "by \($0)  " } ?? "")\(entry.source)  \(time)  "
+                "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.photographer.map { "by \($0)  " } ?? "")"
+                    + "\(entry.camera.map { "\($0)  " } ?? "")\(entry.source)  \(time)  "
                     + "held for \(photo.heldFor.joined(separator: ", "))"
                     + (entry.selection.marks.isEmpty ? "" : "  \(entry.selection.marks)"))
         }
@@ -137,10 +138,12 @@ enum ReviewCommand {
         var rating: Int?
         var protected: Bool
         var photographer: String?
+        var camera: String?
         var note: String?
 
         init(_ photo: HeldPhoto) {
             photographer = photo.entry.photographer
+            camera = photo.entry.camera
             note = photo.entry.note
             id = photo.entry.id
             name = photo.entry.uploadName

@@ -63,7 +63,8 @@ enum StatusArguments {
                         ReviewDesk.Photo(
                             id: photo.entry.id, name: photo.entry.uploadName, source: photo.entry.source,
                             capturedAt: photo.entry.capturedAt, heldFor: photo.destinations, rating: photo.entry.rating,
-                            protected: photo.entry.selection.protected, photographer: photo.entry.photographer)
+                            protected: photo.entry.selection.protected, photographer: photo.entry.photographer,
+                            camera: photo.entry.camera)
                     }
                 },
                 version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },

@@ -85,7 +85,10 @@ extension Spool {
         do {
             entry.bytes = try incoming.synchronize()
             entry.selection = identity.selection
-            if let readRating { entry.rating = readRating(incoming.url) }
+            if let facts = readHeader?(incoming.url) {
+                entry.rating = facts.rating
+                entry.camera = facts.camera
+            }
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.
             try JSONStateFile<SpoolEntry>(url: sidecarURL(id)).save(entry)

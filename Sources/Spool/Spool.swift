@@ -39,9 +39,8 @@ public final class Spool: @unchecked Sendable {
     public let renditionKey: String?
     /// The run's destinations (``SpoolDestinations/none``: the spool is looked after, not delivered from).
     public let destinations: SpoolDestinations
-    /// Reads the rating a committed photo's file carries (for destinations that send selected
-    /// photos); nil when no destination asks.
-    let readRating: (@Sendable (URL) -> Int?)?
+    /// Reads what a committed photo's file says of it (its rating, the camera that made it).
+    let readHeader: (@Sendable (URL) -> HeaderFacts)?
     public var failedDirectory: URL { directory.appendingPathComponent("failed", isDirectory: true) }
     var incomingDirectory: URL { directory.appendingPathComponent(".incoming", isDirectory: true) }
 
@@ -69,16 +68,16 @@ public final class Spool: @unchecked Sendable {
     /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
     /// (those without a rendition for `renditionKey` wait for one). Without `destinations` the
     /// spool is looked after (`relay retry`, `relay drop`, `relay status`), not delivered from.
-    /// `readRating` reads a photo's rating from its file as it is committed.
+    /// `readHeader` reads what a photo's file says of it as it is committed.
     public init(
         directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil, destinations: SpoolDestinations = .none,
-        readRating: (@Sendable (URL) -> Int?)? = nil
+        readHeader: (@Sendable (URL) -> HeaderFacts)? = nil
     ) throws(SpoolError) {
         self.directory = directory
         self.limits = limits
         self.renditionKey = renditionKey
         self.destinations = destinations
-        self.readRating = readRating
+        self.readHeader = readHeader
         state = LockedBox(State(ledger: PhotoLedger(destinations: destinations, renditionKey: renditionKey)))
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }

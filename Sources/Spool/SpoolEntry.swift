@@ -58,6 +58,8 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var photographer: String?
     /// The sender's note on it (the `note` part of a multipart upload).
     public var note: String?
+    /// The camera that made it, as its file says (``HeaderFacts/camera``).
+    public var camera: String?
 
     /// What the photographer marked on it in the camera, as last known.
     public var selection: PhotoSelection {

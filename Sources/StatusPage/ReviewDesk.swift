@@ -20,12 +20,15 @@ public struct ReviewDesk: Sendable {
         public var protected: Bool
         /// Who shot it, when the desk knows (a receiver's login).
         public var photographer: String?
+        /// The camera that made it, as its file says.
+        public var camera: String?
 
         public init(
             id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil, protected: Bool = false,
-            photographer: String? = nil
+            photographer: String? = nil, camera: String? = nil
         ) {
             self.photographer = photographer
+            self.camera = camera
             self.id = id
             self.name = name
             self.source = source

@@ -97,7 +97,8 @@ enum ReviewPageHTML {
           const facts = document.createElement("div");
           facts.className = "facts";
           const time = new Date(photo.capturedAt).toLocaleTimeString();
-          facts.textContent = (photo.photographer ? "by " + photo.photographer + " · " : "") + time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "")
+          const who = [photo.photographer && "by " + photo.photographer, photo.camera].filter(Boolean).join(", ");
+          facts.textContent = (who ? who + " · " : "") + time + " · held for " + photo.heldFor.join(", ") + (photo.rating > 0 ? " · " + "★".repeat(photo.rating) : "")
             + (photo.protected ? " · 🔒 protected" : "");
           node.append(img, name, facts);
           node.addEventListener("click", () => { toggle(photo.id); focusOn(photos.findIndex((p) => p.id === photo.id)); });

@@ -97,6 +97,7 @@ final class DeskRun {
         var id: String
         var name: String
         var photographer: String?
+        var camera: String?
         var note: String?
     }
 

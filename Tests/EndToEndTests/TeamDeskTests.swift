@@ -34,6 +34,9 @@ final class TeamDeskTests: XCTestCase {
         XCTAssertEqual(held.filter { $0.photographer == "ben" }.count, 3, "\(held.map { ($0.name, $0.photographer) })")
         XCTAssertEqual(Set(held.map(\.name)).count, 6, "two people's IMG_0001.JPG stay two photos: \(held.map(\.name))")
         XCTAssertTrue(held.filter { $0.photographer == "anna" }.allSatisfy { $0.name.hasPrefix("anna_") }, "\(held.map(\.name))")
+        // The camera, from the file's own EXIF: the simulator's body for Anna's, none for Ben's test files.
+        XCTAssertTrue(held.filter { $0.photographer == "anna" }.allSatisfy { $0.camera != nil }, "\(held.map { ($0.name, $0.camera) })")
+        XCTAssertTrue(held.filter { $0.photographer == "ben" }.allSatisfy { $0.camera == nil }, "\(held.map { ($0.name, $0.camera) })")
 
         let approve = try desk.harness.relay(["review", "approve"] + held.map(\.id))
         XCTAssertEqual(approve.status, 0, approve.stderr)
