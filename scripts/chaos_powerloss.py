@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The power-loss suite: relay with its RELAY_HOME on a file system that models a power cut,
-cut at random moments, on four roads. Run through scripts/chaos.sh, which builds relay first:
+cut at random moments, on six roads. Run through scripts/chaos.sh, which builds relay first:
 
     scripts/chaos.sh powerloss [--quick] [--model powerloss|lazyfs] [ROAD ...]
-                                 roads: ptpip ftp folder two review (default: all)
+                                 roads: ptpip ftp folder two review inbox (default: all)
 
 A cut is what a venue box losing power does to relay: relay is killed (SIGKILL), every write
 that was not made durable is dropped, the file system is mounted again, and relay is started
@@ -28,7 +28,10 @@ Idempotency-Key and answers a repeated key 200):
   two     the PTP/IP camera and two destinations: every photo must reach both;
   review  the hot folder into a gallery that sends approved photos only, an editor approving
           each held photo with `relay review approve` as it comes in: every photo must arrive,
-          and no approval whose command returned may be undone by a cut.
+          and no approval whose command returned may be undone by a cut;
+  inbox   a field relay PUTting each photo into relay's HTTP inbox at about 3 MB/s with one
+          Idempotency-Key per photo, until relay answers 201 or 200 (and again after a cut):
+          every photo answered must arrive, once.
 Cuts fall at random moments of shooting and delivering (inside downloads, uploads and commits:
 each cut says which were under way), and two at each road's start around `relay config add`
 (inside it, and right after it returned).
@@ -42,6 +45,7 @@ upload in flight at the cut can be sent again), relay starts after every cut.
 
 import argparse
 import ftplib
+import http.client
 import os
 import random
 import re
@@ -192,17 +196,16 @@ class Relay(chaos.Relay):
         return wait_for(ready, 30, 0.05) and self.proc.poll() is None
 
 
-class FTPCamera:
-    """A camera's FTP client on its own thread: it sends each photo in turn until relay answers
-    226, trying again after any failure (relay gone in a cut), as a body does."""
+class SendingCamera:
+    """A client on its own thread that sends each photo in turn until relay says it has it,
+    trying again after any failure (relay gone in a cut), as a body or a field relay does. A
+    kind says how one photo is sent (`send`, true once relay answered that it has it)."""
 
-    def __init__(self, work):
+    def __init__(self, work, prefix):
         self.port = free_port()
         self.card = os.path.join(work, "card")
         os.makedirs(self.card)
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
-        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
-        self.ready = r"ftp: listening"
+        self.prefix = prefix
         self.photos = {}
         self.pending = []
         self.answered = set()
@@ -212,7 +215,7 @@ class FTPCamera:
         self.thread.start()
 
     def shoot(self, index):
-        name = "DSC_%04d.JPG" % index
+        name = "%s_%04d.JPG" % (self.prefix, index)
         digest = sha256(camera_photo(os.path.join(self.card, name), index, 600_000))
         with self.lock:
             self.photos[name] = digest
@@ -225,26 +228,15 @@ class FTPCamera:
             if name is None:
                 time.sleep(0.05)
                 continue
-            try:
-                ftp = ftplib.FTP()
-                ftp.connect("127.0.0.1", self.port, timeout=10)
-                ftp.login("camera", "chaos-secret")
-                with open(os.path.join(self.card, name), "rb") as f:
-                    # A camera's Wi-Fi: about 3 MB/s, so cuts fall inside uploads too.
-                    answer = ftp.storbinary("STOR " + name, f, blocksize=65536, callback=lambda _: time.sleep(0.02))
-                if answer.startswith("226"):
-                    with self.lock:
-                        self.answered.add(name)
-                        self.pending.remove(name)
-                try:
-                    ftp.quit()
-                except (OSError, ftplib.Error):
-                    pass
-            except (OSError, ftplib.Error, EOFError):
+            if self.send(name, os.path.join(self.card, name)):
+                with self.lock:
+                    self.answered.add(name)
+                    self.pending.remove(name)
+            else:
                 time.sleep(0.1)
 
     def made(self):
-        """The photos relay answered 226 for: those must arrive."""
+        """The photos relay answered for: those must arrive."""
         with self.lock:
             return {name: self.photos[name] for name in self.answered}
 
@@ -254,6 +246,63 @@ class FTPCamera:
 
     def stop(self):
         self.stopped = True
+
+
+class FTPCamera(SendingCamera):
+    """A camera's FTP client: each photo until relay answers 226."""
+
+    def __init__(self, work):
+        super().__init__(work, "DSC")
+        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
+        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+        self.ready = r"ftp: listening"
+
+    def send(self, name, path):
+        try:
+            ftp = ftplib.FTP()
+            ftp.connect("127.0.0.1", self.port, timeout=10)
+            ftp.login("camera", "chaos-secret")
+            with open(path, "rb") as f:
+                # A camera's Wi-Fi: about 3 MB/s, so cuts fall inside uploads too.
+                answer = ftp.storbinary("STOR " + name, f, blocksize=65536, callback=lambda _: time.sleep(0.02))
+            try:
+                ftp.quit()
+            except (OSError, ftplib.Error):
+                pass
+            return answer.startswith("226")
+        except (OSError, ftplib.Error, EOFError):
+            return False
+
+
+class InboxCamera(SendingCamera):
+    """A field relay sending to relay's HTTP inbox: each photo PUT, at about 3 MB/s, with the same
+    Idempotency-Key on every try, until relay answers 201 (or 200, an answer given before)."""
+
+    def __init__(self, work):
+        super().__init__(work, "FLD")
+        self.argument = ["--http", "127.0.0.1:%d" % self.port, "--http-user", "field:CHAOS_HTTP_TOKEN"]
+        self.env = {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
+        self.ready = r"http: listening"
+
+    def send(self, name, path):
+        with open(path, "rb") as f:
+            body = f.read()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            connection.putrequest("PUT", "/upload/" + name)
+            for header, value in (("Authorization", "Bearer chaos-http-token-0123"), ("Idempotency-Key", "powerloss-" + name),
+                                  ("Content-Type", "image/jpeg"), ("Content-Length", str(len(body)))):
+                connection.putheader(header, value)
+            connection.endheaders()
+            for start in range(0, len(body), 65536):
+                connection.send(body[start:start + 65536])
+                time.sleep(0.02)
+            answer = connection.getresponse()
+            answer.read()
+            connection.close()
+            return answer.status in (200, 201)
+        except (OSError, http.client.HTTPException):
+            return False
 
 
 class FolderCamera:
@@ -306,7 +355,7 @@ class PTPIPCamera:
 
 
 ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (FTPCamera, 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2),
-         "review": (FolderCamera, 1)}
+         "review": (FolderCamera, 1), "inbox": (InboxCamera, 1)}
 
 
 class Reviewer:

@@ -149,6 +149,29 @@ final class TeamDeskTests: XCTestCase {
         }
         let historyBefore = try desk.harness.history().count
 
+        // A client that gives up on an upload deletes its temporary file: nothing of it is kept.
+        let python = try XCTUnwrap(Subprocess.which("python3"))
+        let deleted = try Subprocess.run(
+            python,
+            [
+                "-c",
+                """
+                import ftplib, io, sys
+                f = ftplib.FTP()
+                f.connect("127.0.0.1", int(sys.argv[1]), timeout=30)
+                f.login("ben", sys.argv[2])
+                print(f.storbinary("STOR .GONE_0001.JPG.part", io.BytesIO(b"\\xff\\xd8 half a photo")))
+                print(f.sendcmd("SIZE .GONE_0001.JPG.part"))
+                print(f.delete(".GONE_0001.JPG.part"))
+                try:
+                    print(f.sendcmd("SIZE .GONE_0001.JPG.part"))
+                except ftplib.error_perm as error:
+                    print(error)
+                f.quit()
+                """, "\(desk.ftpPort)", DeskRun.ftpPassword,
+            ], timeout: 60)
+        XCTAssertEqual(deleted.stdout.split(separator: "\n").map { String($0.prefix(3)) }, ["226", "213", "250", "550"], deleted.stdout + deleted.stderr)
+
         // Every bad request: its answer comes once the desk has decided, so nothing can be kept later.
         let notJPEG = files.appendingPathComponent("notes.txt")
         try Data(String(repeating: "not a photo\n", count: 100).utf8).write(to: notJPEG)
