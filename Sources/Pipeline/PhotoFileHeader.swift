@@ -7,14 +7,20 @@ import Spool
 /// sends selected photos, its rating.
 enum PhotoFileHeader {
     static func facts(of url: URL, rating: Bool) -> HeaderFacts {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return HeaderFacts() }
-        defer { try? handle.close() }
         // A rating may sit in an XMP packet after a 64 KB EXIF block: read as far as it reaches.
-        let length = rating ? PhotoRating.readLength : PhotoHeaderIdentity.readLength
-        guard let data = try? handle.read(upToCount: length) else { return HeaderFacts() }
-        let head = [UInt8](data)
+        guard let head = firstBytes(of: url.path, count: rating ? PhotoRating.readLength : PhotoHeaderIdentity.readLength) else {
+            return HeaderFacts()
+        }
         let identity = PhotoHeaderIdentity(head: head)
         return HeaderFacts(rating: rating ? PhotoRating.read(head: head) : nil, camera: camera(identity))
+    }
+
+    /// The first `count` bytes of a committed file (by default where its EXIF identity is), nil
+    /// when it cannot be read.
+    static func firstBytes(of path: String, count: Int = PhotoHeaderIdentity.readLength) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
     }
 
     /// "Canon EOS R5 #012345", the model alone, or nil when the file names no model.

@@ -73,7 +73,7 @@ final class PhotoStamper: Sendable {
             return .asItIs
         }
         let started = Self.threadCPUNanoseconds()
-        let originalHead = original.flatMap { $0 == filePath ? nil : Self.firstBytes(of: $0) }
+        let originalHead = original.flatMap { $0 == filePath ? nil : PhotoFileHeader.firstBytes(of: $0) }
         let header = PhotoHeaderIdentity(head: originalHead ?? head)
         var photo = StampPhoto(
             header: header, name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket, capturedAt: entry.capturedAt,
@@ -177,13 +177,6 @@ final class PhotoStamper: Sendable {
             wanted = max(wanted, min(needed, headLimit))
         }
         return head.isEmpty ? nil : head
-    }
-
-    /// The first 64 KB of a committed file (where its EXIF identity is), nil when unreadable.
-    static func firstBytes(of path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: PhotoHeaderIdentity.readLength)).map { [UInt8]($0) }
     }
 
     /// The most of a file read for its header: past it, the header is taken as corrupt.

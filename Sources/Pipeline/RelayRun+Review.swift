@@ -49,6 +49,6 @@ extension RelayRun {
         let configs = [config] + otherConfigs
         return RunReview(
             spool: spool, feed: reviewFeed, holding: Set(configs.filter(\.sendRule.holds).map(\.label)),
-            selects: configs.contains { $0.sendRule == .selected || $0.sendRule == .approvedOrSelected })
+            selects: configs.contains { $0.sendRule.readsSelection })
     }
 }

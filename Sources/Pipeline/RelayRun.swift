@@ -138,7 +138,7 @@ public final class RelayRun {
             })
         do {
             // A destination that sends selected photos needs each photo's rating from its file.
-            let selects = ([config] + otherConfigs).contains { $0.sendRule == .selected || $0.sendRule == .approvedOrSelected }
+            let selects = ([config] + otherConfigs).contains { $0.sendRule.readsSelection }
             spool = try Spool(
                 directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
                 destinations: destinations, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })

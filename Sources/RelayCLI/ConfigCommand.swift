@@ -169,14 +169,14 @@ enum ConfigCommand {
         }
         if args.gave(send.spec), let rule = try args.value(send) { config.send = rule }
         if args.gave(minRating.spec) {
-            guard config.sendRule == .selected || config.sendRule == .approvedOrSelected else {
+            guard config.sendRule.readsSelection else {
                 throw CommandFailure(.usage, "--min-rating goes with --send selected or --send approved-or-selected")
             }
             config.minRating = try args.value(minRating)
         }
         if args.gave(stamp.spec) { config.stamp = try args.value(stamp) == false ? false : nil }
         if args.gave(countProtected.spec) {
-            guard config.sendRule == .selected || config.sendRule == .approvedOrSelected else {
+            guard config.sendRule.readsSelection else {
                 throw CommandFailure(.usage, "--count-protected goes with --send selected or --send approved-or-selected")
             }
             config.protectedSelects = try args.value(countProtected)

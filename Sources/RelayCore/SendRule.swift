@@ -25,6 +25,11 @@ public enum SendRule: String, Codable, Sendable, CaseIterable {
 
     /// Whether photos may wait for a decision here (every rule but `all`).
     public var holds: Bool { self != .all }
+
+    /// Whether the rule reads the photographer's selection in the camera (its rating, protection
+    /// and transfer requests): then each photo's rating is read from its file, and
+    /// `--min-rating` and `--count-protected` mean something.
+    public var readsSelection: Bool { self == .selected || self == .approvedOrSelected }
 }
 
 /// A person's decision on a held photo.

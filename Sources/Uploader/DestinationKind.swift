@@ -115,8 +115,9 @@ public struct ConfigField: Sendable, Equatable {
 }
 
 extension RequestConfig {
-    /// The text of one of the kind's fields (checked by `Destinations.validate`).
-    public func option(_ name: String) -> String? {
-        options[name]?.text
+    /// The text of one of the kind's fields (checked by `Destinations.validate`). A field is
+    /// asked by its declaration, never by its spelling: a misspelt name does not compile.
+    public func option(_ field: ConfigField) -> String? {
+        options[field.name]?.text
     }
 }

@@ -83,7 +83,7 @@ public enum Destinations {
         }
         let kind = try kind(of: config)
         for field in kind.fields {
-            guard let value = config.option(field.name) else { continue }
+            guard let value = config.option(field) else { continue }
             switch field.form {
             case .secretReference:
                 _ = try EnvironmentExpansion.expand(value, header: field.name, environment: environment)

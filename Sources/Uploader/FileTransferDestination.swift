@@ -21,15 +21,15 @@ public final class FileTransferDestination: Destination {
         self.policy = policy
         do {
             location = try FileTransferLocation(config: config)
-            password = try config.option("password").map { value throws(ConfigError) in
+            password = try config.option(Self.password).map { value throws(ConfigError) in
                 try EnvironmentExpansion.expand(value, header: "password", environment: environment)
             }
         } catch {
             throw .config(error)
         }
         knownHosts =
-            location.scheme == .sftp ? Destinations.expandingHome(config.option("knownHosts") ?? "~/.ssh/known_hosts", environment) : nil
-        sshKey = config.option("sshKey").map { Destinations.expandingHome($0, environment) }
+            location.scheme == .sftp ? Destinations.expandingHome(config.option(Self.knownHosts) ?? "~/.ssh/known_hosts", environment) : nil
+        sshKey = config.option(Self.sshKey).map { Destinations.expandingHome($0, environment) }
         do { client = try FileTransferClient(cancellation: cancellation) } catch { throw .transport(error) }
     }
 
@@ -61,7 +61,7 @@ public final class FileTransferDestination: Destination {
         var request = FileTransferRequest(
             url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
             username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
-            caCertificate: config.option("caCertificate"), sshKey: sshKey, knownHosts: knownHosts,
+            caCertificate: config.option(Self.caCertificate), sshKey: sshKey, knownHosts: knownHosts,
             afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
         request.prefix = prefix
@@ -142,18 +142,19 @@ public enum FileTransferAnswer {
 extension FileTransferDestination: DestinationKind {
     public static let schemes = ["ftp", "ftps", "sftp"]
 
-    public static let fields = [
-        ConfigField(
-            "password", .secretReference, option: "--password", placeholder: "'${FTP_PASSWORD}'",
-            help: "the password (with --ssh-key, the key's passphrase) as a ${VAR} read from the environment"),
-        ConfigField(
-            "caCertificate", .path, option: "--ca-certificate", placeholder: "PEM",
-            help: "a PEM file of the certificate (or its authority) to trust for the server", only: ["ftps"]),
-        ConfigField("sshKey", .path, option: "--ssh-key", placeholder: "FILE", help: "the private key to log in with", only: ["sftp"]),
-        ConfigField(
-            "knownHosts", .path, option: "--known-hosts", placeholder: "FILE",
-            help: "the known_hosts file that vouches for the server (~/.ssh/known_hosts when not given)", only: ["sftp"]),
-    ]
+    public static let password = ConfigField(
+        "password", .secretReference, option: "--password", placeholder: "'${FTP_PASSWORD}'",
+        help: "the password (with --ssh-key, the key's passphrase) as a ${VAR} read from the environment")
+    public static let caCertificate = ConfigField(
+        "caCertificate", .path, option: "--ca-certificate", placeholder: "PEM",
+        help: "a PEM file of the certificate (or its authority) to trust for the server", only: ["ftps"])
+    public static let sshKey = ConfigField(
+        "sshKey", .path, option: "--ssh-key", placeholder: "FILE", help: "the private key to log in with", only: ["sftp"])
+    public static let knownHosts = ConfigField(
+        "knownHosts", .path, option: "--known-hosts", placeholder: "FILE",
+        help: "the known_hosts file that vouches for the server (~/.ssh/known_hosts when not given)", only: ["sftp"])
+
+    public static let fields = [password, caCertificate, sshKey, knownHosts]
 
     /// No password in the URL; SFTP names its user.
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {

@@ -96,33 +96,33 @@ public struct HTTPSettings: Sendable, Equatable {
     public var manifestUrl: String?
 
     public init(_ config: RequestConfig) {
-        fields = config.options["fields"]?.textPairs ?? [:]
-        fileField = config.option("fileField") ?? Self.defaultFileField
-        body = config.option("body").flatMap(BodyMode.init(rawValue:)) ?? .multipart
-        manifestUrl = config.option("manifestUrl")
+        fields = config.options[HTTPDestination.formFields.name]?.textPairs ?? [:]
+        fileField = config.option(HTTPDestination.fileField) ?? Self.defaultFileField
+        body = config.option(HTTPDestination.body).flatMap(BodyMode.init(rawValue:)) ?? .multipart
+        manifestUrl = config.option(HTTPDestination.manifestURL)
     }
 }
 
 extension HTTPDestination: DestinationKind {
     public static let schemes = ["http", "https"]
 
-    public static let fields = [
-        ConfigField(
-            "fields", .pairs, option: "--field", placeholder: "name=value",
-            help: "a form field sent with the photo; its value may hold placeholders ({set}, {exposure} …)"),
-        ConfigField(
-            "fileField", .text, option: "--file-field", placeholder: "NAME",
-            help: "the form field that carries the photo (file when not given)"),
-        ConfigField(
-            "body", .choice(HTTPSettings.BodyMode.allCases.map(\.rawValue)), option: "--body", placeholder: "multipart|raw",
-            help: "a multipart form (when not given) or the photo alone as the body"),
-        ConfigField(
-            "manifestUrl", .webURL, option: "--manifest-url", placeholder: "URL",
-            help: "where the manifest of a run's named session is POSTed (S3, FTP and WebDAV get PREFIX/SESSION/manifest.json and _DONE)"),
-    ]
+    public static let formFields = ConfigField(
+        "fields", .pairs, option: "--field", placeholder: "name=value",
+        help: "a form field sent with the photo; its value may hold placeholders ({set}, {exposure} …)")
+    public static let fileField = ConfigField(
+        "fileField", .text, option: "--file-field", placeholder: "NAME",
+        help: "the form field that carries the photo (file when not given)")
+    public static let body = ConfigField(
+        "body", .choice(HTTPSettings.BodyMode.allCases.map(\.rawValue)), option: "--body", placeholder: "multipart|raw",
+        help: "a multipart form (when not given) or the photo alone as the body")
+    public static let manifestURL = ConfigField(
+        "manifestUrl", .webURL, option: "--manifest-url", placeholder: "URL",
+        help: "where the manifest of a run's named session is POSTed (S3, FTP and WebDAV get PREFIX/SESSION/manifest.json and _DONE)")
+
+    public static let fields = [formFields, fileField, body, manifestURL]
 
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
-        if let fileField = config.option("fileField"), fileField.contains("\"") {
+        if let fileField = config.option(Self.fileField), fileField.contains("\"") {
             throw .invalidField(fileField, reason: "fileField cannot hold quotes or line breaks")
         }
         // A field's value may hold placeholders; a misspelt one ({exposre}) would go out as

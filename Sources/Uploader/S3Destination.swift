@@ -107,15 +107,16 @@ public final class S3Destination: Destination {
 extension S3Destination: DestinationKind {
     public static let schemes = ["s3"]
 
-    public static let fields = [
-        ConfigField(
-            "endpoint", .webURL, option: "--endpoint", placeholder: "http://HOST:PORT",
-            help: "an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)"),
-        ConfigField("region", .text, option: "--region", placeholder: "REGION", help: "the bucket's region (us-east-1 when not given)"),
-        ConfigField(
-            "addressing", .choice(S3Location.Addressing.allCases.map(\.rawValue)), option: "--addressing", placeholder: "path|virtual",
-            help: "bucket in the path or in the host name (virtual for AWS, path with --endpoint, when not given)"),
-    ]
+    public static let endpoint = ConfigField(
+        "endpoint", .webURL, option: "--endpoint", placeholder: "http://HOST:PORT",
+        help: "an S3-compatible server instead of AWS (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)")
+    public static let region = ConfigField(
+        "region", .text, option: "--region", placeholder: "REGION", help: "the bucket's region (us-east-1 when not given)")
+    public static let addressing = ConfigField(
+        "addressing", .choice(S3Location.Addressing.allCases.map(\.rawValue)), option: "--addressing", placeholder: "path|virtual",
+        help: "bucket in the path or in the host name (virtual for AWS, path with --endpoint, when not given)")
+
+    public static let fields = [endpoint, region, addressing]
 
     /// Bucket names by AWS's rules (3–63 lower-case letters, digits, `.` and `-`), an endpoint
     /// without a path, a region of letters, digits and `-`.
@@ -128,12 +129,12 @@ extension S3Destination: DestinationKind {
                 reason: "'\(bucket)' is not a bucket name (3 to 63 lower-case letters, digits, '.' and '-'); "
                     + "write s3://BUCKET/PREFIX")
         }
-        if let endpoint = config.option("endpoint"), let parsed = URLComponents(string: endpoint),
+        if let endpoint = config.option(Self.endpoint), let parsed = URLComponents(string: endpoint),
             !(parsed.path.isEmpty || parsed.path == "/")
         {
             throw .invalidURL(endpoint, reason: "an S3 endpoint is http://HOST[:PORT] or https://HOST[:PORT], without a path")
         }
-        if let region = config.option("region"),
+        if let region = config.option(Self.region),
             !region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") })
         {
             throw .invalidSetting(region, reason: "an S3 region is letters, digits and '-', e.g. us-east-1")
@@ -141,7 +142,7 @@ extension S3Destination: DestinationKind {
     }
 
     public static func checkEnvironment(_ config: RequestConfig, environment: [String: String]) throws(ConfigError) {
-        _ = try signing(config: config, region: config.option("region") ?? S3Location.defaultRegion, environment: environment)
+        _ = try signing(config: config, region: config.option(Self.region) ?? S3Location.defaultRegion, environment: environment)
     }
 
     public static func make(

@@ -38,12 +38,12 @@ public struct S3Location: Sendable, Equatable {
             template = try PathTemplate(path.isEmpty ? "{name}" : path + "/{name}")
         }
         keyTemplate = template
-        let given = config.option("endpoint")
-        region = config.option("region") ?? Self.defaultRegion
+        let given = config.option(S3Destination.endpoint)
+        region = config.option(S3Destination.region) ?? Self.defaultRegion
         var endpoint = given ?? "https://s3.\(region).amazonaws.com"
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
         self.endpoint = endpoint
-        addressing = config.option("addressing").flatMap(Addressing.init(rawValue:)) ?? (given == nil ? .virtual : .path)
+        addressing = config.option(S3Destination.addressing).flatMap(Addressing.init(rawValue:)) ?? (given == nil ? .virtual : .path)
     }
 
     /// The object key of one photo.

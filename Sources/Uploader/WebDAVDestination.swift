@@ -27,7 +27,7 @@ public final class WebDAVDestination: Destination {
         do {
             location = try WebDAVLocation(config: config)
             var headers = try RequestBuilder.headers(for: config, environment: environment)
-            if let user = location.user, let password = config.option("password") {
+            if let user = location.user, let password = config.option(Self.password) {
                 let secret = try EnvironmentExpansion.expand(password, header: "password", environment: environment)
                 headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()))
             }
@@ -204,11 +204,11 @@ public struct WebDAVLocation: Sendable, Equatable {
 extension WebDAVDestination: DestinationKind {
     public static let schemes = ["dav", "davs"]
 
-    public static let fields = [
-        ConfigField(
-            "password", .secretReference, option: "--password", placeholder: "'${DAV_PASSWORD}'",
-            help: "the password of the URL's user, as a ${VAR} read from the environment")
-    ]
+    public static let password = ConfigField(
+        "password", .secretReference, option: "--password", placeholder: "'${DAV_PASSWORD}'",
+        help: "the password of the URL's user, as a ${VAR} read from the environment")
+
+    public static let fields = [password]
 
     /// No password in the URL, and a password only with a user to go with it.
     public static func validate(_ config: RequestConfig, url: URLComponents) throws(ConfigError) {
@@ -216,7 +216,7 @@ extension WebDAVDestination: DestinationKind {
             throw .invalidURL(
                 config.url, reason: "a password in the URL would be stored in the file; give \"password\": \"${DAV_PASSWORD}\" instead")
         }
-        if config.options["password"] != nil && (url.user ?? "").isEmpty {
+        if config.options[Self.password.name] != nil && (url.user ?? "").isEmpty {
             throw .invalidURL(config.url, reason: "a password needs a user: dav://USER@HOST/PATH")
         }
     }

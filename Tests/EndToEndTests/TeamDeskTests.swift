@@ -170,7 +170,9 @@ final class TeamDeskTests: XCTestCase {
                 f.quit()
                 """, "\(desk.ftpPort)", DeskRun.ftpPassword,
             ], timeout: 60)
-        XCTAssertEqual(deleted.stdout.split(separator: "\n").map { String($0.prefix(3)) }, ["226", "213", "250", "550"], deleted.stdout + deleted.stderr)
+        XCTAssertEqual(
+            deleted.stdout.split(separator: "\n").map { String($0.prefix(3)) }, ["226", "213", "250", "550"],
+            deleted.stdout + deleted.stderr)
 
         // Every bad request: its answer comes once the desk has decided, so nothing can be kept later.
         let notJPEG = files.appendingPathComponent("notes.txt")
