@@ -125,7 +125,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RelayCore", "Spool"], path: "Tests/TestSupport"),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
-        .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver"]),
+        .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver", "RelayCore"]),
         .testTarget(name: "HTTPInboxTests", dependencies: ["HTTPInbox", "RelayCore"]),
         .testTarget(name: "SSDPTests", dependencies: ["SSDPWire", "SSDP", "RelayCore"]),
         .testTarget(

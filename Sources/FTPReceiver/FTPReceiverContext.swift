@@ -8,7 +8,7 @@ struct FTPReceiverContext: Sendable {
     let options: FTPReceiverOptions
     let store: FTPUploadStore
     let spool: Spool
-    let loginGuard: FTPLoginGuard
+    let loginGuard: LoginGuard
     /// Nil when FTPS is off.
     let tls: TLSContext?
     let stop: StopFlag

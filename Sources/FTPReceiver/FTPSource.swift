@@ -52,7 +52,7 @@ public final class FTPSource: PhotoSource, @unchecked Sendable {
 
     public func run(until stop: StopFlag) {
         let context = FTPReceiverContext(
-            options: options, store: store, spool: spool, loginGuard: FTPLoginGuard(), tls: tls, stop: stop, report: report)
+            options: options, store: store, spool: spool, loginGuard: LoginGuard(), tls: tls, stop: stop, report: report)
         report(
             .info(
                 "ftp: listening on \(options.host):\(listener.port) for \(options.accounts.map(\.name).joined(separator: ", "))\n"

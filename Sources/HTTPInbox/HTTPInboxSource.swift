@@ -78,10 +78,16 @@ public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
         }
         let client = Self.clientAddress(connection)
         guard let login = HTTPInboxAuthorization.login(for: header("Authorization"), among: options.logins) else {
+            let (count, delay) = context.loginGuard.failed(from: client)
             context.report(
-                .warning("http: refused a request from \(client): no or wrong token (Authorization: Bearer TOKEN, or Basic NAME:TOKEN)"))
+                .warning(
+                    "http: refused a request from \(client): no or wrong token (\(count) in a row; Authorization: Bearer TOKEN, "
+                        + "or Basic NAME:TOKEN)"))
+            // Only this connection's thread waits: a sender guessing tokens gets a few answers a second.
+            Thread.sleep(forTimeInterval: delay)
             return .failure(.unauthorized)
         }
+        context.loginGuard.succeeded(from: client)
         let shape: InboxRequestRules.Shape
         do { shape = try InboxRequestRules.shape(method: method, path: path) } catch { return .failure(.refusal(error)) }
         let key: String?

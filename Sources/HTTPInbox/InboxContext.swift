@@ -13,6 +13,8 @@ struct InboxContext: Sendable {
     let report: SourceReporter
     /// Keys of requests being received now: a second request with the same key waits its turn.
     let running = LockedBox<Set<String>>([])
+    /// Slows a sender guessing tokens.
+    let loginGuard = LoginGuard()
 
     /// Claims `key` for one request; false while another request holds it.
     func claim(_ key: String) -> Bool {

@@ -73,6 +73,10 @@ public final class PTPIPChannel {
     /// Releases the socket (owner only).
     public func close() { connection.close() }
 
+    /// Ends the stream, reads what the camera still sends until it closes too (or `timeout`),
+    /// then releases the socket (owner only).
+    public func closeGracefully(timeout: Double) { connection.closeGracefully(timeout: timeout) }
+
     private func decoded() throws(PTPIPError) -> PTPIPStreamReader.Piece? {
         do {
             return try reader.next()

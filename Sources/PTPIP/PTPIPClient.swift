@@ -344,4 +344,13 @@ public final class PTPIPClient {
         command.close()
         event.close()
     }
+
+    /// Closes both connections after a clean end of the session: each ends its stream first and
+    /// reads what the camera still sends (a probe's answer, an event) until the camera closes it
+    /// too, within `timeout` in all, so that the body sees an end and no reset.
+    public func closeGracefully(timeout: Double = 0.5) {
+        let half = timeout / 2
+        command.closeGracefully(timeout: half)
+        event.closeGracefully(timeout: half)
+    }
 }

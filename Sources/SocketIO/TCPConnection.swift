@@ -198,6 +198,26 @@ public final class TCPConnection: @unchecked Sendable {
         descriptor.whileOpen { _ = Glibc_or_Darwin_shutdown($0) }
     }
 
+    /// Ends a connection the way a peer expects at a clean end: this side's end of the stream
+    /// first (FIN), then what the peer still sends is read and dropped until it closes too or
+    /// `timeout` passes, then the descriptor is released. Closing with bytes unread, or with the
+    /// peer still writing, would answer it with a reset instead, which it takes for a failure.
+    public func closeGracefully(timeout: Double) {
+        descriptor.whileOpen { fd in
+            #if canImport(Glibc)
+                _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+            #else
+                _ = Darwin.shutdown(fd, SHUT_WR)
+            #endif
+        }
+        let deadline = SocketSystem.now() + timeout
+        while SocketSystem.now() < deadline,
+            let readable = try? waitReadable(timeout: max(0, deadline - SocketSystem.now())), readable,
+            let bytes = try? readSome(maxCount: 1 << 16, timeout: max(0, deadline - SocketSystem.now())), !bytes.isEmpty
+        {}
+        close()
+    }
+
     /// Releases the descriptor; later calls fail with `SocketError.closed`. Safe to call twice.
     public func close() {
         descriptor.close()

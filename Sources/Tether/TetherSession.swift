@@ -367,7 +367,8 @@ final class TetherSession {
     private func stopCleanly() {
         let client = session.client
         client.interrupt = nil
-        defer { client.close() }
+        var clean = false
+        defer { if clean { client.closeGracefully() } else { client.close() } }
         guard client.isIdle else {
             context.report(.info("\(session.name): stopped in the middle of a transfer; the connection was closed"))
             return
@@ -375,6 +376,7 @@ final class TetherSession {
         do {
             try dialect.stop(session, timeout: Self.stopOperationTimeout)
             _ = try client.transaction(.closeSession, timeout: Self.stopOperationTimeout)
+            clean = true
             context.report(.info("\(session.name): session closed"))
         } catch {
             context.report(.info("\(session.name): the clean stop was cut short (\(error)); the connection was closed"))

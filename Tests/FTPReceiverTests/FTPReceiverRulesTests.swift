@@ -1,3 +1,4 @@
+import RelayCore
 import XCTest
 
 @testable import FTPReceiver
@@ -39,7 +40,7 @@ final class FTPReceiverRulesTests: XCTestCase {
     }
 
     func testFailedLoginsSlowDownPerAddressUntilOneSucceeds() {
-        let guardian = FTPLoginGuard(firstDelay: 0.1, maxDelay: 5)
+        let guardian = LoginGuard(firstDelay: 0.1, maxDelay: 5)
         let delays = (1...8).map { _ in guardian.failed(from: "10.0.0.9").delay }
         XCTAssertEqual(delays, [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5])
         XCTAssertEqual(guardian.failed(from: "10.0.0.8").count, 1, "another address starts afresh")
