@@ -94,24 +94,14 @@ public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
         do { key = try InboxRequestRules.idempotencyKey(header("Idempotency-Key")) } catch { return .failure(.refusal(error)) }
         if let length = header("Content-Length").flatMap({ Int64($0) }) {
             let cap = options.maxBodyBytes + (shape == .multipart ? 64 * 1024 : 0)
-            if length > cap {
-                return .failure(
-                    .refusal(
-                        InboxRefusal(
-                            413,
-                            "the photo is larger than this desk's limit of \(ByteCountText.format(options.maxBodyBytes)) (--http-max-size)")
-                    ))
-            }
+            if length > cap { return .failure(.refusal(InboxRequestRules.tooLarge(limit: options.maxBodyBytes))) }
         }
         if let key, let receipt = context.receipts.receipt(for: context.requestKey(login: login, idempotencyKey: key)) {
             context.report(
                 .alreadyTaken(AlreadyTaken(fileName: receipt.name, matched: "\(login.name)'s Idempotency-Key \(key)", atStart: false)))
             return .failure(.repeated(receipt))
         }
-        guard context.spool.hasRoom(forBytes: 1) else {
-            return .failure(
-                .refusal(InboxRefusal(503, "the desk's spool is full while its galleries catch up: send the photo again in a minute")))
-        }
+        guard context.spool.hasRoom(forBytes: 1) else { return .failure(.refusal(InboxRequestRules.spoolFull)) }
         let upload = InboxUpload(login: login, shape: shape, idempotencyKey: key, client: client, context: context)
         if let key {
             let claim = context.requestKey(login: login, idempotencyKey: key)

@@ -1,5 +1,6 @@
 import FTPWire
 import Foundation
+import RelayCore
 
 /// An HTTP answer the inbox gives to a request it does not take: its status and a sentence for
 /// the sender, who may be a person with curl or a field relay that records it.
@@ -116,6 +117,15 @@ public enum InboxRequestRules {
         }
         return header
     }
+
+    /// A body over `--http-max-size`.
+    public static func tooLarge(limit: Int64) -> InboxRefusal {
+        InboxRefusal(413, "the photo is larger than this desk's limit of \(ByteCountText.format(limit)) (--http-max-size)")
+    }
+
+    /// The spool at its limits: a sender (a field relay) tries again, as it does after a 503.
+    public static let spoolFull = InboxRefusal(
+        503, "the desk's spool is full while its galleries catch up: send the photo again in a minute")
 
     /// What a sender gave, fit for a message or the log: at most 80 characters, control
     /// characters as `?`.

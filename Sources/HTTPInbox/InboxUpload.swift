@@ -77,7 +77,7 @@ final class InboxUpload: @unchecked Sendable {
     func take(_ data: UnsafeRawBufferPointer) {
         guard refusal == nil, !data.isEmpty else { return }
         if bytes + Int64(data.count) > context.options.maxBodyBytes {
-            return refuse(tooLarge)
+            return refuse(InboxRequestRules.tooLarge(limit: context.options.maxBodyBytes))
         }
         bytes += Int64(data.count)
         digest?.feed(data)
@@ -88,11 +88,6 @@ final class InboxUpload: @unchecked Sendable {
             return
         }
         write(Array(data))
-    }
-
-    var tooLarge: InboxRefusal {
-        InboxRefusal(
-            413, "the photo is larger than this desk's limit of \(ByteCountText.format(context.options.maxBodyBytes)) (--http-max-size)")
     }
 
     /// Decides what the body is from its first bytes and starts writing it into the spool.
@@ -150,7 +145,7 @@ final class InboxUpload: @unchecked Sendable {
             return .repeated(earlier)
         }
         guard context.spool.hasRoom(forBytes: content.bytes) else {
-            return .refused(InboxRefusal(503, "the desk's spool is full while its galleries catch up: send the photo again in a minute"))
+            return .refused(InboxRequestRules.spoolFull)
         }
         context.spool.setContentKey(contentKey, of: incoming)
         if !note.isEmpty { context.spool.setNote(note, of: incoming) }
