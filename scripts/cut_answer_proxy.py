@@ -11,9 +11,10 @@ loses. Loopback only."""
 
 import argparse
 import asyncio
-import os
 import re
 import sys
+
+from peers import end_with_parent
 
 STATUS_LINE = re.compile(rb"^HTTP/1\.[01] (\d{3})")
 
@@ -89,15 +90,7 @@ async def main():
         await asyncio.gather(pump_requests(client_reader, server_writer), pump_answers(server_reader, client_writer))
         server_writer.close()
 
-    async def end_with_parent():
-        # A test that dies without stopping the proxy must not leave it behind; Linux tells a
-        # child nothing when its parent ends, so the parent is looked at once a second.
-        parent = os.getppid()
-        while os.getppid() == parent:
-            await asyncio.sleep(1)
-        os._exit(0)
-
-    asyncio.get_running_loop().create_task(end_with_parent())
+    end_with_parent()
     server = await asyncio.start_server(serve, "127.0.0.1", options.port)
     bound = server.sockets[0].getsockname()[1]
     print(f"proxy listening on 127.0.0.1:{bound}", flush=True)

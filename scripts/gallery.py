@@ -52,6 +52,8 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from peers import end_with_parent
+
 MAX_BODY = 256 * 1024 * 1024
 MAX_CHUNK_LINE = 1024
 UPLOAD_METHODS = ("POST", "PUT", "PATCH")
@@ -806,6 +808,7 @@ def main():
         "throttleRate": args.throttle_rate, "acceptRaw": args.accept_raw,
         "lengthRequired": args.length_required,
     }
+    end_with_parent()
     server = Server((args.host, args.port), Handler)
     server.gallery = Gallery(args.dir, faults, args.seed, args.rate_limit)
     host = args.host if ":" not in args.host else "[%s]" % args.host

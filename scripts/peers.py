@@ -1,7 +1,9 @@
 """Helpers shared by scripts/chaos.py and scripts/bench.py: waiting for a condition, and for the
 line a peer process (gallery, camera simulator, relay) prints when it is ready."""
 
+import os
 import re
+import threading
 import time
 
 
@@ -32,3 +34,18 @@ def ready_line(path, pattern, timeout=20):
     if not wait_for(check, timeout, 0.05):
         raise RuntimeError("no %r in %s" % (pattern, path))
     return found[0]
+
+
+def end_with_parent():
+    """Ends this process (from a daemon thread) once the process that started it is gone, so
+    that a test or script that dies without stopping its peers leaves none behind. Linux tells a
+    child nothing when its parent ends, so the parent is looked at once a second."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
