@@ -13,14 +13,12 @@ import Spool
 /// `NAME:TOKEN`. libmicrohttpd serves the connections (one thread each); ``InboxUpload`` takes
 /// each request's photo into the spool, ``InboxReceipts`` remembers what was answered.
 ///
-/// `@unchecked Sendable`: `daemon` is set once in `run` before the first request and cleared
-/// under `lock` at its end; everything else is immutable or Sendable.
+/// `@unchecked Sendable`: built on one thread, then run by one (a TCPListener is not Sendable);
+/// libmicrohttpd's threads read only its immutable context.
 public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
     public let options: HTTPInboxOptions
     private let listener: TCPListener
     private let context: InboxContext
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
 
     /// The port actually listened on (the one given, or the system's pick for port 0).
     public var port: UInt16 { listener.port }
@@ -45,27 +43,24 @@ public final class HTTPInboxSource: PhotoSource, @unchecked Sendable {
 
     public func run(until stop: StopFlag) {
         let address = "\(options.host):\(listener.port)"
-        guard let fd = try? listener.handOver(),
+        let failed = HTTPInboxError.serverFailed(address: address).description
+        guard let fd = try? listener.handOver() else { return context.report(.unusable(failed)) }
+        guard
             let started = relay_mhd_start_threaded(
                 fd, UInt32(options.maxSessions), UInt32(options.effectiveSessionsPerAddress), UInt32(options.idleSeconds),
                 Self.handle, Unmanaged.passUnretained(self).toOpaque(), Self.completed)
         else {
-            context.report(.unusable(HTTPInboxError.serverFailed(address: address).description))
-            return
+            close(fd)
+            return context.report(.unusable(failed))
         }
-        lock.withLock { daemon = started }
         context.report(
             .info(
                 "http: listening on \(address) for \(options.logins.map(\.name).joined(separator: ", ")) "
                     + "(POST \(InboxRequestRules.path) multipart, PUT \(InboxRequestRules.path)/NAME)"))
         if let clear = options.cleartextWarning { context.report(.warning(clear)) }
         while !stop.sleep(3600) {}
-        let running = lock.withLock { () -> OpaquePointer? in
-            defer { daemon = nil }
-            return daemon
-        }
         // Stopping closes every connection: a request cut off this way keeps nothing.
-        if let running { MHD_stop_daemon(running) }
+        MHD_stop_daemon(started)
     }
 
     // MARK: - Requests
