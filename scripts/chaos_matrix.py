@@ -38,8 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chaos  # noqa: E402
@@ -496,29 +494,63 @@ class SenderSource:
         pass
 
 
+FTP_USER = ["--ftp-user", "camera:CHAOS_FTP_PASSWORD"], {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+HTTP_USER = ["--http-user", "field:CHAOS_HTTP_TOKEN"], {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
+
+
+def ftp_store(port, name, path, pause=0.0):
+    """A camera's STOR of one photo to relay's FTP receiver, `pause` seconds after each 64 kB (a
+    camera's Wi-Fi); true once relay answered 226."""
+    try:
+        ftp = ftplib.FTP()
+        ftp.connect("127.0.0.1", port, timeout=10)
+        ftp.login("camera", "chaos-secret")
+        with open(path, "rb") as f:
+            answer = ftp.storbinary("STOR " + name, f, blocksize=65536, callback=lambda _: time.sleep(pause))
+        try:
+            ftp.quit()
+        except (OSError, ftplib.Error):
+            pass
+        return answer.startswith("226")
+    except (OSError, ftplib.Error, EOFError):
+        return False
+
+
+def inbox_put(port, name, path, pause=0.0):
+    """A field relay's PUT of one photo to relay's HTTP inbox, with the same Idempotency-Key on
+    every try and `pause` seconds after each 64 kB; true once relay answered 201 (or 200, an
+    answer given before)."""
+    with open(path, "rb") as f:
+        body = f.read()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.putrequest("PUT", "/upload/" + name)
+        for header, value in (("Authorization", "Bearer " + HTTP_USER[1]["CHAOS_HTTP_TOKEN"]), ("Idempotency-Key", "chaos-" + name),
+                              ("Content-Type", "image/jpeg"), ("Content-Length", str(len(body)))):
+            connection.putheader(header, value)
+        connection.endheaders()
+        for start in range(0, len(body), 65536):
+            connection.send(body[start:start + 65536])
+            time.sleep(pause)
+        answer = connection.getresponse()
+        answer.read()
+        connection.close()
+        return answer.status in (200, 201)
+    except (OSError, http.client.HTTPException):
+        return False
+
+
 class FTPSource(SenderSource):
     """A camera's FTP client, sending each photo until relay answers 226."""
 
     def __init__(self, work):
         super().__init__(work, "DSC")
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
-        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+        self.argument = ["--ftp", "127.0.0.1:%d" % self.port] + FTP_USER[0]
+        self.env = FTP_USER[1]
         self.ready = r"ftp: listening"
 
     def send(self, name, path):
-        try:
-            ftp = ftplib.FTP()
-            ftp.connect("127.0.0.1", self.port, timeout=10)
-            ftp.login("camera", "chaos-secret")
-            with open(path, "rb") as f:
-                answer = ftp.storbinary("STOR " + name, f)
-            try:
-                ftp.quit()
-            except (OSError, ftplib.Error):
-                pass
-            return answer.startswith("226")
-        except (OSError, ftplib.Error, EOFError):
-            return False
+        return ftp_store(self.port, name, path)
 
 
 class HTTPSource(SenderSource):
@@ -528,22 +560,12 @@ class HTTPSource(SenderSource):
 
     def __init__(self, work):
         super().__init__(work, "FLD")
-        self.argument = ["--http", "127.0.0.1:%d" % self.port, "--http-user", "field:CHAOS_HTTP_TOKEN"]
-        self.env = {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
+        self.argument = ["--http", "127.0.0.1:%d" % self.port] + HTTP_USER[0]
+        self.env = HTTP_USER[1]
         self.ready = r"http: listening"
 
     def send(self, name, path):
-        with open(path, "rb") as f:
-            body = f.read()
-        request = urllib.request.Request(
-            "http://127.0.0.1:%d/upload/%s" % (self.port, name), data=body, method="PUT",
-            headers={"Authorization": "Bearer chaos-http-token-0123", "Idempotency-Key": "chaos-" + name,
-                     "Content-Type": "image/jpeg"})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status in (200, 201)
-        except (OSError, urllib.error.URLError, http.client.HTTPException):
-            return False
+        return inbox_put(self.port, name, path)
 
 
 def make_source(name, work):

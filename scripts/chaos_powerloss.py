@@ -44,8 +44,6 @@ upload in flight at the cut can be sent again), relay starts after every cut.
 """
 
 import argparse
-import ftplib
-import http.client
 import os
 import random
 import re
@@ -59,7 +57,7 @@ import time
 
 import chaos
 from chaos import Camera, Failure, Gallery, account
-from chaos_matrix import camera_photo, free_port, sha256
+from chaos_matrix import FTP_USER, HTTP_USER, camera_photo, free_port, ftp_store, inbox_put, sha256
 from peers import wait_for
 
 ROOT = chaos.ROOT
@@ -249,60 +247,31 @@ class SendingCamera:
 
 
 class FTPCamera(SendingCamera):
-    """A camera's FTP client: each photo until relay answers 226."""
+    """A camera's FTP client at about 3 MB/s (so cuts fall inside uploads too): each photo until
+    relay answers 226."""
 
     def __init__(self, work):
         super().__init__(work, "DSC")
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port, "--ftp-user", "camera:CHAOS_FTP_PASSWORD"]
-        self.env = {"CHAOS_FTP_PASSWORD": "chaos-secret"}
+        self.argument = ["--ftp", "127.0.0.1:%d" % self.port] + FTP_USER[0]
+        self.env = FTP_USER[1]
         self.ready = r"ftp: listening"
 
     def send(self, name, path):
-        try:
-            ftp = ftplib.FTP()
-            ftp.connect("127.0.0.1", self.port, timeout=10)
-            ftp.login("camera", "chaos-secret")
-            with open(path, "rb") as f:
-                # A camera's Wi-Fi: about 3 MB/s, so cuts fall inside uploads too.
-                answer = ftp.storbinary("STOR " + name, f, blocksize=65536, callback=lambda _: time.sleep(0.02))
-            try:
-                ftp.quit()
-            except (OSError, ftplib.Error):
-                pass
-            return answer.startswith("226")
-        except (OSError, ftplib.Error, EOFError):
-            return False
+        return ftp_store(self.port, name, path, pause=0.02)
 
 
 class InboxCamera(SendingCamera):
-    """A field relay sending to relay's HTTP inbox: each photo PUT, at about 3 MB/s, with the same
-    Idempotency-Key on every try, until relay answers 201 (or 200, an answer given before)."""
+    """A field relay sending to relay's HTTP inbox at about 3 MB/s, with the same Idempotency-Key
+    on every try, until relay answers 201 (or 200, an answer given before)."""
 
     def __init__(self, work):
         super().__init__(work, "FLD")
-        self.argument = ["--http", "127.0.0.1:%d" % self.port, "--http-user", "field:CHAOS_HTTP_TOKEN"]
-        self.env = {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
+        self.argument = ["--http", "127.0.0.1:%d" % self.port] + HTTP_USER[0]
+        self.env = HTTP_USER[1]
         self.ready = r"http: listening"
 
     def send(self, name, path):
-        with open(path, "rb") as f:
-            body = f.read()
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-            connection.putrequest("PUT", "/upload/" + name)
-            for header, value in (("Authorization", "Bearer chaos-http-token-0123"), ("Idempotency-Key", "powerloss-" + name),
-                                  ("Content-Type", "image/jpeg"), ("Content-Length", str(len(body)))):
-                connection.putheader(header, value)
-            connection.endheaders()
-            for start in range(0, len(body), 65536):
-                connection.send(body[start:start + 65536])
-                time.sleep(0.02)
-            answer = connection.getresponse()
-            answer.read()
-            connection.close()
-            return answer.status in (200, 201)
-        except (OSError, http.client.HTTPException):
-            return False
+        return inbox_put(self.port, name, path, pause=0.02)
 
 
 class FolderCamera:
