@@ -51,7 +51,7 @@ extension FTPUploadStore {
             return .failed(.io(path: url.path, reason: Errno.current("read").description))
         }
         if kind == .jpeg && !content.isWholeJPEG { return .incomplete("its JPEG image is cut short") }
-        if kind == .raw && Self.rawVerdict(fd, bytes: content.bytes) == .incomplete {
+        if kind == .raw && ReceivedRAW.verdict(fd, bytes: content.bytes) == .incomplete {
             return .incomplete("its RAW data is cut short: the file points past its end")
         }
         let key = "\(user)|\(path)|\(content.bytes)|\(content.hex)"
@@ -85,20 +85,6 @@ extension FTPUploadStore {
 
     /// What the structure of the RAW upload of `path` says, as it is on disk now.
     func rawVerdict(user: String, path: FTPVirtualPath) -> RAWStructure.Verdict {
-        let url = partialURL(user: user, path: path)
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .unreadable }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .unreadable }
-        return Self.rawVerdict(fd, bytes: Int64(info.st_size))
-    }
-
-    private static func rawVerdict(_ fd: Int32, bytes: Int64) -> RAWStructure.Verdict {
-        RAWStructure.verdict(size: bytes) { offset, count in
-            var buffer = [UInt8](repeating: 0, count: count)
-            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-            return got < 0 ? nil : Array(buffer.prefix(got))
-        }
+        ReceivedRAW.verdict(path: partialURL(user: user, path: path).path)
     }
 }

@@ -135,6 +135,10 @@ final class InboxUpload: @unchecked Sendable {
             }
         }
         guard let content = digest?.finish() else { return .refused(InboxRefusal(500, "relay could not digest the photo")) }
+        if kind == .raw && ReceivedRAW.verdict(path: incoming.url.path) == .incomplete {
+            return .refused(
+                InboxRefusal(400, "\(InboxRequestRules.printable(fileName)) is cut short: its RAW data points past its end; send it whole"))
+        }
         if kind == .jpeg && !content.isWholeJPEG {
             return .refused(
                 InboxRefusal(400, "\(InboxRequestRules.printable(fileName)) is cut short: its JPEG image does not end; send it whole"))

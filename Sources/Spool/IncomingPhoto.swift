@@ -16,7 +16,8 @@ import RelayCore
 /// source, and all its mutable state (descriptor, byte counts, offer, flush) belongs to that thread.
 public final class IncomingPhoto: @unchecked Sendable {
     public internal(set) var identity: PhotoIdentity
-    let url: URL
+    /// Where it is being written (in `.incoming/`, or the file its writer adopted).
+    public let url: URL
     private(set) var descriptor: Int32
     /// Bytes written so far: where a resumed download continues.
     public private(set) var byteCount: Int64 = 0

@@ -19,16 +19,18 @@ final class DeskRun {
     private(set) var ftpPort = 0
     private var arguments: [String]
 
-    init(config: [String] = [], gallery: GalleryProcess? = nil) throws {
+    /// `run`: more options of the desk's `relay run` (e.g. `--include-raw`).
+    init(config: [String] = [], run extra: [String] = [], gallery: GalleryProcess? = nil) throws {
         self.gallery = try gallery ?? GalleryProcess()
         harness = try RelayHarness(sendingTo: self.gallery, note: "gallery", config)
         harness.environment["ANNA_TOKEN"] = Self.tokens["anna"]
         harness.environment["BEN_TOKEN"] = Self.tokens["ben"]
         harness.environment["BEN_FTP_PASSWORD"] = Self.ftpPassword
-        arguments = [
-            "run", "--http", "127.0.0.1:0", "--http-user", "anna:ANNA_TOKEN", "--http-user", "ben:BEN_TOKEN",
-            "--ftp", "127.0.0.1:0", "--ftp-user", "ben:BEN_FTP_PASSWORD", "--retry-base", "0.05", "--retry-cap", "0.5",
-        ]
+        arguments =
+            [
+                "run", "--http", "127.0.0.1:0", "--http-user", "anna:ANNA_TOKEN", "--http-user", "ben:BEN_TOKEN",
+                "--ftp", "127.0.0.1:0", "--ftp-user", "ben:BEN_FTP_PASSWORD", "--retry-base", "0.05", "--retry-cap", "0.5",
+            ] + extra
         relay = try Subprocess(TestPaths.relayExecutable, arguments, environment: harness.environment)
         try waitForPorts()
         // A restart listens where the field relays send.

@@ -316,17 +316,6 @@ final class FTPLimitTests: XCTestCase {
 
 /// Issue 27: a RAW cut short is never delivered, however its upload ended.
 final class FTPRawTests: XCTestCase {
-    /// A TIFF-structured RAW (as NEF, ARW, DNG are): IFD0 with one strip of `body` bytes at its end.
-    private func tiffRAW(body: Int, seed: UInt8) -> Data {
-        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) } }
-        var file: [UInt8] = [0x49, 0x49] + u16(42) + u32(8) + u16(2)
-        file += u16(0x0111) + u16(4) + u32(1) + u32(38)
-        file += u16(0x0117) + u16(4) + u32(1) + u32(body)
-        file += u32(0)
-        return Data(file + (0..<body).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
-    }
-
     /// Sends the first 60 % of `file` as `name`, closes the data connection, then sends ABOR
     /// 0.2 s later: an upload that looks finished to relay until the ABOR comes.
     private func closeThenAbort(_ ftp: FTPRun, _ file: String, as name: String) throws {
@@ -351,7 +340,7 @@ final class FTPRawTests: XCTestCase {
 
     func testARawCutShortIsNeverDeliveredAndItsWholeRetryIs() throws {
         let ftp = try FTPRun(extra: ["--include-raw"], gallery: try GalleryProcess(arguments: ["--accept-raw"]))
-        let tiff = tiffRAW(body: 400_000, seed: 3)
+        let tiff = RAWFixture.tiff(body: 400_000, seed: 3)
         try tiff.write(to: ftp.files.appendingPathComponent("DSC_0001.NEF"))
         let unknown = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
         try unknown.write(to: ftp.files.appendingPathComponent("DSC_0002.NEF"))

@@ -237,6 +237,35 @@ final class TeamDeskTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: incoming.path), [], "nothing half kept")
     }
 
+    /// With `--include-raw` a RAW is taken whole, by its structure: one cut short (its strip
+    /// points past its end) is refused and nothing of it is kept; without it, a RAW is refused.
+    func testARAWIsTakenWholeAndRefusedCutShort() throws {
+        let desk = try DeskRun(run: ["--include-raw"], gallery: try GalleryProcess(arguments: ["--accept-raw"]))
+        let files = desk.harness.root.appendingPathComponent("raw")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let whole = RAWFixture.tiff(body: 300_000, seed: 9)
+        try whole.write(to: files.appendingPathComponent("DSC_0001.NEF"))
+        try whole.prefix(200_000).write(to: files.appendingPathComponent("DSC_0002.NEF"))
+        let bearer = "Authorization: Bearer \(DeskRun.tokens["anna"]!)"
+        let cut = try desk.curl(["-H", bearer, "-T", files.appendingPathComponent("DSC_0002.NEF").path, desk.uploadURL + "/DSC_0002.NEF"])
+        XCTAssertEqual(cut.status, 400, cut.body)
+        XCTAssertTrue(cut.body.contains("cut short"), cut.body)
+        let taken = try desk.curl(["-H", bearer, "-T", files.appendingPathComponent("DSC_0001.NEF").path, desk.uploadURL + "/DSC_0001.NEF"])
+        XCTAssertEqual(taken.status, 201, taken.body)
+        try desk.waitForGallery(1)
+        try desk.assertNothingLeft()
+        let photos = try desk.gallery.photos()
+        XCTAssertEqual(photos.map(\.name), ["anna_DSC_0001.NEF"], "only the whole RAW")
+        XCTAssertEqual(photos.first?.sha256, SHA256.hex(whole))
+
+        let plain = try DeskRun()
+        let refused = try plain.curl([
+            "-H", bearer, "-T", files.appendingPathComponent("DSC_0001.NEF").path, plain.uploadURL + "/DSC_0001.NEF",
+        ])
+        XCTAssertEqual(refused.status, 415, refused.body)
+        XCTAssertTrue(refused.body.contains("--include-raw"), refused.body)
+    }
+
     /// An FTP server's 553 is a refusal: the field relay fails the photo with the answer recorded
     /// instead of sending it again for ever.
     func testAnFTPRefusalFailsThePhotoWithTheServersAnswer() throws {
