@@ -170,7 +170,7 @@ extension FTPSession {
     }
 
     /// The name the gallery gets: the camera's, after its account when several cameras upload.
-    private func fileName(_ path: FTPVirtualPath) -> String {
+    func fileName(_ path: FTPVirtualPath) -> String {
         context.multipleUsers ? "\(userName)_\(path.name)" : path.name
     }
 
@@ -193,7 +193,7 @@ extension FTPSession {
 
     /// A complete upload into the spool; 226 only once it is there (or was already). `content`:
     /// its digest, when it was made as it arrived.
-    private func spool(
+    func spool(
         _ path: FTPVirtualPath, incoming: IncomingPhoto, content: ContentDigest.Content?, bytes: Int64,
         kind: FTPFileKind
     ) -> FTPReply {
@@ -214,40 +214,6 @@ extension FTPSession {
             log("\(path.name) could not be spooled: \(error)")
             if case .diskFull = error { return FTPReply(452, "relay's disk is full: send \(path.name) again later") }
             return FTPReply(451, "relay could not spool \(path.name): \(error)")
-        }
-    }
-
-    /// RNTO of a file received under a temporary name to a photo's name: the client's way of
-    /// saying the upload is complete. The file is committed to the spool as if it had been stored
-    /// under that name (250 only once it is there), a RAW or video relay does not keep is dropped
-    /// as skipped, and a name that is no photo's is refused and the file dropped.
-    func renamedTemporary(to path: FTPVirtualPath) -> FTPReply {
-        let kind = FTPFileKind(fileName: path.name)
-        let user = userName
-        switch kind {
-        case .jpeg,
-            .raw where context.options.includeRAW:
-            let url = context.store.partialURL(user: user, path: path)
-            let fd = open(url.path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { return FTPReply(451, "relay could not open \(path.name) again: \(Errno.current("open"))") }
-            var info = stat()
-            fstat(fd, &info)
-            let incoming = context.spool.adopt(
-                context.store.identity(user: user, path: path, fileName: fileName(path)), url: url, descriptor: fd)
-            let answer = spool(path, incoming: incoming, content: nil, bytes: Int64(info.st_size), kind: kind)
-            return answer.code == 226 ? FTPReply(250, "renamed: " + answer.lines.joined(separator: " ")) : answer
-        case .raw, .video:
-            let bytes = context.store.info(user: user, path: path)?.bytes ?? 0
-            context.store.discardPartial(user: user, path: path)
-            context.store.remember(user: user, path: path, bytes: bytes)
-            context.report(.skipped(fileName: path.name, reason: kind == .raw ? "RAW (relay run --include-raw takes them)" : "a video"))
-            return FTPReply(250, "renamed; relay uploads JPEGs only, so \(path.name) is skipped")
-        case .temporary:
-            return FTPReply(250, "renamed (still a temporary name: rename it to the photo's name to hand it over)")
-        case .other:
-            context.store.discardPartial(user: user, path: path)
-            log("refused the rename to \(path): not a photo or video name; the upload is dropped")
-            return FTPReply(553, "relay takes only photos and videos (JPEG, RAW, MOV/MP4): \(path.name) refused")
         }
     }
 

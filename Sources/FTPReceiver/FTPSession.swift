@@ -242,20 +242,7 @@ final class FTPSession: @unchecked Sendable {
         case .rnto(let text):
             guard let from = renameFrom else { return FTPReply(503, "send RNFR first") }
             renameFrom = nil
-            return withPath(text) { path in
-                switch context.store.rename(user: userName, from: from, to: path) {
-                case .renamed(partial: true) where FTPFileKind.isTemporaryName(from.name):
-                    guard context.store.claim(user: userName, path: path) else {
-                        return FTPReply(450, "\(path.name) is being uploaded on another connection: try again when it is done")
-                    }
-                    defer { context.store.release(user: userName, path: path) }
-                    return renamedTemporary(to: path)
-                case .renamed: return FTPReply(250, "renamed")
-                case .busy:
-                    return FTPReply(450, "\(from.name) or \(path.name) is being uploaded on another connection: try again when it is done")
-                case .failed: return FTPReply(550, "cannot rename")
-                }
-            }
+            return withPath(text) { path in rename(from, to: path) }
         case .noop: return FTPReply(200, "ok")
         case .abor: return FTPReply(225, "no transfer to abort")
         case .quit:
