@@ -461,25 +461,25 @@ class FolderSource:
 class SenderSource:
     """A client that sends each photo until relay says it has it (a camera whose upload was cut
     sends it again, as bodies do after a dropped link; a field relay retries with the same key).
-    A kind says how one photo is sent (`send`, true once relay has it)."""
+    Its `Receiver` says where and how one photo is sent."""
 
-    def __init__(self, work, prefix):
-        self.port = free_port()
+    def __init__(self, work, receiver):
+        self.receiver = receiver
+        self.argument, self.env, self.ready = receiver.argument, receiver.env, receiver.ready
         self.files = os.path.join(work, "card")
         os.makedirs(self.files)
-        self.prefix = prefix
         self.photos = {}
         self.pending = []
 
     def shoot(self, index):
-        name = "%s_%04d.JPG" % (self.prefix, index)
+        name = "%s_%04d.JPG" % (self.receiver.prefix, index)
         self.photos[name] = sha256(camera_photo(os.path.join(self.files, name), index, 150_000))
         self.pending.append(name)
         self.send_pending(deadline=time.time() + 2)
 
     def send_pending(self, deadline):
         while self.pending and time.time() < deadline:
-            if self.send(self.pending[0], os.path.join(self.files, self.pending[0])):
+            if self.receiver.send(self.pending[0], os.path.join(self.files, self.pending[0])):
                 self.pending.pop(0)
             else:
                 time.sleep(0.2)
@@ -540,38 +540,33 @@ def inbox_put(port, name, path, pause=0.0):
         return False
 
 
-class FTPSource(SenderSource):
-    """A camera's FTP client, sending each photo until relay answers 226."""
+class Receiver:
+    """One of relay's receivers as a sender sees it: the `relay run` flags that start it, what
+    relay says once it listens, and how one photo is sent to it (`send`, true once relay said it
+    has it), `pause` seconds after each 64 kB."""
 
-    def __init__(self, work):
-        super().__init__(work, "DSC")
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port] + FTP_USER[0]
-        self.env = FTP_USER[1]
-        self.ready = r"ftp: listening"
+    KINDS = {
+        # A camera's FTP client, sending each photo until relay answers 226.
+        "ftp": ("DSC", "--ftp", FTP_USER, r"ftp: listening", ftp_store),
+        # A field relay or phone PUTting into the HTTP inbox, one Idempotency-Key per photo,
+        # until relay answers 201 (or 200, an answer given before).
+        "http": ("FLD", "--http", HTTP_USER, r"http: listening", inbox_put),
+    }
 
-    def send(self, name, path):
-        return ftp_store(self.port, name, path)
-
-
-class HTTPSource(SenderSource):
-    """A field relay or phone sending to relay's HTTP inbox (`relay run --http`): each photo is
-    PUT until relay answers 201 (or 200, an answer given before), with the same Idempotency-Key
-    on every try, as relay's own HTTP destination sends it."""
-
-    def __init__(self, work):
-        super().__init__(work, "FLD")
-        self.argument = ["--http", "127.0.0.1:%d" % self.port] + HTTP_USER[0]
-        self.env = HTTP_USER[1]
-        self.ready = r"http: listening"
+    def __init__(self, kind, pause=0.0):
+        self.prefix, flag, (user, self.env), self.ready, self.sender = self.KINDS[kind]
+        self.port = free_port()
+        self.argument = [flag, "127.0.0.1:%d" % self.port] + user
+        self.pause = pause
 
     def send(self, name, path):
-        return inbox_put(self.port, name, path)
+        return self.sender(self.port, name, path, self.pause)
 
 
 def make_source(name, work):
     if name in ("ptpip", "gphoto2"):
         return CameraSource(work, name)
-    return {"folder": FolderSource, "ftp": FTPSource, "http": HTTPSource}[name](work)
+    return FolderSource(work) if name == "folder" else SenderSource(work, Receiver(name))
 
 
 # --- one cell --------------------------------------------------------------------------------

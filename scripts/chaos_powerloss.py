@@ -57,7 +57,7 @@ import time
 
 import chaos
 from chaos import Camera, Failure, Gallery, account
-from chaos_matrix import FTP_USER, HTTP_USER, camera_photo, free_port, ftp_store, inbox_put, sha256
+from chaos_matrix import Receiver, camera_photo, sha256
 from peers import wait_for
 
 ROOT = chaos.ROOT
@@ -196,14 +196,14 @@ class Relay(chaos.Relay):
 
 class SendingCamera:
     """A client on its own thread that sends each photo in turn until relay says it has it,
-    trying again after any failure (relay gone in a cut), as a body or a field relay does. A
-    kind says how one photo is sent (`send`, true once relay answered that it has it)."""
+    trying again after any failure (relay gone in a cut), as a body or a field relay does, at
+    about 3 MB/s so that cuts fall inside uploads too; its `Receiver` says where and how."""
 
-    def __init__(self, work, prefix):
-        self.port = free_port()
+    def __init__(self, work, receiver):
+        self.receiver = receiver
+        self.argument, self.env, self.ready = receiver.argument, receiver.env, receiver.ready
         self.card = os.path.join(work, "card")
         os.makedirs(self.card)
-        self.prefix = prefix
         self.photos = {}
         self.pending = []
         self.answered = set()
@@ -213,7 +213,7 @@ class SendingCamera:
         self.thread.start()
 
     def shoot(self, index):
-        name = "%s_%04d.JPG" % (self.prefix, index)
+        name = "%s_%04d.JPG" % (self.receiver.prefix, index)
         digest = sha256(camera_photo(os.path.join(self.card, name), index, 600_000))
         with self.lock:
             self.photos[name] = digest
@@ -226,7 +226,7 @@ class SendingCamera:
             if name is None:
                 time.sleep(0.05)
                 continue
-            if self.send(name, os.path.join(self.card, name)):
+            if self.receiver.send(name, os.path.join(self.card, name)):
                 with self.lock:
                     self.answered.add(name)
                     self.pending.remove(name)
@@ -244,34 +244,6 @@ class SendingCamera:
 
     def stop(self):
         self.stopped = True
-
-
-class FTPCamera(SendingCamera):
-    """A camera's FTP client at about 3 MB/s (so cuts fall inside uploads too): each photo until
-    relay answers 226."""
-
-    def __init__(self, work):
-        super().__init__(work, "DSC")
-        self.argument = ["--ftp", "127.0.0.1:%d" % self.port] + FTP_USER[0]
-        self.env = FTP_USER[1]
-        self.ready = r"ftp: listening"
-
-    def send(self, name, path):
-        return ftp_store(self.port, name, path, pause=0.02)
-
-
-class InboxCamera(SendingCamera):
-    """A field relay sending to relay's HTTP inbox at about 3 MB/s, with the same Idempotency-Key
-    on every try, until relay answers 201 (or 200, an answer given before)."""
-
-    def __init__(self, work):
-        super().__init__(work, "FLD")
-        self.argument = ["--http", "127.0.0.1:%d" % self.port] + HTTP_USER[0]
-        self.env = HTTP_USER[1]
-        self.ready = r"http: listening"
-
-    def send(self, name, path):
-        return inbox_put(self.port, name, path, pause=0.02)
 
 
 class FolderCamera:
@@ -323,8 +295,13 @@ class PTPIPCamera:
         self.camera.stop()
 
 
-ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (FTPCamera, 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2),
-         "review": (FolderCamera, 1), "inbox": (InboxCamera, 1)}
+def receiver_camera(kind):
+    """A sending camera for one of relay's receivers, paced at about 3 MB/s."""
+    return lambda work: SendingCamera(work, Receiver(kind, pause=0.02))
+
+
+ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (receiver_camera("ftp"), 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2),
+         "review": (FolderCamera, 1), "inbox": (receiver_camera("http"), 1)}
 
 
 class Reviewer:
