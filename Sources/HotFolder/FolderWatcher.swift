@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,6 @@ final class FolderWatcher {
         private let root: String
         /// Watch descriptor → folder path relative to the root ("" for the root).
         private var folders: [Int32: String] = [:]
-        private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
         private static let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)
         private static let folderMask = fileMask | UInt32(IN_CREATE) | UInt32(IN_ONLYDIR)
@@ -60,29 +60,13 @@ final class FolderWatcher {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(max(0, timeout) * 1000)) > 0 else { return [] }
             var completed: [String] = []
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { break }
-                var offset = 0
-                let header = MemoryLayout<inotify_event>.size
-                while offset + header <= count {
-                    let (wd, mask, length) = buffer.withUnsafeBytes { raw in
-                        (
-                            raw.load(fromByteOffset: offset, as: Int32.self),
-                            raw.load(fromByteOffset: offset + 4, as: UInt32.self),
-                            Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self))
-                        )
-                    }
-                    let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)]
-                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                    offset += header + length
-                    guard let folder = folders[wd], !name.isEmpty, !name.hasPrefix(".") else { continue }
-                    let relative = folder.isEmpty ? name : folder + "/" + name
-                    if mask & UInt32(IN_ISDIR) != 0 {
-                        if mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 { _ = watch(relative: relative) }
-                    } else if mask & Self.fileMask != 0 {
-                        completed.append(relative)
-                    }
+            InotifyEvents.read(descriptor) { event in
+                guard let folder = folders[event.watch], !event.name.isEmpty, !event.name.hasPrefix(".") else { return }
+                let relative = folder.isEmpty ? event.name : folder + "/" + event.name
+                if event.mask & UInt32(IN_ISDIR) != 0 {
+                    if event.mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 { _ = watch(relative: relative) }
+                } else if event.mask & Self.fileMask != 0 {
+                    completed.append(relative)
                 }
             }
             return completed

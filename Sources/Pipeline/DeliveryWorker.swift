@@ -50,7 +50,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
     func run() {
         let spool = context.spool
         while true {
-            probing = context.gate.awaitTurn { spool.isClosed }
+            probing = context.gate.awaitTurn()
             // An HTTP destination learns whether it may send a body without a length on the way.
             let growing: GrowingAcceptance =
                 !destination.acceptsGrowingFiles ? .none : destination.acceptsGrowingFilesOfUnknownSize ? .any : .sized

@@ -146,7 +146,11 @@ public final class RelayRun {
             throw .spool(error)
         }
         knownConfigIDs = Set(((try? ConfigStore(home: home).load().configs) ?? []).map(\.id.uuidString))
-        reviewFeed = ReviewFeed(journal: ReviewJournal(home: home), spool: spool, history: history, bus: bus)
+        do {
+            reviewFeed = try ReviewFeed(journal: ReviewJournal(home: home), spool: spool, history: history, bus: bus)
+        } catch {
+            throw .state(.unreadable(path: home.reviewFile.path, reason: "relay cannot watch it (\(error))"))
+        }
         sourceLabels = options.sources.map(\.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)
@@ -169,12 +173,12 @@ public final class RelayRun {
     /// Runs until `stop` is set (by SIGINT/SIGTERM), then shuts down as described above.
     /// `abort` cuts the grace period short (a second Ctrl-C). A source that cannot be used at all
     /// (`TetherEvent.unusable`) ends the run the same way, which then throws its message.
-    /// `heartbeat` is called at every turn of the run's main loop (about twice a second), while it
-    /// takes photos and while it waits for the uploads in flight (systemd's watchdog).
+    /// `heartbeat` is called on its clock while the run takes photos and while it waits for the
+    /// uploads in flight (systemd's watchdog); without it the run's thread waits only for events.
     /// `ready` is called once the decisions made while relay was stopped are applied, before the
     /// first photo moves (the editor's page is served from then on).
     public func run(
-        stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: @escaping () -> Void = {}, ready: () -> Void = {}
+        stop: StopFlag, abort: StopFlag = StopFlag(), heartbeat: Heartbeat? = nil, ready: () -> Void = {}
     ) throws(RunError) {
         let waiting = spool.waitingElsewhere()
         bus.publish(
@@ -194,15 +198,21 @@ public final class RelayRun {
         }
         reviewFeed.start()
         ready()
-        let reviewStop = StopFlag()
-        Thread.detachNewThread { [reviewFeed] in reviewFeed.run(until: reviewStop) }
-        defer { reviewStop.stop() }
+        Thread.detachNewThread { [reviewFeed] in reviewFeed.run() }
+        defer { reviewFeed.stop() }
+        let wake = LockedBox(RunWake())
+        spool.onChange { wake.change { $0.spoolChanges &+= 1 } }
+        stop.onStop { wake.change { $0.stopping = true } }
+        sourceFailure.onFailure { wake.change { $0.stopping = true } }
+        abort.onStop { wake.change { $0.aborted = true } }
         var workers: [any Runnable] = []
+        var gates: [GalleryGate] = []
         for destination in [config] + otherConfigs {
             let id = destination.id.uuidString
             let gate = GalleryGate(backoff: options.policy.backoff, bus: bus, label: destination.label) { [spool] reachable in
                 spool.setReachable(reachable, destination: id)
             }
+            gates.append(gate)
             let context = DeliveryWorker.Context(
                 spool: spool, config: destination, environment: environment, history: history, policy: options.policy, bus: bus,
                 cancellation: cancellation, gate: gate, session: session, stamper: stamper)
@@ -214,12 +224,11 @@ public final class RelayRun {
             let stage = RenditionStage(spool: spool, spec: spec, bus: bus)
             Thread.detachNewThread { stage.run() }
         }
-        let workersDone = DispatchGroup()
+        wake.change { $0.workersLeft = workers.count }
         for worker in workers {
-            workersDone.enter()
             Thread.detachNewThread {
                 worker.run()
-                workersDone.leave()
+                wake.change { $0.workersLeft -= 1 }
             }
         }
         let sourceStop = StopFlag()
@@ -234,30 +243,51 @@ public final class RelayRun {
 
         var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
         queues.publishChanges(on: bus)
+        var seen = 0
+        var lastLook = Date()
+        var nextBeat = heartbeat.map { Date().addingTimeInterval($0.interval) }
         var wasFull = false
-        while !stop.sleep(0.5) && sourceFailure.message == nil {
-            queues.publishChanges(on: bus)
-            queues.publishUsage(on: bus)
+        /// Publishes what changed since the last look, and beats when the heartbeat is due.
+        func look(_ turn: RunWake, usage: Bool) {
+            if turn.spoolChanges != seen {
+                seen = turn.spoolChanges
+                lastLook = Date()
+                queues.publishChanges(on: bus)
+                if usage { queues.publishUsage(on: bus) }
+            }
+            if let heartbeat, let due = nextBeat, Date() >= due {
+                heartbeat.beat()
+                nextBeat = Date().addingTimeInterval(heartbeat.interval)
+            }
+        }
+        while true {
+            let turn = RunWake.turn(in: wake, seen: seen, lastLook: lastLook, until: nextBeat) { $0.stopping }
+            if turn.stopping { break }
+            look(turn, usage: true)
             let full = spool.isFull
             if full && !wasFull, let notice = SpoolNotices.whenFull(waiting: spool.waitingElsewhere()) {
                 bus.publish(.run(.notice(notice, .warning)))
             }
             wasFull = full
-            heartbeat()
         }
 
         bus.publish(.run(.stopping(graceSeconds: options.graceSeconds)))
         sourceStop.stop()
         spool.close()
+        for gate in gates { gate.close() }
         let deadline = Date().addingTimeInterval(options.graceSeconds)
-        while workersDone.wait(timeout: .now() + 0.2) == .timedOut {
-            if Date() >= deadline || abort.isStopped {
+        while true {
+            let turn = RunWake.turn(in: wake, seen: seen, lastLook: lastLook, until: min(deadline, nextBeat ?? deadline)) {
+                $0.workersLeft == 0 || $0.aborted
+            }
+            if turn.workersLeft == 0 { break }
+            if turn.aborted || Date() >= deadline {
                 cancellation.cancel()
-                _ = workersDone.wait(timeout: .now() + 15)
+                let cutOff = Date().addingTimeInterval(15)
+                _ = RunWake.turn(in: wake, seen: nil, until: cutOff) { $0.workersLeft == 0 }
                 break
             }
-            queues.publishChanges(on: bus)
-            heartbeat()
+            look(turn, usage: false)
         }
         _ = sourceDone.wait(timeout: .now() + 15)
         queues.publishChanges(on: bus)

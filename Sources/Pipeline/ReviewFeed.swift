@@ -5,15 +5,17 @@ import Spool
 
 /// Brings the decisions on held photos to the running spool: those made while relay was
 /// stopped when the run starts, then every decision appended to the review journal (by `relay
-/// review`) as soon as the journal grows; the editor's page's decisions are applied before its
-/// POST is answered. What each decision did is published (`photo.approved`, `photo.rejected`,
-/// `photo.undone`), a rejection is recorded in the history, and a photo that comes in held is
-/// announced (`photo.held`).
+/// review`, or by the editor's page through ``decide(_:_:by:)``) as the journal is written. What
+/// each decision did is published (`photo.approved`, `photo.rejected`, `photo.undone`), a
+/// rejection is recorded in the history, and a photo that comes in held is announced
+/// (`photo.held`).
+///
+/// One thread reads the journal and applies it (``run()``), waking only when the journal is
+/// written (inotify), the spool changed, or a rejection's undo window ends; no lock is held
+/// while it reads, syncs or writes.
 final class ReviewFeed: Sendable {
-    /// How often the held photos are looked at for new ones (and the journal read in any case).
-    static let pollInterval = 0.2
-    /// How often the journal's size is looked at: `relay review` reaches the spool within this.
-    static let journalInterval = 0.02
+    /// How many batches of outcomes are kept for a page's decision waiting for its own.
+    private static let keptBatches = 64
 
     private let journal: ReviewJournal
     private let spool: Spool
@@ -21,23 +23,32 @@ final class ReviewFeed: Sendable {
     private let bus: RunEventBus
     /// Handed each photo an approval sends, with its file open (the venue wall's picture).
     private let approvalSink = LockedBox<(@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)?>(nil)
-    /// Where the journal was read up to and the photos already announced as held; one look at
-    /// a time holds it (and applies what it found).
-    private let progress = LockedBox(Progress())
+    /// Wakes the feed's thread: the journal written, the spool changed, a stop.
+    private let events: EventWaiter
+    /// What the feed's thread applied, for a decision of the page to wait on.
+    private let applied = LockedBox(Applied())
+    /// The photos announced as held (the feed's thread's alone; a box to be `Sendable`).
+    private let announced = LockedBox<Set<String>>([])
     /// Changes whenever the held photos or a decision did; apart, so that a page asking for it
     /// never waits for a long batch of decisions.
     private let changes = LockedBox(0)
 
-    private struct Progress: Sendable {
+    private struct Applied: Sendable {
+        /// Where the journal was read up to.
         var offset: UInt64 = 0
-        var announced: Set<String> = []
+        /// The last batches read: where each ended in the journal, and what each decision in it
+        /// did, by photo (the last, when one photo had several).
+        var batches: [(end: UInt64, outcomes: [String: ReviewOutcome])] = []
+        var stopped = false
     }
 
-    init(journal: ReviewJournal, spool: Spool, history: HistoryStore, bus: RunEventBus) {
+    init(journal: ReviewJournal, spool: Spool, history: HistoryStore, bus: RunEventBus) throws(Errno) {
         self.journal = journal
         self.spool = spool
         self.history = history
         self.bus = bus
+        events = try EventWaiter(
+            folder: journal.url.deletingLastPathComponent(), names: [journal.url.lastPathComponent])
     }
 
     /// Before the workers start and before the editor's page is served: the journal keeps only
@@ -45,92 +56,109 @@ final class ReviewFeed: Sendable {
     /// undo included (one made while relay was stopped is reported as it takes effect; one an
     /// earlier run already applied changes nothing and says nothing).
     func start() {
-        progress.withLockedValue { progress in
-            do {
-                try journal.compact(keeping: Set(spool.entryIDs()))
-                let read = try journal.read()
-                let verdicts = ReviewVerdicts(read.decisions)
-                for decision in try journal.lastDecisions() {
-                    apply(decision.photo, verdict: verdicts[decision.photo], by: decision.by, quietIfUnchanged: true)
-                }
-                if read.unreadable > 0 {
-                    warn("\(read.unreadable) lines of \(journal.url.path) are not decisions: skipped, and the file is left as it is")
-                }
-                progress.offset = read.end
-            } catch {
-                warn("the review decisions cannot be read: \(error)")
+        var offset: UInt64 = 0
+        do {
+            try journal.compact(keeping: Set(spool.entryIDs()))
+            let read = try journal.read()
+            let verdicts = ReviewVerdicts(read.decisions)
+            for decision in try journal.lastDecisions() {
+                apply(decision.photo, verdict: verdicts[decision.photo], by: decision.by, quietIfUnchanged: true)
             }
-            progress.announced = Set(spool.heldPhotos().map(\.entry.id))
+            if read.unreadable > 0 {
+                warn("\(read.unreadable) lines of \(journal.url.path) are not decisions: skipped, and the file is left as it is")
+            }
+            offset = read.end
+        } catch {
+            warn("the review decisions cannot be read: \(error)")
+        }
+        applied.change { $0.offset = offset }
+        announced.withLockedValue { $0 = Set(spool.heldPhotos().map(\.entry.id)) }
+    }
+
+    /// Until ``stop()``: applies what is added to the journal as it is written, announces photos
+    /// newly held as the spool changes, and lets rejected photos leave when their undo window
+    /// ends (the time the spool names).
+    func run() {
+        spool.onChange { [events] in events.wake() }
+        var nextUndoEnd = tick()
+        while true {
+            let reasons = events.wait(until: nextUndoEnd)
+            if applied.withLockedValue(\.stopped) { return }
+            if reasons.contains(.files) { readJournal() }
+            announceHeld()
+            nextUndoEnd = tick()
         }
     }
 
-    /// Looks at the journal's size every `journalInterval` (one `stat`) and applies what was
-    /// added at once; looks for photos newly held, and lets rejected photos whose undo window
-    /// passed leave, every `pollInterval`; until `stop`.
-    func run(until stop: StopFlag) {
-        var lastSize = journalSize()
-        var lastFullLook = Date()
-        while !stop.sleep(Self.journalInterval) {
-            let size = journalSize()
-            if size != lastSize || Date().timeIntervalSince(lastFullLook) >= Self.pollInterval {
-                lastSize = size
-                lastFullLook = Date()
-                poll()
-                do { try spool.tick() } catch { warn("a rejected photo could not leave the spool: \(error)") }
-            }
+    /// Ends ``run()``; a page's decision waiting for it is answered without outcomes.
+    func stop() {
+        applied.change { $0.stopped = true }
+        events.wake()
+    }
+
+    private func tick() -> Date? {
+        do { return try spool.tick() } catch {
+            warn("a rejected photo could not leave the spool: \(error)")
+            return nil
         }
     }
 
-    private func journalSize() -> Int64 {
-        var info = stat()
-        return stat(journal.url.path, &info) == 0 ? Int64(info.st_size) : -1
-    }
-
-    /// Applies the decisions appended since the last look, then announces photos newly held.
-    /// Returns what each decision applied did, by photo (the last, when one photo had several).
-    @discardableResult
-    func poll() -> [String: ReviewOutcome] {
-        progress.withLockedValue { look(&$0) }
-    }
-
-    private func look(_ progress: inout Progress) -> [String: ReviewOutcome] {
+    /// Applies the decisions appended since the last read.
+    private func readJournal() {
+        let offset = applied.withLockedValue(\.offset)
+        guard let read = try? journal.read(from: offset), read.end != offset else { return }
+        var verdicts = ReviewVerdicts()
         var outcomes: [String: ReviewOutcome] = [:]
-        if let read = try? journal.read(from: progress.offset), read.end != progress.offset {
-            var verdicts = ReviewVerdicts()
-            for decision in read.decisions {
-                verdicts.apply([decision])
-                let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
-                outcomes[decision.photo] = apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
-            }
-            progress.offset = read.end
-            changes.withLockedValue { $0 += 1 }
+        for decision in read.decisions {
+            verdicts.apply([decision])
+            let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
+            outcomes[decision.photo] = apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
         }
+        applied.change { applied in
+            applied.offset = read.end
+            applied.batches.append((read.end, outcomes))
+            if applied.batches.count > Self.keptBatches { applied.batches.removeFirst() }
+        }
+        changes.withLockedValue { $0 += 1 }
+    }
+
+    /// Announces the photos newly held.
+    private func announceHeld() {
         let held = spool.heldPhotos()
         let ids = Set(held.map(\.entry.id))
-        guard ids != progress.announced else { return outcomes }
-        for photo in held where !progress.announced.contains(photo.entry.id) {
+        let before = announced.withLockedValue { announced in
+            defer { announced = ids }
+            return announced
+        }
+        guard ids != before else { return }
+        for photo in held where !before.contains(photo.entry.id) {
             bus.publish(.review(.held(Self.ref(photo.entry), destinations: photo.destinations)))
         }
-        progress.announced = ids
         changes.withLockedValue { $0 += 1 }
-        return outcomes
     }
 
     /// A number that changes whenever the held photos change or a decision is applied: a page
     /// that saw it needs nothing new.
     var version: Int { changes.withLockedValue { $0 } }
 
-    /// Decisions made here (the editor's page): recorded in the journal, synced, then applied
-    /// at once. Returns what each did, by photo; a photo no longer in the spool is left out
-    /// (and nothing is recorded for it).
+    /// Decisions made here (the editor's page): recorded in the journal and synced, then applied
+    /// by the feed's thread as it reads them, which this waits for. Returns what each did, by
+    /// photo; a photo no longer in the spool is left out (and nothing is recorded for it).
     func decide(_ ids: [String], _ kind: ReviewDecision.Kind, by: String) throws(StateFileError) -> [String: ReviewOutcome] {
         let known = ids.filter { spool.entry($0) != nil }
+        guard !known.isEmpty else { return [:] }
         let now = Date()
-        // Appended and read back in one hold of `progress`: the run's own look cannot take
-        // these decisions (and their outcomes) in between.
-        return try progress.withLockedValue { progress throws(StateFileError) in
-            try journal.append(known.map { ReviewDecision(photo: $0, kind: kind, at: now, by: by) })
-            return look(&progress).filter { known.contains($0.key) }
+        let end = try journal.append(known.map { ReviewDecision(photo: $0, kind: kind, at: now, by: by) })
+        events.wake(.files)
+        // Bounded: a journal replaced behind relay's back is read from its start, and may never
+        // reach `end`; the decisions are recorded all the same.
+        let giveUp = Date().addingTimeInterval(10)
+        return applied.wait { applied in
+            if applied.stopped || Date() >= giveUp { return .ready([:]) }
+            guard applied.offset >= end else { return .until(giveUp) }
+            // The batch that read this append: the first to end at or past it.
+            let outcomes = applied.batches.first { $0.end >= end }?.outcomes ?? [:]
+            return .ready(outcomes.filter { known.contains($0.key) })
         }
     }
 

@@ -67,7 +67,7 @@ enum RunCommand {
         started(stop)
         // Under systemd (Type=notify): ready once the run starts, a watchdog ping and a status
         // line from its main loop.
-        var heartbeat: () -> Void = {}
+        var heartbeat: Heartbeat?
         if let notifier = SystemdNotifier(environment: environment) {
             let state = outputs.state
             outputs.bus.subscribe { event in
@@ -77,7 +77,7 @@ enum RunCommand {
                 default: break
                 }
             }
-            heartbeat = { notifier.heartbeat(status: ProgressLine.format(state.snapshot, at: Date())) }
+            heartbeat = Heartbeat(every: 0.5) { notifier.heartbeat(status: ProgressLine.format(state.snapshot, at: Date())) }
         }
         do {
             try relayRun.run(stop: stop, abort: abort, heartbeat: heartbeat) {

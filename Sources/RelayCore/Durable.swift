@@ -112,14 +112,17 @@ public enum Durable {
     /// Appends whole lines to the log open as `fd` and syncs it before returning; on failure the
     /// log is cut back to where it ended, so that no half line stays and the next append starts
     /// on a clean one. `data` starts after a line break: `lineBreakFirst` adds one when the log's
-    /// last byte is not one (a line a crash cut short).
-    public static func appendLines(_ data: Data, to fd: Int32, lineBreakFirst: Bool = false) throws(Errno) {
+    /// last byte is not one (a line a crash cut short). Returns where the log now ends.
+    @discardableResult
+    public static func appendLines(_ data: Data, to fd: Int32, lineBreakFirst: Bool = false) throws(Errno) -> UInt64 {
         let end = lseek(fd, 0, SEEK_END)
         var last: UInt8 = 0x0A
         if lineBreakFirst, end > 0 { _ = pread(fd, &last, 1, end - 1) }
         do throws(Errno) {
-            try AtomicFile.writeAll(fd, last == 0x0A ? data : Data([0x0A]) + data)
+            let lines = last == 0x0A ? data : Data([0x0A]) + data
+            try AtomicFile.writeAll(fd, lines)
             try sync(fd)
+            return UInt64(max(0, end)) + UInt64(lines.count)
         } catch {
             if end >= 0 { _ = ftruncate(fd, end) }
             throw error

@@ -9,7 +9,7 @@ import Foundation
 /// The decisions on held photos, durable before they are acknowledged: a JSON Lines file
 /// (`review.jsonl`) that `relay review` and the editor's page append to, each append fsynced
 /// under an flock, whether relay runs or not. A running relay reads what was added since it last
-/// looked (``read(from:)``), so a decision made anywhere reaches it within its poll interval.
+/// looked (``read(from:)``); it watches the file, so a decision made anywhere reaches it at once.
 ///
 /// A line cut short by a power cut is skipped (and the next append starts on a new line): the
 /// decision it held was never acknowledged.
@@ -24,9 +24,11 @@ public struct ReviewJournal: Sendable {
         self.init(url: home.reviewFile)
     }
 
-    /// Appends `decisions`, synced to disk before it returns.
-    public func append(_ decisions: [ReviewDecision]) throws(StateFileError) {
-        guard !decisions.isEmpty else { return }
+    /// Appends `decisions`, synced to disk before it returns; returns where the journal now
+    /// ends (a reader at that offset has read them).
+    @discardableResult
+    public func append(_ decisions: [ReviewDecision]) throws(StateFileError) -> UInt64 {
+        guard !decisions.isEmpty else { return 0 }
         var data = Data()
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -38,11 +40,11 @@ public struct ReviewJournal: Sendable {
             data.append(line)
             data.append(0x0A)
         }
-        try locked { () throws(Errno) in
+        return try locked { () throws(Errno) in
             let fd = try Durable.openCreating(url.path, flags: O_RDWR | O_APPEND | O_CREAT)
             defer { close(fd) }
             // A partly written line is cut off again, so that no half decision stays.
-            try Durable.appendLines(data, to: fd, lineBreakFirst: true)
+            return try Durable.appendLines(data, to: fd, lineBreakFirst: true)
         }
     }
 
@@ -132,14 +134,14 @@ public struct ReviewJournal: Sendable {
     /// Runs `body` under an exclusive flock of the journal's lock file (not of the journal,
     /// which ``compact(keeping:)`` replaces: an append waiting on the old file's lock would
     /// write into a file no longer named).
-    private func locked(_ body: () throws(Errno) -> Void) throws(StateFileError) {
+    private func locked<Result>(_ body: () throws(Errno) -> Result) throws(StateFileError) -> Result {
         do throws(Errno) {
             let fd = try Durable.openCreating(url.path + ".lock", flags: O_RDWR | O_CREAT)
             defer { close(fd) }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else { throw Errno.current("flock \(url.path).lock") }
             }
-            try body()
+            return try body()
         } catch {
             throw .writeFailed(path: url.path, reason: error.description)
         }

@@ -5,6 +5,8 @@ import Foundation
 public final class StopFlag: Sendable {
     /// When `stop()` was first called (uptime seconds); nil while not stopped.
     private let stoppedAt = LockedBox<TimeInterval?>(nil)
+    /// Told once, when the flag is set: a thread that waits on something else wakes for it.
+    private let observers = LockedBox<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -13,9 +15,28 @@ public final class StopFlag: Sendable {
     }
 
     public func stop() {
-        stoppedAt.change { stoppedAt in
-            if stoppedAt == nil { stoppedAt = ProcessInfo.processInfo.systemUptime }
+        let first = stoppedAt.change { stoppedAt in
+            defer { if stoppedAt == nil { stoppedAt = ProcessInfo.processInfo.systemUptime } }
+            return stoppedAt == nil
         }
+        guard first else { return }
+        for observer in observers.withLockedValue({ observers in
+            defer { observers = [] }
+            return observers
+        }) {
+            observer()
+        }
+    }
+
+    /// Calls `body` once when the flag is set (at once if it is): for a thread that waits on its
+    /// own box or descriptor, so that a stop wakes it instead of being noticed at its next look.
+    public func onStop(_ body: @escaping @Sendable () -> Void) {
+        let now = observers.withLockedValue { observers in
+            if isStopped { return true }
+            observers.append(body)
+            return false
+        }
+        if now { body() }
     }
 
     /// Seconds since `stop()` was first called, nil while not stopped: lets a loop give work in

@@ -124,7 +124,8 @@ public struct PhotoLedger: Sendable {
         case decide(id: String, verdict: ReviewVerdict?, now: Date)
         /// What the photographer marked on the photo in the camera, learnt after it came in.
         case select(id: String, PhotoSelection, now: Date)
-        /// Time passes: photos kept for an undo of their rejection leave once it is too late.
+        /// Time passes: photos kept for an undo of their rejection leave once it is too late
+        /// (and ``Action/wait(until:)`` says when the next one may).
         case tick(now: Date)
     }
 
@@ -216,7 +217,7 @@ public struct PhotoLedger: Sendable {
             return []
         case .decide(let id, let verdict, let now): return decide(id, verdict: verdict, now: now)
         case .select(let id, let selection, let now): return select(id, selection, now: now)
-        case .tick(let now): return order.flatMap { finishIfSettled($0, now: now) }
+        case .tick(let now): return order.flatMap { finishIfSettled($0, now: now) } + [.wait(until: nextUndoEnd(after: now))]
         }
     }
 
@@ -314,6 +315,15 @@ public struct PhotoLedger: Sendable {
         photos[id] = photo
         let map = legs.mapValues(\.progress)
         return [.finish(photo.snapshot, PhotoDestinations.settlement(map))]
+    }
+
+    /// When the next photo kept only for an undo of its rejection may leave: the time of the
+    /// next ``Input/tick(now:)`` (nil: none is kept so; a leg that settles later says so by a change).
+    func nextUndoEnd(after now: Date) -> Date? {
+        photos.values.compactMap { photo -> Date? in
+            guard !photo.finishing, let legs = photo.legs, !legs.values.contains(where: \.isQueued) else { return nil }
+            return legs.values.compactMap(\.undoableUntil).max().flatMap { $0 > now ? $0 : nil }
+        }.min()
     }
 
     /// A leg that takes the rendition is queued again after the rendition was given up (its

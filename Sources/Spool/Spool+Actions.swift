@@ -74,6 +74,7 @@ extension Spool {
                 break
             }
         }
+        for observer in observers.current { observer() }
         return result
     }
 }

@@ -15,9 +15,14 @@ extension Spool {
         return nil
     }
 
-    /// Lets the photos kept for an undo of their rejection leave once it is too late.
-    public func tick() throws(SpoolError) {
-        if let failure = apply(.tick(now: Date())).failure { throw failure }
+    /// Lets the photos kept for an undo of their rejection leave once it is too late; returns
+    /// when to call again (nil: not before the spool changes).
+    @discardableResult
+    public func tick() throws(SpoolError) -> Date? {
+        let applied = apply(.tick(now: Date()))
+        if let failure = applied.failure { throw failure }
+        for case .wait(let until) in applied.actions { return until }
+        return nil
     }
 
     /// The photos held for at least one of this run's destinations, oldest first, with the

@@ -52,6 +52,8 @@ public final class Spool: @unchecked Sendable {
     }
 
     let state: LockedBox<State>
+    /// Told after every change of the ledger (``onChange(_:)``).
+    let observers = LockedBox<[@Sendable () -> Void]>([])
     /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
     let sequenceWrite = NSLock()
     private let lockFD: Int32
@@ -120,6 +122,13 @@ public final class Spool: @unchecked Sendable {
             if state.ledger.closed { return .ready(false) }
             return state.ledger.hasRoom(forBytes: bytes, limits: limits) ? .ready(true) : .until(nil)
         }
+    }
+
+    /// Calls `body` after every change of what the spool holds or owes (a photo in, a leg
+    /// settled, a decision applied): a thread that shows or judges the spool waits for this
+    /// instead of looking at it on a clock. `body` runs on the changing thread: keep it short.
+    public func onChange(_ body: @escaping @Sendable () -> Void) {
+        observers.withLockedValue { $0.append(body) }
     }
 
     /// Closed: no more work is handed out.

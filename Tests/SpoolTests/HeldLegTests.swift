@@ -82,10 +82,24 @@ final class HeldLegTests: XCTestCase {
         XCTAssertEqual(claim(&ledger, "B")?.id, "photo1")
         let delivered = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start.addingTimeInterval(1)))
         XCTAssertNil(finishing(delivered), "kept for an undo of the rejection")
-        XCTAssertNil(finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow - 1)))))
+        let early = ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow - 1)))
+        XCTAssertNil(finishing(early))
+        XCTAssertEqual(
+            early.last, .wait(until: start.addingTimeInterval(PhotoLedger.undoWindow)),
+            "the ledger names the moment the undo window ends: the feed waits for it, not on a clock")
         XCTAssertEqual(
             finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered,
             "rejected is settled, not refused: the photo is removed, not kept in failed/")
+        XCTAssertEqual(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow))), [.wait(until: nil)])
+    }
+
+    func testNoUndoDeadlineWhileTheRejectedPhotoStillOwesAnotherDestination() throws {
+        var ledger = ledger()
+        _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
+        _ = decide(&ledger, "photo1", .rejected)
+        XCTAssertEqual(
+            ledger.apply(.tick(now: start.addingTimeInterval(1))), [.wait(until: nil)],
+            "the backup's leg is queued: the photo stays whatever the clock says, and its settling is a change")
     }
 
     func testARejectionIsUndoneWithinItsWindowAndStandsAfter() throws {
