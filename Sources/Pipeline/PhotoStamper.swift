@@ -158,6 +158,7 @@ final class PhotoStamper: Sendable {
         while head.count < headLimit {
             var readable = Int.max
             if let growing {
+                // Slices, for `stopping`: the cancellation token is a flag, not an event.
                 switch growing.waitForBytes(beyond: Int64(head.count), timeout: 0.25) {
                 case .abandoned: return nil
                 case .ended: readable = head.count

@@ -79,7 +79,8 @@ final class RenditionStage: @unchecked Sendable {
             return nil
         }
         while true {
-            // Once the maker has enough, only the end of the download is awaited.
+            // Once the maker has enough, only the end of the download is awaited; in slices, to see
+            // the spool closed (a stop that does not end the download).
             switch photo.waitForBytes(beyond: wantsBytes ? offset : Int64.max - 1, timeout: 0.5) {
             case .available(let readable):
                 while offset < readable && wantsBytes {

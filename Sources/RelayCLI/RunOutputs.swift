@@ -62,6 +62,8 @@ final class RunOutputs: Sendable {
                 console.finishProgress()
             }
         }
+        // On a clock: the progress line shows ages ("last photo 4 s ago") and the banner is let go
+        // after a second.
         Thread.detachNewThread { [console, state, ticker, banner] in
             while !ticker.sleep(0.5) {
                 if let held = banner.release(heldFor: HeldBanner.holdSeconds) { console.log(held) }

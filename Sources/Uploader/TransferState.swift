@@ -17,7 +17,8 @@ final class TransferState {
 
     /// How long a growing file may add nothing before its upload is given up.
     static let growthStallLimit: TimeInterval = 30
-    /// How often a wait for a growing file looks at the cancellation token.
+    /// How often a wait for a growing file looks at the cancellation token: a flag, which curl's
+    /// progress callback looks at on its own clock too (a cancel comes once, at the end of a run).
     static let growthWaitSlice: TimeInterval = 0.25
 
     let cancellation: UploadCancellation
