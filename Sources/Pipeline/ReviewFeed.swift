@@ -114,12 +114,13 @@ final class ReviewFeed: Sendable {
             let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
             outcomes[decision.photo] = apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
         }
+        // Counted before a page's decision learns it was applied: its next look sees the change.
+        changes.withLockedValue { $0 += 1 }
         applied.change { applied in
             applied.offset = read.end
             applied.batches.append((read.end, outcomes))
             if applied.batches.count > Self.keptBatches { applied.batches.removeFirst() }
         }
-        changes.withLockedValue { $0 += 1 }
     }
 
     /// Announces the photos newly held.

@@ -43,6 +43,18 @@ extension Spool {
         return run(decided)
     }
 
+    /// Whether the ledger only answered a question ("wait until", "closed") and changed nothing:
+    /// an observer told of that would look again, ask again, and spin.
+    private static func onlyAnswers(_ actions: [PhotoLedger.Action]) -> Bool {
+        !actions.isEmpty
+            && actions.allSatisfy {
+                switch $0 {
+                case .wait, .closed: return true
+                default: return false
+                }
+            }
+    }
+
     /// A new offer number, for a photo (or rendition) about to be offered.
     func takeOfferNumber() -> Int {
         state.withLockedValue { state in
@@ -74,7 +86,9 @@ extension Spool {
                 break
             }
         }
-        for observer in observers.current { observer() }
+        if !Self.onlyAnswers(decided.actions) {
+            for observer in observers.current { observer() }
+        }
         return result
     }
 }

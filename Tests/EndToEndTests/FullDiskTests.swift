@@ -16,14 +16,14 @@ final class FullDiskTests: XCTestCase {
 
         let gallery = try GalleryProcess(arguments: ["--delay", "1"])
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL).status, 0)
-        let relay = try harness.startRun(["--workers", "1"])
+        // In the folder before relay starts: it meets all four at once, and two fill the disk
+        // whatever the machine's load (dropped one by one, a slow writer lets uploads keep up).
         var photos: [String: Data] = [:]
         for number in 1...4 {
             let name = String(format: "BIG_%04d.JPG", number)
-            let temporary = harness.dropFolder.appendingPathComponent(".\(name).part")
-            photos[name] = try JPEGFixture.write(to: temporary, count: 700_000, seed: UInt64(number))
-            try FileManager.default.moveItem(at: temporary, to: harness.dropFolder.appendingPathComponent(name))
+            photos[name] = try JPEGFixture.write(to: harness.dropFolder.appendingPathComponent(name), count: 700_000, seed: UInt64(number))
         }
+        let relay = try harness.startRun(["--workers", "1"])
         let arrived = try Subprocess.waitUntil(timeout: 120) { try gallery.photos().count == 4 || !relay.isRunning }
         let count = try gallery.photos().count
         XCTAssertTrue(arrived, "photos at the gallery: \(count); relay:\n\(relay.stderr.suffix(3000))")

@@ -40,6 +40,20 @@ final class SpoolTests: XCTestCase {
         XCTAssertEqual(spool.counts().queued, 1)
     }
 
+    func testObserversHearOfChangesButNotOfAnswersThatChangeNothing() throws {
+        let spool = try Spool.gallery(directory: folder)
+        let heard = LockedBox(0)
+        spool.onChange { heard.withLockedValue { $0 += 1 } }
+        XCTAssertNil(try spool.tick())
+        XCTAssertEqual(heard.current, 0, "a look that finds nothing to do is no change: an observer that looks again would spin")
+        let photo = try add(spool, "A.JPG")
+        XCTAssertGreaterThan(heard.current, 0, "a photo in is a change")
+        let before = heard.current
+        try spool.markDelivered(try XCTUnwrap(spool.claimNext()))
+        XCTAssertGreaterThan(heard.current, before, "and so is its delivery")
+        XCTAssertNil(spool.entry(photo.id))
+    }
+
     func testAPhotoFlushedInTheBackgroundIsCommittedWhole() throws {
         let spool = try Spool.gallery(directory: folder)
         let incoming = try spool.beginIngest(identity("A.JPG", bytes: 3 << 20))
