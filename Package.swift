@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PTPWire", targets: ["PTPWire"]),
         .library(name: "SSDPWire", targets: ["SSDPWire"]),
         .library(name: "FTPWire", targets: ["FTPWire"]),
+        .library(name: "PhotoMetadata", targets: ["PhotoMetadata"]),
     ],
     targets: [
         // libcurl through typed, non-variadic wrappers (curl_easy_setopt is variadic).
@@ -62,11 +63,11 @@ let package = Package(
         // Pure FTP control-channel codec (commands, replies, addresses, virtual paths): no I/O.
         .target(name: "FTPWire"),
         // POSIX TCP and UDP sockets with timeouts on every connect, read and write.
-        .target(name: "SocketIO"),
+        .target(name: "SocketIO", dependencies: ["RelayCore"]),
         // SSDP over UDP (searches, answers, announcements) and device descriptions over libcurl.
         .target(name: "SSDP", dependencies: ["SSDPWire", "SocketIO", "CCurl"]),
         // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
-        .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP"]),
+        .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP", "RelayCore"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
         .target(name: "CameraSim", dependencies: ["CommandLineOptions", "PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
@@ -81,7 +82,7 @@ let package = Package(
         // The durable bounded on-disk queue between tether and uploader.
         .target(name: "Spool", dependencies: ["RelayCore", "CFileFlush"]),
         // What a photo's own header says (pure): its JPEG segments, EXIF directories, and the
-        // identity the camera wrote into it.
+        // identity the camera wrote into it; whether a RAW's structure is whole.
         .target(name: "PhotoMetadata", dependencies: ["RelayCore"]),
         // Credit and caption stamping: the template, IPTC IIM and XMP writers, and the header
         // rewriter that puts them in front of the camera's pixels.
@@ -92,14 +93,16 @@ let package = Package(
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.
-        .target(name: "Intake", dependencies: ["RelayCore", "RunEvents", "Spool", "FTPWire", "COpenSSL"]),
+        .target(name: "Intake", dependencies: ["RelayCore", "RunEvents", "Spool", "FTPWire", "PhotoMetadata", "COpenSSL"]),
         // `relay run --folder`: photos dropped into a folder.
         .target(name: "HotFolder", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool"]),
         // Cameras: PTP/IP and libgphoto2 (event sources, downloads, discovery, pairing).
         .target(
             name: "Tether", dependencies: ["Intake", "RelayCore", "RunEvents", "Spool", "PTPWire", "PTPIP", "GPhoto2", "PhotoMetadata"]),
         // `relay run --ftp`: cameras upload over FTP straight into the spool.
-        .target(name: "FTPReceiver", dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "COpenSSL"]),
+        .target(
+            name: "FTPReceiver",
+            dependencies: ["FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake", "PhotoMetadata", "COpenSSL"]),
         // `relay run --http`: other relays, phones and scripts send photos over HTTP into the spool.
         .target(name: "HTTPInbox", dependencies: ["CMicroHTTPD", "FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMetadata
+import RelayCore
 
 /// The photographer selecting on the body after the shot (issue 41): protecting a shot, or
 /// rating it, changes what the card says of its files. Protection is ObjectInfo's
@@ -11,7 +12,7 @@ extension CameraCard {
     /// `protect N` / `unprotect N`: the files of shot number N (the digits of their names);
     /// returns them (none when no such shot).
     public func setProtection(ofShot number: Int, _ protected: Bool) -> [SimObject] {
-        change(shot: number, jpegOnly: false) { object in
+        change(shot: number, jpegOnly: false) { object, _ in
             guard object.isProtected != protected else { return false }
             object.isProtected = protected
             return true
@@ -20,7 +21,7 @@ extension CameraCard {
 
     /// `rate N K`: shot N's JPEG carries `stars` (0 to 5, −1 rejected) as XMP `xmp:Rating`.
     public func rate(shot number: Int, stars: Int) -> [SimObject] {
-        change(shot: number, jpegOnly: true) { object in
+        change(shot: number, jpegOnly: true) { object, _ in
             guard let bytes = try? object.content.read(offset: 0, count: object.size),
                 let rated = Self.withRating(bytes, stars: stars)
             else { return false }
@@ -32,45 +33,46 @@ extension CameraCard {
     /// `transfer N`: the body's transfer button on shot N's JPEG (Canon bodies then raise
     /// RequestObjectTransfer for a file on the card, libgphoto2 ptp.h 0xC186).
     public func requestTransfer(ofShot number: Int) -> [SimObject] {
-        change(shot: number, jpegOnly: true) { object in
-            if !transferRequests.contains(object.handle) { transferRequests.append(object.handle) }
+        change(shot: number, jpegOnly: true) { object, contents in
+            if !contents.transferRequests.contains(object.handle) { contents.transferRequests.append(object.handle) }
             return false
         }
     }
 
     /// Objects sent with the transfer button since the last call, in order.
     public func takeTransferRequests() -> [UInt32] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = transferRequests
-        transferRequests.removeAll()
-        return taken
+        contents.withLockedValue { contents in
+            defer { contents.transferRequests.removeAll() }
+            return contents.transferRequests
+        }
     }
 
     /// Objects whose info changed since the last call, each once, in the order they changed.
     public func takeChangedObjects() -> [UInt32] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = changed
-        changed.removeAll()
-        return taken
+        contents.withLockedValue { contents in
+            defer { contents.changed.removeAll() }
+            return contents.changed
+        }
     }
 
-    private func change(shot number: Int, jpegOnly: Bool, _ body: (inout SimObject) -> Bool) -> [SimObject] {
-        lock.lock()
-        defer { lock.unlock() }
-        var touched: [SimObject] = []
-        for handle in objects.keys.sorted() {
-            guard var object = objects[handle], !object.isFolder, Self.shotNumber(object.name) == number,
-                !jpegOnly || object.format == Self.formatJPEG
-            else { continue }
-            if body(&object) {
-                objects[handle] = object
-                if !changed.contains(handle) { changed.append(handle) }
+    /// Runs `body` on each file of shot `number`, under the card's lock (it may queue more in the
+    /// card's contents); an object it changed (returned true for) is stored and queued to be
+    /// announced. Returns the files, as changed.
+    private func change(shot number: Int, jpegOnly: Bool, _ body: (inout SimObject, inout Contents) -> Bool) -> [SimObject] {
+        contents.withLockedValue { (contents: inout Contents) -> [SimObject] in
+            var touched: [SimObject] = []
+            for handle in contents.objects.keys.sorted() {
+                guard var object = contents.objects[handle], !object.isFolder, Self.shotNumber(object.name) == number,
+                    !jpegOnly || object.format == Self.formatJPEG
+                else { continue }
+                if body(&object, &contents) {
+                    contents.objects[handle] = object
+                    if !contents.changed.contains(handle) { contents.changed.append(handle) }
+                }
+                touched.append(object)
             }
-            touched.append(object)
+            return touched
         }
-        return touched
     }
 
     /// 3 for "IMG_0003.JPG", "DSC00003.JPG" or "DSC_0003.NEF".

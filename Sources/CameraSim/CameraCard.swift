@@ -27,9 +27,9 @@ public struct SimObject: Sendable, Equatable {
 /// The camera's storage and its photos, shared between the session that serves a client and
 /// whatever shoots (the schedule, a signal, stdin, a capture operation).
 ///
-/// `@unchecked Sendable`: every stored property is mutable state guarded by `lock`; no method
-/// returns a reference into it.
-public final class CameraCard: @unchecked Sendable {
+/// What changes on it (its objects, what is queued for the session, the numbering) is reachable
+/// only in `contents`' box; the rest is `let`.
+public final class CameraCard: Sendable {
     public static let storageID: UInt32 = 0x0001_0001
     public static let formatAssociation: UInt16 = 0x3001
     public static let formatJPEG: UInt16 = 0x3801
@@ -40,48 +40,73 @@ public final class CameraCard: @unchecked Sendable {
     public let battery: SimBattery
     /// The mode dial and the shutter speed, written into each generated JPEG.
     public let exposure: SimExposure
+    /// The card's objects and what the session is yet to be told, shared between the session
+    /// and whatever shoots.
+    let contents: LockedBox<Contents>
+
+    /// What ``contents`` holds.
+    struct Contents: Sendable {
+        /// Bytes of photos on the card at start.
+        var usedAtStart = 0
+        var objects: [UInt32: SimObject] = [:]
+        var order: [UInt32] = []
+        /// Objects whose info changed (protected, rated) since the session last looked.
+        var changed: [UInt32] = []
+        /// Objects the photographer sent with the body's transfer button, not yet announced.
+        var transferRequests: [UInt32] = []
+        var nextHandle: UInt32
+        var photoNumber = 0
+        var pending: [SimObject] = []
+        var folderHandle: UInt32 = 0
+        var sourcePhotos: [(jpeg: URL, raw: URL?)] = []
+        var sourceCursor = 0
+
+        mutating func addObject(
+            parent: UInt32, format: UInt16, name: String, content: PhotoContent,
+            date: Date, inMemory: Bool
+        ) -> SimObject {
+            let object = SimObject(
+                handle: nextHandle, storageID: inMemory ? 0 : CameraCard.storageID, parent: parent,
+                format: format, name: name, content: content, captureDate: date, inMemory: inMemory)
+            nextHandle &+= 1
+            objects[object.handle] = object
+            order.append(object.handle)
+            return object
+        }
+    }
+
     /// Bytes of photos on the card at start, for the free space (CameraCard+Space.swift).
-    var usedAtStart = 0
-    let lock = NSLock()
-    var objects: [UInt32: SimObject] = [:]
-    private var order: [UInt32] = []
-    /// Objects whose info changed (protected, rated) since the session last looked.
-    var changed: [UInt32] = []
-    /// Objects the photographer sent with the body's transfer button, not yet announced.
-    var transferRequests: [UInt32] = []
-    private var nextHandle: UInt32
-    private var photoNumber = 0
-    private var pending: [SimObject] = []
-    private var folderHandle: UInt32 = 0
-    private var sourcePhotos: [(jpeg: URL, raw: URL?)] = []
-    private var sourceCursor = 0
+    var usedAtStart: Int { contents.withLockedValue { $0.usedAtStart } }
 
     /// Builds the card: DCIM/<vendor folder>, then the `--photos` files or generated ones.
     public init(options: SimOptions) throws {
         self.options = options
         self.profile = options.profile
-        nextHandle = options.firstHandle
         battery = SimBattery(options.resources)
         let speeds = SimExposure.speeds(of: options.profile)
         exposure = SimExposure(mode: options.exposureMode, offered: speeds.offered, speed: speeds.start)
+        contents = LockedBox(Contents(nextHandle: options.firstHandle))
+        // Filled before the card is handed out, so that its folders are read with no lock held.
+        var filled = Contents(nextHandle: options.firstHandle)
         let now = Date()
-        let dcim = addObjectLocked(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
-        folderHandle =
-            addObjectLocked(
+        let dcim = filled.addObject(parent: 0, format: Self.formatAssociation, name: "DCIM", content: .folder, date: now, inMemory: false)
+        filled.folderHandle =
+            filled.addObject(
                 parent: dcim.handle, format: Self.formatAssociation, name: profile.folderName,
                 content: .folder, date: now, inMemory: false
             ).handle
         if let directory = options.photosDirectory {
-            try loadFolder(directory, date: now)
+            try loadFolder(directory, date: now, into: &filled)
         } else if let card = options.cardDirectory {
-            try loadCard(card)
+            try loadCard(card, into: &filled)
         } else {
-            for _ in 0..<options.initialPhotos { _ = makeShotLocked(date: now, inMemory: false) }
+            for _ in 0..<options.initialPhotos { exportShot(makeShot(date: now, inMemory: false, in: &filled)) }
         }
-        usedAtStart = objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) }
+        filled.usedAtStart = filled.objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) }
+        contents.withLockedValue { $0 = filled }
     }
 
-    private func loadFolder(_ directory: String, date: Date) throws {
+    private func loadFolder(_ directory: String, date: Date, into contents: inout Contents) throws {
         let url = URL(fileURLWithPath: directory)
         let names: [String]
         do {
@@ -101,8 +126,8 @@ public final class CameraCard: @unchecked Sendable {
                 (attributes?[.type] as? FileAttributeType) == .typeRegular
             else { continue }
             let format = isJPEG ? Self.formatJPEG : Self.rawFormatCode(extension: lowerExtension, profile: profile)
-            _ = addObjectLocked(
-                parent: folderHandle, format: format, name: name,
+            _ = contents.addObject(
+                parent: contents.folderHandle, format: format, name: name,
                 content: .file(path: fileURL.path, size: size), date: date, inMemory: false)
             added += 1
             if isJPEG {
@@ -112,16 +137,16 @@ public final class CameraCard: @unchecked Sendable {
                     return o.deletingPathExtension().lastPathComponent == base
                         && rawExtensions.contains(o.pathExtension.lowercased())
                 }.map { url.appendingPathComponent($0) }
-                sourcePhotos.append((fileURL, raw))
+                contents.sourcePhotos.append((fileURL, raw))
             }
         }
         guard added > 0 else { throw CameraSimError.noPhotosInFolder(path: directory) }
-        photoNumber = sourcePhotos.count
+        contents.photoNumber = contents.sourcePhotos.count
     }
 
     /// `--card`: the photos a card kept from earlier runs, in name order, each dated by its
     /// file's time (when it was shot); numbering goes on after the highest number among them.
-    private func loadCard(_ directory: String) throws {
+    private func loadCard(_ directory: String, into contents: inout Contents) throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -136,11 +161,11 @@ public final class CameraCard: @unchecked Sendable {
                 let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
                 let size = (attributes[.size] as? NSNumber)?.intValue
             else { continue }
-            _ = addObjectLocked(
-                parent: folderHandle, format: isJPEG ? Self.formatJPEG : profile.rawFormat.formatCode, name: name,
+            _ = contents.addObject(
+                parent: contents.folderHandle, format: isJPEG ? Self.formatJPEG : profile.rawFormat.formatCode, name: name,
                 content: .file(path: url.path, size: size), date: attributes[.modificationDate] as? Date ?? Date(), inMemory: false)
             let number = Int(url.deletingPathExtension().lastPathComponent.filter(\.isNumber)) ?? 0
-            photoNumber = max(photoNumber, number)
+            contents.photoNumber = max(contents.photoNumber, number)
         }
     }
 
@@ -158,17 +183,20 @@ public final class CameraCard: @unchecked Sendable {
     // MARK: - Shooting
 
     /// Takes `frames` new photos (each with its RAW companion when asked for) and queues them
-    /// to be announced to the connected client. Returns the new objects.
+    /// to be announced to the connected client. Returns the new objects, once their copies in
+    /// the export and card folders are written (with no lock held).
     @discardableResult
     public func shoot(frames: Int) -> [SimObject] {
-        lock.lock()
-        defer { lock.unlock() }
-        var made: [SimObject] = []
-        for _ in 0..<max(1, frames) {
-            made += makeShotLocked(date: Date(), inMemory: options.captureToMemory)
-            battery.frameShot()
+        let made = contents.withLockedValue { (contents: inout Contents) -> [SimObject] in
+            var shots: [SimObject] = []
+            for _ in 0..<max(1, frames) {
+                shots += makeShot(date: Date(), inMemory: options.captureToMemory, in: &contents)
+                battery.frameShot()
+            }
+            contents.pending += shots.filter { !isAnnouncementLost($0) }
+            return shots
         }
-        pending += made.filter { !isAnnouncementLost($0) }
+        exportShot(made)
         return made
     }
 
@@ -180,17 +208,20 @@ public final class CameraCard: @unchecked Sendable {
         return Double(random.next() % 1_000_000) / 1_000_000 < options.faults.loseEvents
     }
 
-    private func makeShotLocked(date: Date, inMemory: Bool) -> [SimObject] {
-        photoNumber += 1
+    /// One frame into `contents`: its JPEG, and its RAW companion when asked for; their copies
+    /// are written by ``exportShot(_:)``.
+    private func makeShot(date: Date, inMemory: Bool, in contents: inout Contents) -> [SimObject] {
+        contents.photoNumber += 1
+        let photoNumber = contents.photoNumber
         let base = profile.baseName(number: photoNumber)
-        let parent = inMemory ? 0 : folderHandle
+        let parent = inMemory ? 0 : contents.folderHandle
         let jpegContent: PhotoContent
         var rawContent: PhotoContent?
         var rawExtension = profile.rawFormat.fileExtension
         var rawFormat = profile.rawFormat.formatCode
-        if !sourcePhotos.isEmpty {
-            let source = sourcePhotos[sourceCursor % sourcePhotos.count]
-            sourceCursor += 1
+        if !contents.sourcePhotos.isEmpty {
+            let source = contents.sourcePhotos[contents.sourceCursor % contents.sourcePhotos.count]
+            contents.sourceCursor += 1
             jpegContent = .file(path: source.jpeg.path, size: Self.fileSize(source.jpeg))
             if let raw = source.raw {
                 rawContent = .file(path: raw.path, size: Self.fileSize(raw))
@@ -215,20 +246,27 @@ public final class CameraCard: @unchecked Sendable {
             rawContent = .bytes(RawMaker.make(fileExtension: rawExtension, size: options.rawSize, random: &random))
         }
         var made = [
-            addObjectLocked(
+            contents.addObject(
                 parent: parent, format: Self.formatJPEG, name: base + ".JPG",
                 content: jpegContent, date: date, inMemory: inMemory)
         ]
         if let rawContent {
             made.append(
-                addObjectLocked(
+                contents.addObject(
                     parent: parent, format: rawFormat, name: base + "." + rawExtension,
                     content: rawContent, date: date, inMemory: inMemory))
         }
-        for folder in [options.exportDirectory, inMemory ? nil : options.cardDirectory].compactMap({ $0 }) {
-            for object in made { Self.export(object, to: folder, date: date) }
-        }
         return made
+    }
+
+    /// Copies new shots into the export folder, and those on the card into the card's folder
+    /// (for the next run), each dated when it was shot.
+    private func exportShot(_ made: [SimObject]) {
+        for object in made {
+            for folder in [options.exportDirectory, object.inMemory ? nil : options.cardDirectory].compactMap({ $0 }) {
+                Self.export(object, to: folder, date: object.captureDate)
+            }
+        }
     }
 
     private static func fileSize(_ url: URL) -> Int {
@@ -250,87 +288,63 @@ public final class CameraCard: @unchecked Sendable {
         try? FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: target.path)
     }
 
-    private func addObjectLocked(
-        parent: UInt32, format: UInt16, name: String, content: PhotoContent,
-        date: Date, inMemory: Bool
-    ) -> SimObject {
-        let object = SimObject(
-            handle: nextHandle, storageID: inMemory ? 0 : Self.storageID, parent: parent,
-            format: format, name: name, content: content, captureDate: date, inMemory: inMemory)
-        nextHandle &+= 1
-        objects[object.handle] = object
-        order.append(object.handle)
-        return object
-    }
-
     // MARK: - What a session asks
 
     /// Photos shot since the last call, each returned once, oldest first.
     public func takeNewObjects() -> [SimObject] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = pending
-        pending.removeAll()
-        return taken
+        contents.withLockedValue { contents in
+            defer { contents.pending.removeAll() }
+            return contents.pending
+        }
     }
 
     /// Forgets announcements meant for an earlier client, but for captures held in camera memory:
     /// those exist nowhere else, so the next client is asked to take them.
     public func clearNewObjects() {
-        lock.lock()
-        defer { lock.unlock() }
-        pending.removeAll { !$0.inMemory }
+        contents.withLockedValue { $0.pending.removeAll { !$0.inMemory } }
     }
 
     public func object(_ handle: UInt32) -> SimObject? {
-        lock.lock()
-        defer { lock.unlock() }
-        return objects[handle]
+        contents.withLockedValue { $0.objects[handle] }
     }
 
     /// Handles on the card, filtered as GetObjectHandles asks: `parent` 0xFFFFFFFF = root
     /// only, 0 = all, otherwise that folder's children; `format` 0 = any.
     public func handles(format: UInt16, parent: UInt32) -> [UInt32] {
-        lock.lock()
-        defer { lock.unlock() }
-        return order.compactMap { handle in
-            guard let object = objects[handle], !object.inMemory else { return nil }
-            if format != 0 && object.format != format { return nil }
-            switch parent {
-            case 0: return handle
-            case 0xFFFF_FFFF: return object.parent == 0 ? handle : nil
-            default: return object.parent == parent ? handle : nil
+        contents.withLockedValue { contents in
+            contents.order.compactMap { handle in
+                guard let object = contents.objects[handle], !object.inMemory else { return nil }
+                if format != 0 && object.format != format { return nil }
+                switch parent {
+                case 0: return handle
+                case 0xFFFF_FFFF: return object.parent == 0 ? handle : nil
+                default: return object.parent == parent ? handle : nil
+                }
             }
         }
     }
 
     /// Photos held in camera memory (not on the card), oldest first.
     public func memoryObjects() -> [SimObject] {
-        lock.lock()
-        defer { lock.unlock() }
-        return order.compactMap { objects[$0] }.filter(\.inMemory)
+        contents.withLockedValue { contents in contents.order.compactMap { contents.objects[$0] }.filter(\.inMemory) }
     }
 
     /// Removes a photo (not a folder). False when there is no such photo.
     public func delete(_ handle: UInt32) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let object = objects[handle], !object.isFolder else { return false }
-        objects[handle] = nil
-        order.removeAll { $0 == handle }
-        return true
+        contents.withLockedValue { contents in
+            guard let object = contents.objects[handle], !object.isFolder else { return false }
+            contents.objects[handle] = nil
+            contents.order.removeAll { $0 == handle }
+            return true
+        }
     }
 
     /// Bytes used by photos on the card.
     public var usedBytes: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) }
+        contents.withLockedValue { $0.objects.values.reduce(0) { $0 + ($1.inMemory ? 0 : $1.size) } }
     }
 
     public var objectCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return objects.values.filter { !$0.inMemory }.count
+        contents.withLockedValue { $0.objects.values.filter { !$0.inMemory }.count }
     }
 }

@@ -10,7 +10,7 @@ import SocketIO
 ///
 /// `@unchecked Sendable`: all its state belongs to the one thread running ``serve()``; other
 /// threads only call ``interrupt()`` and ``cutForRetry()``, which shut the sockets down (safe from
-/// any thread) and set `cutByRetry` under `dataLock`.
+/// any thread) and read and set the open data connection and `cutByRetry` in `dataState`.
 final class FTPSession: @unchecked Sendable {
     let control: FTPStream
     let context: FTPReceiverContext
@@ -32,9 +32,14 @@ final class FTPSession: @unchecked Sendable {
     var startingTLS = false
     /// PROT P: data connections are TLS too.
     var protectData = false
-    private let dataLock = NSLock()
-    private var openData: FTPStream?
-    private var cutByRetry = false
+    /// What other threads touch: the data connection open now (for ``interrupt()`` to shut down)
+    /// and whether a newer upload of the same file cut this session's.
+    private struct DataState: Sendable {
+        var open: FTPStream?
+        var cutByRetry = false
+    }
+
+    private let dataState = LockedBox(DataState())
 
     init(control: TCPConnection, context: FTPReceiverContext) {
         control.receiveUrgentDataInline()
@@ -46,7 +51,7 @@ final class FTPSession: @unchecked Sendable {
     /// Stops the session from another thread: its blocked reads end at once.
     func interrupt() {
         control.shutdown()
-        dataLock.withLock { openData?.shutdown() }
+        dataState.current.open?.shutdown()
     }
 
     func serve() {
@@ -116,18 +121,18 @@ final class FTPSession: @unchecked Sendable {
     }
 
     func setOpenData(_ connection: FTPStream?) {
-        dataLock.withLock { openData = connection }
+        dataState.withLockedValue { $0.open = connection }
     }
 
     /// Ends this session's upload for a newer one of the same file (the camera's retry on a new
     /// connection): it is dead, or the camera would not have sent the file again.
     func cutForRetry() {
-        dataLock.withLock { cutByRetry = true }
+        dataState.withLockedValue { $0.cutByRetry = true }
         interrupt()
     }
 
     /// Whether a newer upload of the same file cut this session's.
-    var wasCutForRetry: Bool { dataLock.withLock { cutByRetry } }
+    var wasCutForRetry: Bool { dataState.current.cutByRetry }
 
     /// The logged-in user's name (commands that need it run only after login).
     var userName: String { account?.name ?? "" }

@@ -24,24 +24,21 @@ final class GPhoto2OwnerThread: Sendable {
     /// Runs `job` on the owner thread and returns what it returned or threw; once the thread
     /// has finished, throws without running it.
     func perform<T>(_ job: @escaping () throws(GPhoto2Error) -> T) throws(GPhoto2Error) -> T {
-        let box = OutcomeBox<T>()
+        let done = UncheckedOutcome<T>()
         let work = UncheckedJob(run: job)
-        let done = NSCondition()
         let queued = enqueue {
             let outcome: Result<T, GPhoto2Error>
             do throws(GPhoto2Error) { outcome = .success(try work.run()) } catch { outcome = .failure(error) }
-            done.withLock {
-                box.outcome = outcome
-                done.signal()
-            }
+            done.outcome.change { $0 = outcome }
         }
         guard queued else {
             throw GPhoto2Error(code: GPhoto2Result.generic, operation: "use the camera", detail: "relay closed it already")
         }
-        done.lock()
-        while box.outcome == nil { done.wait() }
-        done.unlock()
-        return try box.outcome!.get()
+        let result = done.outcome.wait { (outcome: inout Result<T, GPhoto2Error>?) -> LockedWait<Result<T, GPhoto2Error>> in
+            if let set = outcome { return .ready(set) }
+            return .until(nil)
+        }
+        return try result.get()
     }
 
     /// Ends the thread once the jobs queued so far have run.
@@ -79,9 +76,10 @@ private struct UncheckedJob<T>: @unchecked Sendable {
     let run: () throws(GPhoto2Error) -> T
 }
 
-/// A job's outcome, written on the owner thread and read by the waiting caller under `done`.
+/// A job's outcome, set on the owner thread (a change) and waited for by the caller.
 ///
-/// `@unchecked Sendable`: `outcome` is set once under `done`; the caller reads it only after seeing it set under `done`.
-private final class OutcomeBox<T>: @unchecked Sendable {
-    var outcome: Result<T, GPhoto2Error>?
+/// `@unchecked Sendable`: `outcome` is a box (not Sendable when `T` is not), set once by the owner thread and read by
+/// the caller once set: the value passes from one thread to the other, never used by both.
+private struct UncheckedOutcome<T>: @unchecked Sendable {
+    let outcome = LockedBox<Result<T, GPhoto2Error>?>(nil)
 }

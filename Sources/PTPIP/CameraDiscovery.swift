@@ -1,5 +1,6 @@
 import Foundation
 import PTPWire
+import RelayCore
 import SSDP
 import SocketIO
 
@@ -171,31 +172,33 @@ public enum CameraDiscovery {
     }
 }
 
-/// The shared state of one scan's worker threads.
-///
-/// `@unchecked Sendable`: `next` and `found` are read and written under `lock`; `count` is immutable after init.
-private final class ProbeResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+/// The shared state of one scan's worker threads: the next address to probe and the cameras
+/// found so far, by address index.
+private final class ProbeResults: Sendable {
+    private struct Progress: Sendable {
+        var next = 0
+        var found: [Int: DiscoveredCamera] = [:]
+    }
+
+    private let progress = LockedBox(Progress())
     private let count: Int
-    private var found: [Int: DiscoveredCamera] = [:]
 
     init(count: Int) { self.count = count }
 
     func takeIndex() -> Int? {
-        lock.withLock {
-            guard next < count else { return nil }
-            defer { next += 1 }
-            return next
+        progress.withLockedValue { progress in
+            guard progress.next < count else { return nil }
+            defer { progress.next += 1 }
+            return progress.next
         }
     }
 
     func store(_ camera: DiscoveredCamera?, at index: Int) {
         guard let camera else { return }
-        lock.withLock { found[index] = camera }
+        progress.withLockedValue { $0.found[index] = camera }
     }
 
     var cameras: [DiscoveredCamera] {
-        lock.withLock { found.sorted { $0.key < $1.key }.map(\.value) }
+        progress.withLockedValue { $0.found.sorted { $0.key < $1.key }.map(\.value) }
     }
 }

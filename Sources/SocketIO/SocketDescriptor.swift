@@ -1,54 +1,52 @@
 import Foundation
+import RelayCore
 
 /// A socket descriptor released exactly once: the connection, listener and UDP socket each own
-/// one. Its open state is guarded by a lock so that `close()` is safe to call twice and a call
-/// after it fails with `SocketError.closed` instead of using a number the system may have reused.
-///
-/// `@unchecked Sendable`: `isOpen` is read and written under `lock`; `fd` is immutable after init.
-final class SocketDescriptor: @unchecked Sendable {
+/// one. Its open state is reachable only under its box's lock, so that `close()` is safe to call
+/// twice and a call after it fails with `SocketError.closed` instead of using a number the system
+/// may have reused.
+final class SocketDescriptor: Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private var isOpen = true
+    /// Whether `fd` is still this object's: false once closed or released.
+    private let isOpen = LockedBox(true)
 
     init(_ fd: Int32) { self.fd = fd }
 
     /// The descriptor, or `SocketError.closed` after `close()`.
     func get() throws -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw SocketError.closed }
+        guard isOpen.current else { throw SocketError.closed }
         return fd
     }
 
-    /// Runs `body` with the descriptor while it is open (under the lock, so it is not closed meanwhile).
+    /// Runs `body` with the descriptor while it is open (under the lock, so it is not closed
+    /// meanwhile): only calls that return at once (an option set, a shutdown).
     func whileOpen(_ body: (Int32) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if isOpen { body(fd) }
+        isOpen.withLockedValue { isOpen in
+            if isOpen { body(fd) }
+        }
     }
 
     var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !isOpen
+        !isOpen.current
     }
 
     /// Gives the descriptor up without closing it (to a library that will own and close it):
     /// from here on this object acts as closed.
     func release() throws -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw SocketError.closed }
-        isOpen = false
+        guard takeOpen() else { throw SocketError.closed }
         return fd
     }
 
+    /// Closed outside the lock: once marked closed, nothing here hands the number out again.
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isOpen {
-            isOpen = false
-            Glibc_or_Darwin_close(fd)
+        if takeOpen() { Glibc_or_Darwin_close(fd) }
+    }
+
+    /// Marks the descriptor closed; true for the one caller that found it open.
+    private func takeOpen() -> Bool {
+        isOpen.withLockedValue { isOpen in
+            defer { isOpen = false }
+            return isOpen
         }
     }
 }

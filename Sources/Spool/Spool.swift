@@ -18,6 +18,15 @@ public struct SpoolLimits: Sendable, Equatable {
     }
 }
 
+/// A file write of the spool that waits for the one before it (``Spool/writes``).
+enum SpoolWrite: Hashable, Sendable {
+    /// Writes of `.sequence`, so that a slower writer cannot put it back.
+    case sequence
+    /// The sidecar writes of one photo: each write takes the ledger's latest word in its turn,
+    /// so a slower writer cannot put back an older one.
+    case sidecar(id: String)
+}
+
 /// The durable, bounded queue between the tether and the uploader.
 ///
 /// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `<id>.rendition.jpg` (its gallery
@@ -54,14 +63,12 @@ public final class Spool: @unchecked Sendable {
     let state: LockedBox<State>
     /// Told after every change of the ledger (``onChange(_:)``).
     let observers = LockedBox<[@Sendable () -> Void]>([])
-    /// Serializes writes of `.sequence`, so that a slower writer cannot put it back.
-    let sequenceWrite = NSLock()
+    /// Serializes the spool's file writes that must not overtake each other: `.sequence`'s, and
+    /// each photo's sidecar writes (``SpoolWrite``). Each runs with no lock held: they fsync.
+    let writes = OneAtATime<SpoolWrite>()
     private let lockFD: Int32
     /// Sidecars that could not be read at start; left untouched and reported by `relay status`.
     public internal(set) var problems: [String] = []
-    /// Serializes the sidecar writes of one photo (a photo's id picks its lock): each write takes
-    /// the ledger's latest word under it, so a slower writer cannot put back an older one.
-    let sidecarWrites = (0..<16).map { _ in NSLock() }
     /// Photos found at start whose sidecar (from an older relay) recorded no destinations: they
     /// took this run's.
     public internal(set) var adoptedAtStart = 0
@@ -203,13 +210,10 @@ public final class Spool: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding the sidecar lock of `id`: a write that read the ledger before the
-    /// photo began finishing lands before the finishing writes, never after them.
+    /// Runs `body` in the sidecar turn of `id`: a write that read the ledger before the photo
+    /// began finishing lands before the finishing writes, never after them.
     func writingSidecar<Result, Failure: Error>(of id: String, _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        let lock = sidecarWrites[Int(id.utf8.reduce(0) { ($0 &* 31 &+ UInt($1)) } % UInt(sidecarWrites.count))]
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try writes.run(.sidecar(id: id), body)
     }
 
     /// Makes `.sequence` at least `sequence` (and every number handed out so far) before the last
@@ -219,12 +223,12 @@ public final class Spool: @unchecked Sendable {
     /// Returns false when the write failed.
     @discardableResult
     func persistSequence(atLeast sequence: Int) -> Bool {
-        sequenceWrite.lock()
-        defer { sequenceWrite.unlock() }
-        guard let highest = look({ $0.sequenceToPersist(atLeast: sequence) }) else { return true }
-        guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
-        apply(.persisted(highest))
-        return true
+        writes.run(.sequence) { () -> Bool in
+            guard let highest = look({ $0.sequenceToPersist(atLeast: sequence) }) else { return true }
+            guard (try? AtomicFile.write(Data("\(highest)\n".utf8), to: sequenceFile)) != nil else { return false }
+            apply(.persisted(highest))
+            return true
+        }
     }
 
     private static func takeLock(_ directory: URL) throws(SpoolError) -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -37,7 +38,7 @@ enum XMPStamp {
 
     /// FoundationXML on Linux is not safe to use from several threads at once (swift-docc
     /// issue 1606): the delivery workers take turns.
-    private static let lock = NSLock()
+    private static let parsing = OneAtATime<String>()
 
     enum Failure: Error, Equatable, CustomStringConvertible {
         case unreadable(String)
@@ -59,8 +60,15 @@ enum XMPStamp {
         // XMP allows no document type (part 1, 7.3); a packet with one (an entity that would
         // read a local file into the photo) is refused, and external entities are never loaded.
         if let packet, Self.declaresDocumentType(packet) { throw .unreadable("it declares a document type, which XMP forbids") }
-        lock.lock()
-        defer { lock.unlock() }
+        return try parsing.run("XMLDocument") { () throws(Failure) -> [UInt8] in
+            try mergedInTurn(packet, with: values, timeZone: timeZone)
+        }
+    }
+
+    /// ``merged(_:with:timeZone:)`` once its turn at `XMLDocument` came.
+    private static func mergedInTurn(_ packet: ArraySlice<UInt8>?, with values: StampValues, timeZone: TimeZone) throws(Failure)
+        -> [UInt8]
+    {
         let source =
             packet.map { Data($0) }
             ?? Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="\#(rdf)"></rdf:RDF></x:xmpmeta>"#.utf8)

@@ -8,7 +8,8 @@ import RunEvents
 /// pipeline. The editor's page (`/review`) reads and decides through the ``ReviewDesk`` the run
 /// attaches. Answers come from `StatusRouter`; this class only moves bytes.
 ///
-/// `@unchecked Sendable`: `daemon` is set in `start` before the server is handed out, then taken under `lock` by `stop()`.
+/// `@unchecked Sendable`: `daemon` is reachable only in its box (set in `start` before the server is handed out, taken
+/// by `stop()`), which the compiler cannot call Sendable because libmicrohttpd's handle is an `OpaquePointer`.
 public final class StatusServer: @unchecked Sendable {
     /// Where it listens, with the port actually bound.
     public let address: StatusAddress
@@ -22,8 +23,8 @@ public final class StatusServer: @unchecked Sendable {
     private let reviewThumbnails: ReviewThumbnails?
     private let wall: WallStore?
     private let desk = LockedBox<ReviewDesk?>(nil)
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
+    /// libmicrohttpd's daemon while it runs; nil before `start` sets it and once `stop()` took it.
+    private let daemon = LockedBox<OpaquePointer?>(nil)
 
     /// Phones and a scraper or two; more wait for the system to accept them.
     static let connectionLimit: UInt32 = 32
@@ -62,7 +63,7 @@ public final class StatusServer: @unchecked Sendable {
             wall?.stop()
             throw .serverFailed(socket.address)
         }
-        server.daemon = daemon
+        server.daemon.withLockedValue { $0 = daemon }
         return server
     }
 
@@ -98,9 +99,9 @@ public final class StatusServer: @unchecked Sendable {
     /// Closes the listening socket and every connection, and ends the thumbnail thread. Safe to
     /// call more than once.
     public func stop() {
-        let daemon = lock.withLock { () -> OpaquePointer? in
-            defer { self.daemon = nil }
-            return self.daemon
+        let daemon = self.daemon.withLockedValue { (held: inout OpaquePointer?) -> OpaquePointer? in
+            defer { held = nil }
+            return held
         }
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
