@@ -11,7 +11,7 @@ let package = Package(
             name: "PTPFuzz",
             dependencies: [
                 .product(name: "PTPWire", package: "relay"), .product(name: "SSDPWire", package: "relay"),
-                .product(name: "FTPWire", package: "relay"),
+                .product(name: "FTPWire", package: "relay"), .product(name: "PhotoMetadata", package: "relay"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

@@ -1,6 +1,7 @@
 import FTPWire
 import Foundation
 import Intake
+import PhotoMetadata
 import RelayCore
 import Spool
 

@@ -1,5 +1,5 @@
-import FTPWire
 import Foundation
+import PhotoMetadata
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import PhotoMetadata
+
 /// Edits a photo's EXIF (the TIFF structure inside its APP1 segment) in place, without moving
 /// anything: every offset stays valid, so maker notes and tags relay does not know survive.
 /// A rewriting EXIF library would re-serialise the whole block and is known to break maker
@@ -15,7 +17,7 @@ public struct ExifEditor: Sendable {
 
     /// The TIFF structure: byte order, 42, IFD0 offset, then the directories.
     public private(set) var tiff: [UInt8]
-    private let bigEndian: Bool
+    private let order: TIFFDirectory.ByteOrder
     private let ifd0: Int
 
     static let orientationTag: UInt16 = 0x0112
@@ -28,38 +30,18 @@ public struct ExifEditor: Sendable {
 
     public init(tiff: [UInt8]) throws(ExifError) {
         guard tiff.count >= 8 else { throw .malformed("shorter than its header") }
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): bigEndian = false
-        case (0x4D, 0x4D): bigEndian = true
-        default: throw .malformed("no byte order mark")
-        }
+        // Whatever its magic number: a camera's EXIF is edited as long as its directories read.
+        guard let header = TIFFDirectory(tiff[...], magic: { _ in true }) else { throw .malformed("no byte order mark") }
         self.tiff = tiff
-        let field = tiff[4..<8].map(UInt32.init)
-        ifd0 = Int(
-            bigEndian
-                ? field[0] << 24 | field[1] << 16 | field[2] << 8 | field[3]
-                : field[3] << 24 | field[2] << 16 | field[1] << 8 | field[0])
-        _ = try entries(at: ifd0)
-    }
-
-    /// One directory entry: its tag, type, count, and where its value (or value offset) is.
-    struct Entry {
-        var tag: UInt16
-        var type: UInt16
-        var count: UInt32
-        var valueField: Int
-
-        /// Bytes of the value; more than 4 are stored elsewhere, at the offset in the field.
-        var dataSize: Int? {
-            let sizes: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
-            return sizes[type].map { $0 * Int(count) }
-        }
+        order = header.order
+        ifd0 = header.firstDirectory
+        _ = try linkField(at: ifd0)
     }
 
     /// The upright rule the photo's pixels follow (1 when the tag is absent or unknown).
     public var orientation: ExifOrientation {
         guard let entry = try? entry(Self.orientationTag, inIFDAt: ifd0), entry.type == 3,
-            let value = try? readUInt16(at: entry.valueField)
+            let value = structure.unsigned(at: entry.field, size: 2)
         else { return .up }
         return ExifOrientation(rawValue: Int(value)) ?? .up
     }
@@ -69,12 +51,12 @@ public struct ExifEditor: Sendable {
     /// the photo. It is stored as the camera held it, before any turn by `orientation`.
     public var thumbnailJPEG: [UInt8]? {
         do {
-            let ifd1 = Int(try readUInt32(at: ifd0 + 2 + 12 * entries(at: ifd0).count))
+            let ifd1 = try number(4, at: linkField(at: ifd0))
             guard ifd1 != 0, let offset = try entry(Self.thumbnailOffsetTag, inIFDAt: ifd1),
                 let length = try entry(Self.thumbnailLengthTag, inIFDAt: ifd1)
             else { return nil }
-            let start = Int(try readUInt32(at: offset.valueField))
-            let count = Int(try readUInt32(at: length.valueField))
+            let start = try number(4, at: offset.field)
+            let count = try number(4, at: length.field)
             guard count > 4 else { return nil }
             try check(start..<(start + count))
             let jpeg = Array(tiff[start..<(start + count)])
@@ -91,7 +73,7 @@ public struct ExifEditor: Sendable {
     public mutating func setOrientationUpright() throws(ExifError) {
         guard let entry = try entry(Self.orientationTag, inIFDAt: ifd0) else { return }
         guard entry.type == 3 else { throw .malformed("Orientation is not a SHORT") }
-        try writeUInt16(1, at: entry.valueField)
+        try write(1, size: 2, at: entry.field)
     }
 
     /// Removes the GPS directory and nothing else: its entry leaves IFD0 and its bytes (entries
@@ -99,14 +81,11 @@ public struct ExifEditor: Sendable {
     public mutating func removeGPS() throws(ExifError) {
         let directory = try entries(at: ifd0)
         guard let index = directory.firstIndex(where: { $0.tag == Self.gpsIFDTag }) else { return }
-        let gpsOffset = Int(try readUInt32(at: directory[index].valueField))
+        let gpsOffset = try number(4, at: directory[index].field)
         // A GPS directory that cannot be read cannot be cleared: the caller leaves the EXIF out.
         let gps = try entries(at: gpsOffset)
-        for entry in gps {
-            if let size = entry.dataSize, size > 4 {
-                let data = Int(try readUInt32(at: entry.valueField))
-                try zero(data..<(data + size))
-            }
+        for range in gps.compactMap(\.valueRange) where range.count > 4 {
+            try zero(range)
         }
         try zero(gpsOffset..<(gpsOffset + 2 + 12 * gps.count + 4))
         // IFD0 closes up over the removed entry; its next-IFD link moves with it.
@@ -115,18 +94,18 @@ public struct ExifEditor: Sendable {
         let end = ifd0 + 2 + 12 * count + 4
         tiff.replaceSubrange(removed..<(end - 12), with: tiff[(removed + 12)..<end])
         try zero((end - 12)..<end)
-        try writeUInt16(UInt16(count - 1), at: ifd0)
+        try write(count - 1, size: 2, at: ifd0)
     }
 
     /// Records the rendition's pixel size in the EXIF sub-directory (where one is recorded).
     public mutating func setPixelSize(width: Int, height: Int) throws(ExifError) {
         guard let pointer = try entry(Self.exifIFDTag, inIFDAt: ifd0) else { return }
-        let exifIFD = Int(try readUInt32(at: pointer.valueField))
+        let exifIFD = try number(4, at: pointer.field)
         for (tag, value) in [(Self.pixelXTag, width), (Self.pixelYTag, height)] {
             guard let entry = try entry(tag, inIFDAt: exifIFD) else { continue }
             switch entry.type {
-            case 3 where value <= Int(UInt16.max): try writeUInt16(UInt16(value), at: entry.valueField)
-            case 4: try writeUInt32(UInt32(value), at: entry.valueField)
+            case 3 where value <= Int(UInt16.max): try write(value, size: 2, at: entry.field)
+            case 4: try write(value, size: 4, at: entry.field)
             default: throw .malformed("PixelXDimension/PixelYDimension cannot hold \(value)")
             }
         }
@@ -135,27 +114,29 @@ public struct ExifEditor: Sendable {
     /// Unlinks the thumbnail directory (IFD1): once the pixels are turned upright, the
     /// camera's sideways thumbnail would be shown sideways by viewers that use it.
     public mutating func removeThumbnailLink() throws(ExifError) {
-        let count = try entries(at: ifd0).count
-        try writeUInt32(0, at: ifd0 + 2 + 12 * count)
+        try write(0, size: 4, at: linkField(at: ifd0))
     }
 
     // MARK: - Reading and writing the TIFF structure
 
-    private func entries(at offset: Int) throws(ExifError) -> [Entry] {
-        let count = Int(try readUInt16(at: offset))
-        guard offset + 2 + 12 * count + 4 <= tiff.count else { throw .malformed("a directory runs past the end") }
-        var list: [Entry] = []
-        for i in 0..<count {
-            let at = offset + 2 + 12 * i
-            list.append(
-                Entry(
-                    tag: try readUInt16(at: at), type: try readUInt16(at: at + 2),
-                    count: try readUInt32(at: at + 4), valueField: at + 8))
-        }
-        return list
+    /// The structure as the edits so far left it, read through PhotoMetadata's TIFF walker.
+    private var structure: TIFFDirectory { TIFFDirectory(headerless: tiff[...], order: order, firstDirectory: ifd0) }
+
+    /// Where the directory at `offset` links to the next one; the directory, link included, must
+    /// lie whole inside the structure, or it is not edited.
+    private func linkField(at offset: Int) throws(ExifError) -> Int {
+        guard let link = structure.linkField(at: offset) else { throw .malformed("an offset points past the end (\(offset))") }
+        guard link + 4 <= tiff.count else { throw .malformed("a directory runs past the end") }
+        return link
     }
 
-    private func entry(_ tag: UInt16, inIFDAt offset: Int) throws(ExifError) -> Entry? {
+    /// Every entry of the directory at `offset`, however many it has.
+    private func entries(at offset: Int) throws(ExifError) -> [TIFFDirectory.Entry] {
+        _ = try linkField(at: offset)
+        return structure.entries(at: offset, limit: .max)
+    }
+
+    private func entry(_ tag: UInt16, inIFDAt offset: Int) throws(ExifError) -> TIFFDirectory.Entry? {
         try entries(at: offset).first { $0.tag == tag }
     }
 
@@ -165,34 +146,19 @@ public struct ExifEditor: Sendable {
         }
     }
 
-    private func readUInt16(at offset: Int) throws(ExifError) -> UInt16 {
-        try check(offset..<(offset + 2))
-        let a = UInt16(tiff[offset])
-        let b = UInt16(tiff[offset + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
+    /// The `size`-byte number at `offset`, whatever type its entry claims.
+    private func number(_ size: Int, at offset: Int) throws(ExifError) -> Int {
+        guard let value = structure.unsigned(at: offset, size: size) else { throw .malformed("an offset points past the end (\(offset))") }
+        return Int(value)
     }
 
-    private func readUInt32(at offset: Int) throws(ExifError) -> UInt32 {
-        let high = UInt32(try readUInt16(at: bigEndian ? offset : offset + 2))
-        let low = UInt32(try readUInt16(at: bigEndian ? offset + 2 : offset))
-        return high << 16 | low
-    }
-
-    private mutating func writeUInt16(_ value: UInt16, at offset: Int) throws(ExifError) {
-        try check(offset..<(offset + 2))
-        let high = UInt8(value >> 8)
-        let low = UInt8(value & 0xFF)
-        tiff[offset] = bigEndian ? high : low
-        tiff[offset + 1] = bigEndian ? low : high
-    }
-
-    private mutating func writeUInt32(_ value: UInt32, at offset: Int) throws(ExifError) {
-        try writeUInt16(UInt16(value >> 16), at: bigEndian ? offset : offset + 2)
-        try writeUInt16(UInt16(value & 0xFFFF), at: bigEndian ? offset + 2 : offset)
+    private mutating func write(_ value: Int, size: Int, at offset: Int) throws(ExifError) {
+        try check(offset..<(offset + size))
+        tiff.replaceSubrange(offset..<(offset + size), with: order.bytes(UInt64(value), size: size))
     }
 
     private mutating func zero(_ range: Range<Int>) throws(ExifError) {
         try check(range)
-        for i in range { tiff[i] = 0 }
+        tiff.replaceSubrange(range, with: repeatElement(0, count: range.count))
     }
 }

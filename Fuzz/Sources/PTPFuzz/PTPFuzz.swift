@@ -1,6 +1,7 @@
 import FTPWire
 import Foundation
 import PTPWire
+import PhotoMetadata
 import SSDPWire
 
 /// Which decoder this run fuzzes, from FUZZ_TARGET: packets (the PTP/IP packet and stream

@@ -3,9 +3,9 @@
 /// upload over FTP:
 ///
 /// - TIFF-based (NEF, NRW, ARW, SR2, CR2, DNG, PEF, ORF, RW2, 3FR, SRW …): whole when every IFD
-///   and every strip, tile and embedded JPEG it references lies inside the file. The IFDs followed are the chain from IFD0, SubIFDs (0x014A) and the
-///   Exif IFD (0x8769). TIFF 6.0 gives the layout; ORF ("IIRO"/"IIRS") and RW2 ("IIU") differ
-///   only in their magic number.
+///   and every strip, tile and embedded JPEG it references lies inside the file. The IFDs
+///   followed are the chain from IFD0, SubIFDs (0x014A) and the Exif IFD (0x8769). TIFF 6.0
+///   gives the layout; ORF ("IIRO"/"IIRS") and RW2 ("IIU") differ only in their magic number.
 /// - ISO base media (CR3, HEIF): whole when its top-level boxes add up to the size.
 /// - Fujifilm RAF: whole when the JPEG, CFA header and CFA regions its header points to
 ///   (big-endian offset/length pairs at bytes 84–107) lie inside the file.
@@ -26,10 +26,8 @@ public enum RAWStructure {
         guard let head = read(0, 16), head.count >= 8 else { return .unreadable }
         if head[4..<8].elementsEqual("ftyp".utf8) { return isoMedia(size: size, read: read) }
         if head.count == 16, head.elementsEqual("FUJIFILMCCD-RAW ".utf8) { return raf(size: size, read: read) }
-        if let order = TIFFReader.ByteOrder(head) {
-            return withoutActuallyEscaping(read) { TIFFReader(order: order, size: size, read: $0).verdict(head) }
-        }
-        return .unreadable
+        guard let header = TIFFDirectory(head[...], magic: { TIFFFile.magicNumbers.contains($0) }) else { return .unreadable }
+        return withoutActuallyEscaping(read) { TIFFFile(order: header.order, size: size, read: $0).verdict(first: header.firstDirectory) }
     }
 
     /// ISO base media: box after box from the start; a box of size 0 runs to the end.
@@ -77,67 +75,44 @@ public enum RAWStructure {
     }
 }
 
-/// Follows a TIFF file's IFDs and the data they reference.
-struct TIFFReader {
-    enum ByteOrder {
-        case little, big
+/// Follows a TIFF file's IFDs and the data they reference, through ``TIFFDirectory``: each IFD
+/// and each value outside its IFD is read from the file as a part of the structure.
+struct TIFFFile {
+    /// The magic numbers after "II" or "MM" of TIFF and the RAW formats built on it (42; ORF's
+    /// 0x4F52 and 0x5352; RW2's 0x55).
+    static let magicNumbers: Set<UInt16> = [42, 0x4F52, 0x5352, 0x55]
 
-        /// "II" or "MM" followed by one of the magic numbers of TIFF and the RAW formats built
-        /// on it (42; ORF's 0x4F52 and 0x5352; RW2's 0x55).
-        init?(_ head: [UInt8]) {
-            switch (head[0], head[1]) {
-            case (0x49, 0x49): self = .little
-            case (0x4D, 0x4D): self = .big
-            default: return nil
-            }
-            let magic = self == .little ? UInt16(head[2]) | UInt16(head[3]) << 8 : UInt16(head[2]) << 8 | UInt16(head[3])
-            guard [42, 0x4F52, 0x5352, 0x55].contains(magic) else { return nil }
-        }
-    }
-
-    let order: ByteOrder
+    let order: TIFFDirectory.ByteOrder
     let size: Int64
     let read: (Int64, Int) -> [UInt8]?
 
-    /// Bytes per value of each TIFF field type (1–13), nil for a type TIFF does not have.
-    static func typeSize(_ type: UInt64) -> Int64? {
-        switch type {
-        case 1, 2, 6, 7: 1
-        case 3, 8: 2
-        case 4, 9, 11, 13: 4
-        case 5, 10, 12: 8
-        default: nil
-        }
-    }
-
     /// More than this many entries in one IFD, or IFDs in one file, is not a camera's file.
-    static let maxEntries: UInt64 = 4096
+    static let maxEntries = 4096
     static let maxIFDs = 256
     /// Offsets and lengths read from one field: a camera's RAW has a few hundred strips at most.
-    static let maxValues: UInt64 = 65_536
+    static let maxValues: UInt32 = 65_536
 
     /// StripOffsets, StripByteCounts, TileOffsets, TileByteCounts, JPEGInterchangeFormat and its
     /// length, SubIFDs, the Exif IFD.
-    static let followed: Set<UInt64> = [0x0111, 0x0117, 0x0144, 0x0145, 0x0201, 0x0202, 0x014A, 0x8769]
+    static let followed: Set<UInt16> = [0x0111, 0x0117, 0x0144, 0x0145, 0x0201, 0x0202, 0x014A, 0x8769]
 
     private struct Failure: Error {
         let verdict: RAWStructure.Verdict
     }
 
-    func verdict(_ head: [UInt8]) -> RAWStructure.Verdict {
-        do {
-            var pending = [value(head, 4, 4)]
-            var seen: Set<UInt64> = []
+    /// The verdict on the IFDs from the one at `first` (IFD0) on.
+    func verdict(first: Int) -> RAWStructure.Verdict {
+        do throws(Failure) {
+            var pending = [first]
+            var seen: Set<Int> = []
             while let offset = pending.popLast() {
                 guard offset != 0, seen.insert(offset).inserted else { continue }
                 guard seen.count <= Self.maxIFDs else { return .unreadable }
-                pending += try ifd(at: Int64(offset), first: seen.count == 1)
+                pending += try ifd(at: offset, first: seen.count == 1)
             }
             return .complete
-        } catch let failure as Failure {
-            return failure.verdict
         } catch {
-            return .unreadable
+            return error.verdict
         }
     }
 
@@ -145,62 +120,50 @@ struct TIFFReader {
     /// IFD0 must lie whole inside the file with every entry well formed (known types, tags in
     /// ascending order, as TIFF requires) before anything past the end counts as a cut: bytes
     /// that only begin like a TIFF are `unreadable`, never taken for a cut file kept for ever.
-    private func ifd(at offset: Int64, first: Bool) throws -> [UInt64] {
-        let table: [UInt8]
-        let count: UInt64
-        do {
-            count = value(try bytes(at: offset, count: 2), 0, 2)
+    private func ifd(at offset: Int, first: Bool) throws(Failure) -> [Int] {
+        let table: TIFFDirectory
+        do throws(Failure) {
+            let count = try part(at: offset, count: 2).unsigned(at: offset, size: 2) ?? 0
             guard count > 0, count <= Self.maxEntries else { throw Failure(verdict: .unreadable) }
-            table = try bytes(at: offset + 2, count: Int(count) * 12 + 4)
-        } catch let failure as Failure where first {
-            throw Failure(verdict: failure.verdict == .incomplete ? .unreadable : failure.verdict)
+            table = try part(at: offset, count: 2 + Int(count) * 12 + 4)
+        } catch {
+            throw first && error.verdict == .incomplete ? Failure(verdict: .unreadable) : error
         }
-        var next: [UInt64] = [value(table, Int(count) * 12, 4)]
-        var fields: [UInt64: [UInt64]] = [:]
-        var previousTag: UInt64?
-        for index in 0..<Int(count) {
-            let entry = index * 12
-            let tag = value(table, entry, 2)
-            let type = value(table, entry + 2, 2)
-            let valueCount = value(table, entry + 4, 4)
-            guard let typeSize = Self.typeSize(type), previousTag.map({ $0 < tag }) ?? true else { throw Failure(verdict: .unreadable) }
-            previousTag = tag
-            let (length, overflow) = Int64(valueCount).multipliedReportingOverflow(by: typeSize)
-            guard !overflow else { throw Failure(verdict: .unreadable) }
+        var fields: [UInt16: [UInt32]] = [:]
+        var previousTag: UInt16?
+        for entry in table.entries(at: offset, limit: Self.maxEntries) {
+            guard TIFFDirectory.typeSize(entry.type) != nil, previousTag.map({ $0 < entry.tag }) ?? true else {
+                throw Failure(verdict: .unreadable)
+            }
+            previousTag = entry.tag
             // Only the fields that locate image data and IFDs are followed: a maker's private
             // field with an offset of its own meaning must not make a whole file look cut.
-            guard Self.followed.contains(tag), [3, 4, 13].contains(type) else { continue }
-            var data = Array(table[(entry + 8)..<(entry + 12)])
-            if length > 4 {
-                guard valueCount <= Self.maxValues else { throw Failure(verdict: .unreadable) }
-                data = try bytes(at: Int64(value(table, entry + 8, 4)), count: Int(length))
+            guard Self.followed.contains(entry.tag), [3, 4, 13].contains(entry.type), let range = entry.valueRange else { continue }
+            var values = table
+            if range.count > 4 {
+                guard entry.count <= Self.maxValues else { throw Failure(verdict: .unreadable) }
+                values = try part(at: range.lowerBound, count: range.count)
             }
-            let width = Int(typeSize)
-            fields[tag] = (0..<Int(valueCount)).map { value(data, $0 * width, width) }
+            fields[entry.tag] = values.numbers(entry)
         }
-        for (offsets, lengths) in [(0x0111, 0x0117), (0x0144, 0x0145), (0x0201, 0x0202)] as [(UInt64, UInt64)] {
+        for (offsets, lengths) in [(0x0111, 0x0117), (0x0144, 0x0145), (0x0201, 0x0202)] as [(UInt16, UInt16)] {
             guard let starts = fields[offsets], let counts = fields[lengths] else { continue }
-            for (start, length) in zip(starts, counts) { try within(Int64(start), Int64(length)) }
+            for (start, length) in zip(starts, counts) { try within(Int(start), Int(length)) }
         }
-        next += fields[0x014A] ?? []
-        next += fields[0x8769] ?? []
-        return next
+        let pointed = (fields[0x014A] ?? []) + (fields[0x8769] ?? [])
+        return [table.nextDirectory(at: offset) ?? 0] + pointed.map(Int.init)
     }
 
     /// A region that must lie inside the file.
-    private func within(_ offset: Int64, _ length: Int64) throws {
-        if offset + length > size { throw Failure(verdict: .incomplete) }
+    private func within(_ offset: Int, _ length: Int) throws(Failure) {
+        if Int64(offset + length) > size { throw Failure(verdict: .incomplete) }
     }
 
-    /// Exactly `count` bytes at `offset`; a region past the end means the file was cut.
-    private func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
-        try within(offset, Int64(count))
-        guard let data = read(offset, count), data.count == count else { throw Failure(verdict: .unreadable) }
-        return data
-    }
-
-    private func value(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
-        let slice = bytes[at..<(at + width)]
-        return order == .little ? slice.reversed().reduce(0) { $0 << 8 | UInt64($1) } : slice.reduce(0) { $0 << 8 | UInt64($1) }
+    /// Exactly `count` bytes at `offset`, as a part of the structure; a region past the end means
+    /// the file was cut.
+    private func part(at offset: Int, count: Int) throws(Failure) -> TIFFDirectory {
+        try within(offset, count)
+        guard let data = read(Int64(offset), count), data.count == count else { throw Failure(verdict: .unreadable) }
+        return TIFFDirectory(part: data[...], at: offset, order: order)
     }
 }

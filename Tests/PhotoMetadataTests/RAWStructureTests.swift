@@ -1,4 +1,4 @@
-import FTPWire
+import PhotoMetadata
 import XCTest
 
 /// A RAW is whole when everything its structure points to arrived: cut anywhere, it is not.
