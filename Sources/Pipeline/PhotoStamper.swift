@@ -153,32 +153,33 @@ final class PhotoStamper: Sendable {
         guard descriptor >= 0 else { return nil }
         defer { if growing == nil { close(descriptor) } }
         let deadline = Date().addingTimeInterval(headerWait)
-        var head: [UInt8] = []
-        var wanted = 64 * 1024
-        while head.count < headLimit {
-            var readable = Int.max
-            if let growing {
-                // Slices, for `stopping`: the cancellation token is a flag, not an event.
-                switch growing.waitForBytes(beyond: Int64(head.count), timeout: 0.25) {
-                case .abandoned: return nil
-                case .ended: readable = head.count
-                case .available(let count): readable = Int(count)
-                case .pending:
-                    guard Date() < deadline, !stopping() else { return nil }
-                    continue
+        return try? JPEGSegments.readHead(limit: headLimit) { (offset, count) throws(HeadUnread) -> [UInt8]? in
+            var piece: [UInt8] = []
+            while piece.count < count {
+                let at = offset + Int64(piece.count)
+                var readable = Int64.max
+                if let growing {
+                    // Slices, for `stopping`: the cancellation token is a flag, not an event.
+                    switch growing.waitForBytes(beyond: at, timeout: 0.25) {
+                    case .abandoned: throw HeadUnread()
+                    case .ended: return piece
+                    case .available(let end): readable = end
+                    case .pending:
+                        guard Date() < deadline, !stopping() else { throw HeadUnread() }
+                        continue
+                    }
                 }
+                var chunk = [UInt8](repeating: 0, count: Int(min(Int64(count - piece.count), readable - at)))
+                let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(at)) }
+                guard read > 0 else { return piece }
+                piece += chunk.prefix(read)
             }
-            let target = min(wanted, readable)
-            guard target > head.count else { break }
-            var chunk = [UInt8](repeating: 0, count: target - head.count)
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(head.count)) }
-            guard count > 0 else { break }
-            head += chunk.prefix(count)
-            guard let needed = HeaderStamper.bytesNeeded(head) else { break }
-            wanted = max(wanted, min(needed, headLimit))
+            return piece
         }
-        return head.isEmpty ? nil : head
     }
+
+    /// A growing photo's head did not come: its download was abandoned, it stalled, or the run stops.
+    private struct HeadUnread: Error {}
 
     /// The most of a file read for its header: past it, the header is taken as corrupt.
     static let headLimit = 1 << 20

@@ -8,25 +8,14 @@ import Spool
 /// after relay took it (issue 41): read its head again for the rating, and tell the spool the
 /// photographer's marks, saying what that did.
 enum CameraSelection {
-    /// The first piece of a photo's head asked for.
-    static let headFirstRead = 64 * 1024
-    /// The most read: the EXIF block and the XMP packet are at most 64 KB each, and a few
-    /// smaller segments come before them.
+    /// The most of a photo's head read: the EXIF block and the XMP packet are at most 64 KB
+    /// each, and a few smaller segments come before them.
     static let headLimit = 256 * 1024
 
     /// A photo's head, as far as its application segments go, read in pieces with
     /// `read(offset, count)` (nil or empty: the body gave nothing more). Never the pixels.
     static func head<Failure: Error>(_ read: (_ offset: Int64, _ count: Int) throws(Failure) -> [UInt8]?) throws(Failure) -> [UInt8]? {
-        var head: [UInt8] = []
-        var wanted = headFirstRead
-        while head.count < wanted && wanted <= headLimit {
-            let count = wanted - head.count
-            guard let bytes = try read(Int64(head.count), count), !bytes.isEmpty else { break }
-            head += bytes
-            guard bytes.count == count, let needed = JPEGSegments.bytesNeeded(head) else { break }
-            wanted = max(needed, head.count + 1)
-        }
-        return head.isEmpty ? nil : head
+        try JPEGSegments.readHead(limit: headLimit, read)
     }
 }
 
