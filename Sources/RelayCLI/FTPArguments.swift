@@ -110,9 +110,7 @@ enum FTPArguments: SourceKind {
                 tls: tlsMode)
             if options.setupAddresses.isEmpty {
                 // Listening on every address: the camera needs one of this machine's.
-                options.setupAddresses = NetworkInterfaces.ipv4().map { address in
-                    (0..<4).map { String((address.address >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".")
-                }
+                options.setupAddresses = NetworkInterfaces.ipv4().map { AddressRange.text(of: $0.address) }
             }
             return options
         } catch let error as FTPReceiverError {

@@ -18,7 +18,7 @@ final class RAWStructureTests: XCTestCase {
             bigEndian ? [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)]
         }
         func u32(_ value: Int) -> [UInt8] {
-            let bytes = (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) }
+            let bytes = withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, Array.init)
             return bigEndian ? bytes.reversed() : bytes
         }
         func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] { u16(tag) + u16(type) + u32(count) + value }
