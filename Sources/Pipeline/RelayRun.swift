@@ -243,6 +243,7 @@ public final class RelayRun {
 
         var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
         queues.publishChanges(on: bus)
+        queues.publishUsage(on: bus)
         var seen = 0
         var lastLook = Date()
         var nextBeat = heartbeat.map { Date().addingTimeInterval($0.interval) }
@@ -261,14 +262,15 @@ public final class RelayRun {
             }
         }
         while true {
-            let turn = RunWake.turn(in: wake, seen: seen, lastLook: lastLook, until: nextBeat) { $0.stopping }
-            if turn.stopping { break }
-            look(turn, usage: true)
+            // Looked at before each wait too: a spool full from the start changes no more.
             let full = spool.isFull
             if full && !wasFull, let notice = SpoolNotices.whenFull(waiting: spool.waitingElsewhere()) {
                 bus.publish(.run(.notice(notice, .warning)))
             }
             wasFull = full
+            let turn = RunWake.turn(in: wake, seen: seen, lastLook: lastLook, until: nextBeat) { $0.stopping }
+            if turn.stopping { break }
+            look(turn, usage: true)
         }
 
         bus.publish(.run(.stopping(graceSeconds: options.graceSeconds)))
