@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Optimized in debug builds too: the modules whose loops make and read photos by the byte (the
+/// camera simulator's photos, renditions, the tests' fixtures) run in every end-to-end test, and
+/// unoptimized they were the largest share of the test command's CPU.
+let optimizedForTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "relay",
     platforms: [.macOS(.v13)],
@@ -69,7 +74,9 @@ let package = Package(
         // PTP/IP over sockets: the camera client (handshake, transactions, events) and discovery.
         .target(name: "PTPIP", dependencies: ["PTPWire", "SocketIO", "SSDP", "RelayCore"]),
         // `relay camera-sim`: a PTP/IP camera over real sockets.
-        .target(name: "CameraSim", dependencies: ["CommandLineOptions", "PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"]),
+        .target(
+            name: "CameraSim", dependencies: ["CommandLineOptions", "PTPWire", "SocketIO", "RelayCore", "SSDPWire", "PhotoMetadata"],
+            swiftSettings: optimizedForTests),
         // libgphoto2 cameras: port strings and errors (pure), one owner thread per camera.
         .target(name: "GPhoto2", dependencies: ["CGPhoto2", "RelayCore"]),
         // Request configs, history, state files: pure models plus atomic JSON persistence.
@@ -89,7 +96,9 @@ let package = Package(
         .target(name: "Stamp", dependencies: ["RelayCore", "PhotoMetadata", "COpenSSL"]),
         // Gallery-sized renditions: geometry, orientation, resampling and EXIF edits (pure), made
         // through libjpeg-turbo as the photo arrives.
-        .target(name: "Rendition", dependencies: ["CJPEGStream", "RelayCore", "PhotoMetadata"]),
+        .target(
+            name: "Rendition", dependencies: ["CJPEGStream", "RelayCore", "PhotoMetadata"],
+            swiftSettings: optimizedForTests),
         // HTTP delivery through libcurl, request building and retry policy.
         .target(name: "Uploader", dependencies: ["CCurl", "RelayCore"]),
         // What every photo source shares: the PhotoSource contract, the seen-log, the spooled report.
@@ -125,7 +134,7 @@ let package = Package(
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 
         // Helpers shared by tests: peer processes (gallery, relay, gphoto2), temp dirs, ports.
-        .target(name: "TestSupport", dependencies: ["RelayCore", "Spool"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RelayCore", "Spool"], path: "Tests/TestSupport", swiftSettings: optimizedForTests),
         .testTarget(name: "PTPWireTests", dependencies: ["PTPWire", "RelayCore"]),
         .testTarget(name: "FTPWireTests", dependencies: ["FTPWire"]),
         .testTarget(name: "FTPReceiverTests", dependencies: ["FTPReceiver", "RelayCore"]),

@@ -38,19 +38,33 @@ public enum CameraJPEG {
         }
     }
 
-    /// Writes a photo to `url`; returns its bytes.
+    /// Writes a photo to `url`; returns its bytes. Each photo is made once per machine and kept
+    /// (by the script's text and the options) in the temporary folder: a Python with Pillow
+    /// started for every test photo was a tenth of the suite's CPU.
     @discardableResult
     public static func write(to url: URL, _ options: Options) throws -> Data {
+        let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/camera_jpeg.py")
         var arguments = [
-            TestPaths.repositoryRoot.appendingPathComponent("scripts/camera_jpeg.py").path, url.path,
             "--width", "\(options.width)", "--height", "\(options.height)",
             "--orientation", "\(options.orientation)", "--seed", "\(options.seed)", "--quality", "90",
         ]
         if options.gps { arguments.append("--gps") }
         if options.xmp { arguments.append("--xmp") }
-        let result = try Subprocess.run(try python, arguments, timeout: 120)
+        let key = SHA256.hex(try Data(contentsOf: script) + Data(arguments.joined(separator: " ").utf8))
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("relay-test-photos/\(key).jpg")
+        if let data = try? Data(contentsOf: kept) {
+            try data.write(to: url)
+            return data
+        }
+        let result = try Subprocess.run(try python, [script.path, url.path] + arguments, timeout: 120)
         guard result.status == 0 else { throw Failure.tool("camera_jpeg.py failed: \(result.stderr)") }
-        return try Data(contentsOf: url)
+        let data = try Data(contentsOf: url)
+        // Renamed in whole, so that a test running beside this one never reads half of it.
+        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = kept.deletingLastPathComponent().appendingPathComponent(".\(key).\(UUID().uuidString)")
+        try data.write(to: partial)
+        if rename(partial.path, kept.path) != 0 { try? FileManager.default.removeItem(at: partial) }
+        return data
     }
 
     /// `exiftool -j -n` of one file: every tag by its short name.
