@@ -25,6 +25,8 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift
 scratch=""
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
     scratch="$(mktemp -d /dev/shm/relay-tests.XXXXXX)"
+    # As /tmp is: the WebDAV tests' Apache runs as www-data.
+    chmod 0755 "$scratch"
     export TMPDIR="$scratch"
 fi
 

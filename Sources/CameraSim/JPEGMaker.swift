@@ -39,13 +39,7 @@ public enum JPEGMaker {
         while padding > 0 {
             let body = min(padding - min(padding, 4), 65_000)
             let chunk = max(0, body)
-            var bytes = [UInt8](repeating: 0, count: chunk)
-            var word: UInt64 = 0
-            for i in 0..<chunk {
-                if i % 8 == 0 { word = random.next() }
-                bytes[i] = UInt8(truncatingIfNeeded: word >> UInt64((i % 8) * 8))
-            }
-            appendSegment(0xEF, bytes, to: &out)
+            appendSegment(0xEF, random.bytes(chunk), to: &out)
             padding -= chunk + 4
         }
         appendSegment(0xDA, [0x01, 0x01, 0x00, 0x00, 0x3F, 0x00], to: &out)

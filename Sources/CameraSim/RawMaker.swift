@@ -13,14 +13,6 @@ public enum RawMaker {
             // NEF and ARW are TIFF files, little-endian.
             header = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         }
-        var bytes = header
-        bytes.reserveCapacity(max(size, header.count))
-        while bytes.count < size {
-            let word = random.next()
-            for shift in stride(from: 0, to: 64, by: 8) where bytes.count < size {
-                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
-            }
-        }
-        return bytes
+        return header + random.bytes(size - header.count)
     }
 }

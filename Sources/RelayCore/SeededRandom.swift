@@ -15,6 +15,26 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// The stream's next `count` bytes: each word's bytes, least significant first. Written a
+    /// word at a time, so that the simulator and the tests fill megabytes fast even unoptimized.
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let word = next().littleEndian
+                let take = min(8, raw.count - offset)
+                if take == 8 {
+                    raw.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                } else {
+                    withUnsafeBytes(of: word) { raw.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: take) }
+                }
+                offset += take
+            }
+        }
+        return bytes
+    }
+
     /// A generator for one sub-purpose (one photo, one session), independent of how many
     /// numbers other purposes drew.
     public static func derived(seed: UInt64, stream: UInt64, index: UInt64) -> SeededRandom {

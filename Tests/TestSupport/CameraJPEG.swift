@@ -39,8 +39,9 @@ public enum CameraJPEG {
     }
 
     /// Writes a photo to `url`; returns its bytes. Each photo is made once per machine and kept
-    /// (by the script's text and the options) in the temporary folder: a Python with Pillow
-    /// started for every test photo was a tenth of the suite's CPU.
+    /// (by the script's text and the options) in `~/.cache/relay/test-photos` (or
+    /// `$XDG_CACHE_HOME`'s): a Python with Pillow started for every test photo was a tenth of the
+    /// suite's CPU.
     @discardableResult
     public static func write(to url: URL, _ options: Options) throws -> Data {
         let script = TestPaths.repositoryRoot.appendingPathComponent("scripts/camera_jpeg.py")
@@ -51,7 +52,7 @@ public enum CameraJPEG {
         if options.gps { arguments.append("--gps") }
         if options.xmp { arguments.append("--xmp") }
         let key = SHA256.hex(try Data(contentsOf: script) + Data(arguments.joined(separator: " ").utf8))
-        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("relay-test-photos/\(key).jpg")
+        let kept = cache.appendingPathComponent("\(key).jpg")
         if let data = try? Data(contentsOf: kept) {
             try data.write(to: url)
             return data
@@ -65,6 +66,14 @@ public enum CameraJPEG {
         try data.write(to: partial)
         if rename(partial.path, kept.path) != 0 { try? FileManager.default.removeItem(at: partial) }
         return data
+    }
+
+    private static var cache: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("relay/test-photos")
     }
 
     /// `exiftool -j -n` of one file: every tag by its short name.

@@ -16,19 +16,12 @@ public enum JPEGFixture {
 
     /// A fixture of `count` bytes (at least the header and EOI: 122 bytes).
     public static func bytes(count: Int, seed: UInt64) -> Data {
-        let filler = max(0, count - header.count - 2)
         var random = SeededRandom(seed: seed)
-        var data = Data(capacity: header.count + filler + 2)
-        data.append(contentsOf: header)
-        var remaining = filler
-        while remaining > 0 {
-            var word = random.next()
-            let take = min(remaining, 8)
-            withUnsafeBytes(of: &word) { bytes in data.append(contentsOf: bytes.prefix(take).map { $0 == 0xFF ? 0xFE : $0 }) }
-            remaining -= take
+        var filler = random.bytes(count - header.count - 2)
+        filler.withUnsafeMutableBufferPointer { bytes in
+            for index in bytes.indices where bytes[index] == 0xFF { bytes[index] = 0xFE }
         }
-        data.append(contentsOf: [0xFF, 0xD9])
-        return data
+        return Data(header + filler + [0xFF, 0xD9])
     }
 
     /// Writes a fixture of `count` bytes to `url` and returns its content.
