@@ -46,9 +46,8 @@ public struct RunReview: Sendable {
 extension RelayRun {
     /// The run's held photos and decisions, for the editor's page.
     public var review: RunReview {
-        let configs = [config] + otherConfigs
-        return RunReview(
-            spool: spool, feed: reviewFeed, holding: Set(configs.filter(\.sendRule.holds).map(\.label)),
-            selects: configs.contains { $0.sendRule.readsSelection })
+        RunReview(
+            spool: spool, feed: reviewFeed, holding: Set(destinations.filter(\.sendRule.holds).map(\.label)),
+            selects: destinations.contains { $0.sendRule.readsSelection })
     }
 }

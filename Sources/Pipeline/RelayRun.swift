@@ -46,11 +46,12 @@ public final class RelayRun {
     }
 
     public let options: Options
-    /// The primary destination: the first config of normal priority (renditions, uploads
-    /// during the download and the progress line's latency are its).
-    public let config: RequestConfig
-    /// The run's other destinations, each fed on its own.
-    public let otherConfigs: [RequestConfig]
+    /// The run's destinations, those of normal priority first, each group in the order named.
+    /// Every photo goes to each; what each is sent (its rendition or the original, a photo still
+    /// downloading, the photos its rule admits) is its own config's, whatever its place.
+    public let destinations: [RequestConfig]
+    /// The rendition the destinations that ask for one are sent (a run makes one size).
+    let rendition: RenditionSpec?
     let spool: Spool
     private let history: HistoryStore
     /// Writes the stamp template into the photos sent (`relay stamp`).
@@ -90,9 +91,7 @@ public final class RelayRun {
                 let another = try store.resolve(query)
                 if !configs.contains(where: { $0.id == another.id }) { configs.append(another) }
             }
-            let primary = configs.firstIndex { $0.priority != .low } ?? 0
-            config = configs.remove(at: primary)
-            otherConfigs = configs
+            destinations = configs.filter { $0.priority != .low } + configs.filter { $0.priority == .low }
             history = try HistoryStore(home: home)
             stamper = PhotoStamper(home: home, bus: bus)
         } catch let error as ConfigError {
@@ -103,21 +102,23 @@ public final class RelayRun {
             throw .source("\(error)")
         }
         do {
-            for checked in [config] + otherConfigs {
+            for checked in destinations {
                 try Destinations.validate(checked)
                 try Destinations.checkEnvironment(checked, environment: environment)
             }
         } catch {
             throw .config(error)
         }
-        if let other = otherConfigs.first(where: { $0.renditionSpec != nil }) {
+        let asking = destinations.filter { $0.renditionSpec != nil }
+        if let first = asking.first, let other = asking.first(where: { $0.renditionSpec?.key != first.renditionSpec?.key }) {
             throw .config(
                 .invalidSetting(
                     "rendition",
-                    reason: "config '\(other.label)' asks for a rendition, but only the run's "
-                        + "first config (\(config.label)) gets one; the others receive the original. Give it first, or remove its rendition"
-                ))
+                    reason: "configs '\(first.label)' and '\(other.label)' ask for different renditions "
+                        + "(\(first.renditionSpec?.summary ?? "") and \(other.renditionSpec?.summary ?? "")); a run makes one size: "
+                        + "give them the same, or deliver them in two runs"))
         }
+        rendition = asking.first?.renditionSpec
         if let name = options.session {
             guard SessionRecord.isValidName(name) else {
                 throw .source(
@@ -130,18 +131,18 @@ public final class RelayRun {
         }
         // Every photo records the destinations it is taken for, so that a later run that
         // names fewer never drops the others' deliveries.
-        let destinations = SpoolDestinations(
-            ([config] + otherConfigs).map {
+        let legs = SpoolDestinations(
+            destinations.map {
                 SpoolDestination(
                     id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, takesRendition: $0.renditionSpec != nil,
                     takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule, selection: $0.selectionPolicy)
             })
         do {
             // A destination that sends selected photos needs each photo's rating from its file.
-            let selects = ([config] + otherConfigs).contains { $0.sendRule.readsSelection }
+            let selects = destinations.contains { $0.sendRule.readsSelection }
             spool = try Spool(
-                directory: home.spoolDirectory, limits: options.limits, renditionKey: config.renditionSpec?.key,
-                destinations: destinations, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })
+                directory: home.spoolDirectory, limits: options.limits, renditionKey: rendition?.key,
+                destinations: legs, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })
         } catch {
             throw .spool(error)
         }
@@ -185,13 +186,13 @@ public final class RelayRun {
             .run(
                 .started(
                     RunDescription(
-                        sources: sourceLabels, destinations: ([config] + otherConfigs).map(Self.describe), workers: options.workers,
-                        resumed: spool.pendingForRun(), rendition: config.renditionSpec?.summary,
+                        sources: sourceLabels, destinations: destinations.map(Self.describe), workers: options.workers,
+                        resumed: spool.pendingForRun(), rendition: rendition?.summary,
                         waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
         if let notice = history.setAsideNotice { bus.publish(.run(.notice(notice, .warning))) }
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
         for notice in SpoolNotices.atStart(
-            adopted: spool.adoptedAtStart, destinations: [config] + otherConfigs,
+            adopted: spool.adoptedAtStart, destinations: destinations,
             waiting: waiting, knownConfigIDs: knownConfigIDs)
         {
             bus.publish(.run(.notice(notice, .warning)))
@@ -207,7 +208,7 @@ public final class RelayRun {
         abort.onStop { wake.change { $0.aborted = true } }
         var workers: [any Runnable] = []
         var gates: [GalleryGate] = []
-        for destination in [config] + otherConfigs {
+        for destination in destinations {
             let id = destination.id.uuidString
             let gate = GalleryGate(backoff: options.policy.backoff, bus: bus, label: destination.label) { [spool] reachable in
                 spool.setReachable(reachable, destination: id)
@@ -220,7 +221,7 @@ public final class RelayRun {
                 do { workers.append(try DeliveryWorker(context: context)) } catch { throw .uploader(error) }
             }
         }
-        if let spec = config.renditionSpec {
+        if let spec = rendition {
             let stage = RenditionStage(spool: spool, spec: spec, bus: bus)
             Thread.detachNewThread { stage.run() }
         }
@@ -241,7 +242,7 @@ public final class RelayRun {
             }
         }
 
-        var queues = QueueWatch(spool: spool, configs: [config] + otherConfigs)
+        var queues = QueueWatch(spool: spool, configs: destinations)
         queues.publishChanges(on: bus)
         queues.publishUsage(on: bus)
         var seen = 0
@@ -297,7 +298,7 @@ public final class RelayRun {
         bus.flush(until: Date().addingTimeInterval(1))
         let counts = spool.counts()
         let held = spool.queues().compactMap { id, queue in
-            queue.held > 0 ? ([config] + otherConfigs).first { $0.id.uuidString == id }.map { ($0.label, queue.held) } : nil
+            queue.held > 0 ? destinations.first { $0.id.uuidString == id }.map { ($0.label, queue.held) } : nil
         }
         let s = state.snapshot
         if let stamped = stamper.summary { bus.publish(.run(.notice(stamped, .info))) }
@@ -311,7 +312,7 @@ public final class RelayRun {
         if let session {
             if counts.queued + counts.inFlight + counts.failed == 0 && !cancellation.isCancelled {
                 SessionCompletion.announce(
-                    session, configs: [config] + otherConfigs, environment: environment,
+                    session, configs: destinations, environment: environment,
                     policy: options.policy, cancellation: UploadCancellation(), bus: bus)
             } else {
                 bus.publish(

@@ -10,7 +10,7 @@ extension RunCommand {
     static let config = RepeatedOption.texts(
         "--config", "ID|NOTE",
         "upload with this config instead of the selected one; repeat it to deliver each "
-            + "photo to several (the first of normal priority is the primary)")
+            + "photo to several (each gets what its own config asks for: a rendition, held photos, low priority)")
     static let workers = Option.integer(
         "--workers", "N", "parallel uploads, each on its own kept-alive connection", default: RelayRun.Options(sources: []).workers,
         in: 1...16)

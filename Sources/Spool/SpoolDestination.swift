@@ -60,11 +60,12 @@ public struct SpoolDestinations: Sendable, Equatable {
         Dictionary(uniqueKeysWithValues: all.map { ($0.id, DestinationProgress(label: $0.label)) })
     }
 
-    /// The destination a photo still downloading is offered to: the first by priority, when it
-    /// takes growing files (an idle lower one taking it would make the first wait for the
-    /// commit). Nil: photos go once committed.
+    /// The destination a photo still downloading is offered to: the first of the leading
+    /// priority that takes growing files (one that does not, such as a gallery that holds photos
+    /// for review, waits for the commit in any case; a low-priority one must not take the uplink
+    /// from it). Nil: photos go once committed.
     var growingTaker: SpoolDestination? {
-        all.first.flatMap { $0.takesGrowing ? $0 : nil }
+        all.first { $0.takesGrowing && $0.lowPriority == all.first?.lowPriority }
     }
 
     /// Whether the run sends renditions.

@@ -100,3 +100,48 @@ final class RenditionDeliveryTests: XCTestCase {
         XCTAssertEqual(left, [], "nothing is left behind in the spool")
     }
 }
+
+/// Issue 49: a rendition belongs to the destination that asks for it, whatever its place in the
+/// run: an archive named after the gallery gets 1024 px copies while the gallery gets the
+/// camera's originals; two sizes in one run are refused at start, naming both.
+final class RenditionPerDestinationTests: XCTestCase {
+    func testAnArchiveNamedSecondGetsItsRenditionAndTheGalleryTheOriginal() throws {
+        let gallery = try GalleryProcess()
+        let archive = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery")
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", archive.uploadURL, "--note", "archive", "--max-edge", "1024").status, 0)
+        var originals: [String: Data] = [:]
+        for index in 1...2 {
+            let name = String(format: "IMG_%04d.JPG", index)
+            let staged = harness.root.appendingPathComponent(name)
+            originals[name] = try CameraJPEG.write(to: staged, .init(width: 2400, height: 1600, seed: 40 + index))
+            try FileManager.default.moveItem(at: staged, to: harness.dropFolder.appendingPathComponent(name))
+        }
+        let relay = try harness.startRun(["--config", "gallery", "--config", "archive"])
+        let arrived = try Subprocess.waitUntil(timeout: 90) {
+            try gallery.photos().count == 2 && archive.photos().count == 2 || !relay.isRunning
+        }
+        XCTAssertTrue(arrived, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        for photo in try gallery.photos() {
+            XCTAssertEqual(photo.sha256, SHA256.hex(try XCTUnwrap(originals[photo.name])), "the gallery gets the camera's file")
+        }
+        for photo in try archive.photos() {
+            let pixels = try CameraJPEG.probe(archive.photosDirectory.appendingPathComponent(photo.name))
+            XCTAssertEqual([pixels.width, pixels.height], [1024, 683], "the archive gets its rendition: \(photo.name)")
+        }
+    }
+
+    func testTwoSizesInOneRunAreRefusedNamingBoth() throws {
+        let gallery = try GalleryProcess()
+        let harness = try RelayHarness(sendingTo: gallery, note: "gallery", ["--max-edge", "2048"])
+        XCTAssertEqual(
+            try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "archive", "--max-edge", "1024").status, 0)
+        let refused = try harness.relay("run", "--folder", harness.dropFolder.path, "--config", "archive", "--config", "gallery")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(
+            refused.stderr.contains("'archive' and 'gallery' ask for different renditions") && refused.stderr.contains("one size"),
+            refused.stderr)
+    }
+}

@@ -170,6 +170,45 @@ final class HeldLegTests: XCTestCase {
         XCTAssertTrue(SpoolDestination(id: "A", label: "gallery", takesGrowing: true).takesGrowing)
     }
 
+    func testAHoldingGalleryLetsTheArchiveNamedAfterItReadTheDownloadInEitherOrder() throws {
+        let archive = SpoolDestination(id: "C", label: "archive", takesGrowing: true)
+        for order in [[gallery, archive], [archive, gallery]] {
+            var ledger = ledger(order)
+            var provisional = photo(1)
+            provisional.destinations = nil
+            _ = ledger.apply(.offer(provisional, offer: 1))
+            XCTAssertEqual(
+                ledger.apply(.claim(destination: "A", growing: .any, now: start, pid: 7)), [.wait(until: nil)],
+                "the gallery holds the photo: it waits for the commit and a decision")
+            XCTAssertEqual(
+                ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), [.handOut(.growing(offer: 1))],
+                "the archive reads the download, named first or second")
+        }
+    }
+
+    func testALowPriorityDestinationNeverReadsADownloadAheadOfTheGallery() throws {
+        let lowArchive = SpoolDestination(id: "C", label: "archive", lowPriority: true, takesGrowing: true)
+        var ledger = ledger([gallery, lowArchive])
+        var provisional = photo(1)
+        provisional.destinations = nil
+        _ = ledger.apply(.offer(provisional, offer: 1))
+        XCTAssertEqual(ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), [.wait(until: nil)])
+    }
+
+    func testARenditionOnTheSecondDestinationIsMadeAndSentThereOnly() throws {
+        let archive = SpoolDestination(id: "C", label: "archive", takesRendition: true)
+        let plain = SpoolDestination(id: "A", label: "gallery")
+        var ledger = ledger([plain, archive], rendition: "1024")
+        var entry = photo(1)
+        entry.destinations = ["A": DestinationProgress(label: "gallery"), "C": DestinationProgress(label: "archive")]
+        _ = ledger.apply(.admit(entry, offer: nil, now: start, pid: 7))
+        XCTAssertEqual(claim(&ledger, "A")?.rendition, nil, "the gallery, named first, takes the original at once")
+        XCTAssertNil(claim(&ledger, "C"), "the archive waits for its rendition")
+        var job: RenditionJob?
+        for case .render(let found) in ledger.apply(.claimRendition) { job = found }
+        XCTAssertNotNil(job, "made although the destination asking for it is not the first")
+    }
+
     func testAHeldLegsRenditionIsMadeWhileItWaits() throws {
         let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
         var ledger = ledger([rendered, backup], rendition: "2048")
