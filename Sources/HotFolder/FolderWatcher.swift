@@ -54,14 +54,18 @@ final class FolderWatcher {
             return true
         }
 
-        /// Waits up to `timeout` seconds; returns the relative paths of files closed after writing or
-        /// moved in meanwhile (empty on timeout).
-        func completedFiles(timeout: TimeInterval) -> [String] {
+        /// Waits up to `timeout` seconds for the folder to change; returns the relative paths of
+        /// files closed after writing or moved in meanwhile, and whether anything happened at all
+        /// (a file created, a folder added, the kernel's queue overflowed).
+        func changes(timeout: TimeInterval) -> (completed: [String], changed: Bool) {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(max(0, timeout) * 1000)) > 0 else { return [] }
+            guard poll(&poller, 1, Int32(max(0, timeout) * 1000)) > 0 else { return ([], false) }
             var completed: [String] = []
+            var changed = false
             InotifyEvents.read(descriptor) { event in
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
                 guard let folder = folders[event.watch], !event.name.isEmpty, !event.name.hasPrefix(".") else { return }
+                changed = true
                 let relative = folder.isEmpty ? event.name : folder + "/" + event.name
                 if event.mask & UInt32(IN_ISDIR) != 0 {
                     if event.mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 { _ = watch(relative: relative) }
@@ -69,11 +73,29 @@ final class FolderWatcher {
                     completed.append(relative)
                 }
             }
-            return completed
+            return (completed, changed)
+        }
+
+        /// Whether writers on other machines change the folder unseen: on NFS, SMB, CIFS, FUSE
+        /// (sshfs) and 9p mounts inotify hears only this machine's writes.
+        static func missesRemoteWrites(_ folder: URL) -> Bool {
+            guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return true }
+            // The mount the folder is on: the longest mount point it lies under.
+            var mount = (point: "", type: "")
+            for line in mounts.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count >= 3 else { continue }
+                let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
+                let under = folder.path == point || folder.path.hasPrefix(point.hasSuffix("/") ? point : point + "/")
+                if under && point.count >= mount.point.count { mount = (point, String(fields[2])) }
+            }
+            return ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph"].contains(mount.type) || mount.type.hasPrefix("fuse")
         }
     #else
         static func make(folder: URL) -> FolderWatcher? { nil }
 
-        func completedFiles(timeout: TimeInterval) -> [String] { [] }
+        func changes(timeout: TimeInterval) -> (completed: [String], changed: Bool) { ([], false) }
+
+        static func missesRemoteWrites(_ folder: URL) -> Bool { true }
     #endif
 }

@@ -53,6 +53,8 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
     /// Keys of files this run took, or said were taken before: the seen log holds both, and
     /// each is said at most once.
     private var known: Set<String> = []
+    /// Files whose taking failed in the last scan (a full disk): the next scan tries them again.
+    private var failedTakes: Set<String> = []
     /// Whether the folder was scanned once: what that scan declines is summed up in one line.
     private var scannedOnce = false
     public private(set) var skippedCount = 0
@@ -100,18 +102,37 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
         } else {
             report(.info("folder \(options.folder.path): watching for new photos"))
         }
+        let remote = watcher == nil || FolderWatcher.missesRemoteWrites(options.folder)
         while !stop.isStopped {
             scanOnce(stop: stop)
-            if let watcher {
-                completed.formUnion(watcher.completedFiles(timeout: options.pollSeconds))
-            } else {
+            guard let watcher else {
                 stop.sleep(options.pollSeconds)
+                continue
+            }
+            // Looked at again when the folder changes; on a clock only for what inotify cannot
+            // tell: a file still written has settled, a seen-log write is to be retried, or the
+            // folder is a network share. The one-second wait is to see `stop`.
+            let due = nextLook(remote: remote)
+            while !stop.isStopped {
+                let wait = min(due.map { $0.timeIntervalSinceNow } ?? 1, 1)
+                let change = watcher.changes(timeout: wait)
+                completed.formUnion(change.completed)
+                if change.changed || due.map({ Date() >= $0 }) == true { break }
             }
         }
     }
 
+    /// When the folder must be scanned again though inotify said nothing (nil: only on a change).
+    private func nextLook(remote: Bool) -> Date? {
+        let soonest = Date().addingTimeInterval(options.pollSeconds)
+        if remote || !unrecorded.isEmpty || !failedTakes.isEmpty { return soonest }
+        guard let settled = candidates.values.map({ $0.stableSince.addingTimeInterval(options.settleSeconds) }).min() else { return nil }
+        return max(settled, soonest)
+    }
+
     /// One pass over the folder: takes every file that has settled.
     public func scanOnce(stop: StopFlag) {
+        failedTakes.removeAll()
         for (key, file) in unrecorded {
             if (try? seen.record(key, file: file)) != nil { unrecorded[key] = nil }
         }
@@ -225,6 +246,7 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             report(.warning("\(file.relativePath) stays in the folder for now: \(error)"))
             if case .diskFull = error { stop.sleep(5) }
             candidates[file.relativePath] = nil
+            failedTakes.insert(file.relativePath)
         }
     }
 
