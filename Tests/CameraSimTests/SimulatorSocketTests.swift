@@ -207,9 +207,8 @@ final class SimulatorSocketTests: XCTestCase {
         defer { sim.stop() }
         let client = try PTPIPClient.connect(toSimulatorOn: sim.port)
         XCTAssertEqual(try client.openSession().code, .ok)
-        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 20) { sim.log.contains("no operation for 1.0 s") }, sim.log)
         XCTAssertThrowsError(try client.call(0x1004), "a client idle past the timeout is dropped")
-        XCTAssertTrue(sim.log.contains("no operation for 1.0 s"), sim.log)
     }
 
     func testDropEveryCutsTheLinkAgainAndAgain() throws {

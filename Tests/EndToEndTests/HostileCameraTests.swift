@@ -31,7 +31,14 @@ final class HostileCameraTests: XCTestCase {
             relay.stderr.contains(expected) && ((try? gallery.photos().count) ?? 0) >= wanted
         }
         XCTAssertTrue(seen, "relay never said '\(expected)':\n\(relay.stderr.suffix(3000))", file: file, line: line)
-        Thread.sleep(forTimeInterval: 1.5)
+        if wanted == 0 {
+            // Relay goes on: it comes back to the camera after what broke the session (the proof
+            // that the moment a crash would have come has passed; a photo delivered is its own).
+            let connections = { sim.log.components(separatedBy: "InitCommandRequest from").count }
+            let before = connections()
+            let cameBack = Subprocess.waitUntil(timeout: 30) { connections() > before || !relay.isRunning }
+            XCTAssertTrue(cameBack, "relay never came back to the camera:\n\(sim.log.suffix(2000))", file: file, line: line)
+        }
         XCTAssertTrue(relay.isRunning, "relay must go on: \(relay.stderr.suffix(2000))", file: file, line: line)
         XCTAssertEqual(relay.stop(signal: SIGINT, timeout: 20), 0, relay.stderr, file: file, line: line)
         XCTAssertFalse(relay.stderr.contains("Fatal error"), file: file, line: line)
