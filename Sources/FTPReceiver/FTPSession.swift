@@ -32,26 +32,14 @@ final class FTPSession: @unchecked Sendable {
     var startingTLS = false
     /// PROT P: data connections are TLS too.
     var protectData = false
-    /// What other threads touch: the data connection open now (for ``interrupt()`` to shut down)
-    /// and whether a newer upload of the same file cut this session's.
-    private struct DataState: Sendable {
-        var open: FTPStream?
-        var cutByRetry = false
-    }
-
-    private let dataState = LockedBox(DataState())
+    /// What other threads touch (FTPSession+Interrupt.swift).
+    let dataState = LockedBox(FTPSessionDataState())
 
     init(control: TCPConnection, context: FTPReceiverContext) {
         control.receiveUrgentDataInline()
         self.control = FTPStream(control)
         self.context = context
         clientHost = FTPPeer.host(of: control.peer)
-    }
-
-    /// Stops the session from another thread: its blocked reads end at once.
-    func interrupt() {
-        control.shutdown()
-        dataState.current.open?.shutdown()
     }
 
     func serve() {
@@ -119,20 +107,6 @@ final class FTPSession: @unchecked Sendable {
             return false
         }
     }
-
-    func setOpenData(_ connection: FTPStream?) {
-        dataState.withLockedValue { $0.open = connection }
-    }
-
-    /// Ends this session's upload for a newer one of the same file (the camera's retry on a new
-    /// connection): it is dead, or the camera would not have sent the file again.
-    func cutForRetry() {
-        dataState.withLockedValue { $0.cutByRetry = true }
-        interrupt()
-    }
-
-    /// Whether a newer upload of the same file cut this session's.
-    var wasCutForRetry: Bool { dataState.current.cutByRetry }
 
     /// The logged-in user's name (commands that need it run only after login).
     var userName: String { account?.name ?? "" }
