@@ -81,14 +81,28 @@ final class ReviewFeed: Sendable {
     func run() {
         spool.onChange { [events] in events.wake() }
         var nextUndoEnd = tick()
+        var lastLook = Date()
+        var lookDue: Date?
         while true {
-            let reasons = events.wait(until: nextUndoEnd)
+            let reasons = events.wait(until: [nextUndoEnd, lookDue].compactMap { $0 }.min())
             if applied.withLockedValue(\.stopped) { return }
             if reasons.contains(.files) { readJournal() }
+            // A burst changes the spool hundreds of times a second, and each look walks every
+            // photo: a change alone is looked at no more often than `spoolLookGap`.
+            let due = lastLook.addingTimeInterval(Self.spoolLookGap)
+            guard reasons.contains(.files) || reasons.contains(.deadline) || Date() >= due else {
+                lookDue = due
+                continue
+            }
+            lookDue = nil
+            lastLook = Date()
             announceHeld()
             nextUndoEnd = tick()
         }
     }
+
+    /// The shortest gap between two looks at the held photos that only a spool change asked for.
+    static let spoolLookGap: TimeInterval = 0.2
 
     /// Ends ``run()``; a page's decision waiting for it is answered without outcomes.
     func stop() {
