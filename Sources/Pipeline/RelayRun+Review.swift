@@ -36,10 +36,10 @@ public struct RunReview: Sendable {
         feed.onApproval(sink)
     }
 
-    /// The file that best shows the photo `id` small: its rendition when one is made, else the
+    /// The file that best shows the photo `id` small: its smallest rendition made, else the
     /// photo; nil once it left the spool.
     public func file(_ id: String) -> URL? {
-        spool.entry(id).map(spool.uploadURL(for:))
+        spool.entry(id).map(spool.smallestPictureURL(for:))
     }
 }
 

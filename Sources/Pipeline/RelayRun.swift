@@ -50,8 +50,9 @@ public final class RelayRun {
     /// Every photo goes to each; what each is sent (its rendition or the original, a photo still
     /// downloading, the photos its rule admits) is its own config's, whatever its place.
     public let destinations: [RequestConfig]
-    /// The rendition the destinations that ask for one are sent (a run makes one size).
-    let rendition: RenditionSpec?
+    /// The renditions the destinations ask for, each once (destinations that name the same spec
+    /// share its file).
+    let renditions: [RenditionSpec]
     let spool: Spool
     private let history: HistoryStore
     /// Writes the stamp template into the photos sent (`relay stamp`).
@@ -109,16 +110,9 @@ public final class RelayRun {
         } catch {
             throw .config(error)
         }
-        let asking = destinations.filter { $0.renditionSpec != nil }
-        if let first = asking.first, let other = asking.first(where: { $0.renditionSpec?.key != first.renditionSpec?.key }) {
-            throw .config(
-                .invalidSetting(
-                    "rendition",
-                    reason: "configs '\(first.label)' and '\(other.label)' ask for different renditions "
-                        + "(\(first.renditionSpec?.summary ?? "") and \(other.renditionSpec?.summary ?? "")); a run makes one size: "
-                        + "give them the same, or deliver them in two runs"))
+        renditions = destinations.compactMap(\.renditionSpec).reduce(into: []) { specs, spec in
+            if !specs.contains(where: { $0.key == spec.key }) { specs.append(spec) }
         }
-        rendition = asking.first?.renditionSpec
         if let name = options.session {
             guard SessionRecord.isValidName(name) else {
                 throw .source(
@@ -134,14 +128,14 @@ public final class RelayRun {
         let legs = SpoolDestinations(
             destinations.map {
                 SpoolDestination(
-                    id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, takesRendition: $0.renditionSpec != nil,
+                    id: $0.id.uuidString, label: $0.label, lowPriority: $0.priority == .low, rendition: $0.renditionSpec?.key,
                     takesGrowing: Destinations.acceptsGrowingFiles($0), rule: $0.sendRule, selection: $0.selectionPolicy)
             })
         do {
             // A destination that sends selected photos needs each photo's rating from its file.
             let selects = destinations.contains { $0.sendRule.readsSelection }
             spool = try Spool(
-                directory: home.spoolDirectory, limits: options.limits, renditionKey: rendition?.key,
+                directory: home.spoolDirectory, limits: options.limits,
                 destinations: legs, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })
         } catch {
             throw .spool(error)
@@ -187,7 +181,8 @@ public final class RelayRun {
                 .started(
                     RunDescription(
                         sources: sourceLabels, destinations: destinations.map(Self.describe), workers: options.workers,
-                        resumed: spool.pendingForRun(), rendition: rendition?.summary,
+                        resumed: spool.pendingForRun(),
+                        rendition: renditions.isEmpty ? nil : renditions.map(\.summary).joined(separator: "; "),
                         waitingElsewhere: waiting.map { WaitingElsewhere(label: $0.label, photos: $0.photos.count) }))))
         if let notice = history.setAsideNotice { bus.publish(.run(.notice(notice, .warning))) }
         for problem in spool.problems { bus.publish(.run(.notice("spool: \(problem)", .warning))) }
@@ -221,8 +216,8 @@ public final class RelayRun {
                 do { workers.append(try DeliveryWorker(context: context)) } catch { throw .uploader(error) }
             }
         }
-        if let spec = rendition {
-            let stage = RenditionStage(spool: spool, spec: spec, bus: bus)
+        if !renditions.isEmpty {
+            let stage = RenditionStage(spool: spool, specs: renditions, bus: bus)
             Thread.detachNewThread { stage.run() }
         }
         wake.change { $0.workersLeft = workers.count }

@@ -11,45 +11,50 @@ import Spool
     import Darwin
 #endif
 
-/// The rendition thread of a run whose config sends gallery-sized copies. It decodes each photo
-/// as it downloads (from the growing spool file), so that when the photo is committed only its
-/// last rows, the resampling and the encoding remain; a photo committed without that (a hot
-/// folder's, a retried one, one that arrived while another was decoded) is made from the spooled
-/// file. The rendition is stored beside the photo, and only then may the uploader have it.
+/// The rendition thread of a run whose destinations take smaller copies, one per spec they
+/// name. It decodes each photo as it downloads (from the growing spool file) for the streamed
+/// spec (``SpoolDestinations/streamedRendition``), so that when the photo is committed only its
+/// last rows, the resampling and the encoding remain; the other specs, and a photo committed
+/// without that (a hot folder's, a retried one, one that arrived while another was decoded), are
+/// made from the spooled file. A rendition is stored beside the photo, and only then may the
+/// legs that take it go.
 ///
-/// One thread, one decoder, reused photo after photo: a 2-core box needs the other core for
-/// downloads and uploads, and a photo that waits is decoded from the spool at disk speed.
+/// One thread, one decoder per spec, reused photo after photo: a 2-core box needs the other core
+/// for downloads and uploads, and a photo that waits is decoded from the spool at disk speed.
 ///
-/// `@unchecked Sendable`: `spool`, `spec` and `bus` are immutable after init; the `RenditionMaker` is local to `run()`'s thread.
+/// `@unchecked Sendable`: `spool`, `specs` and `bus` are immutable after init; the makers are local to `run()`'s thread.
 final class RenditionStage: @unchecked Sendable {
     private let spool: Spool
-    private let spec: RenditionSpec
+    private let specs: [String: RenditionSpec]
     private let bus: RunEventBus
 
-    init(spool: Spool, spec: RenditionSpec, bus: RunEventBus) {
+    init(spool: Spool, specs: [RenditionSpec], bus: RunEventBus) {
         self.spool = spool
-        self.spec = spec
+        self.specs = Dictionary(specs.map { ($0.key, $0) }) { first, _ in first }
         self.bus = bus
     }
 
     /// Runs until the spool is closed. Photos left without a rendition get one next run.
     func run() {
-        let maker: RenditionMaker?
-        do { maker = try RenditionMaker(spec: spec) } catch {
-            bus.publish(.run(.notice("renditions cannot be made (\(error)); photos are sent as originals", .warning)))
-            maker = nil
+        var makers: [String: RenditionMaker] = [:]
+        for (key, spec) in specs {
+            do { makers[key] = try RenditionMaker(spec: spec) } catch {
+                bus.publish(
+                    .run(.notice("renditions of \(spec.summary) cannot be made (\(error)); photos are sent as originals", .warning)))
+            }
         }
         while let work = spool.claimRenditionWork() {
             switch work {
-            case .committed(let entry):
+            case .committed(let entry, let spec):
                 let started = Date()
                 settle(
                     entry,
-                    make(entry, with: maker, started: started, streamed: false) { maker throws(RenditionError) in
-                        try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry))
+                    make(entry, spec: spec, with: makers[spec], started: started, streamed: false) { maker throws(RenditionError) in
+                        try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry, spec: spec))
                     })
-            case .growing(let photo):
-                guard let maker, let entry = follow(photo, with: maker) else {
+            case .growing(let photo, let spec):
+                let maker = makers[spec]
+                guard let maker, let entry = follow(photo, spec: spec, with: maker) else {
                     maker?.abandon()
                     spool.dropRenditionOffer(photo)
                     continue
@@ -57,7 +62,7 @@ final class RenditionStage: @unchecked Sendable {
                 // Timed from the commit: what the photo waited for its rendition once spooled.
                 settle(
                     entry,
-                    make(entry, with: maker, started: entry.spooledAt, streamed: true) { maker throws(RenditionError) in
+                    make(entry, spec: spec, with: maker, started: entry.spooledAt, streamed: true) { maker throws(RenditionError) in
                         try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path)
                     })
             }
@@ -68,8 +73,8 @@ final class RenditionStage: @unchecked Sendable {
     /// upload as its file grows. The committed entry once the download is committed (its
     /// rendition is then this thread's to finish); nil when the download was abandoned or the
     /// run stops first (the offered rendition is then withdrawn).
-    private func follow(_ photo: GrowingPhoto, with maker: RenditionMaker) -> SpoolEntry? {
-        maker.begin(destination: spool.renditionWorkURL(for: photo.entry))
+    private func follow(_ photo: GrowingPhoto, spec: String, with maker: RenditionMaker) -> SpoolEntry? {
+        maker.begin(destination: spool.renditionWorkURL(for: photo.entry, spec: spec))
         var upload: GrowingPhoto?
         var offset: Int64 = 0
         var wantsBytes = true
@@ -99,7 +104,7 @@ final class RenditionStage: @unchecked Sendable {
                     } else if let upload {
                         spool.renditionGrew(upload, to: maker.written)
                     } else if maker.writesAsItDecodes, maker.written > 0 {
-                        upload = spool.offerRendition(of: photo, written: maker.written)
+                        upload = spool.offerRendition(of: photo, spec: spec, written: maker.written)
                     }
                 }
             case .pending:
@@ -121,15 +126,15 @@ final class RenditionStage: @unchecked Sendable {
         }
     }
 
-    /// Makes the rendition (at ``Spool/renditionWorkURL(for:)``) with `body` and says what
-    /// became of it. `started`: when the photo began to wait for its rendition (for one decoded
-    /// as it arrived, its commit).
+    /// Makes the rendition for `spec` (at ``Spool/renditionWorkURL(for:spec:)``) with `body` and
+    /// says what became of it. `started`: when the photo began to wait for its rendition (for one
+    /// decoded as it arrived, its commit).
     private func make(
-        _ entry: SpoolEntry, with maker: RenditionMaker?, started: Date, streamed: Bool,
+        _ entry: SpoolEntry, spec: String, with maker: RenditionMaker?, started: Date, streamed: Bool,
         _ body: (RenditionMaker) throws(RenditionError) -> RenditionMaker.Outcome
     ) -> SpoolRendition {
         guard let maker else {
-            return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
+            return .original(spec: spec, photoKey: entry.idempotencyKey, reason: "renditions cannot be made on this machine")
         }
         do {
             switch try body(maker) {
@@ -142,15 +147,15 @@ final class RenditionStage: @unchecked Sendable {
                             RenditionResult(
                                 bytes: bytes, width: width, height: height,
                                 milliseconds: milliseconds, notes: notes, duringDownload: streamed))))
-                return .made(spec: spec.key, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
+                return .made(spec: spec, photoKey: entry.idempotencyKey, bytes: bytes, width: width, height: height)
             case .original(let reason):
                 bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: reason)))
-                return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: reason)
+                return .original(spec: spec, photoKey: entry.idempotencyKey, reason: reason)
             }
         } catch {
-            unlink(spool.renditionWorkURL(for: entry).path)
+            unlink(spool.renditionWorkURL(for: entry, spec: spec).path)
             bus.publish(.upload(.sentAsOriginal(entry.photoRef, reason: error.description)))
-            return .original(spec: spec.key, photoKey: entry.idempotencyKey, reason: error.description)
+            return .original(spec: spec, photoKey: entry.idempotencyKey, reason: error.description)
         }
     }
 }

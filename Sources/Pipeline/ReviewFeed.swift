@@ -189,7 +189,7 @@ final class ReviewFeed: Sendable {
         // Opened before the approval lets a worker send it, and the spool remove it.
         let sink = verdict == .approved ? approvalSink.withLockedValue { $0 } : nil
         var file: Int32 = -1
-        if sink != nil, let entry { file = open(spool.uploadURL(for: entry).path, O_RDONLY | O_CLOEXEC) }
+        if sink != nil, let entry { file = open(spool.smallestPictureURL(for: entry).path, O_RDONLY | O_CLOEXEC) }
         let decisions: [PhotoLedger.Decision]?
         do {
             decisions = try spool.decide(photo, verdict: verdict)

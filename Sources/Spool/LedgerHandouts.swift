@@ -32,10 +32,10 @@ public enum Handout: Sendable, Equatable {
     case growing(offer: Int)
 }
 
-/// What the rendition thread is handed, as the ledger names it.
+/// What the rendition thread is handed, as the ledger names it: a photo and the spec to make.
 public enum RenditionJob: Sendable, Equatable {
-    case committed(SpoolEntry)
-    case growing(offer: Int)
+    case committed(SpoolEntry, spec: String)
+    case growing(offer: Int, spec: String)
 }
 
 /// How a reading during a download ended for its reader.

@@ -66,12 +66,10 @@ public struct Leg: Sendable, Equatable {
     }
 }
 
-/// A photo in the ledger: its entry (as its sidecar says, without the legs), its legs, and its
-/// rendition's stage.
+/// A photo in the ledger: its entry (as its sidecar says, without the legs), its legs, and the
+/// stage of each rendition a queued leg of it takes.
 struct LedgerPhoto: Sendable {
     enum Rendition: Sendable, Equatable {
-        /// No leg of this run needs one (or the run makes none).
-        case notNeeded
         /// To be made before a leg that takes it may go.
         case awaiting
         /// Being made by the rendition thread (`offer`: from the photo as it downloaded).
@@ -86,13 +84,17 @@ struct LedgerPhoto: Sendable {
     /// By destination id; nil when its sidecar recorded none (a spool only looked after, holding
     /// a photo from an older relay): a run that delivers adopts its destinations.
     var legs: [String: Leg]?
-    var rendition: Rendition = .notNeeded
+    /// By spec (``RenditionSpec/key``): only the specs a queued leg of this run takes.
+    var renditions: [String: Rendition] = [:]
     /// Every leg settled: its files are being removed or moved to failed/.
     var finishing = false
 
+    /// The entry is kept without ``SpoolEntry/rendition``: that names what one worker is sent
+    /// (a sidecar from an older relay that carries one has it made again, per spec).
     init(_ entry: SpoolEntry, legs: [String: Leg]?) {
         var stored = entry
         stored.destinations = nil
+        stored.rendition = nil
         self.entry = stored
         self.legs = legs
     }
@@ -104,15 +106,15 @@ struct LedgerPhoto: Sendable {
         return entry
     }
 
-    /// The entry a worker of `destination` is handed: its leg's attempts, and the rendition only
-    /// for a destination that takes it (``Spool/uploadURL(for:)`` then gives the original).
+    /// The entry a worker of `destination` is handed: its leg's attempts, and the rendition it
+    /// takes, if any (``Spool/uploadURL(for:)`` then gives that file, else the original).
     func entry(for destination: SpoolDestination) -> SpoolEntry {
         var entry = snapshot
         if let leg = legs?[destination.id] {
             entry.attempts = leg.progress.attempts
             entry.inFlightSince = leg.inFlight?.since
         }
-        if !destination.takesRendition { entry.rendition = nil }
+        entry.rendition = destination.rendition.flatMap { entry.renditions?[$0] }
         return entry
     }
 
@@ -121,12 +123,11 @@ struct LedgerPhoto: Sendable {
     /// Whether the photographer selected it for `destination`.
     func selected(for destination: SpoolDestination) -> Bool { entry.isSelected(destination.selection) }
 
-    /// Its rendition is still to be made (or being made): a leg that takes it cannot go yet.
-    var waitsForRendition: Bool {
-        switch rendition {
-        case .awaiting, .making: return true
-        case .notNeeded, .made: return false
-        }
+    /// Its rendition for `spec` is still to be made (or being made): a leg that takes it cannot
+    /// go yet. A leg that takes the original (nil) never waits.
+    func waitsForRendition(_ spec: String?) -> Bool {
+        guard let spec, let stage = renditions[spec] else { return false }
+        return stage != .made
     }
 }
 
@@ -138,8 +139,8 @@ struct Offer: Sendable, Equatable {
         case offered
         /// A worker of this destination is reading it.
         case claimed(by: String)
-        /// The rendition thread is reading it.
-        case rendering
+        /// The rendition thread is reading it, to make the rendition for `spec`.
+        case rendering(spec: String)
         /// Its download is complete and being committed: no new reader.
         case closing
         /// A rendition upload whose photo is claimed for its worker; its sidecar is being written.

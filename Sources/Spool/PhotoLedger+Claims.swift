@@ -22,7 +22,7 @@ extension PhotoLedger {
     private func firstDue(for destination: SpoolDestination, at now: Date) -> String? {
         order.first { id in
             guard let photo = photos[id], !photo.finishing, photo.legs?[destination.id]?.isDue(at: now) == true else { return false }
-            return !destination.takesRendition || !photo.waitsForRendition
+            return !photo.waitsForRendition(destination.rendition)
         }
     }
 
@@ -32,7 +32,7 @@ extension PhotoLedger {
     private func nextRetry(for destination: SpoolDestination, after now: Date) -> Date? {
         order.compactMap { id -> Date? in
             guard let photo = photos[id], !photo.finishing, let leg = photo.legs?[destination.id], leg.isQueued, leg.inFlight == nil,
-                !destination.takesRendition || !photo.waitsForRendition
+                !photo.waitsForRendition(destination.rendition)
             else { return nil }
             return leg.notBefore.flatMap { $0 > now ? $0 : nil }
         }.min()
@@ -40,15 +40,16 @@ extension PhotoLedger {
 
     /// Takes the oldest photo still downloading that `destination` may read: a photo (in a run
     /// without renditions, for the destination that takes growing files) or a rendition being
-    /// made (for the destination that takes it, when it can send a body without a length).
+    /// made (for a destination that takes that spec, when it can send a body without a length).
     private mutating func oldestOffer(for destination: SpoolDestination, sizeUnknown: Bool) -> Int? {
         var candidates: [(id: String, offer: Offer, rendition: Bool)] = []
-        if renditionKey == nil && destinations.growingTaker?.id == destination.id {
+        if destinations.streamedRendition == nil && destinations.growingTaker?.id == destination.id {
             candidates += offers.filter { $0.value.stage == .offered && (sizeUnknown || $0.value.entry.bytes > 0) }
                 .map { ($0.key, $0.value, false) }
         }
-        if destination.takesRendition && destination.takesGrowing && sizeUnknown {
-            candidates += renditionUploads.filter { $0.value.stage == .offered }.map { ($0.key, $0.value, true) }
+        if let spec = destination.rendition, destination.takesGrowing && sizeUnknown {
+            candidates += renditionUploads.filter { $0.value.stage == .offered && $0.value.entry.rendition?.spec == spec }
+                .map { ($0.key, $0.value, true) }
         }
         guard let oldest = candidates.min(by: { $0.offer.offer < $1.offer.offer }) else { return nil }
         if oldest.rendition {
@@ -76,7 +77,7 @@ extension PhotoLedger {
                 guard let leg = photo.legs?[destination.id], leg.isQueued, !leg.held else { continue }
                 if leg.inFlight != nil { return true }
                 guard reachable else { continue }
-                if destination.takesRendition && photo.waitsForRendition { return true }
+                if photo.waitsForRendition(destination.rendition) { return true }
                 if leg.isDue(at: now) { return true }
             }
         }

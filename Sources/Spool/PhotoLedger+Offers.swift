@@ -65,7 +65,7 @@ extension PhotoLedger {
         queued.inFlightSince = nil
         queued.uploaderPID = nil
         let legs = entry.destinations ?? (destinations.all.isEmpty ? nil : destinations.initialProgress)
-        insert(LedgerPhoto(queued, legs: legs.map(Leg.legs)), renditionFileExists: false)
+        insert(LedgerPhoto(queued, legs: legs.map(Leg.legs)), renditionFiles: [])
         if let early = earlyRetries.removeValue(forKey: id) {
             changeLeg(id, early.destination) { $0.notBefore = early.notBefore }
         }
@@ -78,8 +78,8 @@ extension PhotoLedger {
                     handed.attempts = max(handed.attempts, read.entry.attempts)
                     return [.end(offer: offer, .committed(handed))]
                 }
-            case .rendering where photos[id]?.rendition == .awaiting:
-                photos[id]?.rendition = .making(offer: offer)
+            case .rendering(let spec) where photos[id]?.renditions[spec] == .awaiting:
+                photos[id]?.renditions[spec] = .making(offer: offer)
                 return [.end(offer: offer, .committed(photos[id]?.snapshot ?? entry))]
             default:
                 break
@@ -117,18 +117,24 @@ extension PhotoLedger {
 
     // MARK: - Renditions
 
-    /// The oldest committed photo whose rendition is to be made, else the oldest photo still
-    /// downloading (decoded as it arrives).
+    /// The oldest committed photo with a rendition to make (its specs in the run's order), else
+    /// the oldest photo still downloading, decoded as it arrives for the streamed spec
+    /// (``SpoolDestinations/streamedRendition``).
     mutating func claimRendition() -> [Action] {
         guard !closed else { return [.closed] }
-        if let id = order.first(where: { photos[$0]?.rendition == .awaiting && photos[$0]?.finishing == false }), let photo = photos[id] {
-            photos[id]?.rendition = .making(offer: nil)
-            return [.render(.committed(photo.snapshot))]
+        let specs = destinations.renditionKeys
+        for id in order {
+            guard let photo = photos[id], !photo.finishing, let spec = specs.first(where: { photo.renditions[$0] == .awaiting }) else {
+                continue
+            }
+            photos[id]?.renditions[spec] = .making(offer: nil)
+            return [.render(.committed(photo.snapshot, spec: spec))]
         }
-        if renditionKey != nil, let (id, offer) = offers.filter({ $0.value.stage == .offered }).min(by: { $0.value.offer < $1.value.offer })
+        if let spec = destinations.streamedRendition,
+            let (id, offer) = offers.filter({ $0.value.stage == .offered }).min(by: { $0.value.offer < $1.value.offer })
         {
-            offers[id]?.stage = .rendering
-            return [.render(.growing(offer: offer.offer))]
+            offers[id]?.stage = .rendering(spec: spec)
+            return [.render(.growing(offer: offer.offer, spec: spec))]
         }
         return [.wait(until: nil)]
     }
@@ -137,7 +143,9 @@ extension PhotoLedger {
     /// spooled photo once committed (or now, if it is).
     mutating func dropRenditionOffer(_ id: String, offer: Int) -> [Action] {
         let ended = takeBack(id, offer: offer, from: \.offers)
-        if ended.isEmpty, photos[id]?.rendition == .making(offer: offer) { photos[id]?.rendition = .awaiting }
+        if ended.isEmpty, let spec = photos[id]?.renditions.first(where: { $0.value == .making(offer: offer) })?.key {
+            photos[id]?.renditions[spec] = .awaiting
+        }
         return ended
     }
 
@@ -149,22 +157,29 @@ extension PhotoLedger {
         takeBack(id, offer: offer, from: \.renditionUploads)
     }
 
-    /// The rendition is stored and its sidecar says so: the photo may go. A worker that is
-    /// uploading the rendition as it was made gets the photo in flight, in the same step, so
-    /// that no other worker takes it from the queue in between.
-    mutating func renditionStored(_ id: String, now: Date, pid: Int32) -> [Action] {
+    /// The rendition for `spec` is stored and its sidecar says so: the legs that take it may go.
+    /// A worker that is uploading it as it was made gets the photo in flight, in the same step,
+    /// so that no other worker takes it from the queue in between. One no queued leg takes any
+    /// more (its leg settled meanwhile) is removed.
+    mutating func renditionStored(_ id: String, spec: String, now: Date, pid: Int32) -> [Action] {
         guard let photo = photos[id] else { return [] }
-        let stage: LedgerPhoto.Rendition = needsRendition(photo) ? .made : .notNeeded
-        photos[id]?.rendition = stage
-        guard let upload = renditionUploads[id] else { return [] }
-        if case .claimed(let by) = upload.stage, photos[id]?.entry.rendition?.bytes != nil, let destination = destinations[by],
+        var actions: [Action] = []
+        if neededRenditions(photo).contains(spec) {
+            photos[id]?.renditions[spec] = .made
+        } else {
+            photos[id]?.renditions[spec] = nil
+            if photo.entry.renditions?[spec]?.bytes != nil { actions.append(.removeRendition(id: id, spec: spec)) }
+            photos[id]?.entry.renditions?[spec] = nil
+        }
+        guard let upload = renditionUploads[id], upload.entry.rendition?.spec == spec else { return actions }
+        if case .claimed(let by) = upload.stage, photos[id]?.entry.renditions?[spec]?.bytes != nil, let destination = destinations[by],
             let entry = takeLeg(id, for: destination, offer: upload.offer, now: now, pid: pid)
         {
             renditionUploads[id]?.stage = .handingOver(to: by)
-            return [.handOver(offer: upload.offer, entry)]
+            return actions + [.handOver(offer: upload.offer, entry)]
         }
         renditionUploads[id] = nil
-        return [.end(offer: upload.offer, .abandoned)]
+        return actions + [.end(offer: upload.offer, .abandoned)]
     }
 
     /// The sidecar of a photo claimed for its rendition's worker was written (`saved`): the

@@ -54,10 +54,10 @@ extension PhotoLedger {
         offers[id].map { $0.offer == offer && $0.stage == .offered } ?? false
     }
 
-    /// Whether the rendition file of `id` is still needed.
-    public func keepsRendition(_ id: String) -> Bool {
+    /// Whether the rendition file of `id` for `spec` is still needed.
+    public func keepsRendition(_ id: String, spec: String) -> Bool {
         guard let photo = photos[id] else { return false }
-        return photo.rendition == .made && photo.entry.rendition?.bytes != nil
+        return photo.renditions[spec] == .made && photo.entry.renditions?[spec]?.bytes != nil
     }
 
     /// The leg of `id` to `destination`.

@@ -109,13 +109,8 @@ extension PhotoLedger {
         guard persisted else { return actions }
         let finishing = finishIfSettled(id, now: now)
         if !finishing.isEmpty { return actions + finishing }
-        if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
-            photos[id]?.rendition = .notNeeded
-            actions.append(.removeRendition(id: id))
-        }
-        // An undone rejection (or a change of mind) needs the rendition again.
-        awaitRenditionIfNeeded(id)
-        return actions + [.saveSidecar(id: id)]
+        // A rejected leg's rendition goes; an undone rejection (or a change of mind) needs it again.
+        return actions + reconcileRenditions(id) + [.saveSidecar(id: id)]
     }
 
     /// How many photos are held for at least one of this run's destinations, and their bytes

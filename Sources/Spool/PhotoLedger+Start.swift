@@ -5,9 +5,9 @@ import Foundation
 extension PhotoLedger {
     // MARK: - Maintenance
 
-    mutating func readmit(_ entry: SpoolEntry, renditionFileExists: Bool) -> [Action] {
+    mutating func readmit(_ entry: SpoolEntry, renditionFiles: Set<String>) -> [Action] {
         failed[entry.id] = nil
-        insert(LedgerPhoto(entry, legs: entry.destinations.map(Leg.legs)), renditionFileExists: renditionFileExists)
+        insert(LedgerPhoto(entry, legs: entry.destinations.map(Leg.legs)), renditionFiles: renditionFiles)
         return []
     }
 
@@ -23,7 +23,7 @@ extension PhotoLedger {
 
     // MARK: - Start
 
-    mutating func found(_ entry: SpoolEntry, renditionFileExists: Bool) -> [Action] {
+    mutating func found(_ entry: SpoolEntry, renditionFiles: Set<String>) -> [Action] {
         failed[entry.id] = nil
         var found = entry
         found.inFlightSince = nil
@@ -31,26 +31,26 @@ extension PhotoLedger {
         var actions: [Action] = []
         let adopted = entry.destinations == nil && !destinations.all.isEmpty
         if adopted { actions.append(.adopted) }
-        if let rendition = found.rendition, rendition.spec != renditionKey {
-            // Made for another config: this run sends what its own config asks for.
-            found.rendition = nil
-            if rendition.bytes != nil { actions.append(.removeRendition(id: entry.id)) }
+        let specs = destinations.renditionKeys
+        for (spec, rendition) in found.renditions ?? [:] where !specs.contains(spec) {
+            // Made for another config: this run sends what its own configs ask for.
+            found.renditions?[spec] = nil
+            if rendition.bytes != nil { actions.append(.removeRendition(id: entry.id, spec: spec)) }
         }
         let legs = adopted ? destinations.initialProgress : entry.destinations
-        insert(LedgerPhoto(found, legs: legs.map(Leg.legs)), renditionFileExists: renditionFileExists)
+        insert(LedgerPhoto(found, legs: legs.map(Leg.legs)), renditionFiles: renditionFiles)
         return actions
     }
 
-    /// Puts a photo in sequence order, waiting for its rendition when a leg needs one.
-    mutating func insert(_ photo: LedgerPhoto, renditionFileExists: Bool) {
+    /// Puts a photo in sequence order, waiting for each rendition a queued leg takes that is not
+    /// made (`renditionFiles`: the specs whose file is in the spool).
+    mutating func insert(_ photo: LedgerPhoto, renditionFiles: Set<String>) {
         var photo = photo
         let id = photo.entry.id
-        if needsRendition(photo) {
-            let made = photo.entry.rendition.map { $0.bytes == nil || renditionFileExists } ?? false
-            if !made { photo.entry.rendition = nil }
-            photo.rendition = made ? .made : .awaiting
-        } else {
-            photo.rendition = .notNeeded
+        for spec in neededRenditions(photo) {
+            let made = photo.entry.renditions?[spec].map { $0.bytes == nil || renditionFiles.contains(spec) } ?? false
+            if !made { photo.entry.renditions?[spec] = nil }
+            photo.renditions[spec] = made ? .made : .awaiting
         }
         photos[id] = photo
         let position = order.firstIndex { (photos[$0]?.entry.sequence ?? 0) > photo.entry.sequence } ?? order.endIndex
@@ -58,9 +58,9 @@ extension PhotoLedger {
         _ = judge(id, reconsidering: false)
     }
 
-    /// Whether one of the run's legs of `photo` that takes a rendition still has it queued.
-    func needsRendition(_ photo: LedgerPhoto) -> Bool {
-        guard renditionKey != nil, let legs = photo.legs else { return false }
-        return destinations.all.contains { $0.takesRendition && legs[$0.id]?.isQueued == true }
+    /// The renditions the run's queued legs of `photo` take.
+    func neededRenditions(_ photo: LedgerPhoto) -> Set<String> {
+        guard let legs = photo.legs else { return [] }
+        return Set(destinations.all.compactMap { legs[$0.id]?.isQueued == true ? $0.rendition : nil })
     }
 }

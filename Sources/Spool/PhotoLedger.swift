@@ -24,9 +24,6 @@ public struct PhotoLedger: Sendable {
     /// How long a rejection can be undone: the photo stays in the spool that long even once
     /// every other destination has it (an editor's mistaken tap).
     public static let undoWindow: TimeInterval = 120
-    /// The rendition spec the run sends (``RenditionSpec/key``), nil for originals.
-    public let renditionKey: String?
-
     /// Every photo in the spool, by id, and their ids in sequence order.
     var photos: [String: LedgerPhoto] = [:]
     var order: [String] = []
@@ -49,9 +46,8 @@ public struct PhotoLedger: Sendable {
     /// No more work is handed out.
     public internal(set) var closed = false
 
-    public init(destinations: SpoolDestinations, renditionKey: String?) {
+    public init(destinations: SpoolDestinations) {
         self.destinations = destinations
-        self.renditionKey = renditionKey
     }
 
     /// What happened, as the ledger is told it.
@@ -94,8 +90,8 @@ public struct PhotoLedger: Sendable {
         case withdrawRendition(id: String, offer: Int)
         /// The rendition is stored (or the original goes): recorded, not yet sendable.
         case renditionRecorded(id: String, SpoolRendition)
-        /// Its sidecar says so: the photo may go.
-        case renditionStored(id: String, now: Date, pid: Int32)
+        /// Its sidecar says so: the photo's legs that take `spec` may go.
+        case renditionStored(id: String, spec: String, now: Date, pid: Int32)
         /// The sidecar of a photo claimed for its rendition's upload was written (or not).
         case handedOver(id: String, offer: Int, saved: Bool)
 
@@ -105,15 +101,15 @@ public struct PhotoLedger: Sendable {
         /// A settled photo could not be moved to failed/: its refused legs are tried again.
         case finishFailed(id: String, now: Date)
         /// `relay retry`: a photo back from failed/.
-        case readmit(SpoolEntry, renditionFileExists: Bool)
+        case readmit(SpoolEntry, renditionFiles: Set<String>)
         /// `relay drop`: what the photo owes the destinations `query` names is forgotten.
         case release(id: String, query: String)
         /// Start: the photos in failed/, and the numbers found.
         case foundFailed([String: Set<String>])
         case numbering(persisted: Int, highestFound: Int)
         case takeSequence
-        /// Start: a photo found in the spool.
-        case found(SpoolEntry, renditionFileExists: Bool)
+        /// Start: a photo found in the spool (`renditionFiles`: the specs whose file is there).
+        case found(SpoolEntry, renditionFiles: Set<String>)
         /// Start: every photo was found; those every leg settled before a crash are finished.
         case started
         /// `.sequence` now holds this number.
@@ -151,8 +147,8 @@ public struct PhotoLedger: Sendable {
         case handOver(offer: Int, SpoolEntry)
         /// Write the photo's sidecar as the ledger has it now (skipped once it is finishing).
         case saveSidecar(id: String)
-        /// The photo's rendition file is no longer needed.
-        case removeRendition(id: String)
+        /// The photo's rendition file for `spec` is no longer needed.
+        case removeRendition(id: String, spec: String)
         /// Every leg settled: remove the photo (delivered) or move it to failed/ (refused),
         /// then tell ``Input/finished(id:refusedBy:)``.
         case finish(SpoolEntry, PhotoDestinations.Settlement)
@@ -193,13 +189,16 @@ public struct PhotoLedger: Sendable {
         case .offerRendition(let entry, let offer): return offerRendition(entry, offer: offer)
         case .withdrawRendition(let id, let offer): return withdrawRendition(id, offer: offer)
         case .renditionRecorded(let id, let rendition):
-            photos[id]?.entry.rendition = rendition
+            if var photo = photos[id] {
+                photo.entry.renditions = (photo.entry.renditions ?? [:]).merging([rendition.spec: rendition]) { $1 }
+                photos[id] = photo
+            }
             return []
-        case .renditionStored(let id, let now, let pid): return renditionStored(id, now: now, pid: pid)
+        case .renditionStored(let id, let spec, let now, let pid): return renditionStored(id, spec: spec, now: now, pid: pid)
         case .handedOver(let id, let offer, let saved): return handedOver(id, offer: offer, saved: saved)
         case .finished(let id, let refusedBy): return finished(id, refusedBy: refusedBy)
         case .finishFailed(let id, let now): return finishFailed(id, now: now)
-        case .readmit(let entry, let exists): return readmit(entry, renditionFileExists: exists)
+        case .readmit(let entry, let files): return readmit(entry, renditionFiles: files)
         case .release(let id, let query): return release(id, matching: query)
         case .foundFailed(let found):
             failed = found
@@ -210,7 +209,7 @@ public struct PhotoLedger: Sendable {
             nextSequence = top == Int.max ? top : top + 1
             return []
         case .takeSequence: return [.sequence(takeSequence())]
-        case .found(let entry, let exists): return found(entry, renditionFileExists: exists)
+        case .found(let entry, let files): return found(entry, renditionFiles: files)
         case .started: return order.flatMap { finishIfSettled($0) }
         case .persisted(let sequence):
             persistedSequence = max(persistedSequence, sequence)
@@ -296,13 +295,8 @@ public struct PhotoLedger: Sendable {
         _ = judge(id, reconsidering: false, now: now)
         let finishing = finishIfSettled(id, now: now)
         if !finishing.isEmpty { return finishing }
-        var actions: [Action] = []
-        if let photo = photos[id], photo.rendition != .notNeeded, !needsRendition(photo) {
-            // The others send the original: the rendition was this leg's.
-            photos[id]?.rendition = .notNeeded
-            actions.append(.removeRendition(id: id))
-        }
-        return actions + [.saveSidecar(id: id)]
+        // A rendition this leg alone took goes.
+        return reconcileRenditions(id) + [.saveSidecar(id: id)]
     }
 
     /// The photo is being finished once no leg is queued or in flight (a photo that recorded no
@@ -326,12 +320,26 @@ public struct PhotoLedger: Sendable {
         }.min()
     }
 
-    /// A leg that takes the rendition is queued again after the rendition was given up (its
-    /// leg was refused, or rejected): it is made again before that leg goes.
-    mutating func awaitRenditionIfNeeded(_ id: String) {
-        guard let photo = photos[id], needsRendition(photo), photo.rendition == .notNeeded else { return }
-        photos[id]?.entry.rendition = nil
-        photos[id]?.rendition = .awaiting
+    /// The photo's rendition stages as its queued legs need them: a spec no queued leg takes any
+    /// more is dropped (its file removed once made), and one a leg takes again (a refused or
+    /// rejected leg queued again) is made again before that leg goes.
+    mutating func reconcileRenditions(_ id: String) -> [Action] {
+        guard var photo = photos[id] else { return [] }
+        let needed = neededRenditions(photo)
+        var actions: [Action] = []
+        for (spec, stage) in photo.renditions where !needed.contains(spec) {
+            photo.renditions[spec] = nil
+            if stage == .made, photo.entry.renditions?[spec]?.bytes != nil {
+                photo.entry.renditions?[spec] = nil
+                actions.append(.removeRendition(id: id, spec: spec))
+            }
+        }
+        for spec in needed where photo.renditions[spec] == nil {
+            photo.entry.renditions?[spec] = nil
+            photo.renditions[spec] = .awaiting
+        }
+        photos[id] = photo
+        return actions
     }
 
     private mutating func finished(_ id: String, refusedBy: Set<String>?) -> [Action] {
@@ -353,8 +361,7 @@ public struct PhotoLedger: Sendable {
         }
         photos[id] = photo
         _ = judge(id, reconsidering: false, now: now)
-        awaitRenditionIfNeeded(id)
-        return [.saveSidecar(id: id)]
+        return reconcileRenditions(id) + [.saveSidecar(id: id)]
     }
 
     // MARK: - Numbers

@@ -74,8 +74,8 @@ extension Spool {
                 decided.reading[offer]?.end(outcome)
             case .saveSidecar(let id):
                 do { try saveSidecar(id) } catch { failed(error, at: sidecarURL(id)) }
-            case .removeRendition(let id):
-                unlink(renditionURL(id).path)
+            case .removeRendition(let id, let spec):
+                unlink(renditionURL(id, spec: spec).path)
             case .finish(let entry, let settlement):
                 do throws(SpoolError) { try finish(entry, settlement) } catch { failed(error, at: photoURL(entry.id)) }
             case .handOver(let offer, let entry):
@@ -113,7 +113,7 @@ extension Spool.State {
         for action in actions {
             switch action {
             case .end(let offer, _): named[offer] = reading.removeValue(forKey: offer)
-            case .handOut(.growing(let offer)), .render(.growing(let offer)), .handOver(let offer, _): named[offer] = reading[offer]
+            case .handOut(.growing(let offer)), .render(.growing(let offer, _)), .handOver(let offer, _): named[offer] = reading[offer]
             default: break
             }
         }

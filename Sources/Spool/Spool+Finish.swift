@@ -44,7 +44,7 @@ extension Spool {
             failure = Self.describe(error, at: sidecarURL(entry.id))
         }
         unlink(photoURL(entry.id).path)
-        unlink(renditionURL(entry.id).path)
+        for url in renditionURLs(entry) { unlink(url.path) }
         // The sidecar may be the last record of its number: it goes only once `.sequence` holds
         // it (if that write fails, a restart finds the delivered sidecar and cleans it up).
         if persistSequence(atLeast: entry.sequence) { unlink(sidecarURL(entry.id).path) }
@@ -68,8 +68,8 @@ extension Spool {
             try JSONStateFile<SpoolEntry>(url: failedDirectory.appendingPathComponent("\(entry.id).json")).save(failed)
             // A photo that vanished from the spool is still recorded as failed, not retried forever.
             guard rename(photoURL(entry.id).path, failedPhoto.path) == 0 || errno == ENOENT else { throw Errno.current("rename") }
-            // A retried photo gets its rendition made again.
-            unlink(renditionURL(entry.id).path)
+            // A retried photo gets its renditions made again.
+            for url in renditionURLs(entry) { unlink(url.path) }
             unlink(sidecarURL(entry.id).path)
             try Durable.syncFolder(failedDirectory.path)
             try Durable.syncFolder(directory.path)

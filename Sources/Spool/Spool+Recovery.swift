@@ -37,7 +37,7 @@ extension Spool {
             if entry.state == .delivered || !hasPhoto {
                 // Delivered, never committed (crash before the rename), or moved to failed/.
                 if entry.state == .delivered { unlink(photo) }
-                unlink(renditionURL(entry.id).path)
+                for url in renditionURLs(entry) { unlink(url.path) }
                 if numbersKept { unlink(sidecarURL(entry.id).path) }
                 continue
             }
@@ -46,8 +46,7 @@ extension Spool {
                 // here, so it stays queued (a permanent answer would fail it again).
                 unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
             }
-            let renditionExists = FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
-            if apply(.found(entry, renditionFileExists: renditionExists)).actions.contains(.adopted) { adoptedAtStart += 1 }
+            if apply(.found(entry, renditionFiles: renditionFiles(entry))).actions.contains(.adopted) { adoptedAtStart += 1 }
         }
         removeOrphanRenditions()
         // Every destination settled before a crash: finished now.
@@ -59,14 +58,15 @@ extension Spool {
         Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
     }
 
-    /// Renditions no photo needs: their photo has gone (a crash between removing the two files)
-    /// or no leg of this run takes them.
+    /// Renditions no photo needs: their photo has gone (a crash between removing the files), no
+    /// leg of this run takes their spec, or an older relay named them `<id>.rendition.jpg`.
     private func removeOrphanRenditions() {
-        let suffix = ".rendition.jpg"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasSuffix(suffix) {
-            let id = String(name.dropLast(suffix.count))
-            if !look({ $0.keepsRendition(id) }) { unlink(directory.appendingPathComponent(name).path) }
+        for name in names where name.hasSuffix(Self.renditionSuffix) {
+            let stem = name.dropLast(Self.renditionSuffix.count)
+            let (id, spec) =
+                stem.firstIndex(of: ".").map { (String(stem[..<$0]), String(stem[stem.index(after: $0)...])) } ?? (String(stem), "")
+            if !look({ $0.keepsRendition(id, spec: spec) }) { unlink(directory.appendingPathComponent(name).path) }
         }
     }
 

@@ -7,18 +7,18 @@ import RelayCore
     import Darwin
 #endif
 
-/// The spool's side of renditions: a committed photo waits for its gallery copy, which the one
-/// rendition thread makes (from the photo as it downloads, when it can) and the spool records
-/// (file renamed in first, sidecar second).
+/// The spool's side of renditions: a committed photo waits for the copy each of its destinations
+/// takes (one per spec), which the one rendition thread makes (the streamed spec from the photo
+/// as it downloads, when it can) and the spool records (file renamed in first, sidecar second).
 extension Spool {
-    /// What the rendition thread is given.
+    /// What the rendition thread is given, and the spec (``RenditionSpec/key``) to make.
     public enum RenditionWork: Sendable {
         /// A queued photo whose rendition is to be made, now being made.
-        case committed(SpoolEntry)
+        case committed(SpoolEntry, spec: String)
         /// A photo still downloading: decode it as it arrives. When it is committed,
         /// ``GrowingPhoto/ended`` says `.committed` and its rendition is being made (finish it
         /// with ``finishRendition(_:_:)``); abandoned, give it up with ``dropRenditionOffer(_:)``.
-        case growing(GrowingPhoto)
+        case growing(GrowingPhoto, spec: String)
     }
 
     /// Blocks until a queued photo needs its rendition, or (when none does) a photo starts
@@ -27,11 +27,11 @@ extension Spool {
     public func claimRenditionWork() -> RenditionWork? {
         let applied = awaitWork { .claimRendition }
         switch applied.actions.first {
-        case .render(.committed(let entry))?:
-            return .committed(entry)
-        case .render(.growing(let offer))?:
+        case .render(.committed(let entry, let spec))?:
+            return .committed(entry, spec: spec)
+        case .render(.growing(let offer, let spec))?:
             guard let photo = applied.reading[offer] else { preconditionFailure("an offer is registered in the step that makes it") }
-            return .growing(photo)
+            return .growing(photo, spec: spec)
         default:
             return nil
         }
@@ -44,16 +44,19 @@ extension Spool {
         apply(.dropRenditionOffer(id: photo.entry.id, offer: photo.offer))
     }
 
-    /// Offers the rendition of `photo`, being written at ``renditionWorkURL(for:)`` while the
-    /// photo downloads, to an idle upload worker that can send a body of unknown length, so that
-    /// it goes out as it is made. Its last byte is readable only once the photo is committed and
-    /// the rendition stored (``finishRendition(_:_:)``); then the worker has the photo in flight.
-    /// Nil when the file cannot be opened (the rendition then goes once stored).
-    public func offerRendition(of photo: GrowingPhoto, written: Int64) -> GrowingPhoto? {
+    /// Offers the rendition for `spec` of `photo`, being written at ``renditionWorkURL(for:spec:)``
+    /// while the photo downloads, to an idle upload worker of a destination that takes `spec` and
+    /// can send a body of unknown length, so that it goes out as it is made. Its last byte is
+    /// readable only once the photo is committed and the rendition stored
+    /// (``finishRendition(_:_:)``); then the worker has the photo in flight. Nil when the file
+    /// cannot be opened (the rendition then goes once stored).
+    public func offerRendition(of photo: GrowingPhoto, spec: String, written: Int64) -> GrowingPhoto? {
         var entry = photo.entry
         entry.bytes = 0
-        entry.rendition = .made(spec: renditionKey ?? "", photoKey: entry.idempotencyKey, bytes: 0, width: 0, height: 0)
-        guard let upload = GrowingPhoto(entry: entry, url: renditionWorkURL(for: entry), written: written, offer: takeOfferNumber())
+        entry.rendition = .made(spec: spec, photoKey: entry.idempotencyKey, bytes: 0, width: 0, height: 0)
+        guard
+            let upload = GrowingPhoto(
+                entry: entry, url: renditionWorkURL(for: entry, spec: spec), written: written, offer: takeOfferNumber())
         else { return nil }
         apply(.offerRendition(entry, offer: upload.offer), registering: upload)
         return upload
@@ -70,35 +73,37 @@ extension Spool {
         apply(.withdrawRendition(id: upload.entry.id, offer: upload.offer))
     }
 
-    /// Where the rendition of `entry` is written before ``finishRendition(_:_:)`` (in
+    /// Where the rendition for `spec` of `entry` is written before ``finishRendition(_:_:)`` (in
     /// `.incoming/`, so that a half-written one is discarded on start, never sent).
-    public func renditionWorkURL(for entry: SpoolEntry) -> URL {
-        incomingDirectory.appendingPathComponent("\(entry.id).rendition.jpg")
+    public func renditionWorkURL(for entry: SpoolEntry, spec: String) -> URL {
+        incomingDirectory.appendingPathComponent("\(entry.id).\(spec)\(Self.renditionSuffix)")
     }
 
-    /// Records how `entry` is sent: with a rendition (its file, complete and fsynced at
-    /// ``renditionWorkURL(for:)``, is renamed in before the sidecar says so) or as the original.
-    /// Only then may the photo go; a worker that uploaded the rendition as it was made gets it in
-    /// flight. If the rendition cannot be stored, the original is sent this run and the error
-    /// thrown (a restart makes the rendition again).
+    /// Records how `entry` is sent to the destinations that take `rendition.spec`: with a
+    /// rendition (its file, complete and fsynced at ``renditionWorkURL(for:spec:)``, is renamed
+    /// in before the sidecar says so) or as the original. Only then may those legs go; a worker
+    /// that uploaded the rendition as it was made gets it in flight. If the rendition cannot be
+    /// stored, the original is sent this run and the error thrown (a restart makes it again).
     public func finishRendition(_ entry: SpoolEntry, _ rendition: SpoolRendition) throws(SpoolError) {
         var failure: SpoolError?
+        let work = renditionWorkURL(for: entry, spec: rendition.spec)
+        let stored = renditionURL(entry.id, spec: rendition.spec)
         do {
             if rendition.bytes != nil {
-                try Durable.rename(renditionWorkURL(for: entry).path, to: renditionURL(entry.id).path, syncingSource: false)
+                try Durable.rename(work.path, to: stored.path, syncingSource: false)
             }
             apply(.renditionRecorded(id: entry.id, rendition))
             try saveSidecar(entry.id)
         } catch {
-            unlink(renditionWorkURL(for: entry).path)
-            unlink(renditionURL(entry.id).path)
-            let problem = Self.describe(error, at: renditionURL(entry.id))
+            unlink(work.path)
+            unlink(stored.path)
+            let problem = Self.describe(error, at: stored)
             failure = problem
             let original = SpoolRendition.original(
                 spec: rendition.spec, photoKey: entry.idempotencyKey, reason: "its rendition could not be stored (\(problem))")
             apply(.renditionRecorded(id: entry.id, original))
         }
-        apply(.renditionStored(id: entry.id, now: Date(), pid: getpid()))
+        apply(.renditionStored(id: entry.id, spec: rendition.spec, now: Date(), pid: getpid()))
         if let failure { throw failure }
     }
 }

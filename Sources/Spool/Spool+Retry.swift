@@ -38,8 +38,7 @@ extension Spool {
             } catch {
                 throw Self.describe(error, at: photoURL(entry.id))
             }
-            let renditionExists = FileManager.default.fileExists(atPath: renditionURL(entry.id).path)
-            apply(.readmit(entry, renditionFileExists: renditionExists))
+            apply(.readmit(entry, renditionFiles: renditionFiles(entry)))
             moved.append(entry)
         }
         return moved

@@ -29,8 +29,8 @@ enum SpoolWrite: Hashable, Sendable {
 
 /// The durable, bounded queue between the tether and the uploader.
 ///
-/// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `<id>.rendition.jpg` (its gallery
-/// copy, when the run makes one), `failed/` (permanent failures), `.incoming/` (partial writes,
+/// On disk: `<id>.jpg` with its `<id>.json` sidecar (queued), `<id>.<spec>.rendition.jpg` (a
+/// smaller copy, one per spec its destinations take), `failed/` (permanent failures), `.incoming/` (partial writes,
 /// discarded on start). A photo becomes part of the spool only when
 /// its fully written, fsynced file is renamed in, after its sidecar. One `Spool` owns a folder at
 /// a time (an flock on `.lock`). What happens to each photo is decided by its ``PhotoLedger``, a
@@ -43,9 +43,6 @@ enum SpoolWrite: Hashable, Sendable {
 public final class Spool: @unchecked Sendable {
     public let directory: URL
     public let limits: SpoolLimits
-    /// The rendition spec (``RenditionSpec/key``) photos are sent as to a destination that takes
-    /// renditions, nil for originals.
-    public let renditionKey: String?
     /// The run's destinations (``SpoolDestinations/none``: the spool is looked after, not delivered from).
     public let destinations: SpoolDestinations
     /// Reads what a committed photo's file says of it (its rating, the camera that made it).
@@ -75,19 +72,18 @@ public final class Spool: @unchecked Sendable {
 
     /// Opens (creating if needed) the spool in `directory`, finishing what a crash interrupted:
     /// partial writes are discarded, delivered photos removed, the rest queued in arrival order
-    /// (those without a rendition for `renditionKey` wait for one). Without `destinations` the
+    /// (those without the rendition a destination takes wait for it). Without `destinations` the
     /// spool is looked after (`relay retry`, `relay drop`, `relay status`), not delivered from.
     /// `readHeader` reads what a photo's file says of it as it is committed.
     public init(
-        directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil, destinations: SpoolDestinations = .none,
+        directory: URL, limits: SpoolLimits = SpoolLimits(), destinations: SpoolDestinations = .none,
         readHeader: (@Sendable (URL) -> HeaderFacts)? = nil
     ) throws(SpoolError) {
         self.directory = directory
         self.limits = limits
-        self.renditionKey = renditionKey
         self.destinations = destinations
         self.readHeader = readHeader
-        state = LockedBox(State(ledger: PhotoLedger(destinations: destinations, renditionKey: renditionKey)))
+        state = LockedBox(State(ledger: PhotoLedger(destinations: destinations)))
         for folder in [directory, directory.appendingPathComponent("failed"), directory.appendingPathComponent(".incoming")] {
             do { try StateDirectory.create(folder) } catch { throw .state(error) }
         }
@@ -173,9 +169,18 @@ public final class Spool: @unchecked Sendable {
     /// Where the photo of a queued or in-flight entry is.
     public func photoURL(for entry: SpoolEntry) -> URL { photoURL(entry.id) }
 
-    /// What the upload of `entry` sends: its rendition once made, else the photo.
+    /// What the upload of `entry` (as a worker is handed it) sends: its destination's rendition
+    /// once made, else the photo.
     public func uploadURL(for entry: SpoolEntry) -> URL {
-        entry.sendsRendition ? renditionURL(entry.id) : photoURL(entry.id)
+        guard let rendition = entry.rendition, rendition.bytes != nil else { return photoURL(entry.id) }
+        return renditionURL(entry.id, spec: rendition.spec)
+    }
+
+    /// The file that shows `entry` best when small: its smallest rendition made, else the photo.
+    public func smallestPictureURL(for entry: SpoolEntry) -> URL {
+        let made = (entry.renditions ?? [:]).values.filter { $0.bytes != nil }
+        guard let smallest = made.min(by: { ($0.bytes ?? 0) < ($1.bytes ?? 0) }) else { return photoURL(entry.id) }
+        return renditionURL(entry.id, spec: smallest.spec)
     }
 
     /// Counts for the progress line, without reading any file.
@@ -188,7 +193,19 @@ public final class Spool: @unchecked Sendable {
     var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
     func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
     func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
-    func renditionURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).rendition.jpg") }
+    /// `<id>.<spec>.rendition.jpg`: one file per spec a destination of the photo takes.
+    func renditionURL(_ id: String, spec: String) -> URL { directory.appendingPathComponent("\(id).\(spec)\(Self.renditionSuffix)") }
+    static let renditionSuffix = ".rendition.jpg"
+
+    /// Every rendition file `entry` may have: the specs it records and those the run makes.
+    func renditionURLs(_ entry: SpoolEntry) -> [URL] {
+        Set((entry.renditions ?? [:]).keys).union(destinations.renditionKeys).map { renditionURL(entry.id, spec: $0) }
+    }
+
+    /// The specs of `entry` whose rendition file is in the spool.
+    func renditionFiles(_ entry: SpoolEntry) -> Set<String> {
+        Set((entry.renditions ?? [:]).keys.filter { FileManager.default.fileExists(atPath: renditionURL(entry.id, spec: $0).path) })
+    }
 
     func makeEntry(_ identity: PhotoIdentity, sequence: Int, uploadName: String) -> SpoolEntry {
         var entry = SpoolEntry(

@@ -13,8 +13,10 @@ public struct SpoolDestination: Sendable, Equatable {
     public var label: String
     /// Uses the uplink only while no photo waits for a destination of normal priority.
     public var lowPriority: Bool
-    /// Sent the run's rendition of each photo instead of the original (a photo waits for it).
-    public var takesRendition: Bool
+    /// The rendition it is sent instead of each original (``RenditionSpec/key``; a photo waits
+    /// for it), nil for originals. Each destination names its own; destinations that name the
+    /// same spec share one file.
+    public var rendition: String?
     /// Can be handed a photo (or its rendition) while it still downloads (cut-through).
     public var takesGrowing: Bool
     /// Which photos it is sent; a photo the rule does not admit (yet) is held for it.
@@ -25,17 +27,20 @@ public struct SpoolDestination: Sendable, Equatable {
     /// `takesGrowing` stays off for a destination whose rule holds photos: a photo still
     /// downloading has had no decision.
     public init(
-        id: String, label: String, lowPriority: Bool = false, takesRendition: Bool = false, takesGrowing: Bool = false,
+        id: String, label: String, lowPriority: Bool = false, rendition: String? = nil, takesGrowing: Bool = false,
         rule: SendRule = .all, selection: SelectionPolicy = SelectionPolicy()
     ) {
         self.id = id
         self.label = label
         self.lowPriority = lowPriority
-        self.takesRendition = takesRendition
+        self.rendition = rendition
         self.takesGrowing = takesGrowing && !rule.holds
         self.rule = rule
         self.selection = selection
     }
+
+    /// Sent a rendition rather than the original.
+    public var takesRendition: Bool { rendition != nil }
 }
 
 /// The destinations of a run, by priority: those of normal priority first, each group in the
@@ -68,8 +73,14 @@ public struct SpoolDestinations: Sendable, Equatable {
         all.first { $0.takesGrowing && $0.lowPriority == all.first?.lowPriority }
     }
 
-    /// Whether the run sends renditions.
-    var makesRenditions: Bool {
-        all.contains(where: \.takesRendition)
+    /// The rendition specs the run makes, each once, in the destinations' order.
+    public var renditionKeys: [String] {
+        all.compactMap(\.rendition).reduce(into: []) { keys, key in if !keys.contains(key) { keys.append(key) } }
+    }
+
+    /// The spec decoded while a photo downloads (one decoder reads a download): the first
+    /// destination's that takes a rendition. The others' are made from the committed photo.
+    var streamedRendition: String? {
+        all.first(where: \.takesRendition)?.rendition
     }
 }

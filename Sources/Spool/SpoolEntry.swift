@@ -39,7 +39,10 @@ public struct SpoolEntry: Codable, Sendable, Equatable, Identifiable {
     public var uploaderPID: Int32?
     public var lastError: String?
     public var lastStatusCode: Int?
-    /// The gallery copy, once made (when the run's config asks for one).
+    /// The renditions made of it (or the originals sent instead), by spec (``SpoolRendition/spec``).
+    public var renditions: [String: SpoolRendition]?
+    /// What a worker is sent instead of the photo: set only in the entry handed to a worker of
+    /// a destination that takes a rendition (``renditions`` keeps them all).
     public var rendition: SpoolRendition?
     /// Per destination (by config id), when the photo goes to several: it leaves the spool once
     /// every one has it, or moves to failed/ once every one has settled and one refused it.

@@ -133,15 +133,47 @@ final class RenditionPerDestinationTests: XCTestCase {
         }
     }
 
-    func testTwoSizesInOneRunAreRefusedNamingBoth() throws {
+    /// A gallery at 2048 px and an archive at 1024 px in one run, from a camera: the gallery's
+    /// copy is decoded as each photo downloads, the archive's made from the spool; each gets its
+    /// own size under its own key, and no rendition file is left once both have every photo.
+    func testAGalleryAndAnArchiveEachGetTheirOwnSizeFromTheCamera() throws {
         let gallery = try GalleryProcess()
+        let archive = try GalleryProcess()
         let harness = try RelayHarness(sendingTo: gallery, note: "gallery", ["--max-edge", "2048"])
         XCTAssertEqual(
-            try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "archive", "--max-edge", "1024").status, 0)
-        let refused = try harness.relay("run", "--folder", harness.dropFolder.path, "--config", "archive", "--config", "gallery")
-        XCTAssertNotEqual(refused.status, 0)
-        XCTAssertTrue(
-            refused.stderr.contains("'archive' and 'gallery' ask for different renditions") && refused.stderr.contains("one size"),
-            refused.stderr)
+            try harness.relay("config", "add", "--url", archive.uploadURL, "--note", "archive", "--max-edge", "1024").status, 0)
+        let card = harness.root.appendingPathComponent("card")
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        for index in 1...2 {
+            try CameraJPEG.write(to: card.appendingPathComponent("IMG_\(index).JPG"), .init(width: 2400, height: 1600, seed: 60 + index))
+        }
+        let camera = try CameraSimProcess(profile: "generic", arguments: ["--photos", card.path, "--rate-limit", "4M"])
+        defer { _ = camera.stop() }
+        let relay = try harness.startCameraRun(camera.cameraURL, ["--config", "archive", "--config", "gallery"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { relay.stderr.contains("connected to") }, relay.stderr)
+        for shot in 1...2 {
+            camera.shootByStdin()
+            let arrived = try Subprocess.waitUntil(timeout: 90) {
+                try gallery.photos().count >= shot && archive.photos().count >= shot || !relay.isRunning
+            }
+            XCTAssertTrue(arrived, "shot \(shot): \(relay.stderr.suffix(3000))")
+        }
+        XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
+        for (destination, size) in [(gallery, [2048, 1365]), (archive, [1024, 683])] {
+            let photos = try destination.photos()
+            XCTAssertEqual(photos.count, 2)
+            for photo in photos {
+                let pixels = try CameraJPEG.probe(destination.photosDirectory.appendingPathComponent(photo.name))
+                XCTAssertEqual([pixels.width, pixels.height], size, photo.name)
+            }
+        }
+        let galleryKeys = Set(try gallery.photos().compactMap(\.idempotencyKey))
+        let archiveKeys = Set(try archive.photos().compactMap(\.idempotencyKey))
+        XCTAssertEqual(galleryKeys.count, 2)
+        XCTAssertTrue(galleryKeys.isDisjoint(with: archiveKeys), "each size has its own key: \(galleryKeys) \(archiveKeys)")
+        XCTAssertTrue(relay.stderr.contains("decoded as it downloaded"), "the gallery's size is streamed: \(relay.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: harness.home.appendingPathComponent("spool").path)
+        XCTAssertFalse(left.contains { $0.hasSuffix(".rendition.jpg") }, "\(left)")
     }
 }

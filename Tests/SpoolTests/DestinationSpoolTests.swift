@@ -9,7 +9,7 @@ import XCTest
 /// leaves only once every destination has it, the low-priority rule, and retries per destination.
 final class DestinationSpoolTests: XCTestCase {
     private var folder: URL!
-    private let gallery = SpoolDestination(id: "GALLERY", label: "gallery", takesRendition: true, takesGrowing: true)
+    private let gallery = SpoolDestination(id: "GALLERY", label: "gallery", takesGrowing: true)
     private var destinations: SpoolDestinations { SpoolDestinations([gallery, SpoolDestination(id: "BACKUP", label: "backup")]) }
 
     override func setUpWithError() throws {
@@ -58,10 +58,13 @@ final class DestinationSpoolTests: XCTestCase {
     /// rendition goes to the destination the queue feeds, every other one is sent the original
     /// under the original's key, and a refusal anywhere sends the photo to failed/ once all settled.
     func testEveryDestinationIsServedThroughTheSameCalls() throws {
-        let spool = try Spool(directory: folder, renditionKey: "w800", destinations: destinations)
+        let resized = SpoolDestination(id: "GALLERY", label: "gallery", rendition: "w800", takesGrowing: true)
+        let spool = try Spool(
+            directory: folder, destinations: SpoolDestinations([resized, SpoolDestination(id: "BACKUP", label: "backup")]))
         let photo = try add(spool, "A.JPG")
         let rendering = try XCTUnwrap(spool.claimCommittedRendition())
-        XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: rendering).path, contents: Data([1, 2, 3])))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: spool.renditionWorkURL(for: rendering, spec: "w800").path, contents: Data([1, 2, 3])))
         try spool.finishRendition(rendering, .made(spec: "w800", photoKey: photo.idempotencyKey, bytes: 3, width: 2, height: 1))
 
         guard case .spooled(let forBackup)? = spool.claimWork(for: "BACKUP", growing: .any) else {
@@ -74,7 +77,7 @@ final class DestinationSpoolTests: XCTestCase {
         guard case .spooled(let forGallery)? = spool.claimWork(for: "GALLERY", growing: .any) else {
             return XCTFail("nothing for the gallery")
         }
-        XCTAssertEqual(spool.uploadURL(for: forGallery).lastPathComponent, "\(photo.id).rendition.jpg")
+        XCTAssertEqual(spool.uploadURL(for: forGallery).lastPathComponent, "\(photo.id).w800.rendition.jpg")
         XCTAssertEqual(forGallery.deliveryKey, "\(photo.idempotencyKey)-w800")
 
         try spool.settle(forBackup, for: "BACKUP", .failed(error: "550 permission denied", statusCode: nil))

@@ -19,8 +19,8 @@ final class HeldLegTests: XCTestCase {
         return entry
     }
 
-    private func ledger(_ destinations: [SpoolDestination]? = nil, rendition: String? = nil) -> PhotoLedger {
-        PhotoLedger(destinations: SpoolDestinations(destinations ?? [gallery, backup]), renditionKey: rendition)
+    private func ledger(_ destinations: [SpoolDestination]? = nil) -> PhotoLedger {
+        PhotoLedger(destinations: SpoolDestinations(destinations ?? [gallery, backup]))
     }
 
     private func claim(_ ledger: inout PhotoLedger, _ destination: String) -> SpoolEntry? {
@@ -122,7 +122,7 @@ final class HeldLegTests: XCTestCase {
         entry.destinations?["A"]?.decidedAt = start
         entry.destinations?["B"]?.state = .delivered
         var ledger = ledger()
-        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        _ = ledger.apply(.found(entry, renditionFiles: []))
         XCTAssertNil(finishing(ledger.apply(.started)), "decisions are applied first: an undo may still come")
         XCTAssertEqual(finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered)
     }
@@ -145,7 +145,7 @@ final class HeldLegTests: XCTestCase {
         var entry = photo(1)
         entry.destinations?["A"]?.state = .rejected
         var ledger = ledger()
-        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        _ = ledger.apply(.found(entry, renditionFiles: []))
         XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .rejected, "no verdict is known yet at start: the record stands")
         XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .unchanged, "backup": .unchanged])
     }
@@ -196,9 +196,9 @@ final class HeldLegTests: XCTestCase {
     }
 
     func testARenditionOnTheSecondDestinationIsMadeAndSentThereOnly() throws {
-        let archive = SpoolDestination(id: "C", label: "archive", takesRendition: true)
+        let archive = SpoolDestination(id: "C", label: "archive", rendition: "1024")
         let plain = SpoolDestination(id: "A", label: "gallery")
-        var ledger = ledger([plain, archive], rendition: "1024")
+        var ledger = ledger([plain, archive])
         var entry = photo(1)
         entry.destinations = ["A": DestinationProgress(label: "gallery"), "C": DestinationProgress(label: "archive")]
         _ = ledger.apply(.admit(entry, offer: nil, now: start, pid: 7))
@@ -210,8 +210,8 @@ final class HeldLegTests: XCTestCase {
     }
 
     func testAHeldLegsRenditionIsMadeWhileItWaits() throws {
-        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
-        var ledger = ledger([rendered, backup], rendition: "2048")
+        let rendered = SpoolDestination(id: "A", label: "gallery", rendition: "2048", rule: .approved)
+        var ledger = ledger([rendered, backup])
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         var job: RenditionJob?
         for case .render(let found) in ledger.apply(.claimRendition) { job = found }
@@ -229,15 +229,15 @@ final class HeldLegTests: XCTestCase {
     }
 
     func testRejectUndoApproveMakesTheRenditionAgain() throws {
-        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
-        var ledger = ledger([rendered, backup], rendition: "2048")
+        let rendered = SpoolDestination(id: "A", label: "gallery", rendition: "2048", rule: .approved)
+        var ledger = ledger([rendered, backup])
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         var jobs = 0
         for case .render in ledger.apply(.claimRendition) { jobs += 1 }
         XCTAssertEqual(jobs, 1)
         _ = ledger.apply(.renditionRecorded(id: "photo1", .made(spec: "2048", photoKey: "photo1", bytes: 10, width: 20, height: 10)))
-        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
-        XCTAssertTrue(decide(&ledger, "photo1", .rejected).contains(.removeRendition(id: "photo1")))
+        _ = ledger.apply(.renditionStored(id: "photo1", spec: "2048", now: start, pid: 7))
+        XCTAssertTrue(decide(&ledger, "photo1", .rejected).contains(.removeRendition(id: "photo1", spec: "2048")))
         _ = decide(&ledger, "photo1", nil)
         _ = decide(&ledger, "photo1", .approved)
         XCTAssertNil(claim(&ledger, "A"), "not before its rendition is made again")
@@ -247,8 +247,8 @@ final class HeldLegTests: XCTestCase {
     }
 
     func testAHeldLegWaitingForItsRenditionDoesNotHoldBackTheLowPriorityBackup() throws {
-        let rendered = SpoolDestination(id: "A", label: "gallery", takesRendition: true, rule: .approved)
-        var ledger = ledger([rendered, backup], rendition: "2048")
+        let rendered = SpoolDestination(id: "A", label: "gallery", rendition: "2048", rule: .approved)
+        var ledger = ledger([rendered, backup])
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         XCTAssertEqual(claim(&ledger, "B")?.id, "photo1", "the gallery sends nothing before a decision: the backup goes at once")
     }

@@ -63,7 +63,7 @@ final class LedgerRunTests: XCTestCase {
         var random = SeededRandom(seed: seed)
         var now = Date(timeIntervalSince1970: 1_800_000_000)
         let limits = SpoolLimits(maxPhotos: 12, maxBytes: 100_000)
-        var ledger = PhotoLedger(destinations: run, renditionKey: nil)
+        var ledger = PhotoLedger(destinations: run)
         var sidecars: [String: SpoolEntry] = [:]
         var attempts: Set<Leg> = []
         var outcome = Outcome()
@@ -139,10 +139,10 @@ final class LedgerRunTests: XCTestCase {
                 // Killed: what was in flight is lost unrecorded, and a restart reads the sidecars.
                 outcome.kills += 1
                 attempts = []
-                ledger = PhotoLedger(destinations: run, renditionKey: nil)
+                ledger = PhotoLedger(destinations: run)
                 _ = ledger.apply(.numbering(persisted: 0, highestFound: sidecars.values.map(\.sequence).max() ?? committed))
                 for entry in sidecars.values.sorted(by: { $0.sequence < $1.sequence }) {
-                    perform(ledger.apply(.found(entry, renditionFileExists: false)))
+                    perform(ledger.apply(.found(entry, renditionFiles: [])))
                 }
                 perform(ledger.apply(.started))
             }

@@ -16,12 +16,12 @@ final class PhotoDestinationsTests: XCTestCase {
     /// What a run that finds `recorded` at start hands its destination `destination`, and
     /// whether the photo stays in the spool.
     private func found(_ recorded: [String: DestinationProgress]?, run: [SpoolDestination]) -> PhotoLedger {
-        var ledger = PhotoLedger(destinations: SpoolDestinations(run), renditionKey: nil)
+        var ledger = PhotoLedger(destinations: SpoolDestinations(run))
         var entry = SpoolEntry(
             id: "p", sequence: 1, source: "test", cameraFileName: "1.JPG", uploadName: "1.JPG", bytes: 1, capturedAt: Date(),
             spooledAt: Date(), idempotencyKey: "p")
         entry.destinations = recorded
-        _ = ledger.apply(.found(entry, renditionFileExists: false))
+        _ = ledger.apply(.found(entry, renditionFiles: []))
         XCTAssertEqual(ledger.apply(.started), [], "a photo a destination still waits for stays")
         return ledger
     }

@@ -18,8 +18,8 @@ final class PhotoLedgerTests: XCTestCase {
         return entry
     }
 
-    private func ledger(_ destinations: [SpoolDestination], rendition: String? = nil) -> PhotoLedger {
-        PhotoLedger(destinations: SpoolDestinations(destinations), renditionKey: rendition)
+    private func ledger(_ destinations: [SpoolDestination]) -> PhotoLedger {
+        PhotoLedger(destinations: SpoolDestinations(destinations))
     }
 
     private func claim(_ ledger: inout PhotoLedger, _ destination: String, at now: Date? = nil, growing: GrowingAcceptance = .none)
@@ -81,30 +81,31 @@ final class PhotoLedgerTests: XCTestCase {
     }
 
     func testAPhotoWaitsForItsRenditionAndOnlyItsDestinationIsSentIt() throws {
-        var ledger = ledger([SpoolDestination(id: "A", label: "gallery", takesRendition: true), backup], rendition: "2048")
+        var ledger = ledger([SpoolDestination(id: "A", label: "gallery", rendition: "2048"), backup])
         _ = ledger.apply(.admit(photo(1, for: [gallery, backup]), offer: nil, now: start, pid: 7))
         XCTAssertEqual(claim(&ledger, "A", at: start), [.wait(until: nil)], "no rendition yet")
         XCTAssertNil(handed(claim(&ledger, "B")).flatMap(\.rendition), "the backup takes the original at once")
-        guard case .render(.committed(let making))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition work") }
+        guard case .render(.committed(let making, _))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition work") }
         XCTAssertEqual(ledger.apply(.claimRendition), [.wait(until: nil)], "one rendition per photo")
         let rendition = SpoolRendition.made(spec: "2048", photoKey: making.idempotencyKey, bytes: 300, width: 2048, height: 1365)
         _ = ledger.apply(.renditionRecorded(id: making.id, rendition))
-        XCTAssertEqual(ledger.sidecar("photo1")?.rendition, rendition, "the sidecar says so before the photo may go")
+        XCTAssertEqual(ledger.sidecar("photo1")?.renditions?["2048"], rendition, "the sidecar says so before the photo may go")
         XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "not before it is stored")
-        _ = ledger.apply(.renditionStored(id: making.id, now: start, pid: 7))
+        _ = ledger.apply(.renditionStored(id: making.id, spec: "2048", now: start, pid: 7))
         XCTAssertEqual(handed(claim(&ledger, "A"))?.rendition, rendition)
         XCTAssertEqual(
             ledger.apply(.settle(id: "photo1", destination: "A", .delivered, now: start)),
-            [.removeRendition(id: "photo1"), .saveSidecar(id: "photo1")], "the backup still sends the original: the rendition goes")
+            [.removeRendition(id: "photo1", spec: "2048"), .saveSidecar(id: "photo1")],
+            "the backup still sends the original: the rendition goes")
     }
 
     /// A photo whose upload during its download failed has a retry time; while it waits for its
     /// rendition that time wakes no worker (they would spin until the rendition is made).
     func testARetryTimeOfAPhotoWaitingForItsRenditionWakesNoWorker() {
-        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true)
-        var ledger = ledger([renditions], rendition: "2048")
+        let renditions = SpoolDestination(id: "A", label: "gallery", rendition: "2048")
+        var ledger = ledger([renditions])
         _ = ledger.apply(.admit(photo(1, for: [renditions]), offer: nil, now: start, pid: 7))
-        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        _ = ledger.apply(.renditionStored(id: "photo1", spec: "2048", now: start, pid: 7))
         _ = handed(claim(&ledger, "A"))
         _ = ledger.apply(.settle(id: "photo1", destination: "A", .retry(after: 5, error: nil, statusCode: nil), now: start))
         XCTAssertEqual(claim(&ledger, "A"), [.wait(until: start.addingTimeInterval(5))])
@@ -218,12 +219,14 @@ final class PhotoLedgerTests: XCTestCase {
     /// finishes it; its upload's worker gets the photo in flight once the sidecar says so, or it
     /// goes back to the queue (its attempt not counted) when that worker gave up meanwhile.
     func testARenditionMadeWhileDownloadingIsHandedToItsWorkerOrQueuedAgain() throws {
-        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true, takesGrowing: true)
-        var ledger = ledger([renditions], rendition: "2048")
+        let renditions = SpoolDestination(id: "A", label: "gallery", rendition: "2048", takesGrowing: true)
+        var ledger = ledger([renditions])
         _ = ledger.apply(.offer(photo(1, for: []), offer: 1))
         XCTAssertEqual(claim(&ledger, "A", growing: .any), [.wait(until: nil)], "the photo itself is the rendition thread's")
-        XCTAssertEqual(ledger.apply(.claimRendition), [.render(.growing(offer: 1))])
-        _ = ledger.apply(.offerRendition(photo(1, bytes: 0, for: []), offer: 2))
+        XCTAssertEqual(ledger.apply(.claimRendition), [.render(.growing(offer: 1, spec: "2048"))])
+        var upload = photo(1, bytes: 0, for: [])
+        upload.rendition = .made(spec: "2048", photoKey: "photo1", bytes: 0, width: 0, height: 0)
+        _ = ledger.apply(.offerRendition(upload, offer: 2))
         XCTAssertEqual(claim(&ledger, "A", growing: .sized), [.wait(until: nil)], "a rendition's size is known only at its end")
         XCTAssertEqual(claim(&ledger, "A", growing: .any), [.handOut(.growing(offer: 2))])
         _ = ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 1))
@@ -234,7 +237,7 @@ final class PhotoLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.apply(.claimRendition), [.wait(until: nil)], "its rendition is under way already")
         let rendition = SpoolRendition.made(spec: "2048", photoKey: "photo1", bytes: 300, width: 2048, height: 1365)
         _ = ledger.apply(.renditionRecorded(id: "photo1", rendition))
-        let stored = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        let stored = ledger.apply(.renditionStored(id: "photo1", spec: "2048", now: start, pid: 7))
         guard case .handOver(offer: 2, let sending)? = stored.first else { return XCTFail("\(stored)") }
         XCTAssertEqual(sending.attempts, 1)
         XCTAssertEqual(claim(&ledger, "A"), [.wait(until: nil)], "no other worker takes it meanwhile")
@@ -291,19 +294,19 @@ final class PhotoLedgerTests: XCTestCase {
     /// A refusal that could not be moved to failed/ is tried again in a minute; the rendition
     /// its leg takes was removed when it refused, so it is made again first.
     func testARefusalThatCouldNotBeMovedWaitsForItsRenditionAgain() throws {
-        let renditions = SpoolDestination(id: "A", label: "gallery", takesRendition: true)
-        var ledger = ledger([renditions, backup], rendition: "2048")
+        let renditions = SpoolDestination(id: "A", label: "gallery", rendition: "2048")
+        var ledger = ledger([renditions, backup])
         _ = ledger.apply(.admit(photo(1, for: [renditions, backup]), offer: nil, now: start, pid: 7))
         _ = ledger.apply(.renditionRecorded(id: "photo1", .made(spec: "2048", photoKey: "photo1", bytes: 300, width: 2048, height: 1365)))
-        _ = ledger.apply(.renditionStored(id: "photo1", now: start, pid: 7))
+        _ = ledger.apply(.renditionStored(id: "photo1", spec: "2048", now: start, pid: 7))
         _ = try XCTUnwrap(handed(claim(&ledger, "A")))
         let refused = ledger.apply(.settle(id: "photo1", destination: "A", .failed(error: "HTTP 413", statusCode: 413), now: start))
-        XCTAssertTrue(refused.contains(.removeRendition(id: "photo1")))
+        XCTAssertTrue(refused.contains(.removeRendition(id: "photo1", spec: "2048")))
         _ = try XCTUnwrap(handed(claim(&ledger, "B")))
         XCTAssertNotNil(finishing(ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))))
         _ = ledger.apply(.finishFailed(id: "photo1", now: start))
         XCTAssertEqual(claim(&ledger, "A", at: start.addingTimeInterval(60)), [.wait(until: nil)], "not without its rendition")
-        guard case .render(.committed(let making))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition to make") }
+        guard case .render(.committed(let making, _))? = ledger.apply(.claimRendition).first else { return XCTFail("no rendition to make") }
         XCTAssertNil(making.rendition)
     }
 
@@ -335,11 +338,11 @@ final class PhotoLedgerTests: XCTestCase {
         var ledger = ledger([gallery])
         var delivered = photo(1, for: [gallery, backup])
         delivered.destinations?["A"]?.state = .delivered
-        XCTAssertEqual(ledger.apply(.found(delivered, renditionFileExists: false)), [])
+        XCTAssertEqual(ledger.apply(.found(delivered, renditionFiles: [])), [])
         var older = photo(2, for: [])
         older.destinations = nil
         XCTAssertEqual(
-            ledger.apply(.found(older, renditionFileExists: false)), [.adopted], "a sidecar without destinations takes the run's")
+            ledger.apply(.found(older, renditionFiles: [])), [.adopted], "a sidecar without destinations takes the run's")
         XCTAssertEqual(ledger.apply(.started), [], "never dropped by a run without the backup")
         XCTAssertTrue(ledger.contains("photo1"))
         XCTAssertEqual(ledger.pendingForRun, 1, "only photo 2 is this run's to send")
@@ -348,21 +351,21 @@ final class PhotoLedgerTests: XCTestCase {
     }
 
     func testASpoolOnlyLookedAfterHandsOutNothingAndFinishesNothingOnItsOwn() {
-        var ledger = PhotoLedger(destinations: .none, renditionKey: nil)
+        var ledger = PhotoLedger(destinations: .none)
         var older = photo(1, for: [])
         older.destinations = nil
-        XCTAssertEqual(ledger.apply(.found(older, renditionFileExists: false)), [], "not adopted: no run decides")
+        XCTAssertEqual(ledger.apply(.found(older, renditionFiles: [])), [], "not adopted: no run decides")
         XCTAssertEqual(ledger.apply(.started), [])
         XCTAssertEqual(claim(&ledger, "A"), [.closed])
         XCTAssertNil(ledger.entry("photo1")?.destinations)
     }
 
     func testReleasingADestinationSettlesWhatOnlyItWaitedFor() throws {
-        var ledger = PhotoLedger(destinations: .none, renditionKey: nil)
+        var ledger = PhotoLedger(destinations: .none)
         var galleryHasIt = photo(1, for: [gallery, backup])
         galleryHasIt.destinations?["A"]?.state = .delivered
-        _ = ledger.apply(.found(galleryHasIt, renditionFileExists: false))
-        _ = ledger.apply(.found(photo(2, for: [gallery, backup]), renditionFileExists: false))
+        _ = ledger.apply(.found(galleryHasIt, renditionFiles: []))
+        _ = ledger.apply(.found(photo(2, for: [gallery, backup]), renditionFiles: []))
 
         XCTAssertEqual(ledger.apply(.release(id: "photo1", query: "nobody")), [])
         XCTAssertEqual(finishing(ledger.apply(.release(id: "photo1", query: "backup"))), .delivered, "it leaves the spool")

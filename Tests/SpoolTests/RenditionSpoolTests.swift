@@ -26,7 +26,7 @@ final class RenditionSpoolTests: XCTestCase {
 
     /// Makes the rendition the way the rendition stage does: into the work file, then finished.
     private func makeRendition(_ spool: Spool, _ entry: SpoolEntry, bytes: [UInt8] = [1, 2, 3]) throws {
-        XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: entry).path, contents: Data(bytes)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: entry, spec: key).path, contents: Data(bytes)))
         try spool.finishRendition(entry, .made(spec: key, photoKey: entry.idempotencyKey, bytes: Int64(bytes.count), width: 2, height: 1))
     }
 
@@ -53,11 +53,11 @@ final class RenditionSpoolTests: XCTestCase {
         try makeRendition(spool, claimed)
         guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: true) else { return XCTFail("not handed out after its rendition") }
         XCTAssertTrue(sent.sendsRendition)
-        XCTAssertEqual(spool.uploadURL(for: sent).lastPathComponent, "\(entry.id).rendition.jpg")
+        XCTAssertEqual(spool.uploadURL(for: sent).lastPathComponent, "\(entry.id).\(key).rendition.jpg")
         XCTAssertEqual(sent.deliveryKey, "\(entry.idempotencyKey)-\(key)")
         XCTAssertEqual(sent.deliveryBytes, 3)
         try spool.markDelivered(sent)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(entry.id).rendition.jpg").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(entry.id).\(key).rendition.jpg").path))
     }
 
     func testNothingIsHandedOutBeforeTheRenditionAndNothingIsOfferedWhileDownloading() throws {
@@ -77,9 +77,9 @@ final class RenditionSpoolTests: XCTestCase {
             id = entry.id
             let claimed = try XCTUnwrap(spool.claimCommittedRendition())
             // relay dies while writing: the work file is in .incoming, the sidecar says nothing.
-            XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: claimed).path, contents: Data([1])))
+            XCTAssertTrue(FileManager.default.createFile(atPath: spool.renditionWorkURL(for: claimed, spec: key).path, contents: Data([1])))
             // A rendition renamed in just before the crash, its sidecar not yet written.
-            try Data([9, 9]).write(to: folder.appendingPathComponent("\(id).rendition.jpg"))
+            try Data([9, 9]).write(to: folder.appendingPathComponent("\(id).\(key).rendition.jpg"))
         }
         let spool = try Spool.gallery(directory: folder, renditionKey: key)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".incoming").path), [])
@@ -111,7 +111,7 @@ final class RenditionSpoolTests: XCTestCase {
         XCTAssertFalse(sent.sendsRendition)
         XCTAssertEqual(spool.uploadURL(for: sent).lastPathComponent, "\(id).jpg")
         XCTAssertEqual(sent.deliveryKey, sent.idempotencyKey)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).rendition.jpg").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).\(key).rendition.jpg").path))
     }
 
     func testAnOriginalDecisionIsKeptAndSendsThePhoto() throws {
@@ -133,7 +133,7 @@ private final class WorkBox: @unchecked Sendable {
 extension Spool {
     /// The next committed photo whose rendition is to be made (these tests offer no download).
     func claimCommittedRendition() -> SpoolEntry? {
-        guard case .committed(let entry)? = claimRenditionWork() else { return nil }
+        guard case .committed(let entry, _)? = claimRenditionWork() else { return nil }
         return entry
     }
 }

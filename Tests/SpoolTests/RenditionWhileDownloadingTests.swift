@@ -25,7 +25,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         let incoming = try spool.beginIngest(
             PhotoIdentity(source: "test", fileName: name, bytes: 10, capturedAt: Date(), uniqueKey: name))
         spool.offer(incoming)
-        guard case .growing(let photo)? = spool.claimRenditionWork() else {
+        guard case .growing(let photo, _)? = spool.claimRenditionWork() else {
             XCTFail("the download was not offered to the rendition thread")
             throw CancellationError()
         }
@@ -35,7 +35,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
     /// Writes `bytes` as the rendition's file so far (in place, as the encoder does: a reader's
     /// descriptor sees them).
     private func writeRendition(_ spool: Spool, _ entry: SpoolEntry, _ bytes: [UInt8]) throws {
-        let fd = open(spool.renditionWorkURL(for: entry).path, O_WRONLY | O_CREAT, 0o600)
+        let fd = open(spool.renditionWorkURL(for: entry, spec: key).path, O_WRONLY | O_CREAT, 0o600)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
         XCTAssertEqual(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }, bytes.count)
@@ -52,7 +52,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         let (incoming, photo) = try begin(spool, "IMG_0001.JPG")
         try incoming.append([UInt8](repeating: 7, count: 10))
         try writeRendition(spool, photo.entry, [1, 2, 3])
-        let upload = try XCTUnwrap(spool.offerRendition(of: photo, written: 3))
+        let upload = try XCTUnwrap(spool.offerRendition(of: photo, spec: key, written: 3))
         guard case .growing(let sending)? = spool.claimNextWork(cutThrough: true) else { return XCTFail("no worker took it") }
         XCTAssertTrue(sending === upload)
         XCTAssertNil(upload.finalSize, "its length is not known: it goes chunked")
@@ -75,14 +75,14 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         XCTAssertEqual(upload.waitForBytes(beyond: 5, timeout: 0), .ended)
         XCTAssertEqual(read(upload, 5), [1, 2, 3, 4, 5], "the stored rendition, read through the offer's descriptor")
         try spool.markDelivered(inFlight)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(entry.id).rendition.jpg").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(entry.id).\(key).rendition.jpg").path))
     }
 
     func testAnAbandonedDownloadOrAnOriginalOutcomeWithdrawsTheRendition() throws {
         let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let (incoming, photo) = try begin(spool, "IMG_0002.JPG")
         try writeRendition(spool, photo.entry, [1, 2, 3])
-        let upload = try XCTUnwrap(spool.offerRendition(of: photo, written: 3))
+        let upload = try XCTUnwrap(spool.offerRendition(of: photo, spec: key, written: 3))
         spool.withdraw(incoming)
         XCTAssertEqual(photo.waitForBytes(beyond: 0, timeout: 0), .abandoned)
         spool.withdrawRendition(upload)
@@ -91,10 +91,10 @@ final class RenditionWhileDownloadingTests: XCTestCase {
 
         // Offered again (a resumed download), committed, and its rendition ends as the original.
         spool.offer(incoming)
-        guard case .growing(let again)? = spool.claimRenditionWork() else { return XCTFail("not offered again") }
+        guard case .growing(let again, _)? = spool.claimRenditionWork() else { return XCTFail("not offered again") }
         try incoming.append([UInt8](repeating: 7, count: 10))
         try writeRendition(spool, again.entry, [9])
-        let second = try XCTUnwrap(spool.offerRendition(of: again, written: 1))
+        let second = try XCTUnwrap(spool.offerRendition(of: again, spec: key, written: 1))
         guard case .growing? = spool.claimNextWork(cutThrough: true) else { return XCTFail("no worker took it") }
         let entry = try spool.commit(incoming)
         XCTAssertEqual(again.ended, .committed(entry))
@@ -115,7 +115,7 @@ final class RenditionWhileDownloadingTests: XCTestCase {
         let entry = try spool.commit(incoming)
         XCTAssertEqual(photo.ended, .committed(entry))
         spool.dropRenditionOffer(photo)
-        guard case .committed(let again)? = spool.claimRenditionWork() else { return XCTFail("not given back") }
+        guard case .committed(let again, _)? = spool.claimRenditionWork() else { return XCTFail("not given back") }
         XCTAssertEqual(again.id, entry.id)
     }
 }

@@ -12,7 +12,7 @@ final class SelectionLedgerTests: XCTestCase {
     private let backup = SpoolDestination(id: "B", label: "backup", lowPriority: true)
 
     private func admitted(_ destinations: [SpoolDestination], _ selection: PhotoSelection = PhotoSelection()) -> PhotoLedger {
-        var ledger = PhotoLedger(destinations: SpoolDestinations(destinations), renditionKey: nil)
+        var ledger = PhotoLedger(destinations: SpoolDestinations(destinations))
         var entry = SpoolEntry(
             id: "p1", sequence: 1, source: "test", cameraFileName: "IMG_0001.JPG", uploadName: "IMG_0001.JPG", bytes: 1_000,
             capturedAt: now, spooledAt: now, idempotencyKey: "p1")
@@ -93,7 +93,7 @@ final class SelectionLedgerTests: XCTestCase {
     }
 
     func testAPhotoThatLeftTheSpoolIsNotFound() throws {
-        var ledger = PhotoLedger(destinations: SpoolDestinations([gallery]), renditionKey: nil)
+        var ledger = PhotoLedger(destinations: SpoolDestinations([gallery]))
         XCTAssertEqual(ledger.apply(.select(id: "gone", PhotoSelection(protected: true), now: now)), [.decided(id: "gone", nil)])
     }
 

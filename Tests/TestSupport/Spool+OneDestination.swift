@@ -11,9 +11,9 @@ extension Spool {
     /// spool makes them, renditions.
     public static func gallery(directory: URL, limits: SpoolLimits = SpoolLimits(), renditionKey: String? = nil) throws -> Spool {
         try Spool(
-            directory: directory, limits: limits, renditionKey: renditionKey,
+            directory: directory, limits: limits,
             destinations: SpoolDestinations([
-                SpoolDestination(id: galleryID, label: "gallery", takesRendition: renditionKey != nil, takesGrowing: true)
+                SpoolDestination(id: galleryID, label: "gallery", rendition: renditionKey, takesGrowing: true)
             ]))
     }
 
