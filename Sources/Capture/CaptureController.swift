@@ -24,8 +24,8 @@ public final class CaptureController: CaptureHook, Sendable {
         /// the bus may call back into the controller).
         var outbox: [CaptureEvent] = []
         var lastProgress: CaptureProgress?
-        /// The destination whose deliveries count as the shot's upload (the run's first).
-        var primary: String?
+        /// The destinations a shot's photo must reach to count as uploaded.
+        var counted: Set<String> = []
         var connected = false
         var sessionStartedAt: Date?
         var pausedSince: Date?
@@ -53,12 +53,13 @@ public final class CaptureController: CaptureHook, Sendable {
     private func observe(_ event: RunEvent) {
         switch event {
         case .run(.started(let run)):
-            state.withLockedValue { $0.primary = run.destinations.first?.label }
+            state.withLockedValue { $0.counted = run.countedDestinations }
         case .upload(.settled(let photo, let destination, let outcome)):
-            guard let shot = photo.shot, destination == state.withLockedValue({ $0.primary }) else { return }
+            guard let shot = photo.shot else { return }
+            let counted = state.withLockedValue { $0.counted }
             switch outcome {
-            case .delivered: change { ledger in ledger.markUpload(shot, delivered: true) }
-            case .failed: change { ledger in ledger.markUpload(shot, delivered: false) }
+            case .delivered: change { ledger in ledger.markUpload(shot, at: destination, delivered: true, counted: counted) }
+            case .failed: change { ledger in ledger.markUpload(shot, at: destination, delivered: false, counted: counted) }
             case .retrying, .interrupted: break
             }
         default:
@@ -236,7 +237,7 @@ public final class CaptureController: CaptureHook, Sendable {
     /// Every shot has fallen due and none waits for its photo.
     public var isComplete: Bool { state.withLockedValue { $0.ledger.isComplete } }
 
-    /// Captured shots whose photo is not in the gallery yet.
+    /// Captured shots whose photo is not uploaded yet.
     public var uploadsPending: Int { state.withLockedValue { $0.ledger.uploadsPending } }
 
     /// Ends the run: marks it ended when it is complete (or `force`), and returns its summary.

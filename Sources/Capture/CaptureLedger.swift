@@ -34,9 +34,13 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         public var reason: String?
         /// A photo of this shot is to be uploaded (a JPEG, or RAW with `--include-raw`).
         public var uploadExpected = false
+        /// At every destination that counts (``markUpload(_:at:delivered:counted:)``).
         public var uploaded = false
-        /// Its upload failed for good (the gallery refused it).
+        /// A destination that counts refused it for good.
         public var uploadFailed = false
+        /// The destinations its photo was delivered to, so a resumed run counts what an earlier
+        /// one delivered (nil in a ledger saved before they were recorded).
+        public var deliveredTo: Set<String>?
 
         var awaitsUpload: Bool { uploadExpected && !uploaded && !uploadFailed }
     }
@@ -214,18 +218,22 @@ public struct CaptureLedger: Codable, Equatable, Sendable {
         return expired
     }
 
-    /// A shot's photo is in the gallery (`delivered`), or the gallery refused it for good.
-    public mutating func markUpload(_ number: Int, delivered: Bool) {
-        guard let index = shots.firstIndex(where: { $0.number == number }), !shots[index].uploaded else { return }
-        if delivered {
+    /// A shot's photo was delivered to `destination`, or refused there for good. The shot is
+    /// uploaded once every destination in `counted` (the run's ``RunDescription/countedDestinations``)
+    /// has it, whatever order they were named in; a refusal elsewhere fails nothing.
+    public mutating func markUpload(_ number: Int, at destination: String, delivered: Bool, counted: Set<String>) {
+        guard let index = shots.firstIndex(where: { $0.number == number }) else { return }
+        if delivered { shots[index].deliveredTo = (shots[index].deliveredTo ?? []).union([destination]) }
+        guard !shots[index].uploaded, counted.contains(destination) else { return }
+        if !delivered {
+            shots[index].uploadFailed = true
+        } else if counted.isSubset(of: shots[index].deliveredTo ?? []) {
             shots[index].uploaded = true
             counts.uploaded += 1
-        } else {
-            shots[index].uploadFailed = true
         }
     }
 
-    /// Captured shots whose photo is still on its way to the gallery.
+    /// Captured shots whose photo is still on its way to a destination that counts.
     public var uploadsPending: Int { shots.filter(\.awaitsUpload).count }
 
     /// Continues a stopped run: once the camera is ready the next shot falls due at once, then

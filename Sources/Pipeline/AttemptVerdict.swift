@@ -68,7 +68,7 @@ struct CutThroughVerdict: Equatable {
         self.downloadGaveUp = downloadGaveUp
     }
 
-    /// The verdict on the attempt `report` for the photo sent as `name`.
+    /// The verdict on the attempt `report`; `name` says the photo and where it went ("IMG_1.JPG → web").
     init(_ report: DeliveryReport, name: String) {
         decision = report.decision
         notice = nil
@@ -77,7 +77,7 @@ struct CutThroughVerdict: Equatable {
             notice = "\(name): the upload during its download failed (\(error)); it is sent from the spool"
         } else if decision == .delivered {
             decision = .retry(after: 0)
-            notice = "\(name): the gallery answered before the whole photo was sent; it is sent again from the spool"
+            notice = "\(name): the destination answered before the whole photo was sent; it is sent again from the spool"
         }
         downloadGaveUp = report.transportError?.category == .sourceIncomplete
         lengthRequired = report.statusCode == 411 && decision == .retry(after: 0)

@@ -144,7 +144,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
     private func deliverWhileDownloading(_ photo: GrowingPhoto) {
         let c = context
         let attempt = send(photo.entry, filePath: photo.url.path, growing: photo)
-        let name = photo.entry.uploadName
+        // Any destination may be the one reading the download: its lines name it.
+        let name = "\(photo.entry.uploadName) → \(c.config.label)"
         if attempt.report.decision == .delivered, case .committed(let entry)? = photo.ended {
             return settle(entry, attempt, decision: .delivered)
         }
@@ -172,7 +173,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             if verdict.lengthRequired {
                 notice(
                     photo.entry,
-                    "\(name): the gallery wants each upload's length (HTTP 411), so photos whose size is known "
+                    "\(name): the destination wants each upload's length (HTTP 411), so photos whose size is known "
                         + "only at their end (FTP uploads, renditions made as photos download) go to it once complete", .info)
                 return
             }

@@ -301,7 +301,7 @@ public final class RelayRun {
             .run(
                 .stopped(
                     RunTotals(
-                        delivered: s.delivered, failed: s.failed, left: counts.queued + counts.inFlight,
+                        s, left: counts.queued + counts.inFlight,
                         failedInSpool: counts.failed, held: Dictionary(held, uniquingKeysWith: +)))))
         if let message = sourceFailure.message { throw .source(message) }
         if let session {

@@ -60,13 +60,13 @@ public struct CaptureProgress: Sendable, Equatable {
     public var captured: Int
     public var failed: Int
     public var missed: Int
-    /// Captured shots whose photo is at the gallery.
+    /// Captured shots whose photo is at every counted destination (``RunDescription/countedDestinations``).
     public var uploaded: Int
     /// When the next shot falls due; nil once every shot has.
     public var nextShotAt: Date?
     /// Shots fired whose photo has not come in yet.
     public var waitingForPhotos: Int
-    /// Captured shots whose photo is not at the gallery yet.
+    /// Captured shots whose photo is not uploaded yet.
     public var uploadsPending: Int
     /// The camera is away and due shots are missed.
     public var paused: Bool

@@ -4,20 +4,21 @@ import RelayCore
 /// The console's wording of events: one line per event worth a line, none for the rest
 /// (progress, queue changes, battery readings: the progress line shows those).
 public struct EventSentence: Sendable {
-    /// The primary destination's label (its deliveries read "uploaded …", the others' "… → label").
-    public var primary: String?
+    /// Name the destination in every line about a delivery or a destination (a run with several,
+    /// each named the same way); with one, "uploaded X" and "the gallery" say enough.
+    public var namesDestinations = false
     /// Prefix each source's lines with its label (a run with several sources).
     public var namesSources = false
 
-    public init(primary: String? = nil, namesSources: Bool = false) {
-        self.primary = primary
+    public init(namesDestinations: Bool = false, namesSources: Bool = false) {
+        self.namesDestinations = namesDestinations
         self.namesSources = namesSources
     }
 
     /// Learns what the run is made of from its start.
     public mutating func learn(_ event: RunEvent) {
         if case .run(.started(let run)) = event {
-            primary = run.destinations.first?.label
+            namesDestinations = run.destinations.count > 1
             namesSources = run.sources.count > 1
         }
     }
@@ -67,20 +68,24 @@ public struct EventSentence: Sendable {
         switch event {
         case .started(let run):
             var line = "relay: \(run.sources.joined(separator: ", "))"
-            if let primary = run.destinations.first {
-                line += " → \(primary.target) (config \(primary.label))"
+            if !run.destinations.isEmpty {
+                line +=
+                    " → "
+                    + run.destinations.map { "\($0.target) (config \($0.label)\($0.lowPriority ? ", low priority" : ""))" }
+                    .joined(separator: " + ")
             }
             line += ", \(run.workers) workers" + (run.rendition.map { ", sending renditions of \($0)" } ?? "")
-            for other in run.destinations.dropFirst() {
-                line += " + \(other.target) (config \(other.label)\(other.lowPriority ? ", low priority" : ""))"
-            }
             return line + (run.resumed > 0 ? ", \(run.resumed) photos resumed from the spool" : "")
         case .notice(let message, _):
             return message
         case .stopping(let grace):
             return "stopping: no new photos; waiting up to \(Int(grace))s for uploads in flight"
         case .stopped(let totals):
-            return "stopped: \(totals.delivered) uploaded, \(totals.failed) failed this run; "
+            let counts =
+                totals.destinations.count > 1
+                ? totals.destinations.map { "\($0.label) \($0.delivered) uploaded, \($0.failed) failed" }.joined(separator: " · ")
+                : "\(totals.delivered) uploaded, \(totals.failed) failed"
+            return "stopped: \(counts) this run; "
                 + "\(totals.left) left in the spool (sent on the next run)"
                 + (totals.failedInSpool > 0 ? ", \(totals.failedInSpool) in spool/failed (relay status)" : "")
                 + (totals.held.isEmpty
@@ -145,33 +150,29 @@ public struct EventSentence: Sendable {
     }
 
     private func line(for outcome: UploadOutcome, photo: PhotoRef, destination: String) -> String {
-        let name = photo.name
-        let isPrimary = primary == nil || destination == primary
+        let subject = namesDestinations ? "\(photo.name) → \(destination)" : photo.name
         switch outcome {
         case .delivered(let delivery):
-            guard isPrimary else { return String(format: "%@ → %@: delivered in %.2fs", name, destination, delivery.seconds) }
             return String(
-                format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to gallery%@",
-                name, ByteCountText.format(photo.bytes, sent: photo.renditionBytes), delivery.answer, delivery.seconds,
-                delivery.shutterToGallery, delivery.duringDownload ? " (sent while downloading)" : "")
+                format: "uploaded %@ (%@) %@ in %.2fs, %.2fs from shutter to %@%@",
+                subject, ByteCountText.format(photo.bytes, sent: photo.renditionBytes), delivery.answer, delivery.seconds,
+                delivery.shutterToGallery, namesDestinations ? destination : "gallery",
+                delivery.duringDownload ? " (sent while downloading)" : "")
         case .retrying(let attempt, let reason, let retryIn):
-            return String(
-                format: "%@: attempt %d failed (%@); retrying in %.1fs",
-                isPrimary ? name : "\(name) → \(destination)", attempt, reason, retryIn)
+            return String(format: "%@: attempt %d failed (%@); retrying in %.1fs", subject, attempt, reason, retryIn)
         case .interrupted:
-            return
-                "\(isPrimary ? name : "\(name) → \(destination)"): upload interrupted by shutdown; it stays in the spool for the next run"
+            return "\(subject): upload interrupted by shutdown; it stays in the spool for the next run"
         case .failed(let reason, let keptIn):
-            guard isPrimary else {
-                return "\(name) → \(destination) FAILED for good: \(reason). Fix the config, then relay retry --destination \(destination)"
-            }
-            guard let keptIn else { return "\(name) FAILED for good: \(reason); it stays queued" }
-            return "\(name) FAILED for good: \(reason). It is in \(keptIn); fix the config, then relay retry"
+            let retry = namesDestinations ? "relay retry --destination \(destination)" : "relay retry"
+            if let keptIn { return "\(subject) FAILED for good: \(reason). It is in \(keptIn); fix the config, then \(retry)" }
+            // Not set aside: with several destinations it goes to spool/failed once the others have
+            // settled; alone, the spool could not move it.
+            return "\(subject) FAILED for good: \(reason)" + (namesDestinations ? ". Fix the config, then \(retry)" : "; it stays queued")
         }
     }
 
     private func line(for event: DestinationEvent, destination label: String) -> String? {
-        let name = primary == nil || label == primary ? "the gallery" : "destination '\(label)'"
+        let name = namesDestinations ? "destination '\(label)'" : "the gallery"
         switch event {
         case .lost(let reason, let retryIn):
             return String(format: "%@ cannot be reached (%@); photos wait in the spool, next try in %.1fs", name, reason, retryIn)

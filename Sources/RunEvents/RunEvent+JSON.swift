@@ -118,7 +118,12 @@ extension RunPhaseEvent {
             ["graceSeconds": .double(grace)]
         case .stopped(let totals):
             [
-                "delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)), "left": .int(Int64(totals.left)),
+                "delivered": .int(Int64(totals.delivered)), "failed": .int(Int64(totals.failed)),
+                "destinations": .array(
+                    totals.destinations.map {
+                        .object(["label": .string($0.label), "delivered": .int(Int64($0.delivered)), "failed": .int(Int64($0.failed))])
+                    }),
+                "left": .int(Int64(totals.left)),
                 "failedInSpool": .int(Int64(totals.failedInSpool)),
                 "held": .object(totals.held.mapValues { .int(Int64($0)) }),
             ]

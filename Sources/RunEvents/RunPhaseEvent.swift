@@ -52,7 +52,7 @@ public struct SpoolUsage: Sendable, Equatable {
 public struct RunDescription: Sendable, Equatable {
     /// Each source's label, in the order given.
     public var sources: [String]
-    /// Each destination, the primary first.
+    /// Each destination, those of normal priority first; the order gives none a role.
     public var destinations: [DestinationDescription]
     public var workers: Int
     /// Photos already in the spool from an earlier run.
@@ -73,6 +73,17 @@ public struct RunDescription: Sendable, Equatable {
         self.resumed = resumed
         self.rendition = rendition
         self.waitingElsewhere = waitingElsewhere
+    }
+}
+
+extension RunDescription {
+    /// The destinations a photo must reach to count as delivered for the run as a whole (the
+    /// run's "done", a capture's "uploaded"): every one of normal priority, whatever the order
+    /// they were named in. A low-priority backup catches up later and holds nothing up, unless
+    /// every destination is low priority: then each counts.
+    public var countedDestinations: Set<String> {
+        let normal = destinations.filter { !$0.lowPriority }
+        return Set((normal.isEmpty ? destinations : normal).map(\.label))
     }
 }
 
@@ -104,8 +115,12 @@ public struct DestinationDescription: Sendable, Equatable {
 
 /// A run's outcome.
 public struct RunTotals: Sendable, Equatable {
+    /// Photos delivered to, and refused for good by, the run's counted destinations
+    /// (``RunState/delivered``).
     public var delivered: Int
     public var failed: Int
+    /// What each destination of the run took and refused, in the run's order.
+    public var destinations: [DestinationTotals]
     /// Photos queued or in flight when the run ended; the next run sends them.
     public var left: Int
     /// Photos in `spool/failed` (`relay status`, `relay retry`).
@@ -113,11 +128,39 @@ public struct RunTotals: Sendable, Equatable {
     /// Of those left, how many are held for a decision, per destination label (`relay review`).
     public var held: [String: Int]
 
-    public init(delivered: Int, failed: Int, left: Int, failedInSpool: Int, held: [String: Int] = [:]) {
+    public init(
+        delivered: Int, failed: Int, destinations: [DestinationTotals] = [], left: Int, failedInSpool: Int, held: [String: Int] = [:]
+    ) {
         self.delivered = delivered
         self.failed = failed
+        self.destinations = destinations
         self.left = left
         self.failedInSpool = failedInSpool
         self.held = held
+    }
+}
+
+extension RunTotals {
+    /// The totals of the run `state` pictures, with what the spool still holds.
+    public init(_ state: RunState, left: Int, failedInSpool: Int, held: [String: Int]) {
+        self.init(
+            delivered: state.delivered, failed: state.failed,
+            destinations: state.destinations.filter(\.inRun).map {
+                DestinationTotals(label: $0.label, delivered: $0.delivered, failed: $0.failed)
+            },
+            left: left, failedInSpool: failedInSpool, held: held)
+    }
+}
+
+/// One destination's deliveries and refusals in a run.
+public struct DestinationTotals: Sendable, Equatable {
+    public var label: String
+    public var delivered: Int
+    public var failed: Int
+
+    public init(label: String, delivered: Int, failed: Int) {
+        self.label = label
+        self.delivered = delivered
+        self.failed = failed
     }
 }

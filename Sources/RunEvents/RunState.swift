@@ -8,17 +8,22 @@ public struct RunState: Sendable, Equatable {
     public var workers = 0
     public var rendition: String?
     public var sources: [SourceState] = []
-    /// The primary destination first.
+    /// In the run's order (normal priority first), then those it does not deliver to.
     public var destinations: [DestinationState] = []
     /// Photos taken into the spool this run.
     public var spooled = 0
     public var skipped = 0
     /// Photos declined as taken before (``AlreadyTaken``).
     public var alreadyTaken = 0
-    /// Delivered to, and refused for good by, the primary destination (the gallery).
+    /// Photos delivered, and refused for good, for the run as a whole: a photo is delivered once
+    /// every counted destination has it (``RunDescription/countedDestinations``: those of normal
+    /// priority, so a backup catching up holds nothing up), and failed once one of them refused
+    /// it for good. A photographer asks "are they in the gallery?", not "in the first config
+    /// named?"; each destination's own counts are in `destinations`.
     public var delivered = 0
     public var failed = 0
     public var retries = 0
+    /// From the shutter to the last photo delivered for the run (its last counted destination's answer).
     public var lastShutterToGallery: Double?
     /// The latest deliveries, newest first (at most `recentLimit`).
     public var recent: [RecentUpload] = []
@@ -30,6 +35,12 @@ public struct RunState: Sendable, Equatable {
     public var shutterToGallery = Histogram.seconds
     /// Bytes sent by settled attempts within the last `rateWindow` seconds.
     private var recentBytes: [SentBytes] = []
+    /// The run's ``RunDescription/countedDestinations``.
+    private var counted: Set<String> = []
+    /// The counted destinations each photo not yet delivered for the run has reached.
+    private var reached: [String: Set<String>] = [:]
+    /// Photos a counted destination refused for good (each fails the run once).
+    private var refused: Set<String> = []
 
     public static let recentLimit = 12
     public static let rateWindow = 10.0
@@ -45,8 +56,9 @@ public struct RunState: Sendable, Equatable {
     /// Photos in flight to any destination.
     public var uploading: Int { destinations.reduce(0) { $0 + $1.uploading } }
 
-    /// The primary destination's queue (what the progress line calls "queued").
-    public var queued: Int { destinations.first?.queue.queued ?? 0 }
+    /// Uploads waiting at every destination the run delivers to (a photo for two waits twice), as
+    /// `uploading` counts the attempts under way.
+    public var queued: Int { destinations.filter(\.inRun).reduce(0) { $0 + $1.queue.queued } }
 
     public var spoolFull: Bool { sources.contains { $0.spoolFull } }
 
@@ -60,6 +72,7 @@ public struct RunState: Sendable, Equatable {
                 startedAt = now
                 workers = run.workers
                 rendition = run.rendition
+                counted = run.countedDestinations
                 for label in run.sources { _ = sourceIndex(label) }
                 for destination in run.destinations {
                     let index = destinationIndex(destination.label)
@@ -142,7 +155,6 @@ public struct RunState: Sendable, Equatable {
         case .settled(let photo, let label, let outcome):
             let index = destinationIndex(label)
             destinations[index].uploading = max(0, destinations[index].uploading - 1)
-            let primary = index == 0
             switch outcome {
             case .delivered(let delivery):
                 destinations[index].delivered += 1
@@ -151,9 +163,13 @@ public struct RunState: Sendable, Equatable {
                 recentBytes.append(SentBytes(at: now, bytes: delivery.bytesSent))
                 uploadSeconds.observe(delivery.seconds)
                 shutterToGallery.observe(delivery.shutterToGallery)
-                if primary {
-                    delivered += 1
-                    lastShutterToGallery = delivery.shutterToGallery
+                if counted.contains(label) {
+                    reached[photo.id, default: []].insert(label)
+                    if counted.isSubset(of: reached[photo.id] ?? []) {
+                        reached[photo.id] = nil
+                        delivered += 1
+                        lastShutterToGallery = delivery.shutterToGallery
+                    }
                 }
                 recent.insert(
                     RecentUpload(
@@ -167,7 +183,7 @@ public struct RunState: Sendable, Equatable {
                 break
             case .failed:
                 destinations[index].failed += 1
-                if primary { failed += 1 }
+                if counted.contains(label), refused.insert(photo.id).inserted { failed += 1 }
             }
         case .progressed, .renditionMade, .sentAsOriginal, .notice:
             break

@@ -94,7 +94,9 @@ public struct StatusDocument: Encodable, Sendable, Equatable {
         public var heldWarning: Bool
     }
 
-    /// The primary destination's counts, as the progress line shows them.
+    /// The run as a whole: `delivered` and `failed` count photos by the run's rule (at every
+    /// destination of normal priority, ``RunState/delivered``), `queued` and `uploading` the
+    /// uploads at every destination. Each destination's own counts are in `destinations`.
     public struct Totals: Encodable, Sendable, Equatable {
         public var taken, delivered, failed, retries, skipped: Int
         /// Photos declined as taken before (a wrong match would show here first).

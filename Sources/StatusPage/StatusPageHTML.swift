@@ -162,7 +162,7 @@ enum StatusPageHTML {
           const facts = [el("span", "", capture.captured + " captured of " + capture.shot + " due" + (capture.planned ? " (" + capture.planned + " planned)" : ""))];
           if (capture.missed) facts.push(el("span", "warn", capture.missed + " missed"));
           if (capture.failed) facts.push(el("span", "bad", capture.failed + " failed"));
-          if (capture.uploadsPending) facts.push(el("span", "", capture.uploadsPending + " not at the gallery yet"));
+          if (capture.uploadsPending) facts.push(el("span", "", capture.uploadsPending + " not uploaded yet"));
           children.push(el("div", "facts", null, facts));
           return children;
         }

@@ -55,10 +55,50 @@ final class CaptureLedgerTests: XCTestCase {
         XCTAssertNil(
             ledger.photoAppeared(fileName: "IMG_0008.JPG", firedBefore: nil, willUpload: true),
             "a photo no trigger asked for (the photographer pressed the button) is no shot")
-        ledger.markUpload(1, delivered: true)
-        ledger.markUpload(1, delivered: true)
+        ledger.markUpload(1, at: "gallery", delivered: true, counted: ["gallery"])
+        ledger.markUpload(1, at: "gallery", delivered: true, counted: ["gallery"])
         XCTAssertEqual(ledger.counts.uploaded, 1, "counted once")
         XCTAssertEqual(ledger.uploadsPending, 0)
+    }
+
+    /// A shot is uploaded once every destination that counts (those of normal priority) has its
+    /// photo, whichever delivered first; a low-priority backup's refusal fails nothing.
+    func testAShotIsUploadedOnceEveryNormalDestinationHasIt() throws {
+        let counted: Set<String> = ["web", "archive"]
+        var ledger = ledger()
+        _ = ledger.takeDue(now: at(0), cameraReady: true, reasonIfAway: "")
+        _ = ledger.photoAppeared(fileName: "IMG_0001.JPG", firedBefore: nil, willUpload: true)
+        ledger.markUpload(1, at: "archive", delivered: true, counted: counted)
+        ledger.markUpload(1, at: "backup", delivered: false, counted: counted)
+        XCTAssertEqual(ledger.counts.uploaded, 0, "the web gallery does not have it yet")
+        XCTAssertEqual(ledger.uploadsPending, 1)
+        XCTAssertEqual(ledger.shot(1)?.uploadFailed, false, "the backup is not counted")
+
+        var resumed = try JSONDecoder().decode(CaptureLedger.self, from: JSONEncoder().encode(ledger))
+        resumed.markUpload(1, at: "web", delivered: true, counted: counted)
+        XCTAssertEqual(resumed.counts.uploaded, 1, "the archive's delivery before the restart counts")
+        XCTAssertEqual(resumed.shot(1)?.deliveredTo, ["archive", "web"])
+        XCTAssertEqual(resumed.uploadsPending, 0)
+
+        ledger.markUpload(1, at: "web", delivered: false, counted: counted)
+        XCTAssertEqual(ledger.shot(1)?.uploadFailed, true, "a counted destination refused it for good")
+        XCTAssertEqual(ledger.counts.uploaded, 0)
+        XCTAssertEqual(ledger.uploadsPending, 0)
+    }
+
+    /// A `capture.json` saved before deliveries were recorded per destination is read as it was.
+    func testALedgerSavedBeforeDeliveriesPerDestinationStillLoads() throws {
+        let saved = #"""
+            {"interval":10,"total":2,"arguments":["--every","10s"],"anchorNumber":1,"anchor":0,"ended":false,
+             "counts":{"fired":1,"captured":1,"failed":0,"missed":0,"uploaded":0,"lastNumber":1},
+             "shots":[{"number":1,"dueAt":0,"outcome":"captured","triggeredAt":0,"fileName":"IMG_0001.JPG",
+                       "uploadExpected":true,"uploaded":false,"uploadFailed":false}]}
+            """#
+        var ledger = try JSONDecoder().decode(CaptureLedger.self, from: Data(saved.utf8))
+        XCTAssertNil(ledger.shot(1)?.deliveredTo)
+        XCTAssertEqual(ledger.uploadsPending, 1)
+        ledger.markUpload(1, at: "web", delivered: true, counted: ["web"])
+        XCTAssertEqual(ledger.counts.uploaded, 1)
     }
 
     func testAPhotoOnTheCardAtConnectOnlyConfirmsAShotFiredBefore() {
@@ -95,7 +135,7 @@ final class CaptureLedgerTests: XCTestCase {
         for second in [0.0, 10, 20] {
             if let shot = ledger.takeDue(now: at(second), cameraReady: true, reasonIfAway: "") {
                 _ = ledger.photoAppeared(fileName: "IMG_\(shot).JPG", firedBefore: nil, willUpload: true)
-                ledger.markUpload(shot, delivered: true)
+                ledger.markUpload(shot, at: "gallery", delivered: true, counted: ["gallery"])
             }
         }
         XCTAssertTrue(ledger.isComplete)

@@ -151,22 +151,19 @@ final class EventSentenceTests: XCTestCase {
             sentence.line(
                 for: .upload(
                     .settled(
-                        photo, destination: "backup",
-                        outcome: .delivered(
-                            Delivery(
-                                answer: "delivered", bytesSent: 1, seconds: 0.5, shutterToGallery: 1, duringDownload: false))))),
-            "IMG_0001.JPG → backup: delivered in 0.50s")
-        XCTAssertEqual(
-            sentence.line(
-                for: .upload(
-                    .settled(
                         photo, destination: "gallery",
                         outcome: .retrying(
                             attempt: 2, reason: "HTTP 503", retryIn: 4)))), "IMG_0001.JPG: attempt 2 failed (HTTP 503); retrying in 4.0s")
         XCTAssertEqual(
             sentence.line(for: .destination("gallery", .lost(reason: "connection refused", retryIn: 1))),
             "the gallery cannot be reached (connection refused); photos wait in the spool, next try in 1.0s")
-        XCTAssertEqual(sentence.line(for: .destination("backup", .found)), "destination 'backup' is reachable again")
+        XCTAssertEqual(sentence.line(for: .destination("gallery", .found)), "the gallery is reachable again")
+        XCTAssertEqual(
+            sentence.line(for: .upload(.settled(photo, destination: "gallery", outcome: .failed(reason: "HTTP 400", keptIn: "/s/failed")))),
+            "IMG_0001.JPG FAILED for good: HTTP 400. It is in /s/failed; fix the config, then relay retry")
+        XCTAssertEqual(
+            sentence.line(for: everyEvent[3]),
+            "stopped: 3 uploaded, 1 failed this run; 0 left in the spool (sent on the next run), 1 in spool/failed (relay status)")
         XCTAssertEqual(
             sentence.line(
                 for: .source(
@@ -180,6 +177,66 @@ final class EventSentenceTests: XCTestCase {
             "shot 2 of 5: captured IMG_0002.JPG")
         XCTAssertNil(sentence.line(for: .destination("gallery", .queue(QueueState(queued: 1, inFlight: 0, failed: 0)))))
         XCTAssertNil(sentence.line(for: .source("camera x", .battery(percent: 80))))
+    }
+
+    /// With several destinations every line about a delivery or a destination names it, the
+    /// same way for each (none is "the gallery"), and the end sums each up.
+    func testSeveralDestinationsAreEachNamedTheSameWay() {
+        var sentence = EventSentence()
+        let started = RunEvent.run(
+            .started(
+                RunDescription(
+                    sources: ["folder /in"],
+                    destinations: [
+                        DestinationDescription(label: "web", target: "POST https://g/upload"),
+                        DestinationDescription(label: "archive", target: "sftp://nas/photos", lowPriority: true),
+                    ], workers: 2, resumed: 0)))
+        sentence.learn(started)
+        XCTAssertEqual(
+            sentence.line(for: started),
+            "relay: folder /in → POST https://g/upload (config web) + sftp://nas/photos (config archive, low priority), 2 workers")
+        let photo = PhotoRef(id: "a1", name: "IMG_0001.JPG", bytes: 24_800_000)
+        func settled(_ label: String, _ outcome: UploadOutcome) -> String? {
+            sentence.line(for: .upload(.settled(photo, destination: label, outcome: outcome)))
+        }
+        for label in ["web", "archive"] {
+            XCTAssertEqual(
+                settled(
+                    label,
+                    .delivered(Delivery(answer: "HTTP 201", bytesSent: 1, seconds: 0.42, shutterToGallery: 1.5, duringDownload: false))),
+                "uploaded IMG_0001.JPG → \(label) (24.8 MB) HTTP 201 in 0.42s, 1.50s from shutter to \(label)")
+            XCTAssertEqual(
+                settled(label, .retrying(attempt: 2, reason: "HTTP 503", retryIn: 4)),
+                "IMG_0001.JPG → \(label): attempt 2 failed (HTTP 503); retrying in 4.0s")
+            XCTAssertEqual(
+                settled(label, .interrupted),
+                "IMG_0001.JPG → \(label): upload interrupted by shutdown; it stays in the spool for the next run")
+            XCTAssertEqual(
+                settled(label, .failed(reason: "HTTP 403", keptIn: nil)),
+                "IMG_0001.JPG → \(label) FAILED for good: HTTP 403. Fix the config, then relay retry --destination \(label)")
+            XCTAssertEqual(
+                settled(label, .failed(reason: "HTTP 403", keptIn: "/s/failed")),
+                "IMG_0001.JPG → \(label) FAILED for good: HTTP 403. It is in /s/failed; fix the config, then relay retry --destination \(label)"
+            )
+            XCTAssertEqual(
+                sentence.line(for: .destination(label, .lost(reason: "connection refused", retryIn: 1))),
+                "destination '\(label)' cannot be reached (connection refused); photos wait in the spool, next try in 1.0s")
+            XCTAssertEqual(
+                sentence.line(for: .destination(label, .stillLost(retryIn: 2))),
+                "destination '\(label)' is still unreachable; next try in 2.0s")
+            XCTAssertEqual(sentence.line(for: .destination(label, .found)), "destination '\(label)' is reachable again")
+        }
+        let totals = RunTotals(
+            delivered: 2, failed: 0,
+            destinations: [
+                DestinationTotals(label: "web", delivered: 2, failed: 0), DestinationTotals(label: "archive", delivered: 1, failed: 1),
+            ],
+            left: 1, failedInSpool: 0)
+        XCTAssertEqual(
+            sentence.line(for: .run(.stopped(totals))),
+            "stopped: web 2 uploaded, 0 failed · archive 1 uploaded, 1 failed this run; 1 left in the spool (sent on the next run)")
+        let json = try? JSONSerialization.jsonObject(with: Data(TimedEvent(.run(.stopped(totals))).jsonLine.utf8)) as? [String: Any]
+        XCTAssertEqual((json?["destinations"] as? [[String: Any]])?.compactMap { $0["label"] as? String }, ["web", "archive"])
     }
 
     func testSeveralSourcesAreNamed() {

@@ -5,6 +5,9 @@ import XCTest
 final class RunStateTests: XCTestCase {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     let photo = PhotoRef(id: "a1", name: "IMG_0001.JPG", bytes: 8_000_000)
+    let other = PhotoRef(id: "b2", name: "IMG_0002.JPG", bytes: 8_000_000)
+    let web = DestinationDescription(label: "web", target: "POST https://g/upload")
+    let archive = DestinationDescription(label: "archive", target: "sftp://nas/photos")
 
     func fold(_ events: [(Double, RunEvent)]) -> RunState {
         var state = RunState()
@@ -28,7 +31,7 @@ final class RunStateTests: XCTestCase {
         .delivered(Delivery(answer: "HTTP 201", bytesSent: bytes, seconds: seconds, shutterToGallery: seconds + 1, duringDownload: false))
     }
 
-    func testDeliveriesCountForThePrimaryAndEveryDestinationKeepsItsOwn() {
+    func testADeliveryCountsForTheRunAtItsNormalDestinationAndEachDestinationKeepsItsOwn() {
         let state = fold([
             (0, started),
             (1, .upload(.started(photo, destination: "gallery", attempt: 1, duringDownload: true))),
@@ -123,8 +126,65 @@ final class RunStateTests: XCTestCase {
         ])
         XCTAssertEqual(
             ProgressLine.format(state, at: t0.addingTimeInterval(2)),
-            "queued 3 · uploading 1 · done 1 · failed 0 · 2.5 MB/s · last shutter→gallery 1.84s · "
+            "gallery queued 3, uploading 1, done 1 · backup queued 0, done 0 · 2.5 MB/s · last shutter→gallery 1.84s · "
                 + "Canon EOS R50 connected · battery 18 % · backup unreachable")
+    }
+
+    func testTheProgressLineOfAOneDestinationRunNamesNone() {
+        let state = fold([
+            (0, .run(.started(RunDescription(sources: ["folder /in"], destinations: [web], workers: 1, resumed: 0)))),
+            (0, .destination("web", .queue(QueueState(queued: 2, inFlight: 0, failed: 1)))),
+            (1, .upload(.settled(photo, destination: "web", outcome: delivered(0.5)))),
+            (1, .upload(.settled(other, destination: "web", outcome: .failed(reason: "HTTP 403", keptIn: "/s/failed")))),
+        ])
+        XCTAssertEqual(
+            ProgressLine.format(state, at: t0.addingTimeInterval(1)),
+            "queued 2, done 1, failed 1 · 0.8 MB/s · last shutter→gallery 1.50s")
+    }
+
+    /// No destination is special: a photo counts for the run once every destination of normal
+    /// priority has it, in whatever order they answer, and fails it once when one refuses it.
+    func testTheRunCountsAPhotoWhenEveryNormalDestinationHasIt() {
+        let run = RunDescription(
+            sources: ["folder /in"],
+            destinations: [web, archive, DestinationDescription(label: "backup", target: "s3://b/x", lowPriority: true)],
+            workers: 2, resumed: 0)
+        XCTAssertEqual(run.countedDestinations, ["web", "archive"])
+        var state = fold([
+            (0, .run(.started(run))),
+            (1, .upload(.settled(photo, destination: "archive", outcome: delivered(0.5)))),
+            (1, .upload(.settled(photo, destination: "backup", outcome: delivered(0.2)))),
+            (1, .upload(.settled(other, destination: "backup", outcome: .failed(reason: "HTTP 403", keptIn: nil)))),
+        ])
+        XCTAssertEqual(state.delivered, 0, "the web gallery does not have it yet")
+        XCTAssertEqual(state.failed, 0, "the backup's refusal holds up nothing")
+        XCTAssertNil(state.lastShutterToGallery)
+        state.apply(TimedEvent(at: t0.addingTimeInterval(2), .upload(.settled(photo, destination: "web", outcome: delivered(0.9)))))
+        state.apply(
+            TimedEvent(
+                at: t0.addingTimeInterval(2),
+                .upload(.settled(other, destination: "web", outcome: .failed(reason: "HTTP 400", keptIn: nil)))))
+        state.apply(
+            TimedEvent(
+                at: t0.addingTimeInterval(3),
+                .upload(.settled(other, destination: "archive", outcome: .failed(reason: "HTTP 400", keptIn: nil)))))
+        XCTAssertEqual(state.delivered, 1)
+        XCTAssertEqual(state.failed, 1, "a photo two destinations refused fails the run once")
+        XCTAssertEqual(state.lastShutterToGallery, 1.9, "until the last of them had it")
+        XCTAssertEqual(state.destinations.map(\.delivered), [1, 1, 1])
+        XCTAssertEqual(state.destinations.map(\.failed), [1, 1, 1])
+
+        let totals = RunTotals(state, left: 0, failedInSpool: 2, held: [:])
+        XCTAssertEqual(
+            totals.destinations,
+            [
+                DestinationTotals(label: "web", delivered: 1, failed: 1), DestinationTotals(label: "archive", delivered: 1, failed: 1),
+                DestinationTotals(label: "backup", delivered: 1, failed: 1),
+            ])
+        XCTAssertEqual(
+            ProgressLine.format(state, at: t0.addingTimeInterval(3)),
+            "web queued 0, done 1, failed 1 · archive queued 0, done 1, failed 1 · backup queued 0, done 1, failed 1 · "
+                + "2.4 MB/s · last shutter→gallery 1.90s")
     }
 
     func testCaptureProgressLeadsTheProgressLine() {
@@ -132,6 +192,6 @@ final class RunStateTests: XCTestCase {
             shot: 3, planned: 10, captured: 3, failed: 0, missed: 0, uploaded: 2,
             nextShotAt: t0.addingTimeInterval(4.2), waitingForPhotos: 0, uploadsPending: 1, paused: false)
         let state = fold([(0, started), (0, .capture(.progress(progress)))])
-        XCTAssertTrue(ProgressLine.format(state, at: t0).hasPrefix("shot 3 of 10 · next in 4.2s · 1 upload(s) pending · queued 0"))
+        XCTAssertTrue(ProgressLine.format(state, at: t0).hasPrefix("shot 3 of 10 · next in 4.2s · 1 upload(s) pending · gallery queued 0"))
     }
 }
