@@ -106,7 +106,7 @@ final class RunEventJSONTests: XCTestCase {
         XCTAssertEqual(object["fileName"] as? String, "DSC_0002.JPG")
         XCTAssertEqual(object["matched"] as? String, "body serial 3, shot 2026:11:27 10:00:00.12")
         XCTAssertEqual(object["atStart"] as? Bool, false)
-        var sentence = EventSentence()
+        let sentence = EventSentence()
         XCTAssertEqual(
             sentence.line(for: everyEvent.last!),
             "DSC_0002.JPG was taken before (matched body serial 3, shot 2026:11:27 10:00:00.12): not sent again")
