@@ -114,6 +114,32 @@ final class RenditionSpoolTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(id).\(key).rendition.jpg").path))
     }
 
+    /// A spool left by a relay that made one rendition per run (`rendition` in the sidecar,
+    /// `<id>.rendition.jpg`): the old file goes at start and the rendition is made again, under
+    /// the spec's own name, before the photo is sent.
+    func testAnOlderRelaysRenditionIsMadeAgainUnderItsSpec() throws {
+        var id = ""
+        do {
+            let spool = try Spool.gallery(directory: folder, renditionKey: key)
+            id = try spoolPhoto(spool, "IMG_0004.JPG").id
+        }
+        let sidecarURL = folder.appendingPathComponent("\(id).json")
+        var sidecar = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: sidecarURL)) as? [String: Any])
+        sidecar["rendition"] = ["spec": key, "bytes": 2, "width": 2, "height": 1, "idempotencyKey": "\(id)-\(key)"]
+        try JSONSerialization.data(withJSONObject: sidecar).write(to: sidecarURL)
+        let oldFile = folder.appendingPathComponent("\(id).rendition.jpg")
+        try Data([9, 9]).write(to: oldFile)
+
+        let spool = try Spool.gallery(directory: folder, renditionKey: key)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: oldFile.path), "the older relay's file is removed")
+        XCTAssertNil(spool.entry(id)?.rendition)
+        let making = try XCTUnwrap(spool.claimCommittedRendition(), "made again")
+        try makeRendition(spool, making, bytes: [1, 2, 3, 4])
+        guard case .spooled(let sent)? = spool.claimNextWork(cutThrough: false) else { return XCTFail("not handed out") }
+        XCTAssertEqual(spool.uploadURL(for: sent).lastPathComponent, "\(id).\(key).rendition.jpg")
+        XCTAssertEqual(sent.deliveryBytes, 4)
+    }
+
     func testAnOriginalDecisionIsKeptAndSendsThePhoto() throws {
         let spool = try Spool.gallery(directory: folder, renditionKey: key)
         let entry = try spoolPhoto(spool, "SMALL.JPG")
