@@ -178,9 +178,7 @@ public final class Spool: @unchecked Sendable {
 
     /// The file that shows `entry` best when small: its smallest rendition made, else the photo.
     public func smallestPictureURL(for entry: SpoolEntry) -> URL {
-        let made = (entry.renditions ?? [:]).values.filter { $0.bytes != nil }
-        guard let smallest = made.min(by: { ($0.bytes ?? 0) < ($1.bytes ?? 0) }) else { return photoURL(entry.id) }
-        return renditionURL(entry.id, spec: smallest.spec)
+        entry.smallestRendition.map { renditionURL(entry.id, spec: $0.spec) } ?? photoURL(entry.id)
     }
 
     /// Counts for the progress line, without reading any file.

@@ -40,6 +40,11 @@ extension SpoolEntry {
     /// The bytes that are sent.
     public var deliveryBytes: Int64 { rendition?.bytes ?? bytes }
 
-    /// "24.8 MB → 812 KB" with a rendition, "24.8 MB" without.
-    public var sizeText: String { ByteCountText.format(bytes, sent: rendition?.bytes) }
+    /// Its smallest rendition made (what shows it best when small), if any.
+    public var smallestRendition: SpoolRendition? {
+        (renditions ?? [:]).values.filter { $0.bytes != nil }.min { ($0.bytes ?? 0) < ($1.bytes ?? 0) }
+    }
+
+    /// "24.8 MB → 812 KB" with a rendition (the one sent, else the smallest made), "24.8 MB" without.
+    public var sizeText: String { ByteCountText.format(bytes, sent: (rendition ?? smallestRendition)?.bytes) }
 }
