@@ -1,7 +1,7 @@
 import Foundation
 
 // The values the ledger hands out and takes back: a photo's number and name, what a worker
-// takes and is given, how a reading during a download ended.
+// takes and is given, how a reading during a download ended, what the Spool found at start.
 
 /// A photo's number and upload name, fixed when its download begins.
 public struct Reservation: Sendable, Equatable {
@@ -45,4 +45,17 @@ public enum OfferOutcome: Sendable, Equatable {
     case committed(SpoolEntry)
     /// This download will not be spooled as it was read (failed, rewound, withdrawn, given up).
     case abandoned
+}
+
+/// What the Spool found on disk beside a sidecar at start.
+public struct FoundFiles: Sendable, Equatable {
+    /// Its photo is in the spool.
+    public var photo: Bool
+    /// The specs whose rendition file is in the spool.
+    public var renditions: Set<String>
+
+    public init(photo: Bool = true, renditions: Set<String> = []) {
+        self.photo = photo
+        self.renditions = renditions
+    }
 }

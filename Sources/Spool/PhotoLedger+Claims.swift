@@ -5,17 +5,17 @@ import Foundation
 /// downloading offered to it; a low-priority destination gets nothing while a destination of
 /// normal priority has work due or under way.
 extension PhotoLedger {
-    mutating func claim(_ id: String, growing: GrowingAcceptance, now: Date, pid: Int32) -> [Action] {
-        guard !closed, let me = destinations[id] else { return [.closed] }
+    mutating func claim(_ id: String, growing: GrowingAcceptance, now: Date, pid: Int32) -> Step {
+        guard !closed, let me = destinations[id] else { return Step(answer: .closed) }
         if !(me.lowPriority && normalWorkWaiting(at: now)), let photo = firstDue(for: me, at: now),
             let entry = takeLeg(photo, for: me, offer: nil, now: now, pid: pid)
         {
-            return [.handOut(.spooled(entry)), .saveSidecar(id: photo)]
+            return Step([.saveSidecar(id: photo)], answer: .handOut(.spooled(entry)))
         }
         if growing != .none, let offer = oldestOffer(for: me, sizeUnknown: growing == .any) {
-            return [.handOut(.growing(offer: offer))]
+            return Step(answer: .handOut(.growing(offer: offer)))
         }
-        return [.wait(until: nextRetry(for: me, after: now))]
+        return Step(answer: .wait(until: nextRetry(for: me, after: now)))
     }
 
     /// The oldest photo whose leg to `destination` a worker may take at `now`.

@@ -28,7 +28,12 @@ extension PhotoLedger {
         return [.end(offer: offer, .abandoned)]
     }
 
-    mutating func committing(_ id: String, fileName: String, reservation: Reservation?, offer: Int?) -> [Action] {
+    /// How the committing photo's sidecar is to start: its number and name (`reservation`: those
+    /// it kept, if any), and in flight with this attempt for the worker reading it as it
+    /// downloads (nil: queued). No new worker may take its offer from now on.
+    public mutating func committing(_ id: String, fileName: String, reservation: Reservation?, offer: Int?) -> (
+        Reservation, inFlightAttempts: Int?
+    ) {
         var inFlightAttempts: Int?
         if let offer, var current = offers[id], current.offer == offer {
             switch current.stage {
@@ -45,7 +50,7 @@ extension PhotoLedger {
             let sequence = takeSequence()
             kept = Reservation(sequence: sequence, uploadName: uniqueUploadName(for: fileName, sequence: sequence, id: id))
         }
-        return [.commitAs(kept, inFlightAttempts: inFlightAttempts)]
+        return (kept, inFlightAttempts)
     }
 
     mutating func commitFailed(_ id: String, offer: Int?) -> [Action] {
@@ -94,8 +99,11 @@ extension PhotoLedger {
     /// A worker is done reading a photo (or rendition) as it downloaded, without a delivery: if
     /// the photo was committed into its hands meanwhile, it has it in flight (to settle as
     /// usual); otherwise its claim is dropped and the photo goes once committed, not before
-    /// `retryDelay` from now.
-    mutating func endCutThrough(_ id: String, destination: String, offer: Int, retryDelay: TimeInterval, now: Date) -> [Action] {
+    /// `retryDelay` from now, and `.sequence` keeps its number (no sidecar carries it).
+    mutating func endCutThrough(
+        _ id: String, sequence: Int, destination: String, offer: Int, retryDelay: TimeInterval, now: Date
+    ) -> Step {
+        let abandoned = Step([.persistSequence(atLeast: sequence)], answer: .cutThrough(.abandoned))
         for uploads in [\PhotoLedger.offers, \PhotoLedger.renditionUploads] {
             guard let read = self[keyPath: uploads][id], read.offer == offer else { continue }
             self[keyPath: uploads][id] = nil
@@ -107,12 +115,12 @@ extension PhotoLedger {
                     earlyRetries[id] = (destination, notBefore)
                 }
             }
-            return [.end(offer: offer, .abandoned), .cutThrough(.abandoned)]
+            return Step([.end(offer: offer, .abandoned)] + abandoned.actions, answer: abandoned.answer)
         }
         if let photo = photos[id], photo.legs?[destination]?.inFlight?.offer == offer, let me = destinations[destination] {
-            return [.cutThrough(.committed(photo.entry(for: me)))]
+            return Step(answer: .cutThrough(.committed(photo.entry(for: me))))
         }
-        return [.cutThrough(.abandoned)]
+        return abandoned
     }
 
     // MARK: - Renditions
@@ -120,23 +128,23 @@ extension PhotoLedger {
     /// The oldest committed photo with a rendition to make (its specs in the run's order), else
     /// the oldest photo still downloading, decoded as it arrives for the streamed spec
     /// (``SpoolDestinations/streamedRendition``).
-    mutating func claimRendition() -> [Action] {
-        guard !closed else { return [.closed] }
+    mutating func claimRendition() -> Step {
+        guard !closed else { return Step(answer: .closed) }
         let specs = destinations.renditionKeys
         for id in order {
             guard let photo = photos[id], !photo.finishing, let spec = specs.first(where: { photo.renditions[$0] == .awaiting }) else {
                 continue
             }
             photos[id]?.renditions[spec] = .making(offer: nil)
-            return [.render(.committed(photo.snapshot, spec: spec))]
+            return Step(answer: .render(.committed(photo.snapshot, spec: spec)))
         }
         if let spec = destinations.streamedRendition,
             let (id, offer) = offers.filter({ $0.value.stage == .offered }).min(by: { $0.value.offer < $1.value.offer })
         {
             offers[id]?.stage = .rendering(spec: spec)
-            return [.render(.growing(offer: offer.offer, spec: spec))]
+            return Step(answer: .render(.growing(offer: offer.offer, spec: spec)))
         }
-        return [.wait(until: nil)]
+        return Step(answer: .wait(until: nil))
     }
 
     /// The rendition thread stops reading a downloading photo: its rendition is made from the

@@ -80,8 +80,8 @@ extension PhotoLedger {
     /// `verdict` (nil: undone) on the photo `id` at `now`: its legs judged again, the sidecar
     /// written when a leg was rejected or brought back. A photo whose last leg is rejected stays
     /// ``undoWindow`` for an undo; a later ``Input/tick(now:)`` finishes it.
-    mutating func decide(_ id: String, verdict: ReviewVerdict?, now: Date) -> [Action] {
-        guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
+    mutating func decide(_ id: String, verdict: ReviewVerdict?, now: Date) -> Step {
+        guard let photo = photos[id], !photo.finishing else { return Step(answer: .decided(nil)) }
         photos[id]?.verdict = verdict
         return rejudged(id, judge(id, reconsidering: true, now: now), now: now)
     }
@@ -89,28 +89,24 @@ extension PhotoLedger {
     /// What the photographer marked in the camera on the photo `id`, learnt after it came in
     /// (an event, a re-read header): its legs judged again by their rules. A person's rejection
     /// stands; a leg already sent (or in flight) does not change. The sidecar keeps the marks.
-    mutating func select(_ id: String, _ selection: PhotoSelection, now: Date) -> [Action] {
-        guard let photo = photos[id], !photo.finishing else { return [.decided(id: id, nil)] }
-        guard photo.entry.selection != selection else { return [.decided(id: id, [])] }
+    mutating func select(_ id: String, _ selection: PhotoSelection, now: Date) -> Step {
+        guard let photo = photos[id], !photo.finishing else { return Step(answer: .decided(nil)) }
+        guard photo.entry.selection != selection else { return Step(answer: .decided([])) }
         photos[id]?.entry.selection = selection
-        let actions = rejudged(id, judge(id, reconsidering: false, now: now), now: now)
-        let written = actions.contains {
-            if case .finish = $0 { return true }
-            return $0 == .saveSidecar(id: id)
-        }
-        return written ? actions : actions + [.saveSidecar(id: id)]
+        var step = rejudged(id, judge(id, reconsidering: false, now: now), now: now)
+        if step.actions.isEmpty { step.actions = [.saveSidecar(id: id)] }
+        return step
     }
 
-    /// The actions after `id`'s legs were judged again: the sidecar written when a leg changed,
+    /// The step after `id`'s legs were judged again: the sidecar written when a leg changed,
     /// the photo finished when its last leg settled, its rendition removed or awaited.
-    private mutating func rejudged(_ id: String, _ decisions: [Decision], now: Date) -> [Action] {
-        var actions: [Action] = [.decided(id: id, decisions)]
+    private mutating func rejudged(_ id: String, _ decisions: [Decision], now: Date) -> Step {
         let persisted = decisions.contains { $0.change == .rejected || $0.change == .released || $0.change == .heldAgain }
-        guard persisted else { return actions }
+        guard persisted else { return Step(answer: .decided(decisions)) }
         let finishing = finishIfSettled(id, now: now)
-        if !finishing.isEmpty { return actions + finishing }
         // A rejected leg's rendition goes; an undone rejection (or a change of mind) needs it again.
-        return actions + reconcileRenditions(id) + [.saveSidecar(id: id)]
+        let actions = finishing.isEmpty ? reconcileRenditions(id) + [.saveSidecar(id: id)] : finishing
+        return Step(actions, answer: .decided(decisions))
     }
 
     /// How many photos are held for at least one of this run's destinations, and their bytes

@@ -6,10 +6,13 @@ import RelayCore
 /// offered to a worker, and when a photo is done with. No files, threads or clocks (`now` comes
 /// in with the input), so that every transition is tested on its own.
 ///
-/// One way in: ``apply(_:)`` takes what happened (an ``Input``) and returns what to do about it
-/// (``Action``s): hand a photo to a worker, write a sidecar, remove a file, end an offer. The
-/// ``Spool`` applies inputs under its one lock and runs the actions outside it, as
-/// AsyncHTTPClient's `HTTPConnectionPool.StateMachine` and its `modifyStateAndRunActions` do.
+/// One way in: ``apply(_:)`` takes what happened (an ``Input``) and returns a ``Step``: what the
+/// caller is told (an ``Answer``) and what the Spool is to do (``Action``s: write a sidecar,
+/// remove a file, end an offer). The ``Spool`` applies inputs under its one lock and runs every
+/// action outside it, deciding nothing, as AsyncHTTPClient's `HTTPConnectionPool.StateMachine`
+/// and its `modifyStateAndRunActions` do. What the Spool finds on disk comes in as facts with the
+/// input. The questions that only take a number (``reserve(id:fileName:)``, ``takeSequence()``,
+/// ``committing(_:fileName:reservation:offer:)``) are methods whose type is their answer.
 ///
 /// Every destination of a photo is a ``Leg`` with the same states; what differs between
 /// destinations is what each declares (``SpoolDestination``). A photo leaves once every leg
@@ -53,17 +56,12 @@ public struct PhotoLedger: Sendable {
     /// What happened, as the ledger is told it.
     public enum Input: Sendable {
         // MARK: Photos arriving
-        /// A download begins: it keeps a sequence number and an upload name until committed.
-        case reserve(id: String, fileName: String)
         /// A download given up: its name and early retry time go.
         case forgetIncoming(id: String)
         /// A photo still downloading may be read (its provisional entry; `offer` names the hand-over).
         case offer(SpoolEntry, offer: Int)
         /// Its download stopped: the offer is taken back.
         case withdraw(id: String, offer: Int)
-        /// Its download is complete: no new worker may take the offer, and the sidecar is about
-        /// to be written (`reservation`: the number and name the photo kept, if any).
-        case committing(id: String, fileName: String, reservation: Reservation?, offer: Int?)
         /// The commit failed: nothing of it stays.
         case commitFailed(id: String, offer: Int?)
         /// The photo is in the spool (sidecar written, renamed in).
@@ -74,8 +72,9 @@ public struct PhotoLedger: Sendable {
         case claim(destination: String, growing: GrowingAcceptance, now: Date, pid: Int32)
         /// How one delivery ended.
         case settle(id: String, destination: String, DestinationResult, now: Date)
-        /// A worker that read a photo (or rendition) as it downloaded is done without a delivery.
-        case endCutThrough(id: String, destination: String, offer: Int, retryDelay: TimeInterval, now: Date)
+        /// A worker that read a photo (or rendition) as it downloaded is done without a delivery
+        /// (`sequence`: the number the download had).
+        case endCutThrough(id: String, sequence: Int, destination: String, offer: Int, retryDelay: TimeInterval, now: Date)
         /// Whether a destination can be reached, as its workers found out.
         case reachable(destination: String, Bool)
         case close
@@ -96,22 +95,24 @@ public struct PhotoLedger: Sendable {
         case handedOver(id: String, offer: Int, saved: Bool)
 
         // MARK: Finishing, looking after, starting
-        /// A settled photo's files are gone (delivered) or in failed/ (`refusedBy`).
-        case finished(id: String, refusedBy: Set<String>?)
-        /// A settled photo could not be moved to failed/: its refused legs are tried again.
-        case finishFailed(id: String, now: Date)
+        /// A settled photo's files are gone (delivered) or in failed/ (refused).
+        case finished(id: String)
+        /// A settled photo's move to failed/ failed (`photoLeft`: its photo is there all the same).
+        case finishFailed(id: String, photoLeft: Bool, now: Date)
+        /// A photo whose sidecar could not be read was moved to failed/ without one of the ledger's.
+        case setAside(id: String)
         /// `relay retry`: a photo back from failed/.
         case readmit(SpoolEntry, renditionFiles: Set<String>)
         /// `relay drop`: what the photo owes the destinations `query` names is forgotten.
         case release(id: String, query: String)
-        /// Start: the photos in failed/, and the numbers found.
-        case foundFailed([String: Set<String>])
+        /// Start: the sidecars in failed/, and the numbers found.
+        case foundFailed([SpoolEntry])
         case numbering(persisted: Int, highestFound: Int)
-        case takeSequence
-        /// Start: a photo found in the spool (`renditionFiles`: the specs whose file is there).
-        case found(SpoolEntry, renditionFiles: Set<String>)
-        /// Start: every photo was found; those every leg settled before a crash are finished.
-        case started
+        /// Start: a sidecar found in the spool, with what is on disk beside it.
+        case found(SpoolEntry, FoundFiles)
+        /// Start: every photo was found (`renditionFiles`: the specs of every rendition file in
+        /// the spool, by photo id); those every leg settled before a crash are finished.
+        case started(renditionFiles: [String: Set<String>])
         /// `.sequence` now holds this number.
         case persisted(Int)
 
@@ -121,38 +122,44 @@ public struct PhotoLedger: Sendable {
         /// What the photographer marked on the photo in the camera, learnt after it came in.
         case select(id: String, PhotoSelection, now: Date)
         /// Time passes: photos kept for an undo of their rejection leave once it is too late
-        /// (and ``Action/wait(until:)`` says when the next one may).
+        /// (and ``Answer/wait(until:)`` says when the next one may).
         case tick(now: Date)
     }
 
-    /// What the Spool is to do, in order.
-    public enum Action: Sendable, Equatable {
+    /// What one input comes to: what the caller is told, and what the Spool is to do, in order.
+    public struct Step: Sendable, Equatable {
+        public var answer: Answer
+        public var actions: [Action]
+
+        public init(_ actions: [Action] = [], answer: Answer = .nothing) {
+            self.answer = answer
+            self.actions = actions
+        }
+
+        /// Whether the input only got "wait" or "closed" and changed nothing: an observer told
+        /// of it would look again, ask again, and spin.
+        public var changesNothing: Bool {
+            guard actions.isEmpty else { return false }
+            switch answer {
+            case .wait, .closed: return true
+            default: return false
+            }
+        }
+    }
+
+    /// What the caller of an input is told.
+    public enum Answer: Sendable, Equatable {
+        /// Nothing to say.
+        case nothing
         /// The claiming worker's work.
         case handOut(Handout)
         /// The rendition thread's work.
         case render(RenditionJob)
-        /// Nothing for the caller yet: ask again at this time, or on the next change (nil).
+        /// No work yet: ask again at this time, or on the next change (nil).
         case wait(until: Date?)
         /// The spool is closed (or the destination is not the run's): the caller stops.
         case closed
-        /// A photo's number and upload name.
-        case reserved(Reservation)
-        case sequence(Int)
-        /// How the committing photo's sidecar is to start: in flight (with this attempt) for the
-        /// worker reading it as it downloads, or queued (nil).
-        case commitAs(Reservation, inFlightAttempts: Int?)
-        /// End the offer's reading: the photo is in flight for its reader, or it is not.
-        case end(offer: Int, OfferOutcome)
-        /// Write the photo's sidecar, then tell ``Input/handedOver(id:offer:saved:)``.
-        case handOver(offer: Int, SpoolEntry)
-        /// Write the photo's sidecar as the ledger has it now (skipped once it is finishing).
-        case saveSidecar(id: String)
-        /// The photo's rendition file for `spec` is no longer needed.
-        case removeRendition(id: String, spec: String)
-        /// Every leg settled: remove the photo (delivered) or move it to failed/ (refused),
-        /// then tell ``Input/finished(id:refusedBy:)``.
-        case finish(SpoolEntry, PhotoDestinations.Settlement)
-        /// A sidecar from an older relay took the run's destinations.
+        /// A sidecar found at start, from an older relay, took the run's destinations.
         case adopted
         /// The photo `release` changed.
         case released(SpoolEntry)
@@ -160,63 +167,90 @@ public struct PhotoLedger: Sendable {
         case cutThrough(OfferOutcome)
         /// What a decision (or a selection in the camera) did to each leg of the photo (nil: it
         /// is not in the spool).
-        case decided(id: String, [Decision]?)
+        case decided([Decision]?)
     }
 
-    /// The one way in: what `input` changes, and what to do about it.
-    public mutating func apply(_ input: Input) -> [Action] {
+    /// What the Spool is to do.
+    public enum Action: Sendable, Equatable {
+        /// End the offer's reading: the photo is in flight for its reader, or it is not.
+        case end(offer: Int, OfferOutcome)
+        /// Write the photo's sidecar, then tell ``Input/handedOver(id:offer:saved:)``.
+        case handOver(offer: Int, SpoolEntry)
+        /// Write the photo's sidecar as the ledger has it now (skipped once it is finishing).
+        case saveSidecar(id: String)
+        /// Every leg settled: remove the photo (delivered) or move it to failed/ (refused),
+        /// then tell ``Input/finished(id:)``.
+        case finish(SpoolEntry, PhotoDestinations.Settlement)
+        /// Make `.sequence` hold `atLeast` (the number is carried by no sidecar).
+        case persistSequence(atLeast: Int)
+        /// Remove a file of the photo's: it is no longer needed.
+        case removePhoto(id: String)
+        case removeRendition(id: String, spec: String)
+        case removeSidecar(id: String)
+        /// Remove the photo's sidecar in failed/.
+        case removeFailedSidecar(id: String)
+    }
+
+    /// The one way in: what `input` changes, what to tell its caller and what to do about it.
+    public mutating func apply(_ input: Input) -> Step {
         switch input {
-        case .reserve(let id, let fileName): return [.reserved(reserve(id: id, fileName: fileName))]
-        case .forgetIncoming(let id): return forgetIncoming(id)
-        case .offer(let entry, let offer): return addOffer(entry, offer: offer)
-        case .withdraw(let id, let offer): return takeBackOffer(id, offer: offer)
-        case .committing(let id, let fileName, let reservation, let offer):
-            return committing(id, fileName: fileName, reservation: reservation, offer: offer)
-        case .commitFailed(let id, let offer): return commitFailed(id, offer: offer)
-        case .admit(let entry, let offer, let now, let pid): return admit(entry, offer: offer, now: now, pid: pid)
+        case .forgetIncoming(let id):
+            forgetIncoming(id)
+            return Step()
+        case .offer(let entry, let offer): return Step(addOffer(entry, offer: offer))
+        case .withdraw(let id, let offer): return Step(takeBackOffer(id, offer: offer))
+        case .commitFailed(let id, let offer): return Step(commitFailed(id, offer: offer))
+        case .admit(let entry, let offer, let now, let pid): return Step(admit(entry, offer: offer, now: now, pid: pid))
         case .claim(let destination, let growing, let now, let pid): return claim(destination, growing: growing, now: now, pid: pid)
-        case .settle(let id, let destination, let result, let now): return settle(id, destination, result, now: now)
-        case .endCutThrough(let id, let destination, let offer, let retryDelay, let now):
-            return endCutThrough(id, destination: destination, offer: offer, retryDelay: retryDelay, now: now)
+        case .settle(let id, let destination, let result, let now): return Step(settle(id, destination, result, now: now))
+        case .endCutThrough(let id, let sequence, let destination, let offer, let retryDelay, let now):
+            return endCutThrough(id, sequence: sequence, destination: destination, offer: offer, retryDelay: retryDelay, now: now)
         case .reachable(let destination, let reachable):
             if reachable { unreachable.remove(destination) } else { unreachable.insert(destination) }
-            return []
+            return Step()
         case .close:
             closed = true
-            return []
+            return Step()
         case .claimRendition: return claimRendition()
-        case .dropRenditionOffer(let id, let offer): return dropRenditionOffer(id, offer: offer)
-        case .offerRendition(let entry, let offer): return offerRendition(entry, offer: offer)
-        case .withdrawRendition(let id, let offer): return withdrawRendition(id, offer: offer)
+        case .dropRenditionOffer(let id, let offer): return Step(dropRenditionOffer(id, offer: offer))
+        case .offerRendition(let entry, let offer): return Step(offerRendition(entry, offer: offer))
+        case .withdrawRendition(let id, let offer): return Step(withdrawRendition(id, offer: offer))
         case .renditionRecorded(let id, let rendition):
             if var photo = photos[id] {
                 photo.entry.renditions = (photo.entry.renditions ?? [:]).merging([rendition.spec: rendition]) { $1 }
                 photos[id] = photo
             }
-            return []
-        case .renditionStored(let id, let spec, let now, let pid): return renditionStored(id, spec: spec, now: now, pid: pid)
-        case .handedOver(let id, let offer, let saved): return handedOver(id, offer: offer, saved: saved)
-        case .finished(let id, let refusedBy): return finished(id, refusedBy: refusedBy)
-        case .finishFailed(let id, let now): return finishFailed(id, now: now)
-        case .readmit(let entry, let files): return readmit(entry, renditionFiles: files)
+            return Step()
+        case .renditionStored(let id, let spec, let now, let pid): return Step(renditionStored(id, spec: spec, now: now, pid: pid))
+        case .handedOver(let id, let offer, let saved): return Step(handedOver(id, offer: offer, saved: saved))
+        case .finished(let id):
+            finished(id)
+            return Step()
+        case .finishFailed(let id, let photoLeft, let now): return Step(finishFailed(id, photoLeft: photoLeft, now: now))
+        case .setAside(let id):
+            failed[id] = []
+            return Step()
+        case .readmit(let entry, let files):
+            readmit(entry, renditionFiles: files)
+            return Step()
         case .release(let id, let query): return release(id, matching: query)
-        case .foundFailed(let found):
-            failed = found
-            return []
+        case .foundFailed(let entries):
+            for entry in entries where failed[entry.id] == nil { failed[entry.id] = Self.refusers(entry.destinations) }
+            return Step()
         case .numbering(let persisted, let highest):
             persistedSequence = persisted
             let top = max(persisted, highest)
             nextSequence = top == Int.max ? top : top + 1
-            return []
-        case .takeSequence: return [.sequence(takeSequence())]
-        case .found(let entry, let files): return found(entry, renditionFiles: files)
-        case .started: return order.flatMap { finishIfSettled($0) }
+            return Step()
+        case .found(let entry, let files): return found(entry, files)
+        case .started(let renditionFiles): return Step(removeOrphans(renditionFiles) + order.flatMap { finishIfSettled($0) })
         case .persisted(let sequence):
             persistedSequence = max(persistedSequence, sequence)
-            return []
+            return Step()
         case .decide(let id, let verdict, let now): return decide(id, verdict: verdict, now: now)
         case .select(let id, let selection, let now): return select(id, selection, now: now)
-        case .tick(let now): return order.flatMap { finishIfSettled($0, now: now) } + [.wait(until: nextUndoEnd(after: now))]
+        case .tick(let now):
+            return Step(order.flatMap { finishIfSettled($0, now: now) }, answer: .wait(until: nextUndoEnd(after: now)))
         }
     }
 
@@ -342,17 +376,25 @@ public struct PhotoLedger: Sendable {
         return actions
     }
 
-    private mutating func finished(_ id: String, refusedBy: Set<String>?) -> [Action] {
+    /// A settled photo's files are gone, or in failed/ (refused by the destinations that failed it).
+    private mutating func finished(_ id: String) {
+        if let photo = photos[id] {
+            let refusedBy = Self.refusers(photo.legs?.mapValues(\.progress))
+            if !refusedBy.isEmpty { failed[id] = refusedBy }
+        }
         photos[id] = nil
         order.removeAll { $0 == id }
         earlyRetries[id] = nil
-        if let refusedBy { failed[id] = refusedBy }
-        return []
     }
 
-    /// A settled photo that could not be moved to failed/: this run's refused legs are tried
-    /// again in a minute (a leg that takes the rendition waits for it to be made again).
-    private mutating func finishFailed(_ id: String, now: Date) -> [Action] {
+    /// A settled photo whose move to failed/ failed: if its photo left all the same (a folder
+    /// sync failed after the rename), it is failed/'s now; otherwise this run's refused legs are
+    /// tried again in a minute (a leg that takes the rendition waits for it to be made again).
+    private mutating func finishFailed(_ id: String, photoLeft: Bool, now: Date) -> [Action] {
+        if photoLeft {
+            finished(id)
+            return []
+        }
         guard var photo = photos[id], photo.finishing else { return [] }
         photo.finishing = false
         for destination in destinations.all where photo.legs?[destination.id]?.progress.state == .failed {
@@ -364,9 +406,15 @@ public struct PhotoLedger: Sendable {
         return reconcileRenditions(id) + [.saveSidecar(id: id)]
     }
 
+    /// The destinations that refused a photo (none recorded: an older relay's).
+    static func refusers(_ legs: [String: DestinationProgress]?) -> Set<String> {
+        Set((legs ?? [:]).filter { $0.value.state == .failed }.keys)
+    }
+
     // MARK: - Numbers
 
-    mutating func takeSequence() -> Int {
+    /// A sequence number of its own (a photo moved to failed/ without its sidecar).
+    public mutating func takeSequence() -> Int {
         let sequence = nextSequence
         nextSequence = nextSequence &+ 1
         return sequence
@@ -381,17 +429,22 @@ public struct PhotoLedger: Sendable {
         return taken ? SafeFileName.withSuffix(name, "\(sequence)") : name
     }
 
-    private mutating func reserve(id: String, fileName: String) -> Reservation {
+    /// A download begins: it keeps a sequence number and an upload name until committed.
+    public mutating func reserve(id: String, fileName: String) -> Reservation {
         let sequence = takeSequence()
         let name = uniqueUploadName(for: fileName, sequence: sequence, id: id)
         reservedNames[id] = name
         return Reservation(sequence: sequence, uploadName: name)
     }
 
-    private mutating func forgetIncoming(_ id: String) -> [Action] {
+    private mutating func forgetIncoming(_ id: String) {
         reservedNames[id] = nil
         if photos[id] == nil { earlyRetries[id] = nil }
-        return []
+    }
+
+    /// Whether `.sequence` holds every number handed out, so that a sidecar may go.
+    var numbersPersisted: Bool {
+        persistedSequence >= nextSequence - 1
     }
 
     /// The number `.sequence` is to hold before the last record of `sequence` goes, nil when it

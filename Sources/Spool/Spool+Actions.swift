@@ -13,12 +13,14 @@ import RelayCore
 /// asks the ledger under the lock until it hands something out, sleeping until the time the
 /// ledger names or the next change.
 extension Spool {
-    /// What the ledger decided, with the photos read as they download that its actions name.
+    /// What the ledger decided, with the photos read as they download that it names.
     struct Applied {
-        var actions: [PhotoLedger.Action]
+        var step: PhotoLedger.Step
         var reading: [Int: GrowingPhoto]
         /// The first thing that failed while the actions ran.
         var failure: SpoolError?
+
+        var answer: PhotoLedger.Answer { step.answer }
     }
 
     /// Applies `input` and runs what the ledger decided. `registering`: a photo read as it
@@ -37,22 +39,16 @@ extension Spool {
     func awaitWork(_ input: () -> PhotoLedger.Input) -> Applied {
         let decided = state.wait { state -> LockedWait<Applied> in
             let applied = state.decide(input())
-            if case .wait(let until)? = applied.actions.first { return .until(until) }
+            if case .wait(let until) = applied.answer { return .until(until) }
             return .ready(applied)
         }
         return run(decided)
     }
 
-    /// Whether the ledger only answered a question ("wait until", "closed") and changed nothing:
-    /// an observer told of that would look again, ask again, and spin.
-    private static func onlyAnswers(_ actions: [PhotoLedger.Action]) -> Bool {
-        !actions.isEmpty
-            && actions.allSatisfy {
-                switch $0 {
-                case .wait, .closed: return true
-                default: return false
-                }
-            }
+    /// Asks the ledger a question whose type is its answer (a number, a name): under the lock,
+    /// nothing to run.
+    func ask<Answer>(_ question: (inout PhotoLedger) -> Answer) -> Answer {
+        state.change { question(&$0.ledger) }
     }
 
     /// A new offer number, for a photo (or rendition) about to be offered.
@@ -68,25 +64,31 @@ extension Spool {
         func failed(_ error: Error, at url: URL) {
             if result.failure == nil { result.failure = Self.describe(error, at: url) }
         }
-        for action in decided.actions {
+        for action in decided.step.actions {
             switch action {
             case .end(let offer, let outcome):
                 decided.reading[offer]?.end(outcome)
             case .saveSidecar(let id):
                 do { try saveSidecar(id) } catch { failed(error, at: sidecarURL(id)) }
-            case .removeRendition(let id, let spec):
-                unlink(renditionURL(id, spec: spec).path)
             case .finish(let entry, let settlement):
                 do throws(SpoolError) { try finish(entry, settlement) } catch { failed(error, at: photoURL(entry.id)) }
             case .handOver(let offer, let entry):
                 // Its sidecar says in flight before the worker may read the last byte.
                 let saved = (try? saveSidecar(entry.id)) != nil
                 apply(.handedOver(id: entry.id, offer: offer, saved: saved))
-            case .handOut, .render, .wait, .closed, .reserved, .sequence, .commitAs, .adopted, .released, .cutThrough, .decided:
-                break
+            case .persistSequence(let sequence):
+                persistSequence(atLeast: sequence)
+            case .removePhoto(let id):
+                unlink(photoURL(id).path)
+            case .removeRendition(let id, let spec):
+                unlink(renditionURL(id, spec: spec).path)
+            case .removeSidecar(let id):
+                unlink(sidecarURL(id).path)
+            case .removeFailedSidecar(let id):
+                unlink(failedDirectory.appendingPathComponent("\(id).json").path)
             }
         }
-        if !Self.onlyAnswers(decided.actions) {
+        if !decided.step.changesNothing {
             for observer in observers.current { observer() }
         }
         return result
@@ -94,7 +96,7 @@ extension Spool {
 }
 
 extension Spool.State {
-    /// Applies `input` to the ledger; the photos its actions name are looked up (and those whose
+    /// Applies `input` to the ledger; the photos its step names are looked up (and those whose
     /// reading ends are let go).
     mutating func decide(_ input: PhotoLedger.Input) -> Spool.Applied {
         switch input {
@@ -108,15 +110,19 @@ extension Spool.State {
         default:
             break
         }
-        let actions = ledger.apply(input)
+        let step = ledger.apply(input)
         var named: [Int: GrowingPhoto] = [:]
-        for action in actions {
+        switch step.answer {
+        case .handOut(.growing(let offer)), .render(.growing(let offer, _)): named[offer] = reading[offer]
+        default: break
+        }
+        for action in step.actions {
             switch action {
             case .end(let offer, _): named[offer] = reading.removeValue(forKey: offer)
-            case .handOut(.growing(let offer)), .render(.growing(let offer, _)), .handOver(let offer, _): named[offer] = reading[offer]
+            case .handOver(let offer, _): named[offer] = reading[offer]
             default: break
             }
         }
-        return Spool.Applied(actions: actions, reading: named)
+        return Spool.Applied(step: step, reading: named)
     }
 }

@@ -27,10 +27,8 @@ extension Spool {
 
     /// The number and upload name a photo keeps from its first offer on.
     private func reserve(_ identity: PhotoIdentity) -> (sequence: Int, uploadName: String) {
-        for case .reserved(let kept) in apply(.reserve(id: identity.stableID, fileName: identity.fileName)).actions {
-            return (kept.sequence, kept.uploadName)
-        }
-        preconditionFailure("the ledger answers a reservation with a number and a name")
+        let kept = ask { $0.reserve(id: identity.stableID, fileName: identity.fileName) }
+        return (kept.sequence, kept.uploadName)
     }
 
     /// Takes back the offer of `incoming` (its download failed or stopped): a worker sending it

@@ -30,13 +30,13 @@ extension Spool {
     public func claimWork(for destination: String, growing: GrowingAcceptance = .none) -> Work? {
         let pid = getpid()
         let applied = awaitWork { .claim(destination: destination, growing: growing, now: Date(), pid: pid) }
-        switch applied.actions.first {
-        case .handOut(.spooled(let entry))?:
+        switch applied.answer {
+        case .handOut(.spooled(let entry)):
             return .spooled(entry)
-        case .handOut(.growing(let offer))?:
+        case .handOut(.growing(let offer)):
             guard let photo = applied.reading[offer] else { preconditionFailure("an offer is registered in the step that makes it") }
             return .growing(photo)
-        default:
+        case .closed, .wait, .nothing, .render, .adopted, .released, .cutThrough, .decided:
             return nil
         }
     }
@@ -49,7 +49,7 @@ extension Spool {
     public func settle(_ entry: SpoolEntry, for destination: String, _ result: DestinationResult) throws(SpoolError) -> Bool {
         let applied = apply(.settle(id: entry.id, destination: destination, result, now: Date()))
         if let failure = applied.failure { throw failure }
-        return applied.actions.contains {
+        return applied.step.actions.contains {
             if case .finish(_, .refused) = $0 { return true }
             return false
         }
@@ -61,12 +61,12 @@ extension Spool {
     /// Otherwise the claim is dropped and the photo goes once its download commits, not before
     /// `retryDelay` seconds from now.
     public func settleCutThrough(_ photo: GrowingPhoto, for destination: String, retryDelay: TimeInterval) -> OfferOutcome {
+        let entry = photo.entry
         let applied = apply(
-            .endCutThrough(id: photo.entry.id, destination: destination, offer: photo.offer, retryDelay: retryDelay, now: Date()))
-        for case .cutThrough(let outcome) in applied.actions where outcome != .abandoned { return outcome }
-        // Not spooled, so no sidecar carries the photo's number, and its attempt may be recorded.
-        persistSequence(atLeast: photo.entry.sequence)
-        return .abandoned
+            .endCutThrough(
+                id: entry.id, sequence: entry.sequence, destination: destination, offer: photo.offer, retryDelay: retryDelay, now: Date()))
+        guard case .cutThrough(let outcome) = applied.answer else { return .abandoned }
+        return outcome
     }
 
     /// Whether `destination` can be reached, as its workers find out: while it cannot, its queue
@@ -99,7 +99,7 @@ extension Spool {
         var released: [SpoolEntry] = []
         for id in look(\.order) {
             let applied = apply(.release(id: id, query: query))
-            for case .released(let entry) in applied.actions { released.append(entry) }
+            if case .released(let entry) = applied.answer { released.append(entry) }
             if let failure = applied.failure { throw failure }
         }
         return released

@@ -15,19 +15,17 @@ extension Spool {
         case .waiting:
             return
         case .delivered:
-            defer { apply(.finished(id: entry.id, refusedBy: nil)) }
+            defer { apply(.finished(id: entry.id)) }
             try writingSidecar(of: entry.id) { () throws(SpoolError) in try removeDelivered(entry) }
         case .refused(let reason, let statusCode):
-            let refusedBy = Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
             do throws(SpoolError) {
                 try writingSidecar(of: entry.id) { () throws(SpoolError) in try storeFailed(entry, error: reason, statusCode: statusCode) }
             } catch {
-                // Moved already (a folder sync failed after the rename): it is failed/'s now.
-                let moved = !FileManager.default.fileExists(atPath: photoURL(entry.id).path)
-                apply(moved ? .finished(id: entry.id, refusedBy: refusedBy) : .finishFailed(id: entry.id, now: Date()))
+                let photoLeft = !FileManager.default.fileExists(atPath: photoURL(entry.id).path)
+                apply(.finishFailed(id: entry.id, photoLeft: photoLeft, now: Date()))
                 throw error
             }
-            apply(.finished(id: entry.id, refusedBy: refusedBy))
+            apply(.finished(id: entry.id))
         }
     }
 

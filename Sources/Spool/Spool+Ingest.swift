@@ -68,9 +68,8 @@ extension Spool {
             growth = nil
         }
         let reservation = incoming.reservation.map { Reservation(sequence: $0.sequence, uploadName: $0.uploadName) }
-        let planned = apply(.committing(id: id, fileName: identity.fileName, reservation: reservation, offer: growth?.offer))
-        guard case .commitAs(let kept, let inFlightAttempts)? = planned.actions.first else {
-            preconditionFailure("the ledger answers a commit with its number and name")
+        let (kept, inFlightAttempts) = ask {
+            $0.committing(id, fileName: identity.fileName, reservation: reservation, offer: growth?.offer)
         }
         let final = photoURL(id)
         var entry = makeEntry(identity, sequence: kept.sequence, uploadName: kept.uploadName)

@@ -15,7 +15,7 @@ extension Spool {
             for name in names { unlink(incomingDirectory.appendingPathComponent(name).path) }
         }
         let failed = Self.readEntries(in: failedDirectory)
-        apply(.foundFailed(Dictionary(failed.entries.map { ($0.id, Self.refusers($0)) }) { first, _ in first }))
+        apply(.foundFailed(failed.entries))
         let found = Self.readEntries(in: directory)
         let unreadable = Self.readSidecars(in: directory).unreadable
         problems = failed.problems
@@ -25,49 +25,35 @@ extension Spool {
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         let highest = (found.entries + failed.entries).reduce(stored) { max($0, $1.sequence) }
         apply(.numbering(persisted: stored, highestFound: highest))
-        // A sidecar dropped below may be the last record of the highest number: `.sequence`
+        // A sidecar the ledger drops may be the last record of the highest number: `.sequence`
         // takes it first (if it cannot, the sidecars stay for the next start).
-        let numbersKept = highest <= stored || persistSequence(atLeast: highest)
+        if highest > stored { persistSequence(atLeast: highest) }
+        for entry in found.entries {
+            let files = FoundFiles(
+                photo: FileManager.default.fileExists(atPath: photoURL(entry.id).path), renditions: renditionFiles(entry))
+            if apply(.found(entry, files)).answer == .adopted { adoptedAtStart += 1 }
+        }
+        // Set aside after the photos found, so that the numbers they take leave `.sequence` holding
+        // every number while the found sidecars are dropped.
         for (sidecar, error) in unreadable {
             problems.append(setAside(sidecar, error))
         }
-        for entry in found.entries {
-            let photo = photoURL(entry.id).path
-            let hasPhoto = FileManager.default.fileExists(atPath: photo)
-            if entry.state == .delivered || !hasPhoto {
-                // Delivered, never committed (crash before the rename), or moved to failed/.
-                if entry.state == .delivered { unlink(photo) }
-                for url in renditionURLs(entry) { unlink(url.path) }
-                if numbersKept { unlink(sidecarURL(entry.id).path) }
-                continue
-            }
-            if look({ $0.failed[entry.id] != nil }) {
-                // A move to or from failed/ was cut short: where the photo is decides. It is
-                // here, so it stays queued (a permanent answer would fail it again).
-                unlink(failedDirectory.appendingPathComponent("\(entry.id).json").path)
-            }
-            if apply(.found(entry, renditionFiles: renditionFiles(entry))).actions.contains(.adopted) { adoptedAtStart += 1 }
-        }
-        removeOrphanRenditions()
         // Every destination settled before a crash: finished now.
-        if let failure = apply(.started).failure { throw failure }
+        if let failure = apply(.started(renditionFiles: renditionFilesFound())).failure { throw failure }
     }
 
-    /// The destinations that refused a photo in failed/ (none recorded: an older relay's).
-    private static func refusers(_ entry: SpoolEntry) -> Set<String> {
-        Set((entry.destinations ?? [:]).filter { $0.value.state == .failed }.keys)
-    }
-
-    /// Renditions no photo needs: their photo has gone (a crash between removing the files), no
-    /// leg of this run takes their spec, or an older relay named them `<id>.rendition.jpg`.
-    private func removeOrphanRenditions() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    /// Every rendition file in the spool, as specs by photo id (an older relay's
+    /// `<id>.rendition.jpg` has the spec "").
+    private func renditionFilesFound() -> [String: Set<String>] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var found: [String: Set<String>] = [:]
         for name in names where name.hasSuffix(Self.renditionSuffix) {
             let stem = name.dropLast(Self.renditionSuffix.count)
             let (id, spec) =
                 stem.firstIndex(of: ".").map { (String(stem[..<$0]), String(stem[stem.index(after: $0)...])) } ?? (String(stem), "")
-            if !look({ $0.keepsRendition(id, spec: spec) }) { unlink(directory.appendingPathComponent(name).path) }
+            found[id, default: []].insert(spec)
         }
+        return found
     }
 
     static func readEntries(in folder: URL) -> (entries: [SpoolEntry], problems: [String]) {
@@ -104,8 +90,7 @@ extension Spool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: photo.path) else {
             return "\(error.description); moved aside to \(aside.lastPathComponent) (it had no photo beside it)"
         }
-        var sequence = 0
-        for case .sequence(let taken) in apply(.takeSequence).actions { sequence = taken }
+        let sequence = ask { $0.takeSequence() }
         var entry = SpoolEntry(
             id: id, sequence: sequence, source: "spool", cameraFileName: "\(id).jpg", uploadName: "\(id).jpg",
             bytes: (attributes[.size] as? NSNumber)?.int64Value ?? 0, capturedAt: attributes[.modificationDate] as? Date ?? Date(),
@@ -122,7 +107,7 @@ extension Spool {
         } catch {
             return "\(error); its sidecar was moved aside to \(aside.lastPathComponent), its photo stays as \(photo.lastPathComponent)"
         }
-        apply(.finished(id: id, refusedBy: []))
+        apply(.setAside(id: id))
         return "\(error.description); moved aside to \(aside.lastPathComponent), and its photo to failed/ (relay retry "
             + "\(id.prefix(8)) sends it)"
     }

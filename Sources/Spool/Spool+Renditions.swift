@@ -26,13 +26,13 @@ extension Spool {
     /// closed.
     public func claimRenditionWork() -> RenditionWork? {
         let applied = awaitWork { .claimRendition }
-        switch applied.actions.first {
-        case .render(.committed(let entry, let spec))?:
+        switch applied.answer {
+        case .render(.committed(let entry, let spec)):
             return .committed(entry, spec: spec)
-        case .render(.growing(let offer, let spec))?:
+        case .render(.growing(let offer, let spec)):
             guard let photo = applied.reading[offer] else { preconditionFailure("an offer is registered in the step that makes it") }
             return .growing(photo, spec: spec)
-        default:
+        case .closed, .wait, .nothing, .handOut, .adopted, .released, .cutThrough, .decided:
             return nil
         }
     }

@@ -9,10 +9,7 @@ extension Spool {
     /// (it left, or never came).
     @discardableResult
     public func decide(_ id: String, verdict: ReviewVerdict?) throws(SpoolError) -> [PhotoLedger.Decision]? {
-        let applied = apply(.decide(id: id, verdict: verdict, now: Date()))
-        if let failure = applied.failure { throw failure }
-        for case .decided(_, let decisions) in applied.actions { return decisions }
-        return nil
+        try decisions(apply(.decide(id: id, verdict: verdict, now: Date())))
     }
 
     /// Lets the photos kept for an undo of their rejection leave once it is too late; returns
@@ -21,8 +18,8 @@ extension Spool {
     public func tick() throws(SpoolError) -> Date? {
         let applied = apply(.tick(now: Date()))
         if let failure = applied.failure { throw failure }
-        for case .wait(let until) in applied.actions { return until }
-        return nil
+        guard case .wait(let until) = applied.answer else { return nil }
+        return until
     }
 
     /// The photos held for at least one of this run's destinations, oldest first, with the
@@ -68,9 +65,13 @@ extension Spool {
     /// marks did not change); nil when the photo is not in the spool.
     @discardableResult
     public func select(_ id: String, _ selection: PhotoSelection) throws(SpoolError) -> [PhotoLedger.Decision]? {
-        let applied = apply(.select(id: id, selection, now: Date()))
+        try decisions(apply(.select(id: id, selection, now: Date())))
+    }
+
+    /// What a decision (or selection) did to the photo's legs, once its actions ran.
+    private func decisions(_ applied: Applied) throws(SpoolError) -> [PhotoLedger.Decision]? {
         if let failure = applied.failure { throw failure }
-        for case .decided(_, let decisions) in applied.actions { return decisions }
-        return nil
+        guard case .decided(let decisions) = applied.answer else { return nil }
+        return decisions
     }
 }

@@ -191,8 +191,11 @@ public final class Spool: @unchecked Sendable {
     var sequenceFile: URL { directory.appendingPathComponent(".sequence") }
     func photoURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).jpg") }
     func sidecarURL(_ id: String) -> URL { directory.appendingPathComponent("\(id).json") }
-    /// `<id>.<spec>.rendition.jpg`: one file per spec a destination of the photo takes.
-    func renditionURL(_ id: String, spec: String) -> URL { directory.appendingPathComponent("\(id).\(spec)\(Self.renditionSuffix)") }
+    /// `<id>.<spec>.rendition.jpg`: one file per spec a destination of the photo takes (an older
+    /// relay's one rendition, spec "", is `<id>.rendition.jpg`).
+    func renditionURL(_ id: String, spec: String) -> URL {
+        directory.appendingPathComponent(spec.isEmpty ? "\(id)\(Self.renditionSuffix)" : "\(id).\(spec)\(Self.renditionSuffix)")
+    }
     static let renditionSuffix = ".rendition.jpg"
 
     /// Every rendition file `entry` may have: the specs it records and those the run makes.

@@ -227,9 +227,9 @@ extension Spool {
     /// A claim that does not wait: the photo due now for `destination`, if any (the priority
     /// rule checked without threads).
     fileprivate func takeDuePhoto(for destination: String, at now: Date = Date()) -> SpoolEntry? {
-        for case .handOut(.spooled(let entry)) in apply(.claim(destination: destination, growing: .none, now: now, pid: 1)).actions {
-            return entry
+        guard case .handOut(.spooled(let entry)) = apply(.claim(destination: destination, growing: .none, now: now, pid: 1)).answer else {
+            return nil
         }
-        return nil
+        return entry
     }
 }

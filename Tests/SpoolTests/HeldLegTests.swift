@@ -24,23 +24,23 @@ final class HeldLegTests: XCTestCase {
     }
 
     private func claim(_ ledger: inout PhotoLedger, _ destination: String) -> SpoolEntry? {
-        for case .handOut(.spooled(let entry)) in ledger.apply(.claim(destination: destination, growing: .none, now: start, pid: 7)) {
+        if case .handOut(.spooled(let entry)) = ledger.apply(.claim(destination: destination, growing: .none, now: start, pid: 7)).answer {
             return entry
         }
         return nil
     }
 
-    private func decide(_ ledger: inout PhotoLedger, _ id: String, _ verdict: ReviewVerdict?, at now: Date? = nil) -> [PhotoLedger.Action] {
+    private func decide(_ ledger: inout PhotoLedger, _ id: String, _ verdict: ReviewVerdict?, at now: Date? = nil) -> PhotoLedger.Step {
         ledger.apply(.decide(id: id, verdict: verdict, now: now ?? start))
     }
 
-    private func finishing(_ actions: [PhotoLedger.Action]) -> PhotoDestinations.Settlement? {
-        for case .finish(_, let settlement) in actions { return settlement }
+    private func finishing(_ step: PhotoLedger.Step) -> PhotoDestinations.Settlement? {
+        for case .finish(_, let settlement) in step.actions { return settlement }
         return nil
     }
 
-    private func changes(_ actions: [PhotoLedger.Action]) -> [String: PhotoLedger.Decision.Change]? {
-        for case .decided(_, let decisions?) in actions {
+    private func changes(_ step: PhotoLedger.Step) -> [String: PhotoLedger.Decision.Change]? {
+        if case .decided(let decisions?) = step.answer {
             return Dictionary(uniqueKeysWithValues: decisions.map { ($0.label, $0.change) })
         }
         return nil
@@ -58,7 +58,7 @@ final class HeldLegTests: XCTestCase {
         XCTAssertEqual(ledger.heldUsage.photos, 1)
         XCTAssertEqual(ledger.heldUsage.bytes, 1_000)
         let done = ledger.apply(.settle(id: "photo1", destination: "B", .delivered, now: start))
-        XCTAssertFalse(done.contains { if case .finish = $0 { true } else { false } }, "the photo stays while the gallery holds it")
+        XCTAssertFalse(done.actions.contains { if case .finish = $0 { true } else { false } }, "the photo stays while the gallery holds it")
     }
 
     func testApprovalReleasesTheHeldLegAndTheGalleryTakesIt() throws {
@@ -66,7 +66,7 @@ final class HeldLegTests: XCTestCase {
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         let actions = decide(&ledger, "photo1", .approved)
         XCTAssertEqual(changes(actions), ["gallery": .released, "backup": .unchanged])
-        XCTAssertTrue(actions.contains(.saveSidecar(id: "photo1")))
+        XCTAssertTrue(actions.actions.contains(.saveSidecar(id: "photo1")))
         XCTAssertEqual(claim(&ledger, "A")?.id, "photo1")
         XCTAssertEqual(
             changes(decide(&ledger, "photo1", nil)), ["gallery": .alreadySent, "backup": .unchanged], "in flight: too late to undo")
@@ -85,12 +85,12 @@ final class HeldLegTests: XCTestCase {
         let early = ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow - 1)))
         XCTAssertNil(finishing(early))
         XCTAssertEqual(
-            early.last, .wait(until: start.addingTimeInterval(PhotoLedger.undoWindow)),
+            early.answer, .wait(until: start.addingTimeInterval(PhotoLedger.undoWindow)),
             "the ledger names the moment the undo window ends: the feed waits for it, not on a clock")
         XCTAssertEqual(
             finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered,
             "rejected is settled, not refused: the photo is removed, not kept in failed/")
-        XCTAssertEqual(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow))), [.wait(until: nil)])
+        XCTAssertEqual(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow))), .answer(.wait(until: nil)))
     }
 
     func testNoUndoDeadlineWhileTheRejectedPhotoStillOwesAnotherDestination() throws {
@@ -98,7 +98,7 @@ final class HeldLegTests: XCTestCase {
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         _ = decide(&ledger, "photo1", .rejected)
         XCTAssertEqual(
-            ledger.apply(.tick(now: start.addingTimeInterval(1))), [.wait(until: nil)],
+            ledger.apply(.tick(now: start.addingTimeInterval(1))), .answer(.wait(until: nil)),
             "the backup's leg is queued: the photo stays whatever the clock says, and its settling is a change")
     }
 
@@ -122,8 +122,8 @@ final class HeldLegTests: XCTestCase {
         entry.destinations?["A"]?.decidedAt = start
         entry.destinations?["B"]?.state = .delivered
         var ledger = ledger()
-        _ = ledger.apply(.found(entry, renditionFiles: []))
-        XCTAssertNil(finishing(ledger.apply(.started)), "decisions are applied first: an undo may still come")
+        _ = ledger.apply(.found(entry, FoundFiles()))
+        XCTAssertNil(finishing(ledger.apply(.started(renditionFiles: [:]))), "decisions are applied first: an undo may still come")
         XCTAssertEqual(finishing(ledger.apply(.tick(now: start.addingTimeInterval(PhotoLedger.undoWindow)))), .delivered)
     }
 
@@ -145,7 +145,7 @@ final class HeldLegTests: XCTestCase {
         var entry = photo(1)
         entry.destinations?["A"]?.state = .rejected
         var ledger = ledger()
-        _ = ledger.apply(.found(entry, renditionFiles: []))
+        _ = ledger.apply(.found(entry, FoundFiles()))
         XCTAssertEqual(ledger.leg("photo1", "A")?.state(at: start), .rejected, "no verdict is known yet at start: the record stands")
         XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .unchanged, "backup": .unchanged])
     }
@@ -178,10 +178,10 @@ final class HeldLegTests: XCTestCase {
             provisional.destinations = nil
             _ = ledger.apply(.offer(provisional, offer: 1))
             XCTAssertEqual(
-                ledger.apply(.claim(destination: "A", growing: .any, now: start, pid: 7)), [.wait(until: nil)],
+                ledger.apply(.claim(destination: "A", growing: .any, now: start, pid: 7)), .answer(.wait(until: nil)),
                 "the gallery holds the photo: it waits for the commit and a decision")
             XCTAssertEqual(
-                ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), [.handOut(.growing(offer: 1))],
+                ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), .answer(.handOut(.growing(offer: 1))),
                 "the archive reads the download, named first or second")
         }
     }
@@ -192,7 +192,7 @@ final class HeldLegTests: XCTestCase {
         var provisional = photo(1)
         provisional.destinations = nil
         _ = ledger.apply(.offer(provisional, offer: 1))
-        XCTAssertEqual(ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), [.wait(until: nil)])
+        XCTAssertEqual(ledger.apply(.claim(destination: "C", growing: .any, now: start, pid: 7)), .answer(.wait(until: nil)))
     }
 
     func testARenditionOnTheSecondDestinationIsMadeAndSentThereOnly() throws {
@@ -205,7 +205,7 @@ final class HeldLegTests: XCTestCase {
         XCTAssertEqual(claim(&ledger, "A")?.rendition, nil, "the gallery, named first, takes the original at once")
         XCTAssertNil(claim(&ledger, "C"), "the archive waits for its rendition")
         var job: RenditionJob?
-        for case .render(let found) in ledger.apply(.claimRendition) { job = found }
+        if case .render(let found) = ledger.apply(.claimRendition).answer { job = found }
         XCTAssertNotNil(job, "made although the destination asking for it is not the first")
     }
 
@@ -214,7 +214,7 @@ final class HeldLegTests: XCTestCase {
         var ledger = ledger([rendered, backup])
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         var job: RenditionJob?
-        for case .render(let found) in ledger.apply(.claimRendition) { job = found }
+        if case .render(let found) = ledger.apply(.claimRendition).answer { job = found }
         XCTAssertNotNil(job, "the rendition is made before the decision, so an approval sends it at once")
     }
 
@@ -233,16 +233,16 @@ final class HeldLegTests: XCTestCase {
         var ledger = ledger([rendered, backup])
         _ = ledger.apply(.admit(photo(1), offer: nil, now: start, pid: 7))
         var jobs = 0
-        for case .render in ledger.apply(.claimRendition) { jobs += 1 }
+        if case .render = ledger.apply(.claimRendition).answer { jobs += 1 }
         XCTAssertEqual(jobs, 1)
         _ = ledger.apply(.renditionRecorded(id: "photo1", .made(spec: "2048", photoKey: "photo1", bytes: 10, width: 20, height: 10)))
         _ = ledger.apply(.renditionStored(id: "photo1", spec: "2048", now: start, pid: 7))
-        XCTAssertTrue(decide(&ledger, "photo1", .rejected).contains(.removeRendition(id: "photo1", spec: "2048")))
+        XCTAssertTrue(decide(&ledger, "photo1", .rejected).actions.contains(.removeRendition(id: "photo1", spec: "2048")))
         _ = decide(&ledger, "photo1", nil)
         _ = decide(&ledger, "photo1", .approved)
         XCTAssertNil(claim(&ledger, "A"), "not before its rendition is made again")
         jobs = 0
-        for case .render in ledger.apply(.claimRendition) { jobs += 1 }
+        if case .render = ledger.apply(.claimRendition).answer { jobs += 1 }
         XCTAssertEqual(jobs, 1, "the rendition the rejection removed is made again")
     }
 

@@ -70,8 +70,8 @@ final class LedgerRunTests: XCTestCase {
         var committed = 0
 
         /// Runs what the ledger decided, as the spool does: sidecars written from its word, settled photos finished.
-        func perform(_ actions: [PhotoLedger.Action]) {
-            for action in actions {
+        func perform(_ step: PhotoLedger.Step) {
+            for action in step.actions {
                 switch action {
                 case .saveSidecar(let id):
                     if let entry = ledger.sidecar(id) { sidecars[id] = entry }
@@ -83,7 +83,7 @@ final class LedgerRunTests: XCTestCase {
                     }
                     XCTAssertNil(ledger.sidecar(entry.id), "no sidecar write while it is being finished")
                     sidecars[entry.id] = nil
-                    perform(ledger.apply(.finished(id: entry.id, refusedBy: nil)))
+                    perform(ledger.apply(.finished(id: entry.id)))
                 default:
                     break
                 }
@@ -105,10 +105,7 @@ final class LedgerRunTests: XCTestCase {
                 guard ledger.hasRoom(forBytes: bytes, limits: limits) else { continue }
                 committed += 1
                 let id = "photo\(committed)"
-                guard
-                    case .commitAs(let kept, nil)? = ledger.apply(.committing(id: id, fileName: "IMG.JPG", reservation: nil, offer: nil))
-                        .first
-                else { return outcome }
+                let (kept, _) = ledger.committing(id, fileName: "IMG.JPG", reservation: nil, offer: nil)
                 var entry = SpoolEntry(
                     id: id, sequence: kept.sequence, source: committed.isMultiple(of: 2) ? "camera:X" : "folder:/drop",
                     cameraFileName: "IMG_\(committed).JPG", uploadName: kept.uploadName, bytes: bytes, capturedAt: now, spooledAt: now,
@@ -120,12 +117,12 @@ final class LedgerRunTests: XCTestCase {
                 // An idle worker (of two per destination) claims what is due for its destination.
                 let destination = ["A", "B", "C"].randomElement(using: &random)!
                 guard attempts.filter({ $0.destination == destination }).count < 2 else { continue }
-                let actions = ledger.apply(.claim(destination: destination, growing: .none, now: now, pid: 1))
-                guard case .handOut(.spooled(let claimed))? = actions.first else { continue }
+                let step = ledger.apply(.claim(destination: destination, growing: .none, now: now, pid: 1))
+                guard case .handOut(.spooled(let claimed)) = step.answer else { continue }
                 let leg = Leg(id: claimed.id, destination: destination)
                 XCTAssertFalse(attempts.contains(leg), "seed \(seed): \(leg) handed out while in flight")
                 attempts.insert(leg)
-                perform(actions)
+                perform(step)
             case 55..<85:
                 // An attempt ends.
                 guard let leg = attempts.randomElement(using: &random) else { continue }
@@ -142,9 +139,9 @@ final class LedgerRunTests: XCTestCase {
                 ledger = PhotoLedger(destinations: run)
                 _ = ledger.apply(.numbering(persisted: 0, highestFound: sidecars.values.map(\.sequence).max() ?? committed))
                 for entry in sidecars.values.sorted(by: { $0.sequence < $1.sequence }) {
-                    perform(ledger.apply(.found(entry, renditionFiles: [])))
+                    perform(ledger.apply(.found(entry, FoundFiles())))
                 }
-                perform(ledger.apply(.started))
+                perform(ledger.apply(.started(renditionFiles: [:])))
             }
         }
         XCTAssertLessThan(outcome.steps, 20_000, "seed \(seed): the run ended (\(committed) of \(total) committed, \(ledger.counts) left)")

@@ -21,13 +21,13 @@ final class PhotoDestinationsTests: XCTestCase {
             id: "p", sequence: 1, source: "test", cameraFileName: "1.JPG", uploadName: "1.JPG", bytes: 1, capturedAt: Date(),
             spooledAt: Date(), idempotencyKey: "p")
         entry.destinations = recorded
-        _ = ledger.apply(.found(entry, renditionFiles: []))
-        XCTAssertEqual(ledger.apply(.started), [], "a photo a destination still waits for stays")
+        _ = ledger.apply(.found(entry, FoundFiles()))
+        XCTAssertEqual(ledger.apply(.started(renditionFiles: [:])), [], "a photo a destination still waits for stays")
         return ledger
     }
 
     private func claims(_ ledger: inout PhotoLedger, _ destination: String) -> Bool {
-        if case .handOut? = ledger.apply(.claim(destination: destination, growing: .none, now: Date(), pid: 1)).first { return true }
+        if case .handOut = ledger.apply(.claim(destination: destination, growing: .none, now: Date(), pid: 1)).answer { return true }
         return false
     }
 

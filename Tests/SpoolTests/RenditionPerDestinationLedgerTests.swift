@@ -19,19 +19,19 @@ final class RenditionPerDestinationLedgerTests: XCTestCase {
     }
 
     private func claim(_ ledger: inout PhotoLedger, _ destination: String) -> SpoolEntry? {
-        for case .handOut(.spooled(let entry)) in ledger.apply(.claim(destination: destination, growing: .none, now: start, pid: 7)) {
+        if case .handOut(.spooled(let entry)) = ledger.apply(.claim(destination: destination, growing: .none, now: start, pid: 7)).answer {
             return entry
         }
         return nil
     }
 
     private func nextJob(_ ledger: inout PhotoLedger) -> RenditionJob? {
-        for case .render(let job) in ledger.apply(.claimRendition) { return job }
+        if case .render(let job) = ledger.apply(.claimRendition).answer { return job }
         return nil
     }
 
     /// Stores the rendition for `spec` as the rendition thread does: recorded, then stored.
-    private func store(_ ledger: inout PhotoLedger, _ id: String, spec: String, bytes: Int64) -> [PhotoLedger.Action] {
+    private func store(_ ledger: inout PhotoLedger, _ id: String, spec: String, bytes: Int64) -> PhotoLedger.Step {
         _ = ledger.apply(.renditionRecorded(id: id, .made(spec: spec, photoKey: id, bytes: bytes, width: 2, height: 1)))
         return ledger.apply(.renditionStored(id: id, spec: spec, now: start, pid: 7))
     }
@@ -45,7 +45,7 @@ final class RenditionPerDestinationLedgerTests: XCTestCase {
         XCTAssertNil(claim(&ledger, "C"), "so does the archive")
 
         XCTAssertEqual(nextJob(&ledger), .committed(try XCTUnwrap(ledger.sidecar("photo1")), spec: "1024q80"))
-        XCTAssertTrue(store(&ledger, "photo1", spec: "1024q80", bytes: 100).isEmpty)
+        XCTAssertTrue(store(&ledger, "photo1", spec: "1024q80", bytes: 100).actions.isEmpty)
         let toArchive = try XCTUnwrap(claim(&ledger, "C"), "the archive's copy is made: it goes without the gallery's")
         XCTAssertEqual(toArchive.rendition?.spec, "1024q80")
         XCTAssertEqual(toArchive.deliveryKey, "photo1-1024q80")
@@ -61,8 +61,8 @@ final class RenditionPerDestinationLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.sidecar("photo1")?.renditions?.keys.sorted(), ["1024q80", "2048q85"], "the sidecar keeps both")
 
         let settled = ledger.apply(.settle(id: "photo1", destination: "C", .delivered, now: start))
-        XCTAssertTrue(settled.contains(.removeRendition(id: "photo1", spec: "1024q80")), "the archive's copy goes once it has it")
-        XCTAssertFalse(settled.contains(.removeRendition(id: "photo1", spec: "2048q85")), "the gallery's stays while it is sent")
+        XCTAssertTrue(settled.actions.contains(.removeRendition(id: "photo1", spec: "1024q80")), "the archive's copy goes once it has it")
+        XCTAssertFalse(settled.actions.contains(.removeRendition(id: "photo1", spec: "2048q85")), "the gallery's stays while it is sent")
         XCTAssertTrue(ledger.keepsRendition("photo1", spec: "2048q85"))
         XCTAssertFalse(ledger.keepsRendition("photo1", spec: "1024q80"))
         XCTAssertNil(claim(&ledger, "B")?.rendition, "the backup is sent the original")
@@ -88,8 +88,8 @@ final class RenditionPerDestinationLedgerTests: XCTestCase {
         var ledger = PhotoLedger(destinations: SpoolDestinations(run))
         _ = ledger.apply(.offer(photo(1, bytes: 0, for: []), offer: 1))
         XCTAssertEqual(nextJob(&ledger), .growing(offer: 1, spec: "2048q85"))
-        _ = ledger.apply(.committing(id: "photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 1))
-        guard case .end(offer: 1, .committed)? = ledger.apply(.admit(photo(1, for: run), offer: 1, now: start, pid: 7)).first else {
+        _ = ledger.committing("photo1", fileName: "IMG_1.JPG", reservation: nil, offer: 1)
+        guard case .end(offer: 1, .committed)? = ledger.apply(.admit(photo(1, for: run), offer: 1, now: start, pid: 7)).actions.first else {
             return XCTFail("the rendition thread finishes the streamed spec")
         }
         guard case .committed(_, let other)? = nextJob(&ledger) else { return XCTFail("the archive's size is not made") }
@@ -108,7 +108,7 @@ final class RenditionPerDestinationLedgerTests: XCTestCase {
             "1024q80": .made(spec: "1024q80", photoKey: "photo1", bytes: 100, width: 2, height: 1),
         ]
         XCTAssertEqual(
-            ledger.apply(.found(entry, renditionFiles: ["2048q85", "800q70"])), [.removeRendition(id: "photo1", spec: "800q70")])
+            ledger.apply(.found(entry, FoundFiles(renditions: ["2048q85", "800q70"]))), [.removeRendition(id: "photo1", spec: "800q70")])
         XCTAssertEqual(claim(&ledger, "A")?.rendition?.spec, "2048q85", "its file is there: it goes")
         XCTAssertNil(claim(&ledger, "C"), "its file is gone")
         XCTAssertEqual(nextJob(&ledger), .committed(try XCTUnwrap(ledger.sidecar("photo1")), spec: "1024q80"))

@@ -25,15 +25,13 @@ final class SelectionLedgerTests: XCTestCase {
     private func select(_ ledger: inout PhotoLedger, _ selection: PhotoSelection) -> (
         changes: [String: PhotoLedger.Decision.Change], actions: [PhotoLedger.Action]
     ) {
-        let actions = ledger.apply(.select(id: "p1", selection, now: now))
-        for case .decided(_, let decisions?) in actions {
-            return (Dictionary(uniqueKeysWithValues: decisions.map { ($0.label, $0.change) }), actions)
-        }
-        return ([:], actions)
+        let step = ledger.apply(.select(id: "p1", selection, now: now))
+        guard case .decided(let decisions?) = step.answer else { return ([:], step.actions) }
+        return (Dictionary(uniqueKeysWithValues: decisions.map { ($0.label, $0.change) }), step.actions)
     }
 
     private func claim(_ ledger: inout PhotoLedger, _ destination: String) -> String? {
-        for case .handOut(.spooled(let entry)) in ledger.apply(.claim(destination: destination, growing: .none, now: now, pid: 7)) {
+        if case .handOut(.spooled(let entry)) = ledger.apply(.claim(destination: destination, growing: .none, now: now, pid: 7)).answer {
             return entry.id
         }
         return nil
@@ -94,7 +92,7 @@ final class SelectionLedgerTests: XCTestCase {
 
     func testAPhotoThatLeftTheSpoolIsNotFound() throws {
         var ledger = PhotoLedger(destinations: SpoolDestinations([gallery]))
-        XCTAssertEqual(ledger.apply(.select(id: "gone", PhotoSelection(protected: true), now: now)), [.decided(id: "gone", nil)])
+        XCTAssertEqual(ledger.apply(.select(id: "gone", PhotoSelection(protected: true), now: now)), .answer(.decided(nil)))
     }
 
     func testWhatSelectsAPhoto() {
