@@ -17,15 +17,25 @@ final class BracketingTests: XCTestCase {
     }
 
     /// EXIF ExposureTime of each photo in the gallery, in the camera's file-name order (its
-    /// shooting order), as exiftool reads it.
-    private func exposures(_ gallery: GalleryProcess) throws -> [String] {
+    /// shooting order), as exiftool reads it: one exiftool for all of them (a Perl started per
+    /// photo was a second of each bracket's check), its table one line a file in the order given.
+    private static func exposures(_ gallery: GalleryProcess) throws -> [String] {
         let photos = try gallery.photos().sorted { $0.name < $1.name }
-        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
-        return try photos.map { photo in
-            let file = gallery.photosDirectory.appendingPathComponent(photo.name).path
-            let read = try Subprocess.run(exiftool, ["-s3", "-ExposureTime", file], timeout: 30)
-            return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !photos.isEmpty else { return [] }
+        guard let exiftool = Subprocess.which("exiftool") else {
+            throw ExiftoolError(description: "exiftool (libimage-exiftool-perl) is a test dependency")
         }
+        let files = photos.map { gallery.photosDirectory.appendingPathComponent($0.name).path }
+        let read = try Subprocess.run(exiftool, ["-T", "-ExposureTime"] + files, timeout: 30)
+        let lines = read.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard lines.count == files.count else {
+            throw ExiftoolError(description: "not one line per photo from exiftool: \(read.stdout)\(read.stderr)")
+        }
+        return lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private struct ExiftoolError: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// How a profile's log shows a speed set, its confirmation and a release.
@@ -93,7 +103,7 @@ final class BracketingTests: XCTestCase {
             let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
             XCTAssertEqual(waitForEnd(run), 0, "\(profile):\n\(run.stderr)")
             XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), "\(profile):\n\(run.stderr)")
-            XCTAssertEqual(try exposures(gallery), [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
+            XCTAssertEqual(try Self.exposures(gallery), [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
             XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log, markers), 6, "\(profile):\n\(sim.log)")
             XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6], profile)
 
@@ -159,7 +169,7 @@ final class BracketingTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("capture paused"), run.stderr)
         XCTAssertTrue(run.stderr.contains("capture resumes"), run.stderr)
         XCTAssertTrue(run.stdout.contains("complete: 6 of 6 exposures; 6 uploaded"), run.stdout + run.stderr)
-        XCTAssertEqual(try exposures(gallery), ["1/1000", "1/500", "1/250", "1/125", "1/60", "1/30"])
+        XCTAssertEqual(try Self.exposures(gallery), ["1/1000", "1/500", "1/250", "1/125", "1/60", "1/30"])
     }
 
     func testAModeWhereTheCameraPicksTheSpeedIsRefusedWithWhatToSetOnTheDial() throws {
@@ -188,7 +198,7 @@ final class BracketingTests: XCTestCase {
         XCTAssertEqual(releases.filter { $0.contains("DeviceBusy") }.count, 2, sim.log)
         XCTAssertEqual(releases.count, 5, "two busy answers, then one release per frame")
         XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log), 3)
-        XCTAssertEqual(try exposures(gallery), ["1/500", "1/125", "1/30"])
+        XCTAssertEqual(try Self.exposures(gallery), ["1/500", "1/125", "1/30"])
     }
 
     /// Ctrl-C ends the run after the frame under way; --resume fires only the frames left, at
@@ -209,14 +219,14 @@ final class BracketingTests: XCTestCase {
         XCTAssertTrue(first.stdout.contains("relay capture --resume continues this run"), first.stdout)
         let stoppedAt = try XCTUnwrap(
             first.stdout.range(of: "stopped at set [0-9]+, frame [0-9]+", options: .regularExpression), first.stdout)
-        let taken = try exposures(gallery)
+        let taken = try Self.exposures(gallery)
         XCTAssertEqual(taken, Array(planned.prefix(taken.count)), "\(first.stdout[stoppedAt])")
         XCTAssertLessThan(taken.count, planned.count * 2)
 
         let resumed = try Subprocess(TestPaths.relayExecutable, ["capture", "--resume"], environment: harness.environment)
         XCTAssertEqual(waitForEnd(resumed), 0, resumed.stderr)
         XCTAssertTrue(resumed.stdout.contains("complete: 18 of 18 exposures"), resumed.stdout + resumed.stderr)
-        XCTAssertEqual(try exposures(gallery), planned + planned, "each frame once, in plan order")
+        XCTAssertEqual(try Self.exposures(gallery), planned + planned, "each frame once, in plan order")
     }
 
     func testBadSpeedsAndADryRun() throws {
