@@ -38,6 +38,17 @@ final class BracketingTests: XCTestCase {
         var description: String
     }
 
+    /// What one profile's bracket left, for the test's thread to check: relay's outputs, the
+    /// exposures in the gallery, the simulator's log and the history's capture numbers.
+    private struct BracketOutcome: Sendable {
+        var status: Int32?
+        var stdout: String
+        var stderr: String
+        var exposures: [String]
+        var simLog: String
+        var captureNumbers: [Int]
+    }
+
     /// How a profile's log shows a speed set, its confirmation and a release.
     private struct Markers {
         var set: String
@@ -95,17 +106,29 @@ final class BracketingTests: XCTestCase {
             ("sony", ["--sdio-version", "200"], .sonyStepped, "1/8000"),
             ("sony", ["--sony-all-props", "on"], .sonyAllAtOnce, "1/8000"),
         ]
-        for (profile, extra, markers, fastest) in cases {
+        // Each profile has a gallery, a simulator and a relay of its own: the five brackets are
+        // shot at once, then checked one after the other.
+        let outcomes = AtOnce.run(cases.count) { index in
             let gallery = try GalleryProcess()
             let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
-            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"] + extra)
+            let sim = try CameraSimProcess(
+                profile: cases[index].profile, arguments: ["--initial-photos", "2", "--verbose"] + cases[index].extra)
             defer { sim.stop() }
             let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
-            XCTAssertEqual(waitForEnd(run), 0, "\(profile):\n\(run.stderr)")
+            let status = run.wait(timeout: 90)
+            if status == nil { _ = run.stop(signal: SIGKILL) }
+            return BracketOutcome(
+                status: status, stdout: run.stdout, stderr: run.stderr, exposures: try Self.exposures(gallery), simLog: sim.log,
+                captureNumbers: try harness.history().map(\.captureNumber).sorted())
+        }
+        for ((profile, _, markers, fastest), outcome) in zip(cases, outcomes) {
+            let run = try outcome.get()
+            XCTAssertNotNil(run.status, "relay capture did not end:\n\(run.stderr.suffix(4000))")
+            XCTAssertEqual(run.status, 0, "\(profile):\n\(run.stderr)")
             XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), "\(profile):\n\(run.stderr)")
-            XCTAssertEqual(try Self.exposures(gallery), [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
-            XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log, markers), 6, "\(profile):\n\(sim.log)")
-            XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6], profile)
+            XCTAssertEqual(run.exposures, [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
+            XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(run.simLog, markers), 6, "\(profile):\n\(run.simLog)")
+            XCTAssertEqual(run.captureNumbers, [1, 2, 3, 4, 5, 6], profile)
 
             let events = run.stdout.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
