@@ -229,9 +229,10 @@ final class BracketingTests: XCTestCase {
     func testCtrlCStopsAfterTheFrameAndResumeFiresOnlyWhatIsLeft() throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
-        // Frames slowed by the link (1 MB photos at 4 MB/s), so that Ctrl-C lands mid-run.
+        // Frames slowed by the link (1 MB photos at 8 MB/s, an eighth of a second each), so that
+        // Ctrl-C, sent as frame 2 is reported, lands with most of the 18 frames still to come.
         let sim = try CameraSimProcess(
-            profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "4M", "--verbose"])
+            profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "8M", "--verbose"])
         defer { sim.stop() }
         let plan = ["--bracket-range", "1/2000..1/15", "--frames", "3", "--ev", "1", "--sets", "2"]
         let planned = ["1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15", "1/8"]
