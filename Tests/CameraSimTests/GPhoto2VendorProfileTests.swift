@@ -42,11 +42,19 @@ extension GPhoto2InteropTests {
     /// records; 0xC1B8 was added by commit af0b35bb3 in 2026, 0xC1B6 is still undecoded, issue
     /// 1028), so it never sees the R5 Mark II's new shots, on the card or in camera memory.
     func testWaitEventOnCanonR5m2SavesNothingBecauseLibgphoto2DoesNotDecodeItsRecords() throws {
-        for target in ["memory", "card"] {
-            let export = scratch.appendingPathComponent("export-\(target)")
-            let (result, log, downloads) = try runGPhoto2(
-                against: "canon-r5m2", ["--initial-photos", "0", "--capture-to", target, "--export", export.path],
-                gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2, folder: "downloads-\(target)")
+        // Each target has its own simulator, gphoto2 and folders: the two five-second waits run
+        // at once, and are checked one after the other.
+        let targets = ["memory", "card"]
+        let scratch: URL = scratch
+        let runs = AtOnce.run(targets.count) { index in
+            let export = scratch.appendingPathComponent("export-\(targets[index])")
+            let (result, log, downloads) = try Self.runGPhoto2(
+                in: scratch, against: "canon-r5m2", ["--initial-photos", "0", "--capture-to", targets[index], "--export", export.path],
+                gphoto2: ["--wait-event-and-download=5s", "--keep"], shootAfter: 2, folder: "downloads-\(targets[index])")
+            return (result, log, downloads, export)
+        }
+        for run in runs {
+            let (result, log, downloads, export) = try run.get()
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path), [], result.stdout)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: export.path), ["IMG_0001.JPG"])
@@ -255,16 +263,35 @@ extension GPhoto2InteropTests {
     ) throws
         -> (result: (status: Int32, stdout: String, stderr: String), log: String, downloads: URL)
     {
+        guard GPhoto2.executable != nil else {
+            XCTFail(GPhoto2.missingMessage)
+            throw GPhoto2Error.notInstalled
+        }
+        return try Self.runGPhoto2(
+            in: scratch, against: profile, simArguments, gphoto2: arguments, shootAfter: shootAfter, folder: folder)
+    }
+
+    /// ``runGPhoto2(against:_:gphoto2:shootAfter:folder:)`` with its folders under `scratch`, for a
+    /// part of a test that runs at once with others (``AtOnce``): no XCTest call, a missing
+    /// gphoto2 is thrown.
+    static func runGPhoto2(
+        in scratch: URL, against profile: String, _ simArguments: [String] = [], gphoto2 arguments: [String],
+        shootAfter: Double? = nil, folder: String = "downloads"
+    ) throws
+        -> (result: (status: Int32, stdout: String, stderr: String), log: String, downloads: URL)
+    {
         let sim = try CameraSimProcess(profile: profile, arguments: simArguments + ["--verbose"])
         defer { sim.stop() }
-        let downloads = try makeFolder(folder)
+        let downloads = scratch.appendingPathComponent(folder)
+        let home = scratch.appendingPathComponent("home-\(UUID().uuidString.prefix(6))")
+        for made in [downloads, home] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
         if let delay = shootAfter {
             Thread {
                 usleep(useconds_t(delay * 1_000_000))
                 sim.shootByStdin(1)
             }.start()
         }
-        let result = try gphoto2(sim, arguments, in: downloads)
+        let result = try GPhoto2.run(port: sim.gphotoPort, arguments, in: downloads, home: home, timeout: 60)
         return (result, sim.log, downloads)
     }
 }

@@ -17,15 +17,36 @@ final class BracketingTests: XCTestCase {
     }
 
     /// EXIF ExposureTime of each photo in the gallery, in the camera's file-name order (its
-    /// shooting order), as exiftool reads it.
-    private func exposures(_ gallery: GalleryProcess) throws -> [String] {
+    /// shooting order), as exiftool reads it: one exiftool for all of them (a Perl started per
+    /// photo was a second of each bracket's check), its table one line a file in the order given.
+    private static func exposures(_ gallery: GalleryProcess) throws -> [String] {
         let photos = try gallery.photos().sorted { $0.name < $1.name }
-        let exiftool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
-        return try photos.map { photo in
-            let file = gallery.photosDirectory.appendingPathComponent(photo.name).path
-            let read = try Subprocess.run(exiftool, ["-s3", "-ExposureTime", file], timeout: 30)
-            return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !photos.isEmpty else { return [] }
+        guard let exiftool = Subprocess.which("exiftool") else {
+            throw ExiftoolError(description: "exiftool (libimage-exiftool-perl) is a test dependency")
         }
+        let files = photos.map { gallery.photosDirectory.appendingPathComponent($0.name).path }
+        let read = try Subprocess.run(exiftool, ["-T", "-ExposureTime"] + files, timeout: 30)
+        let lines = read.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard lines.count == files.count else {
+            throw ExiftoolError(description: "not one line per photo from exiftool: \(read.stdout)\(read.stderr)")
+        }
+        return lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private struct ExiftoolError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// What one profile's bracket left, for the test's thread to check: relay's outputs, the
+    /// exposures in the gallery, the simulator's log and the history's capture numbers.
+    private struct BracketOutcome: Sendable {
+        var status: Int32?
+        var stdout: String
+        var stderr: String
+        var exposures: [String]
+        var simLog: String
+        var captureNumbers: [Int]
     }
 
     /// How a profile's log shows a speed set, its confirmation and a release.
@@ -85,17 +106,29 @@ final class BracketingTests: XCTestCase {
             ("sony", ["--sdio-version", "200"], .sonyStepped, "1/8000"),
             ("sony", ["--sony-all-props", "on"], .sonyAllAtOnce, "1/8000"),
         ]
-        for (profile, extra, markers, fastest) in cases {
+        // Each profile has a gallery, a simulator and a relay of its own: the five brackets are
+        // shot at once, then checked one after the other.
+        let outcomes = AtOnce.run(cases.count) { index in
             let gallery = try GalleryProcess()
             let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
-            let sim = try CameraSimProcess(profile: profile, arguments: ["--initial-photos", "2", "--verbose"] + extra)
+            let sim = try CameraSimProcess(
+                profile: cases[index].profile, arguments: ["--initial-photos", "2", "--verbose"] + cases[index].extra)
             defer { sim.stop() }
             let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/16000,1/1000,1/250,1/60,1/15,1/4", "--json"])
-            XCTAssertEqual(waitForEnd(run), 0, "\(profile):\n\(run.stderr)")
+            let status = run.wait(timeout: 90)
+            if status == nil { _ = run.stop(signal: SIGKILL) }
+            return BracketOutcome(
+                status: status, stdout: run.stdout, stderr: run.stderr, exposures: try Self.exposures(gallery), simLog: sim.log,
+                captureNumbers: try harness.history().map(\.captureNumber).sorted())
+        }
+        for ((profile, _, markers, fastest), outcome) in zip(cases, outcomes) {
+            let run = try outcome.get()
+            XCTAssertNotNil(run.status, "relay capture did not end:\n\(run.stderr.suffix(4000))")
+            XCTAssertEqual(run.status, 0, "\(profile):\n\(run.stderr)")
             XCTAssertTrue(run.stderr.contains("complete: 6 of 6 exposures; 6 uploaded"), "\(profile):\n\(run.stderr)")
-            XCTAssertEqual(try exposures(gallery), [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
-            XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log, markers), 6, "\(profile):\n\(sim.log)")
-            XCTAssertEqual(try harness.history().map(\.captureNumber).sorted(), [1, 2, 3, 4, 5, 6], profile)
+            XCTAssertEqual(run.exposures, [fastest, "1/1000", "1/250", "1/60", "1/15", "1/4"], profile)
+            XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(run.simLog, markers), 6, "\(profile):\n\(run.simLog)")
+            XCTAssertEqual(run.captureNumbers, [1, 2, 3, 4, 5, 6], profile)
 
             let events = run.stdout.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -159,7 +192,7 @@ final class BracketingTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("capture paused"), run.stderr)
         XCTAssertTrue(run.stderr.contains("capture resumes"), run.stderr)
         XCTAssertTrue(run.stdout.contains("complete: 6 of 6 exposures; 6 uploaded"), run.stdout + run.stderr)
-        XCTAssertEqual(try exposures(gallery), ["1/1000", "1/500", "1/250", "1/125", "1/60", "1/30"])
+        XCTAssertEqual(try Self.exposures(gallery), ["1/1000", "1/500", "1/250", "1/125", "1/60", "1/30"])
     }
 
     func testAModeWhereTheCameraPicksTheSpeedIsRefusedWithWhatToSetOnTheDial() throws {
@@ -188,7 +221,7 @@ final class BracketingTests: XCTestCase {
         XCTAssertEqual(releases.filter { $0.contains("DeviceBusy") }.count, 2, sim.log)
         XCTAssertEqual(releases.count, 5, "two busy answers, then one release per frame")
         XCTAssertEqual(assertEachPressFollowsAConfirmedSpeed(sim.log), 3)
-        XCTAssertEqual(try exposures(gallery), ["1/500", "1/125", "1/30"])
+        XCTAssertEqual(try Self.exposures(gallery), ["1/500", "1/125", "1/30"])
     }
 
     /// Ctrl-C ends the run after the frame under way; --resume fires only the frames left, at
@@ -196,9 +229,10 @@ final class BracketingTests: XCTestCase {
     func testCtrlCStopsAfterTheFrameAndResumeFiresOnlyWhatIsLeft() throws {
         let gallery = try GalleryProcess()
         let harness = try RelayHarness(sendingTo: gallery, note: "bracketing e2e")
-        // Frames slowed by the link (1 MB photos at 4 MB/s), so that Ctrl-C lands mid-run.
+        // Frames slowed by the link (1 MB photos at 8 MB/s, an eighth of a second each), so that
+        // Ctrl-C, sent as frame 2 is reported, lands with most of the 18 frames still to come.
         let sim = try CameraSimProcess(
-            profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "4M", "--verbose"])
+            profile: "nikon", arguments: ["--initial-photos", "0", "--photo-size", "1M", "--rate-limit", "8M", "--verbose"])
         defer { sim.stop() }
         let plan = ["--bracket-range", "1/2000..1/15", "--frames", "3", "--ev", "1", "--sets", "2"]
         let planned = ["1/2000", "1/1000", "1/500", "1/250", "1/125", "1/60", "1/30", "1/15", "1/8"]
@@ -209,14 +243,14 @@ final class BracketingTests: XCTestCase {
         XCTAssertTrue(first.stdout.contains("relay capture --resume continues this run"), first.stdout)
         let stoppedAt = try XCTUnwrap(
             first.stdout.range(of: "stopped at set [0-9]+, frame [0-9]+", options: .regularExpression), first.stdout)
-        let taken = try exposures(gallery)
+        let taken = try Self.exposures(gallery)
         XCTAssertEqual(taken, Array(planned.prefix(taken.count)), "\(first.stdout[stoppedAt])")
         XCTAssertLessThan(taken.count, planned.count * 2)
 
         let resumed = try Subprocess(TestPaths.relayExecutable, ["capture", "--resume"], environment: harness.environment)
         XCTAssertEqual(waitForEnd(resumed), 0, resumed.stderr)
         XCTAssertTrue(resumed.stdout.contains("complete: 18 of 18 exposures"), resumed.stdout + resumed.stderr)
-        XCTAssertEqual(try exposures(gallery), planned + planned, "each frame once, in plan order")
+        XCTAssertEqual(try Self.exposures(gallery), planned + planned, "each frame once, in plan order")
     }
 
     func testBadSpeedsAndADryRun() throws {

@@ -59,9 +59,15 @@ final class DiscoveryTests: XCTestCase {
         defer { sim.stop() }
         // SSDP goes to a loopback port where nothing answers, so no real network takes part.
         let silent = ["--range", "127.0.0.33-127.0.0.34", "--ssdp-target", "127.0.0.33:9"]
-        let found = try Subprocess.run(
-            TestPaths.relayExecutable, ["discover", "--json"] + silent,
-            environment: harness.environment, timeout: 60)
+        // The JSON list and the table cost the camera no connection: they look at once (each
+        // waits out its SSDP window and its scan's retries), checked after both; --identify, which
+        // does connect, comes after them.
+        let environment = harness.environment
+        let looks = AtOnce.run(2) { index in
+            try Subprocess.run(
+                TestPaths.relayExecutable, ["discover"] + (index == 0 ? ["--json"] : []) + silent, environment: environment, timeout: 60)
+        }
+        let found = try looks[0].get()
         XCTAssertEqual(found.status, 0, found.stderr)
         let listed = try JSONDecoder().decode([Found].self, from: Data(found.stdout.utf8))
         XCTAssertEqual(
@@ -73,7 +79,7 @@ final class DiscoveryTests: XCTestCase {
             ])
         XCTAssertTrue(sim.log.contains("closed or sent something other than InitCommandRequest"), "a plain TCP connect:\n\(sim.log)")
         assertNoConnection(sim)
-        let table = try Subprocess.run(TestPaths.relayExecutable, ["discover"] + silent, environment: harness.environment, timeout: 60)
+        let table = try looks[1].get()
         XCTAssertTrue(table.stdout.contains("ptpip://127.0.0.33  PTP/IP camera, model unknown"), table.stdout)
         XCTAssertTrue(table.stdout.contains("relay discover --identify"), table.stdout)
         assertNoConnection(sim)

