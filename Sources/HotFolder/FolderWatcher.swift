@@ -13,6 +13,8 @@ import RelayCore
 final class FolderWatcher {
     #if os(Linux)
         private let descriptor: Int32
+        /// Wakes ``changes(timeout:)`` from another thread (a stop).
+        let wakePipe: WakePipe
         private let root: String
         /// Watch descriptor → folder path relative to the root ("" for the root).
         private var folders: [Int32: String] = [:]
@@ -23,7 +25,11 @@ final class FolderWatcher {
         static func make(folder: URL) -> FolderWatcher? {
             let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
             guard descriptor >= 0 else { return nil }
-            let watcher = FolderWatcher(descriptor: descriptor, root: folder.path)
+            guard let wakePipe = try? WakePipe() else {
+                close(descriptor)
+                return nil
+            }
+            let watcher = FolderWatcher(descriptor: descriptor, wakePipe: wakePipe, root: folder.path)
             guard watcher.watch(relative: "") else { return nil }
             if let walker = FileManager.default.enumerator(atPath: folder.path) {
                 while let relative = walker.nextObject() as? String {
@@ -37,8 +43,9 @@ final class FolderWatcher {
             return watcher
         }
 
-        private init(descriptor: Int32, root: String) {
+        private init(descriptor: Int32, wakePipe: WakePipe, root: String) {
             self.descriptor = descriptor
+            self.wakePipe = wakePipe
             self.root = root
         }
 
@@ -54,12 +61,18 @@ final class FolderWatcher {
             return true
         }
 
-        /// Waits up to `timeout` seconds for the folder to change; returns the relative paths of
-        /// files closed after writing or moved in meanwhile, and whether anything happened at all
-        /// (a file created, a folder added, the kernel's queue overflowed).
-        func changes(timeout: TimeInterval) -> (completed: [String], changed: Bool) {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(max(0, timeout) * 1000)) > 0 else { return ([], false) }
+        /// Waits up to `timeout` seconds (nil: until something happens) for the folder to change or
+        /// a ``wakePipe`` wake; returns the relative paths of files closed after writing or moved
+        /// in meanwhile, and whether anything happened at all (a file created, a folder added, the
+        /// kernel's queue overflowed).
+        func changes(timeout: TimeInterval?) -> (completed: [String], changed: Bool) {
+            var pollers = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            let milliseconds = timeout.map { Int32(min(max(0, $0) * 1000, Double(Int32.max))) } ?? -1
+            guard poll(&pollers, 2, milliseconds) > 0 else { return ([], false) }
+            if pollers[1].revents != 0 { wakePipe.drain() }
+            guard pollers[0].revents != 0 else { return ([], false) }
             var completed: [String] = []
             var changed = false
             InotifyEvents.read(descriptor) { event in
@@ -94,7 +107,9 @@ final class FolderWatcher {
     #else
         static func make(folder: URL) -> FolderWatcher? { nil }
 
-        func changes(timeout: TimeInterval) -> (completed: [String], changed: Bool) { ([], false) }
+        var wakePipe: WakePipe { preconditionFailure("there is no watcher without inotify") }
+
+        func changes(timeout: TimeInterval?) -> (completed: [String], changed: Bool) { ([], false) }
 
         static func missesRemoteWrites(_ folder: URL) -> Bool { true }
     #endif

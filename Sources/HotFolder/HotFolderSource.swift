@@ -103,19 +103,19 @@ public final class HotFolderSource: PhotoSource, @unchecked Sendable {
             report(.info("folder \(options.folder.path): watching for new photos"))
         }
         let remote = watcher == nil || FolderWatcher.missesRemoteWrites(options.folder)
+        if let wakePipe = watcher?.wakePipe { stop.onStop { wakePipe.wake() } }
         while !stop.isStopped {
             scanOnce(stop: stop)
             guard let watcher else {
                 stop.sleep(options.pollSeconds)
                 continue
             }
-            // Looked at again when the folder changes; on a clock only for what inotify cannot
-            // tell: a file still written has settled, a seen-log write is to be retried, or the
-            // folder is a network share. The one-second wait is to see `stop`.
+            // Looked at again when the folder changes or the run stops; on a clock only for what
+            // inotify cannot tell: a file still written has settled, a seen-log write is to be
+            // retried, or the folder is a network share.
             let due = nextLook(remote: remote)
             while !stop.isStopped {
-                let wait = min(due.map { $0.timeIntervalSinceNow } ?? 1, 1)
-                let change = watcher.changes(timeout: wait)
+                let change = watcher.changes(timeout: due.map { max(0, $0.timeIntervalSinceNow) })
                 completed.formUnion(change.completed)
                 if change.changed || due.map({ Date() >= $0 }) == true { break }
             }

@@ -33,8 +33,7 @@ public final class EventWaiter: @unchecked Sendable {
 
     /// The reasons given by ``wake(_:)`` and not yet taken by a wait.
     private let pending = LockedBox<Reasons>([])
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let pipe: WakePipe
     /// The inotify descriptor, -1 without one.
     private let inotify: Int32
     private let names: Set<String>
@@ -42,21 +41,12 @@ public final class EventWaiter: @unchecked Sendable {
     /// Watches the files named `names` in `folder` (they need not exist yet). Throws when no
     /// pipe can be had (the process is out of file descriptors).
     public init(folder: URL, names: Set<String>) throws(Errno) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw Errno.current("pipe") }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
+        pipe = try WakePipe()
         self.names = names
         inotify = Self.watch(folder)
     }
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
         if inotify >= 0 { close(inotify) }
     }
 
@@ -71,8 +61,7 @@ public final class EventWaiter: @unchecked Sendable {
             return pending.isEmpty
         }
         guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        pipe.wake()
     }
 
     /// Blocks until a watched file changes, a wake, or `deadline` (nil: none); returns why.
@@ -80,14 +69,14 @@ public final class EventWaiter: @unchecked Sendable {
         while true {
             var limit = deadline
             if inotify < 0 { limit = min(deadline ?? .distantFuture, Date().addingTimeInterval(Self.fallbackInterval)) }
-            var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)]
             if inotify >= 0 { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: limit))
             if ready < 0 && errno == EINTR { continue }
             var reasons: Reasons = []
             if descriptors[0].revents != 0 {
                 // Drained before the pending reasons are taken: a wake after this writes again.
-                Self.drain(wakeRead)
+                pipe.drain()
                 reasons.formUnion(
                     pending.withLockedValue { pending in
                         defer { pending = [] }
@@ -105,11 +94,6 @@ public final class EventWaiter: @unchecked Sendable {
         guard let limit else { return -1 }
         let milliseconds = (limit.timeIntervalSinceNow * 1000).rounded(.up)
         return Int32(max(0, min(milliseconds, Double(Int32.max))))
-    }
-
-    private static func drain(_ descriptor: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     #if os(Linux)
