@@ -49,6 +49,9 @@ final class ReviewPageTests: XCTestCase {
         ])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         relay.assertSays("editor's page at http://127.0.0.1:\(port)/review?token=editor-secret")
+        // Dropped once the folder is watched: a file already there at the first look is taken
+        // only once it has settled, after ones that arrive later (newest first would not hold).
+        relay.assertSays("watching for new photos")
         _ = try harness.dropPhotos(5)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? self.list(port).total) ?? 0) == 5 || !relay.isRunning }, relay.stderr)
         let held = try XCTUnwrap(list(port).photos)
@@ -117,6 +120,7 @@ final class ReviewPageTests: XCTestCase {
         let port = try XCTUnwrap(ClosedPort.make())
         let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
+        relay.assertSays("watching for new photos")
         _ = try harness.dropPhotos(3)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? self.list(port).total) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
         // Null until the page has shown its first list.
