@@ -37,6 +37,18 @@ public enum PhotoDestinations {
         return map.filter { released[$0.key] == nil }
     }
 
+    /// The map with the destinations that refused the photo queued again (only those `query`
+    /// names, when given: `relay retry --destination`); nil when none is to be tried again.
+    public static func retry(_ map: [String: DestinationProgress], matching query: String?) -> [String: DestinationProgress]? {
+        let retried = map.filter { id, progress in
+            progress.state == .failed && (query.map { matches($0, id: id, progress: progress) } ?? true)
+        }
+        guard !retried.isEmpty else { return nil }
+        var requeued = map
+        for id in retried.keys { requeued[id]?.state = .queued }
+        return requeued
+    }
+
     /// The destinations outside `delivering` that still wait for photos of `maps`, with how many
     /// and which (by the name the photo is sent under), most photos first.
     public static func waiting(

@@ -19,14 +19,9 @@ extension Spool {
             guard FileManager.default.fileExists(atPath: failedDirectory.appendingPathComponent("\(entry.id).jpg").path) else {
                 continue
             }
-            if var map = entry.destinations {
-                let retried = map.keys.filter { key in
-                    map[key]?.state == .failed
-                        && (destination.map { key.lowercased().hasPrefix($0.lowercased()) || map[key]?.label == $0 } ?? true)
-                }
-                if retried.isEmpty { continue }
-                for key in retried { map[key]?.state = .queued }
-                entry.destinations = map
+            if let map = entry.destinations {
+                guard let requeued = PhotoDestinations.retry(map, matching: destination) else { continue }
+                entry.destinations = requeued
             } else if destination != nil {
                 continue
             }

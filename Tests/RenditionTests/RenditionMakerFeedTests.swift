@@ -107,13 +107,17 @@ final class RenditionMakerFeedTests: XCTestCase {
             image.save(sys.argv[1], quality=92)
             """
         try python(drawing, [scene.path])
-        for photo in [fixtures.camera, scene] {
+        let photos = [fixtures.camera, scene]
+        let edges = [240, 500, 800]
+        let targets = try edges.map { try XCTUnwrap(RenditionGeometry.target(width: 1001, height: 667, maxEdge: $0)) }
+        let references = try lanczosLuma(photos.flatMap { photo in targets.map { (photo, $0) } })
+        for (p, photo) in photos.enumerated() {
             let data = [UInt8](try Data(contentsOf: photo))
-            for edge in [240, 500, 800] {
-                let target = try XCTUnwrap(RenditionGeometry.target(width: 1001, height: 667, maxEdge: edge))
+            for (e, edge) in edges.enumerated() {
+                let target = targets[e]
                 let scale = RenditionGeometry.decodeScale(width: 1001, height: 667, target: target, scales: RenditionPlan.scales)
                 XCTAssertLessThan(scale.numerator, scale.denominator, "decoded below full size for \(edge)")
-                let reference = try lanczosLuma(photo, target)
+                let reference = references[p * edges.count + e]
                 let scaled = try luma(data, scale, to: target)
                 let full = try luma(data, .init(1, 1), to: target)
                 let fromScaled = structuralSimilarity(scaled.pixels, reference.pixels, width: target.width, height: target.height)
@@ -136,16 +140,21 @@ final class RenditionMakerFeedTests: XCTestCase {
     }
 
     /// Pillow's whole decoding of `photo`, its luma shrunk to `target` with Lanczos.
-    private func lanczosLuma(_ photo: URL, _ target: (width: Int, height: Int)) throws -> PixelPlaneBytes {
-        let pgm = fixtures.folder.appendingPathComponent("lanczos.pgm")
+    /// Pillow's Lanczos reduction of each photo's luma to its target, in one Python (a Pillow
+    /// import per picture was most of this test).
+    private func lanczosLuma(_ cases: [(photo: URL, target: (width: Int, height: Int))]) throws -> [PixelPlaneBytes] {
+        let pgms = cases.indices.map { fixtures.folder.appendingPathComponent("lanczos-\($0).pgm") }
         let script = """
             import sys
             from PIL import Image
-            image = Image.open(sys.argv[1]).convert("YCbCr").split()[0]
-            image.resize((int(sys.argv[3]), int(sys.argv[4])), Image.LANCZOS).save(sys.argv[2])
+            args = sys.argv[1:]
+            for i in range(0, len(args), 4):
+                image = Image.open(args[i]).convert("YCbCr").split()[0]
+                image.resize((int(args[i + 2]), int(args[i + 3])), Image.LANCZOS).save(args[i + 1])
             """
-        try python(script, [photo.path, pgm.path, "\(target.width)", "\(target.height)"])
-        return try PixelPlaneBytes(pgm: Data(contentsOf: pgm))
+        try python(
+            script, zip(cases, pgms).flatMap { [$0.photo.path, $1.path, "\($0.target.width)", "\($0.target.height)"] })
+        return try pgms.map { try PixelPlaneBytes(pgm: Data(contentsOf: $0)) }
     }
 
     private func python(_ script: String, _ arguments: [String]) throws {

@@ -76,6 +76,18 @@ final class PhotoDestinationsTests: XCTestCase {
         XCTAssertNil(PhotoDestinations.release(map, matching: ""), "an empty name names nothing")
     }
 
+    func testARetryQueuesOnlyTheDestinationsThatRefusedAndThoseNamed() {
+        let map = [
+            "A": progress(.delivered, "gallery"), "B1234567-X": progress(.failed, "backup"), "C": progress(.failed, "nas"),
+        ]
+        let all = PhotoDestinations.retry(map, matching: nil)
+        XCTAssertEqual(all?.mapValues(\.state), ["A": .delivered, "B1234567-X": .queued, "C": .queued], "the delivery stands")
+        XCTAssertEqual(PhotoDestinations.retry(map, matching: "b1234567")?.mapValues(\.state)["C"], .failed, "an id prefix")
+        XCTAssertEqual(PhotoDestinations.retry(map, matching: "NAS")?.mapValues(\.state)["C"], .queued, "or the label, case aside")
+        XCTAssertNil(PhotoDestinations.retry(map, matching: "gallery"), "the gallery refused nothing")
+        XCTAssertNil(PhotoDestinations.retry(["A": progress(.delivered, "gallery")], matching: nil))
+    }
+
     func testWaitingCountsPhotosPerDestinationOutsideTheRun() {
         let photos: [(name: String, map: [String: DestinationProgress])] = [
             ("1.JPG", ["A": progress(.delivered, "gallery"), "B": progress(.queued, "backup")]),
