@@ -29,6 +29,8 @@ public final class IncomingPhoto: @unchecked Sendable {
     private var flush: BackgroundFlush?
     /// The offer of this photo to an upload worker while it is written (``Spool/offer(_:)``).
     var growth: GrowingPhoto?
+    /// The spool it is written into: a rewind withdraws its offer there.
+    weak var spool: Spool?
     /// Sequence and upload name fixed when the photo was first offered: a cut-through upload
     /// has already sent the name, and a resumed download keeps it.
     var reservation: (sequence: Int, uploadName: String)?
@@ -69,8 +71,9 @@ public final class IncomingPhoto: @unchecked Sendable {
     /// Cuts the file back to `count` bytes (bytes of a chunk the camera then declared failed).
     public func truncate(to count: Int64) throws(SpoolError) {
         guard count < byteCount else { return }
-        // Bytes an upload may already have sent are taken back: that upload must not complete.
-        growth?.end(.abandoned)
+        // Bytes an upload may already have sent are taken back: that upload must not complete,
+        // and the ledger hands the download to nobody else.
+        spool?.withdraw(self)
         guard ftruncate(descriptor, off_t(count)) == 0, lseek(descriptor, off_t(count), SEEK_SET) >= 0 else {
             throw .io(path: url.path, reason: Errno.current("ftruncate").description)
         }

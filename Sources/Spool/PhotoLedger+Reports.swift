@@ -49,11 +49,6 @@ extension PhotoLedger {
         }
     }
 
-    /// Whether the offer `offer` of `id` waits for a reader.
-    public func isOffered(_ id: String, offer: Int) -> Bool {
-        offers[id].map { $0.offer == offer && $0.stage == .offered } ?? false
-    }
-
     /// Whether the rendition file of `id` for `spec` is still needed.
     public func keepsRendition(_ id: String, spec: String) -> Bool {
         guard let photo = photos[id] else { return false }

@@ -99,17 +99,6 @@ extension Spool.State {
     /// Applies `input` to the ledger; the photos its step names are looked up (and those whose
     /// reading ends are let go).
     mutating func decide(_ input: PhotoLedger.Input) -> Spool.Applied {
-        switch input {
-        case .claim, .claimRendition:
-            // A rewound download ended its reading without the ledger (IncomingPhoto.truncate):
-            // its offer is taken back before anyone else is handed it.
-            for (offer, photo) in reading where photo.isAbandoned && ledger.isOffered(photo.entry.id, offer: offer) {
-                _ = ledger.apply(.withdraw(id: photo.entry.id, offer: offer))
-                reading[offer] = nil
-            }
-        default:
-            break
-        }
         let step = ledger.apply(input)
         var named: [Int: GrowingPhoto] = [:]
         switch step.answer {

@@ -17,7 +17,9 @@ extension Spool {
     public func adopt(_ identity: PhotoIdentity, url: URL, descriptor: Int32) -> IncomingPhoto {
         var info = stat()
         let size = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
-        return IncomingPhoto(identity: identity, url: url, descriptor: descriptor, byteCount: size)
+        let incoming = IncomingPhoto(identity: identity, url: url, descriptor: descriptor, byteCount: size)
+        incoming.spool = self
+        return incoming
     }
 
     /// Lets go of an adopted incoming photo that will not be committed (its upload was cut, or

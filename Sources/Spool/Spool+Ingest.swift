@@ -35,7 +35,9 @@ extension Spool {
         let url = incomingDirectory.appendingPathComponent("\(identity.stableID).jpg")
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw Self.describe(Errno.current("open"), at: url) }
-        return IncomingPhoto(identity: identity, url: url, descriptor: fd)
+        let incoming = IncomingPhoto(identity: identity, url: url, descriptor: fd)
+        incoming.spool = self
+        return incoming
     }
 
     /// Abandons an incoming photo: its partial file is removed.
