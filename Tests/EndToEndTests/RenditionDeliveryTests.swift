@@ -145,7 +145,7 @@ final class RenditionPerDestinationTests: XCTestCase {
         let card = harness.root.appendingPathComponent("card")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         for index in 1...2 {
-            try CameraJPEG.write(to: card.appendingPathComponent("IMG_\(index).JPG"), .init(width: 2400, height: 1600, seed: 60 + index))
+            try CameraJPEG.write(to: card.appendingPathComponent("IMG_\(index).JPG"), .init(width: 2100, height: 1400, seed: 60 + index))
         }
         let camera = try CameraSimProcess(profile: "generic", arguments: ["--photos", card.path, "--rate-limit", "4M"])
         defer { _ = camera.stop() }
