@@ -101,10 +101,17 @@ public enum CameraSimCommand {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
-                if words.first == "sleep", words.count == 2, let seconds = DurationText.seconds(String(words[1])), seconds > 0,
-                    seconds <= 3600
+                if words.first == "sleep", words.count == 2 || words.count == 4,
+                    let seconds = DurationText.seconds(String(words[1])), seconds > 0, seconds <= 3600
                 {
-                    power.sleep(seconds: seconds)
+                    if words.count == 4, words[2] == "before",
+                        let code = UInt16(words[3].replacingOccurrences(of: "0x", with: ""), radix: 16)
+                    {
+                        power.sleep(seconds: seconds, before: code)
+                        log.info("asleep for \(words[1]) at the next operation 0x\(String(code, radix: 16))")
+                    } else if words.count == 2 {
+                        power.sleep(seconds: seconds)
+                    }
                     continue
                 }
                 if words == ["activate"] {
@@ -119,7 +126,7 @@ public enum CameraSimCommand {
                 guard words.first == "shoot" else {
                     if !words.isEmpty {
                         log.info(
-                            "stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS, activate, protect N, unprotect N, rate N K, transfer N)"
+                            "stdin: unknown command '\(line)' (expected: shoot [N], sleep SECONDS [before CODE], activate, protect N, unprotect N, rate N K, transfer N)"
                         )
                     }
                     continue

@@ -135,6 +135,7 @@ struct SimSession {
         _ request: PTPOperationRequest, dataOut: [UInt8]?,
         counters: inout FaultCounters
     ) throws {
+        if power.sleepsBefore(request.code.rawValue) { throw SessionEnd.asleep }
         var reply: SimReply
         let scripted = SimResponder.isShutterRelease(request) ? nextCaptureAnswer(counters: &counters) : nil
         if isBusy(request.code) || scripted == "B" {

@@ -187,7 +187,9 @@ final class BracketingTests: XCTestCase {
         defer { sim.stop() }
         let run = try harness.startCapture(sim.cameraURL, ["--bracket", "1/1000,1/500,1/250,1/125,1/60,1/30"])
         XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { run.stderr.contains("set 1, frame 2 (1/500): captured") }, run.stderr)
-        sim.sleep(seconds: 3)
+        // At the next speed set (SetDevicePropValue), so that relay knows no frame was fired: a
+        // sleep during a release would have it await that frame's photo 10 s before firing again.
+        sim.sleep(seconds: 3, before: 0x1016)
         XCTAssertEqual(waitForEnd(run), 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("capture paused"), run.stderr)
         XCTAssertTrue(run.stderr.contains("capture resumes"), run.stderr)

@@ -65,6 +65,12 @@ public final class CameraSimProcess: Sendable {
         stdinPipe.fileHandleForWriting.write(Data("sleep \(seconds)\n".utf8))
     }
 
+    /// The camera goes to sleep for `seconds` when the next operation `code` arrives, before
+    /// carrying it out (the client is dropped waiting for its answer).
+    public func sleep(seconds: Double, before code: UInt16) {
+        stdinPipe.fileHandleForWriting.write(Data("sleep \(seconds) before 0x\(String(code, radix: 16))\n".utf8))
+    }
+
     /// The photographer activates the body again (`--sessions-per-activation`).
     public func activate() {
         stdinPipe.fileHandleForWriting.write(Data("activate\n".utf8))
