@@ -101,18 +101,19 @@ public enum CameraSimCommand {
         let thread = Thread {
             while let line = readLine() {
                 let words = line.split(separator: " ")
-                if words.first == "sleep", words.count == 2 || words.count == 4,
-                    let seconds = DurationText.seconds(String(words[1])), seconds > 0, seconds <= 3600
+                if words.first == "sleep", let seconds = DurationText.seconds(String(words.dropFirst().first ?? "")), seconds > 0,
+                    seconds <= 3600
                 {
-                    if words.count == 4, words[2] == "before",
-                        let code = UInt16(words[3].replacingOccurrences(of: "0x", with: ""), radix: 16)
+                    if words.count == 2 {
+                        power.sleep(seconds: seconds)
+                        continue
+                    }
+                    if words.count == 4, words[2] == "before", words[3].hasPrefix("0x"), let code = UInt16(words[3].dropFirst(2), radix: 16)
                     {
                         power.sleep(seconds: seconds, before: code)
                         log.info("asleep for \(words[1]) at the next operation 0x\(String(code, radix: 16))")
-                    } else if words.count == 2 {
-                        power.sleep(seconds: seconds)
+                        continue
                     }
-                    continue
                 }
                 if words == ["activate"] {
                     activation.activate()
