@@ -172,8 +172,8 @@ public final class Spool: @unchecked Sendable {
     /// What the upload of `entry` (as a worker is handed it) sends: its destination's rendition
     /// once made, else the photo.
     public func uploadURL(for entry: SpoolEntry) -> URL {
-        guard let rendition = entry.rendition, rendition.bytes != nil else { return photoURL(entry.id) }
-        return renditionURL(entry.id, spec: rendition.spec)
+        guard entry.sendsRendition, let spec = entry.rendition?.spec else { return photoURL(entry.id) }
+        return renditionURL(entry.id, spec: spec)
     }
 
     /// The file that shows `entry` best when small: its smallest rendition made, else the photo.

@@ -38,9 +38,6 @@ public struct SpoolDestination: Sendable, Equatable {
         self.rule = rule
         self.selection = selection
     }
-
-    /// Sent a rendition rather than the original.
-    public var takesRendition: Bool { rendition != nil }
 }
 
 /// The destinations of a run, by priority: those of normal priority first, each group in the
@@ -81,6 +78,6 @@ public struct SpoolDestinations: Sendable, Equatable {
     /// The spec decoded while a photo downloads (one decoder reads a download): the first
     /// destination's that takes a rendition. The others' are made from the committed photo.
     var streamedRendition: String? {
-        all.first(where: \.takesRendition)?.rendition
+        renditionKeys.first
     }
 }
