@@ -76,6 +76,8 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         let location: String
         /// The stamp template version written into it, nil when it went unstamped.
         let stampVersion: Int?
+        /// The editor's caption written into it, if any.
+        var caption: PhotoCaption? = nil
         /// What was sent in place of the file's header (the stamp's).
         var prefix: BodyPrefix? = nil
     }
@@ -112,7 +114,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         return Attempt(
             report: report, duration: Date().timeIntervalSince(started),
             summary: destination.summary(of: item), duringDownload: growing != nil,
-            location: destination.location(of: item), stampVersion: stamped?.version, prefix: stamped?.prefix)
+            location: destination.location(of: item), stampVersion: stamped?.version, caption: stamped?.editor, prefix: stamped?.prefix)
     }
 
     /// The photo as a destination sees it. `{camera}` is the camera's serial, the FTP account a
@@ -249,6 +251,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         record.note = entry.rendition?.originalReason.map { "sent as the original: \($0)" }
         record.destination = context.config.label
         record.stampVersion = attempt.stampVersion
+        record.caption = attempt.caption
         AttemptHistory.append(record, to: context.history, bus: context.bus)
     }
 }

@@ -16,6 +16,8 @@ final class PhotoStamper: Sendable {
     struct Stamped: Sendable {
         var prefix: BodyPrefix
         var version: Int
+        /// The editor's caption and title written into it, if it had one (for the history).
+        var editor: PhotoCaption?
     }
 
     /// What to send.
@@ -48,12 +50,19 @@ final class PhotoStamper: Sendable {
     private let home: RelayHome
     private let bus: RunEventBus
     private let state = LockedBox(State())
+    /// The editor's caption of a photo, by spool id (the review feed's, once the run has one).
+    private let captions = LockedBox<@Sendable (String) -> PhotoCaption?>({ _ in nil })
     /// How long a stamp waits for a downloading photo's header.
     static let headerWait: TimeInterval = 30
 
     init(home: RelayHome, bus: RunEventBus) {
         self.home = home
         self.bus = bus
+    }
+
+    /// Reads each photo's editor's caption from `lookup` from now on.
+    func readCaptions(from lookup: @escaping @Sendable (String) -> PhotoCaption?) {
+        captions.withLockedValue { $0 = lookup }
     }
 
     /// What to send for `entry`'s file at `filePath` (or `growing`, while it downloads);
@@ -63,7 +72,10 @@ final class PhotoStamper: Sendable {
         _ entry: SpoolEntry, filePath: String, growing: (any GrowingFile)?, original: String? = nil,
         stopping: @escaping @Sendable () -> Bool = { false }
     ) -> Decision {
-        guard let template = template(for: entry.photographer), template.writesAnything else { return .asItIs }
+        let editor = captions.withLockedValue { $0 }(entry.id)
+        // The editor's caption is written even when no template is set.
+        let template = template(for: entry.photographer) ?? StampTemplate.empty
+        guard template.writesAnything || editor != nil else { return .asItIs }
         let head: [UInt8]
         switch Self.head(filePath: filePath, growing: growing, stopping: stopping) {
         case .some(let read): head = read
@@ -79,6 +91,7 @@ final class PhotoStamper: Sendable {
             header: header, name: entry.uploadName, sequence: entry.sequence, bracket: entry.bracket, capturedAt: entry.capturedAt,
             serial: Self.serial(of: entry))
         photo.photographer = entry.photographer ?? ""
+        photo.editor = editor
         switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
         case .success(let stamped):
             let spent = Self.threadCPUNanoseconds() &- started
@@ -87,7 +100,8 @@ final class PhotoStamper: Sendable {
                 $0.cpuNanoseconds &+= spent
             }
             for note in stamped.notes { say("stamp: \(note)", key: "note:" + note) }
-            return .stamped(Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version))
+            return .stamped(
+                Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version, editor: editor))
         case .failure(.notJPEG):
             say("photos that are not JPEGs (\(entry.uploadName)) go without the stamp: relay writes it into JPEGs only", key: "notJPEG")
         case .failure(let refusal):

@@ -21,6 +21,22 @@ public struct RunReview: Sendable {
         spool.heldPhotos()
     }
 
+    /// The photos on the editor's desk (held, or decided and still in the spool), oldest first.
+    public func desk() -> [DeskPhoto] {
+        spool.deskPhotos()
+    }
+
+    /// The editor's caption on the photo `id`, if any.
+    public func caption(of id: String) -> PhotoCaption? {
+        feed.caption(of: id)
+    }
+
+    /// Records the editor's caption on the photo `id` (synced) for every destination that has
+    /// not sent it; nil when the photo is not in the spool.
+    public func setCaption(_ id: String, _ caption: PhotoCaption, by: String) throws(StateFileError) -> CaptionOutcome? {
+        try feed.setCaption(id, caption, by: by)
+    }
+
     /// Changes whenever the held photos change or a decision is applied.
     public var version: Int { feed.version }
 

@@ -146,6 +146,7 @@ public final class RelayRun {
         } catch {
             throw .state(.unreadable(path: home.reviewFile.path, reason: "relay cannot watch it (\(error))"))
         }
+        stamper.readCaptions { [reviewFeed] in reviewFeed.caption(of: $0) }
         sourceLabels = options.sources.map(\.label)
         do {
             sources = try Self.makeSources(options.sources, labels: sourceLabels, spool: spool, home: home, bus: bus)

@@ -32,6 +32,8 @@ final class ReviewFeed: Sendable {
     /// Changes whenever the held photos or a decision did; apart, so that a page asking for it
     /// never waits for a long batch of decisions.
     private let changes = LockedBox(0)
+    /// The editor's caption on each photo, as the journal says (read at start, then as written).
+    private let captions = LockedBox(PhotoCaptions())
 
     private struct Applied: Sendable {
         /// Where the journal was read up to.
@@ -60,6 +62,7 @@ final class ReviewFeed: Sendable {
         do {
             try journal.compact(keeping: Set(spool.entryIDs()))
             let read = try journal.read()
+            captions.withLockedValue { $0 = PhotoCaptions(read.decisions) }
             let verdicts = ReviewVerdicts(read.decisions)
             for decision in try journal.lastDecisions() {
                 apply(decision.photo, verdict: verdicts[decision.photo], by: decision.by, quietIfUnchanged: true)
@@ -124,6 +127,14 @@ final class ReviewFeed: Sendable {
         var verdicts = ReviewVerdicts()
         var outcomes: [String: ReviewOutcome] = [:]
         for decision in read.decisions {
+            if decision.kind == .caption {
+                captions.withLockedValue { $0.apply([decision]) }
+                if let entry = spool.entry(decision.photo) {
+                    let words = decision.caption.map { $0.isEmpty ? "cleared" : "set" } ?? "set"
+                    bus.publish(.run(.notice("caption of \(entry.uploadName) \(words) by \(decision.by)", .info)))
+                }
+                continue
+            }
             verdicts.apply([decision])
             let verdict = decision.kind == .undo ? nil : verdicts[decision.photo]
             outcomes[decision.photo] = apply(decision.photo, verdict: verdict, by: decision.by, quietIfUnchanged: false)
@@ -175,6 +186,36 @@ final class ReviewFeed: Sendable {
             let outcomes = applied.batches.first { $0.end >= end }?.outcomes ?? [:]
             return .ready(outcomes.filter { known.contains($0.key) })
         }
+    }
+
+    /// The editor's caption on the photo `id`, if any.
+    func caption(of id: String) -> PhotoCaption? {
+        captions.withLockedValue { $0[id] }
+    }
+
+    /// Records the editor's caption on the photo `id` (synced before it returns) and uses it from
+    /// now on; returns which destinations it reaches, nil when the photo is not in the spool.
+    func setCaption(_ id: String, _ caption: PhotoCaption, by: String) throws(StateFileError) -> CaptionOutcome? {
+        guard let legs = spool.legs(of: id) else { return nil }
+        let decision = ReviewDecision(photo: id, caption: caption, by: by)
+        try journal.append([decision])
+        captions.withLockedValue { $0.apply([decision]) }
+        events.wake(.files)
+        return Self.outcome(of: legs)
+    }
+
+    /// Which destinations a caption set now reaches.
+    static func outcome(of legs: [(label: String, state: Leg.State)]) -> CaptionOutcome {
+        var outcome = CaptionOutcome()
+        for (label, state) in legs {
+            switch state {
+            case .delivered, .failed: outcome.alreadySent.append(label)
+            case .inFlight: outcome.beingSent.append(label)
+            case .queued, .held, .waiting: outcome.goesTo.append(label)
+            case .rejected: break
+            }
+        }
+        return outcome
     }
 
     /// Hands `sink` each photo an approval sends, with its file open (the sink closes it).

@@ -42,9 +42,11 @@ enum HistoryCommand {
 
 /// The readable history table (pure, so its layout is tested).
 public enum HistoryTable {
-    /// The error, else the note, else which stamp the photo carried; cut to 60 characters.
+    /// The error, else the note, else the editor's caption, else which stamp the photo carried;
+    /// cut to 60 characters.
     static func note(_ record: HistoryRecord) -> String {
-        let text = record.errorMessage ?? record.note ?? record.stampVersion.map { "stamp version \($0)" } ?? ""
+        let caption = record.caption.flatMap { $0.caption.isEmpty ? nil : "caption: \($0.caption)" }
+        let text = record.errorMessage ?? record.note ?? caption ?? record.stampVersion.map { "stamp version \($0)" } ?? ""
         return text.count > 60 ? String(text.prefix(59)) + "…" : text
     }
 

@@ -9,16 +9,20 @@ import Spool
 /// runs or not; a running relay acts on it within a second, a stopped one when it next starts.
 enum ReviewCommand {
     static let spec = CommandSpec(
-        name: "review", usage: ["review list [--json]", "review approve|reject|undo ID..."],
-        summary: "the photos held for approval (ids from relay review list), and approving, rejecting or undoing a decision",
-        sections: [.init(title: "REVIEW OPTIONS", options: [json.spec])],
+        name: "review", usage: ["review list [--json]", "review approve|reject|undo ID...", #"review caption ID "TEXT" [--title TITLE]"#],
+        summary: "the photos held for approval (ids from relay review list), approving, rejecting or undoing a decision, "
+            + "and the editor's caption of a photo",
+        sections: [.init(title: "REVIEW OPTIONS", options: [json.spec, title.spec])],
         notes: [
             "An approved photo is sent to every destination that held it; a rejected one is never sent there and leaves "
                 + "the spool once its other destinations have it; undo takes the last decision back while the photo has "
                 + "not been sent. Other destinations (those that send all photos, a backup) get every photo at once, whatever "
-                + "is decided."
+                + "is decided.",
+            "A caption replaces the stamp template's (or fills its {caption}) in the photo sent to every destination that "
+                + "has not sent it yet; \"\" clears it. It is synced before relay answers, whether relay runs or not.",
         ])
     static let json = Flag("--json", "list: the held photos as JSON")
+    static let title = Option.text("--title", "TITLE", "caption: the photo's title too (IPTC object name, XMP dc:title)")
 
     static func run(_ arguments: [String], home: RelayHome) throws {
         let args = try Arguments(arguments, spec.options, command: spec.name)
@@ -34,7 +38,8 @@ enum ReviewCommand {
         case "approve": kind = .approve
         case "reject": kind = .reject
         case "undo": kind = .undo
-        default: throw CommandFailure(.usage, "unknown review action '\(action)': list, approve, reject or undo")
+        case "caption": return try caption(ids, title: try args.value(title), home: home)
+        default: throw CommandFailure(.usage, "unknown review action '\(action)': list, approve, reject, undo or caption")
         }
         guard !ids.isEmpty else { throw CommandFailure(.usage, "name the photos: relay review \(action) ID... (relay review list)") }
         try decide(kind, ids: ids, home: home)
@@ -71,24 +76,56 @@ enum ReviewCommand {
         }
     }
 
+    /// `relay review caption ID "TEXT" [--title TITLE]`: the editor's caption, journaled and
+    /// synced; says where it goes and where it changes nothing, as the spool stands.
+    private static func caption(_ words: [String], title: String?, home: RelayHome) throws {
+        guard let query = words.first, words.count == 2 else {
+            throw CommandFailure(.usage, #"name one photo and its caption: relay review caption ID "TEXT" [--title TITLE]"#)
+        }
+        let caption: PhotoCaption
+        do { caption = try PhotoCaption(caption: words[1], title: title ?? "") } catch { throw CommandFailure(.usage, error.description) }
+        guard let photo = try find(query, in: photos(home: home)) else {
+            if let sent = try sentAndGone(query, home: home) { return print(sent) }
+            throw notInSpool(query)
+        }
+        try home.createIfNeeded()
+        try ReviewJournal(home: home).append([ReviewDecision(photo: photo.entry.id, caption: caption, by: "relay review")])
+        var outcome = CaptionOutcome()
+        for progress in (photo.entry.destinations ?? [:]).values.sorted(by: { $0.label < $1.label }) {
+            switch progress.state {
+            case .delivered, .failed: outcome.alreadySent.append(progress.label)
+            case .queued: outcome.goesTo.append(progress.label)
+            case .rejected: break
+            }
+        }
+        print("caption of \(photo.entry.uploadName) \(caption.isEmpty ? "cleared" : "set"): \(outcome.sentence)")
+    }
+
+    /// The one photo of `all` that `query` names (an id's start or a file name); nil when none.
+    private static func find(_ query: String, in all: [HeldPhoto]) throws -> HeldPhoto? {
+        let matches = all.filter { $0.entry.id.hasPrefix(query.lowercased()) || $0.entry.uploadName == query }
+        guard matches.count <= 1 else { throw CommandFailure(.usage, "'\(query)' names \(matches.count) photos; give more of the id") }
+        return matches.first
+    }
+
+    private static func notInSpool(_ query: String) -> CommandFailure {
+        CommandFailure(
+            .usage,
+            "no photo '\(query)' in the spool (relay review list shows those held; a photo leaves the spool once "
+                + "every destination has it or rejected it)")
+    }
+
     private static func decide(_ kind: ReviewDecision.Kind, ids: [String], home: RelayHome) throws {
         let all = try photos(home: home)
         var chosen: [HeldPhoto] = []
         var sentBefore: [String] = []
         for query in ids {
-            let matches = all.filter { $0.entry.id.hasPrefix(query.lowercased()) || $0.entry.uploadName == query }
-            if matches.isEmpty, let sent = try sentAndGone(query, home: home) {
+            let match = try find(query, in: all)
+            if match == nil, let sent = try sentAndGone(query, home: home) {
                 sentBefore.append(sent)
                 continue
             }
-            guard matches.count == 1, let photo = matches.first else {
-                throw CommandFailure(
-                    .usage,
-                    matches.isEmpty
-                        ? "no photo '\(query)' in the spool (relay review list shows those held; a photo leaves the spool once "
-                            + "every destination has it or rejected it)"
-                        : "'\(query)' names \(matches.count) photos; give more of the id")
-            }
+            guard let photo = match else { throw notInSpool(query) }
             if !chosen.contains(photo) { chosen.append(photo) }
         }
         for line in sentBefore { print(line) }
@@ -118,6 +155,7 @@ enum ReviewCommand {
         switch kind {
         case .approve: say(photo.heldFor + photo.rejectedFor + photo.goingTo, "sent to")
         case .reject: say(photo.heldFor + photo.goingTo, "never sent to")
+        case .caption: break
         case .undo:
             say(photo.rejectedFor.filter { !photo.finallyRejectedFor.contains($0) } + photo.goingTo, "held again for")
             say(photo.finallyRejectedFor, "rejected too long ago to undo (it stands) for")

@@ -2,7 +2,9 @@ import CommandLineOptions
 import Foundation
 import PTPIP
 import Pipeline
+import RelayCore
 import RunEvents
+import Spool
 import StatusPage
 
 /// `--status [ADDRESS:]PORT` of `relay run` and `relay capture`: the status page, served from
@@ -56,20 +58,12 @@ enum StatusArguments {
     static func attachRun(_ server: StatusServer?, to relayRun: RelayRun, bus: RunEventBus) {
         guard let server else { return }
         let run = relayRun.review
-        let wall = server.attach(
-            ReviewDesk(
-                held: {
-                    run.held().map { photo in
-                        ReviewDesk.Photo(
-                            id: photo.entry.id, name: photo.entry.uploadName, source: photo.entry.source,
-                            capturedAt: photo.entry.capturedAt, heldFor: photo.destinations, rating: photo.entry.rating,
-                            protected: photo.entry.selection.protected, photographer: photo.entry.photographer,
-                            camera: photo.entry.camera)
-                    }
-                },
-                version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
-                file: { run.file($0) }),
-            holding: run.holding, selects: run.selects)
+        var desk = ReviewDesk(
+            held: { run.desk().map { deskPhoto($0, caption: run.caption(of: $0.entry.id)) } },
+            version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
+            file: { run.file($0) })
+        desk.caption = { id, caption, by in try run.setCaption(id, caption, by: by) }
+        let wall = server.attach(desk, holding: run.holding, selects: run.selects)
         if let wall { run.onApproval(wall) }
         if run.holdsPhotos, let token = server.editorToken {
             announce(
@@ -83,6 +77,20 @@ enum StatusArguments {
                 saying: "venue wall at %@ (full screen on a projector: the newest "
                     + (run.holdsPhotos ? "approved" : "delivered") + " photos; its token opens nothing else)")
         }
+    }
+
+    /// A photo on the desk as the editor's page lists it.
+    private static func deskPhoto(_ photo: DeskPhoto, caption: PhotoCaption?) -> ReviewDesk.Photo {
+        let entry = photo.entry
+        var listed = ReviewDesk.Photo(
+            id: entry.id, name: entry.uploadName, source: entry.source, capturedAt: entry.capturedAt, heldFor: photo.destinations,
+            rating: entry.rating, protected: entry.selection.protected, photographer: entry.photographer, camera: entry.camera)
+        listed.state = photo.state
+        listed.selected = (entry.rating ?? 0) > 0 || entry.selection.protected
+        listed.undoableUntil = photo.undoableUntil
+        listed.caption = caption.flatMap { $0.caption.isEmpty ? nil : $0.caption }
+        listed.title = caption.flatMap { $0.title.isEmpty ? nil : $0.title }
+        return listed
     }
 
     /// The page at `path` of `server`, with `token`, at an address a phone on the network can open.

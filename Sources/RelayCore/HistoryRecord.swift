@@ -36,6 +36,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable, Identifiable {
     public var stampVersion: Int?
     /// Who shot the photo (``SpoolEntry/photographer``), when the desk knows.
     public var photographer: String?
+    /// The editor's caption and title written into the photo sent, when it had one.
+    public var caption: PhotoCaption?
 
     public init(
         id: UUID = UUID(), captureNumber: Int, timestamp: Date, success: Bool, statusCode: Int?,

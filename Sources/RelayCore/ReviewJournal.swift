@@ -104,14 +104,13 @@ public struct ReviewJournal: Sendable {
             // A journal with lines it cannot read is left as it is (they may be a person's).
             let kept = all.decisions.filter { photos.contains($0.photo) }
             guard kept.count < all.decisions.count, all.unreadable == 0 else { return }
-            // The last decision on each photo, in the journal's own order.
-            var lastIndex: [String: Int] = [:]
-            for (index, decision) in kept.enumerated() { lastIndex[decision.photo] = index }
+            // The last decision and the last caption on each photo, in the journal's own order.
+            let last = Self.lastIndexes(kept)
             var data = Data()
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = .sortedKeys
-            for (index, decision) in kept.enumerated() where lastIndex[decision.photo] == index {
+            for (index, decision) in kept.enumerated() where last.contains(index) {
                 guard let line = try? encoder.encode(decision) else { continue }
                 data.append(line)
                 data.append(0x0A)
@@ -126,9 +125,21 @@ public struct ReviewJournal: Sendable {
     /// run applies at its start (an undo as the verdict taken back).
     public func lastDecisions() throws(StateFileError) -> [ReviewDecision] {
         let decisions = try read().decisions
-        var lastIndex: [String: Int] = [:]
-        for (index, decision) in decisions.enumerated() { lastIndex[decision.photo] = index }
-        return decisions.enumerated().filter { lastIndex[$0.element.photo] == $0.offset }.map(\.element)
+        let last = Self.lastIndexes(decisions)
+        return decisions.enumerated().filter { last.contains($0.offset) && $0.element.kind.isVerdict }.map(\.element)
+    }
+
+    /// The editor's caption on each photo the journal names.
+    public func captions() throws(StateFileError) -> PhotoCaptions {
+        PhotoCaptions(try read().decisions)
+    }
+
+    /// The positions of the last verdict and of the last caption on each photo: all a journal
+    /// needs to keep.
+    static func lastIndexes(_ decisions: [ReviewDecision]) -> Set<Int> {
+        var last: [String: Int] = [:]
+        for (index, decision) in decisions.enumerated() { last[(decision.kind.isVerdict ? "v:" : "c:") + decision.photo] = index }
+        return Set(last.values)
     }
 
     /// Runs `body` under an exclusive flock of the journal's lock file (not of the journal,

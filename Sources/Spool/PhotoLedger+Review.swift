@@ -133,6 +133,43 @@ extension PhotoLedger {
     }
 }
 
+/// A photo on the editor's desk: held for a decision, or decided and still in the spool (an
+/// approved photo on its way, a rejected one while its rejection can be undone).
+public struct DeskPhoto: Sendable {
+    public var entry: SpoolEntry
+    public var state: DeskState
+    /// The destinations (labels) concerned: holding it, sending it, or that rejected it.
+    public var destinations: [String]
+    /// Until when a rejection can be undone.
+    public var undoableUntil: Date?
+}
+
+extension PhotoLedger {
+    /// The photos on the editor's desk at `now`, oldest first: every photo some destination
+    /// holds for a decision, and those decided whose destinations that hold photos still
+    /// concern them (approved, not yet finished; rejected, within ``undoWindow``).
+    public func deskPhotos(at now: Date) -> [DeskPhoto] {
+        let holding = destinations.all.filter(\.rule.holds)
+        return order.compactMap { id in
+            guard let photo = photos[id], !photo.finishing, let legs = photo.legs else { return nil }
+            let mine = holding.compactMap { destination in legs[destination.id].map { (destination.label, $0) } }
+            let held = mine.filter { $0.1.held && $0.1.isQueued }.map(\.0)
+            if !held.isEmpty { return DeskPhoto(entry: photo.snapshot, state: .undecided, destinations: held) }
+            switch photo.verdict {
+            case .approved?:
+                let going = mine.filter { $0.1.progress.state != .rejected }.map(\.0)
+                return going.isEmpty ? nil : DeskPhoto(entry: photo.snapshot, state: .approved, destinations: going)
+            case .rejected?:
+                let undoable = mine.filter { ($0.1.undoableUntil ?? .distantPast) > now }
+                guard let until = undoable.compactMap(\.1.undoableUntil).max() else { return nil }
+                return DeskPhoto(entry: photo.snapshot, state: .rejected, destinations: undoable.map(\.0), undoableUntil: until)
+            case nil:
+                return nil
+            }
+        }
+    }
+}
+
 extension [PhotoLedger.Decision] {
     /// The labels of the destinations where the decision made `change`, in order.
     public func labels(_ change: PhotoLedger.Decision.Change) -> [String] {

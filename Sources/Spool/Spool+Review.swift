@@ -22,6 +22,24 @@ extension Spool {
         return until
     }
 
+    /// The photos on the editor's desk now (``PhotoLedger/deskPhotos(at:)``), oldest first.
+    public func deskPhotos() -> [DeskPhoto] {
+        let now = Date()
+        return look { $0.deskPhotos(at: now) }
+    }
+
+    /// Where the photo `id` stands with each of this run's destinations (by label, in the run's
+    /// order); nil when it is not in the spool.
+    public func legs(of id: String) -> [(label: String, state: Leg.State)]? {
+        look { ledger in
+            guard let photo = ledger.photos[id], let legs = photo.legs else { return nil }
+            let now = Date()
+            return ledger.destinations.all.compactMap { destination in
+                legs[destination.id].map { (destination.label, $0.state(at: now)) }
+            }
+        }
+    }
+
     /// The photos held for at least one of this run's destinations, oldest first, with the
     /// labels of the destinations that hold each.
     public func heldPhotos() -> [(entry: SpoolEntry, destinations: [String])] {

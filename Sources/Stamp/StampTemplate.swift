@@ -13,6 +13,11 @@ public struct StampTemplate: Sendable, Equatable, Codable {
         "date", "time", "year", "model", "serial", "name", "seq", "set", "frame", "exposure", "photographer",
     ]
 
+    /// The fields the editor may write per photo (``PhotoCaption``): in its own field, `{caption}`
+    /// (`{title}`) is the editor's text, so "{caption} — Photo: {creator}" keeps the template's
+    /// words around it; a field without it is replaced by the editor's text when there is one.
+    public static let editorFields: Set<String> = ["caption", "title"]
+
     /// Field name to its text as written (variables unexpanded).
     public private(set) var fields: [String: String]
     /// Goes up by one each time the template is set or cleared: the history records which
@@ -29,7 +34,8 @@ public struct StampTemplate: Sendable, Equatable, Codable {
             guard !Self.photoVariables.contains(name) else {
                 throw .badField(name, reason: "{\(name)} is filled from the photo; pick another name")
             }
-            for variable in try Self.variables(in: text, field: name) where !Self.photoVariables.contains(variable) {
+            for variable in try Self.variables(in: text, field: name)
+            where !Self.photoVariables.contains(variable) && !(Self.editorFields.contains(name) && variable == name) {
                 guard variable != name, let other = fields[variable] else {
                     throw .unknownVariable(
                         variable, field: name, known: Self.photoVariables + fields.keys.filter { $0 != name }.sorted())
@@ -79,6 +85,14 @@ public struct StampTemplate: Sendable, Equatable, Codable {
         return names
     }
 
+    /// No field at all (version 0): what an editor's caption is written with when no template is set.
+    public static let empty = StampTemplate(checked: [:], version: 0)
+
+    private init(checked fields: [String: String], version: Int) {
+        self.fields = fields
+        self.version = version
+    }
+
     /// Whether the template writes anything.
     public var writesAnything: Bool { Self.writtenFields.contains { !(fields[$0] ?? "").isEmpty } }
 
@@ -96,10 +110,19 @@ public struct StampTemplate: Sendable, Equatable, Codable {
             }
             return out + rest
         }
+        /// The editor's text in its own field: in place of `{field}`, else in place of the field.
+        func editorial(_ field: String, _ text: String?) -> String {
+            let own = fields[field] ?? ""
+            guard own.contains("{\(field)}") else { return text.flatMap { $0.isEmpty ? nil : $0 } ?? expand(own) }
+            let parts = own.components(separatedBy: "{\(field)}").map(expand)
+            let joined = parts.joined(separator: text ?? "")
+            // Without the editor's words, the template's around them would dangle (" — Photo: Anna").
+            return (text ?? "").isEmpty ? joined.trimmingCharacters(in: Self.danglingSeparators) : joined
+        }
         var values = StampValues()
-        values.title = fields["title"].map(expand) ?? ""
+        values.title = editorial("title", photo.editor?.title)
         values.headline = fields["headline"].map(expand) ?? ""
-        values.caption = fields["caption"].map(expand) ?? ""
+        values.caption = editorial("caption", photo.editor?.caption)
         values.creator = fields["creator"].map(expand) ?? ""
         values.credit = fields["credit"].map(expand) ?? ""
         values.copyright = fields["copyright"].map(expand) ?? ""
@@ -110,6 +133,9 @@ public struct StampTemplate: Sendable, Equatable, Codable {
         values.capturedAt = photo.capturedAt
         return values
     }
+
+    /// What is trimmed from a field whose `{caption}` had no editor's words.
+    static let danglingSeparators = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "—–-:|·,;"))
 
     /// The written fields whose text, with the variables as long as this photo makes them, is
     /// longer than IPTC IIM keeps: each is cut there (in IIM only; XMP keeps it whole).
@@ -136,6 +162,8 @@ public struct StampPhoto: Sendable, Equatable {
     public var bracket: BracketTag?
     /// Who shot it (a desk's receiver login); empty when nobody was named.
     public var photographer = ""
+    /// The editor's caption and title for it, if any.
+    public var editor: PhotoCaption?
 
     public init(capturedAt: Date, model: String = "", serial: String = "", name: String, sequence: Int, bracket: BracketTag? = nil) {
         self.capturedAt = capturedAt

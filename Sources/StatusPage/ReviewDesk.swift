@@ -22,6 +22,15 @@ public struct ReviewDesk: Sendable {
         public var photographer: String?
         /// The camera that made it, as its file says.
         public var camera: String?
+        /// Where the desk stands on it.
+        public var state: DeskState = .undecided
+        /// Selected in the camera (rated or protected).
+        public var selected = false
+        /// Until when a rejection can be undone.
+        public var undoableUntil: Date?
+        /// The editor's caption and title, if set.
+        public var caption: String?
+        public var title: String?
 
         public init(
             id: String, name: String, source: String, capturedAt: Date, heldFor: [String], rating: Int? = nil, protected: Bool = false,
@@ -39,7 +48,7 @@ public struct ReviewDesk: Sendable {
         }
     }
 
-    /// The held photos, oldest first.
+    /// The photos on the desk (held, or decided and still in the spool), oldest first.
     public var held: @Sendable () -> [Photo]
     /// Changes whenever the held photos change or a decision is applied.
     public var version: @Sendable () -> Int
@@ -48,6 +57,9 @@ public struct ReviewDesk: Sendable {
     public var decide: @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> [String: ReviewOutcome]
     /// The file to make the photo's thumbnail from (nil once it left the spool).
     public var file: @Sendable (_ id: String) -> URL?
+    /// Records the editor's caption on a photo (synced before it returns); which destinations it
+    /// reaches, nil when the photo is not in the spool.
+    public var caption: @Sendable (_ id: String, _ caption: PhotoCaption, _ by: String) throws -> CaptionOutcome? = { _, _, _ in nil }
 
     public init(
         held: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,

@@ -16,6 +16,9 @@ struct ReviewRouter: Sendable {
     /// Largest decision body taken.
     static let bodyLimit = 256 * 1024
 
+    /// The paths that change something, each by POST only.
+    static let posts: Set<String> = ["/review/decide", "/review/caption"]
+
     static func handles(_ path: String) -> Bool {
         path == "/review" || path == "/review.json" || path.hasPrefix("/review/")
     }
@@ -24,7 +27,7 @@ struct ReviewRouter: Sendable {
         guard request.isAuthorized(by: token) else {
             return .json(401, ["error": "the editor's page needs the editor's token: open it with ?token=… (RELAY_EDITOR_TOKEN)"])
         }
-        if request.path == "/review/decide" {
+        if Self.posts.contains(request.path) {
             guard request.method == "POST" else {
                 return .json(405, ["error": "decisions are sent with POST"], headers: ["Allow": "POST"])
             }
@@ -38,6 +41,7 @@ struct ReviewRouter: Sendable {
         switch request.path {
         case "/review.json": return list(request, desk: desk)
         case "/review/decide": return decide(request, desk: desk)
+        case "/review/caption": return caption(request, desk: desk)
         default:
             guard let id = SmallJPEG.photoID(in: request.path, under: "/review/thumb/") else {
                 return .json(404, ["error": "nothing here"])
@@ -55,16 +59,37 @@ struct ReviewRouter: Sendable {
         if let since = request.arguments["since"].flatMap(Int.init), since == version {
             return .encoded(Page(version: version, unchanged: true))
         }
+        let filter: ReviewFilter
+        do { filter = try ReviewFilter(arguments: request.arguments) } catch { return .json(400, ["error": error.sentence]) }
         let all = desk.held()
-        // `photographer=NAME` keeps one photographer's photos (a second editor takes Anna's).
-        let photographer = request.arguments["photographer"].flatMap { $0.isEmpty ? nil : $0 }
-        let held = photographer.map { name in all.filter { $0.photographer == name } } ?? all
+        let shown = all.filter(filter.matches)
         let offset = max(0, request.arguments["offset"].flatMap(Int.init) ?? 0)
         let limit = min(Self.pageLimit, max(1, request.arguments["limit"].flatMap(Int.init) ?? 60))
-        let newestFirst = held.reversed().dropFirst(offset).prefix(limit)
-        var page = Page(version: version, unchanged: false, total: held.count, offset: offset, photos: Array(newestFirst))
-        page.photographers = Dictionary(all.compactMap { $0.photographer.map { ($0, 1) } }, uniquingKeysWith: +)
+        let newestFirst = shown.reversed().dropFirst(offset).prefix(limit)
+        var page = Page(version: version, unchanged: false, total: shown.count, offset: offset, photos: Array(newestFirst))
+        page.counts = filter.counts(all)
+        page.photographers = page.counts?.photographers
         return .encoded(page)
+    }
+
+    /// The editor's caption and title for one photo (`{"id", "caption", "title"}`), recorded
+    /// and synced before the answer, which says where it goes and where it changes nothing.
+    private func caption(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
+        guard let asked = try? JSONDecoder().decode(CaptionRequest.self, from: Data(request.body)) else {
+            return .json(400, ["error": #"send JSON: {"id": "…", "caption": "…", "title": "…"}"#])
+        }
+        let caption: PhotoCaption
+        do { caption = try PhotoCaption(caption: asked.caption ?? "", title: asked.title ?? "") } catch {
+            return .json(400, ["error": error.description])
+        }
+        let outcome: CaptionOutcome?
+        do { outcome = try desk.caption(asked.id, caption, "the editor's page") } catch {
+            return .json(500, ["error": "the caption could not be saved: \(error)"])
+        }
+        guard let outcome else {
+            return .json(404, ["error": "no photo \(asked.id) in the spool: it was sent, rejected or dropped meanwhile"])
+        }
+        return .encoded(CaptionAnswer(id: asked.id, caption: caption, outcome: outcome, sentence: outcome.sentence))
     }
 
     private func decide(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
@@ -72,7 +97,7 @@ struct ReviewRouter: Sendable {
         guard let asked = try? JSONDecoder().decode(DecisionRequest.self, from: Data(request.body)) else {
             return .json(400, ["error": #"send JSON: {"ids": ["…"], "decision": "approve", "reject" or "undo"}"#])
         }
-        guard let kind = ReviewDecision.Kind(rawValue: asked.decision) else {
+        guard let kind = ReviewDecision.Kind(rawValue: asked.decision), kind.isVerdict else {
             return .json(400, ["error": "decision '\(asked.decision)' is not approve, reject or undo"])
         }
         guard !asked.ids.isEmpty else { return .json(400, ["error": "name at least one photo in ids"]) }
@@ -111,8 +136,23 @@ struct ReviewRouter: Sendable {
         var total: Int?
         var offset: Int?
         var photos: [ReviewDesk.Photo]?
-        /// How many held photos each photographer has, for the page's filter.
+        /// How many held photos each photographer has (kept for older pages; `counts` has it).
         var photographers: [String: Int]?
+        /// Each filter's counts (``ReviewFilter/counts(_:)``).
+        var counts: ReviewFilter.Counts?
+    }
+
+    private struct CaptionRequest: Decodable {
+        var id: String
+        var caption: String?
+        var title: String?
+    }
+
+    private struct CaptionAnswer: Encodable {
+        var id: String
+        var caption: PhotoCaption
+        var outcome: CaptionOutcome
+        var sentence: String
     }
 
     private struct DecisionRequest: Decodable {

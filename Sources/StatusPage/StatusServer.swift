@@ -154,7 +154,7 @@ public final class StatusServer: @unchecked Sendable {
             MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
         }
         var arguments: [String: String] = [:]
-        for key in ["offset", "limit", "since", "photographer"] { arguments[key] = value(.GET_ARGUMENT_KIND, key) }
+        for key in ["offset", "limit", "since"] + ReviewFilter.argumentNames { arguments[key] = value(.GET_ARGUMENT_KIND, key) }
         let request = StatusRequest(
             method: verb, path: String(cString: url), tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
             authorization: value(.HEADER_KIND, "Authorization"), arguments: arguments, body: body)

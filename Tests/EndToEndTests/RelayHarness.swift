@@ -123,6 +123,13 @@ struct HistoryEntry: Decodable {
     var note: String?
     var destination: String?
     var bracket: Bracket?
+    /// The editor's caption written into the photo sent.
+    var caption: Caption?
+
+    struct Caption: Decodable, Equatable {
+        var caption: String
+        var title: String
+    }
 
     /// A bracketing frame's place, as `relay history --json` gives it.
     struct Bracket: Decodable {

@@ -20,11 +20,7 @@ final class StampDeliveryTests: XCTestCase {
     }
 
     private func exiftool(_ file: URL, _ tags: [String]) throws -> [String: String] {
-        let tool = try XCTUnwrap(Subprocess.which("exiftool"), "exiftool (libimage-exiftool-perl) is a test dependency")
-        let result = try Subprocess.run(tool, ["-j", "-use", "MWG"] + tags + [file.path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-        return (parsed?.first ?? [:]).mapValues { ($0 as? [Any])?.map { "\($0)" }.joined(separator: "|") ?? "\($0)" }
+        try ExifTool.tags(file, tags)
     }
 
     /// The bytes from the first scan on: the camera's pixels.

@@ -27,6 +27,28 @@ final class ReviewJournalTests: XCTestCase {
         XCTAssertEqual(verdicts.byPhoto.count, 1)
     }
 
+    /// Issue 50: captions share the journal; compaction keeps each photo's last verdict and
+    /// last caption, and a caption is never taken for a verdict.
+    func testCaptionsAreKeptBesideTheVerdictAndNeverDecide() throws {
+        try journal.append([
+            ReviewDecision(photo: "a", caption: try PhotoCaption(caption: "old"), by: "t"),
+            ReviewDecision(photo: "a", kind: .approve, by: "t"),
+            ReviewDecision(photo: "a", caption: try PhotoCaption(caption: "new", title: "T"), by: "t"),
+            ReviewDecision(photo: "b", caption: try PhotoCaption(caption: "gone"), by: "t"),
+            ReviewDecision(photo: "c", caption: try PhotoCaption(caption: "only words"), by: "t"),
+        ])
+        XCTAssertEqual(try journal.verdicts().byPhoto, ["a": .approved])
+        XCTAssertEqual(try journal.lastDecisions().map(\.kind), [.approve], "a caption is not a decision to apply")
+        try journal.compact(keeping: ["a", "c"])
+        let kept = try journal.read().decisions
+        XCTAssertEqual(kept.map(\.kind), [.approve, .caption, .caption])
+        XCTAssertEqual(
+            try journal.captions().byPhoto,
+            ["a": try PhotoCaption(caption: "new", title: "T"), "c": try PhotoCaption(caption: "only words")])
+        try journal.append([ReviewDecision(photo: "c", caption: try PhotoCaption(caption: " "), by: "t")])
+        XCTAssertNil(try journal.captions()["c"], "an empty caption clears it")
+    }
+
     func testAReaderGetsOnlyWhatWasAddedSinceItLastLooked() throws {
         XCTAssertEqual(try journal.read().decisions, [], "no journal yet: no decisions")
         try journal.append([ReviewDecision(photo: "a", kind: .approve, by: "t")])

@@ -150,6 +150,22 @@ final class HeldLegTests: XCTestCase {
         XCTAssertEqual(changes(decide(&ledger, "photo1", .rejected)), ["gallery": .unchanged, "backup": .unchanged])
     }
 
+    /// Issue 50: the desk lists the undecided, the approved still on their way, and the
+    /// rejected while their rejection can be undone, each with the destinations concerned.
+    func testTheDeskListsEachPhotosStateUntilItIsDone() throws {
+        var ledger = ledger()
+        for number in 1...3 { _ = ledger.apply(.admit(photo(number), offer: nil, now: start, pid: 7)) }
+        _ = decide(&ledger, "photo1", .approved)
+        _ = decide(&ledger, "photo2", .rejected)
+        let desk = ledger.deskPhotos(at: start)
+        XCTAssertEqual(desk.map(\.entry.id), ["photo1", "photo2", "photo3"])
+        XCTAssertEqual(desk.map(\.state), [.approved, .rejected, .undecided])
+        XCTAssertEqual(desk.map(\.destinations), [["gallery"], ["gallery"], ["gallery"]], "the backup never holds photos")
+        XCTAssertEqual(desk[1].undoableUntil, start.addingTimeInterval(PhotoLedger.undoWindow))
+        let late = start.addingTimeInterval(PhotoLedger.undoWindow)
+        XCTAssertEqual(ledger.deskPhotos(at: late).map(\.entry.id), ["photo1", "photo3"], "a rejection too old to undo leaves the desk")
+    }
+
     func testSelectedAndApprovedOrSelectedRules() throws {
         let selected = SpoolDestination(id: "A", label: "gallery", rule: .selected)
         var ledger = ledger([selected, backup])

@@ -28,8 +28,29 @@ final class StampTemplateTests: XCTestCase {
         XCTAssertThrowsError(try StampTemplate(fields: ["caption": "{date"]))
         XCTAssertThrowsError(try StampTemplate(fields: ["Caption": "x"]), "field names are lower case")
         XCTAssertThrowsError(try StampTemplate(fields: ["date": "x"]), "a photo variable is not a field")
-        XCTAssertThrowsError(try StampTemplate(fields: ["caption": "{caption}"]), "a field does not use itself")
+        XCTAssertThrowsError(try StampTemplate(fields: ["headline": "{headline}"]), "a field does not use itself")
+        XCTAssertNoThrow(try StampTemplate(fields: ["caption": "{caption}", "title": "{title}"]), "but the editor's words are a variable")
         XCTAssertThrowsError(try StampTemplate(fields: ["caption": "{a}", "a": "{b}", "b": "x"]), "one level of fields")
+    }
+
+    /// Issue 50: the editor's caption and title go in place of the template's, or in its
+    /// `{caption}` / `{title}`; without them, the template's words without a dangling separator.
+    func testTheEditorsCaptionReplacesTheTemplatesOrFillsItsVariable() throws {
+        var captioned = photo
+        captioned.editor = try PhotoCaption(caption: "First dance", title: "Dance")
+        let plain = try StampTemplate(fields: ["caption": "{model} frame {seq}", "creator": "Anna", "headline": "{caption}"])
+        XCTAssertEqual(plain.render(captioned).caption, "First dance", "in place of the template's caption")
+        XCTAssertEqual(plain.render(captioned).title, "Dance", "and title")
+        XCTAssertEqual(plain.render(photo).caption, "Canon EOS R50 frame 42", "none: the template's")
+        XCTAssertEqual(plain.render(captioned).headline, "Canon EOS R50 frame 42", "elsewhere {caption} is the template's field")
+        let around = try StampTemplate(fields: ["caption": "{caption} — Photo: {creator}", "creator": "Anna", "title": "{title} ({date})"])
+        XCTAssertEqual(around.render(captioned).caption, "First dance — Photo: Anna")
+        XCTAssertTrue(around.render(captioned).title.hasPrefix("Dance (20"), around.render(captioned).title)
+        XCTAssertEqual(around.render(photo).caption, "Photo: Anna", "no dangling dash")
+        XCTAssertTrue(StampTemplate.empty.render(captioned).caption == "First dance" && !StampTemplate.empty.writesAnything)
+        XCTAssertThrowsError(try PhotoCaption(caption: String(repeating: "x", count: 2001))) { error in
+            XCTAssertEqual("\(error)", "the caption is 2001 bytes long; at most 2000 fit: shorten it")
+        }
     }
 
     func testFieldsLongerThanIIMKeepsAreNamedWithTheirLimit() throws {

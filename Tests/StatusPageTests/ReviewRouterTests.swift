@@ -135,4 +135,43 @@ import Testing
             to: StatusRequest(method: "GET", path: "/review.json", tokenParameter: "editor"), snapshot: { snapshot })
         #expect(answer.status == 503)
     }
+
+    /// Issue 50: the filter in the address, each facet counted with the other parts applied, a
+    /// bad value refused with a sentence.
+    @Test func filtersKeepTheirPhotosAndCountEachChoice() throws {
+        let desk = Desk(count: 6)
+        desk.state.withLockedValue { state in
+            for index in state.photos.indices {
+                state.photos[index].photographer = index < 4 ? "anna" : "ben"
+                state.photos[index].camera = index % 2 == 0 ? "R5" : "Z9"
+                state.photos[index].rating = index
+                state.photos[index].state = index == 5 ? .rejected : .undecided
+            }
+        }
+        func list(_ query: String) throws -> [String: Any] {
+            try json(
+                respond(
+                    StatusRequest(method: "GET", path: "/review.json", authorization: "Bearer editor", arguments: arguments(query)), desk))
+        }
+        let anna = try list("photographer=anna&camera=R5")
+        #expect((anna["photos"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["IMG_3.JPG", "IMG_1.JPG"])
+        let counts = try #require(anna["counts"] as? [String: Any])
+        #expect(counts["photographers"] as? [String: Int] == ["anna": 2, "ben": 1], "R5's, by photographer")
+        #expect(counts["cameras"] as? [String: Int] == ["R5": 2, "Z9": 2], "anna's, by camera")
+        #expect(counts["states"] as? [String: Int] == ["undecided": 2])
+        #expect((try list("stars=3"))["total"] as? Int == 2, "three stars or more, undecided")
+        #expect((try list("state=rejected"))["total"] as? Int == 1)
+        let bad = respond(
+            StatusRequest(method: "GET", path: "/review.json", authorization: "Bearer editor", arguments: arguments("state=maybe")), desk)
+        #expect(bad.status == 400)
+        #expect((try json(bad))["error"] as? String == "state is undecided, approved, rejected, not 'maybe'")
+    }
+
+    private func arguments(_ query: String) -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: query.split(separator: "&").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            })
+    }
 }
