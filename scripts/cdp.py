@@ -12,7 +12,8 @@ taps, double taps, swipes, keys, typing, waiting for the page, screenshots.
         browser.click_selector(".photo img")
         browser.screenshot("/tmp/relay-status-shots/page.png")
 
-Used by scripts/chromium_keys.py, scripts/chromium_desk.py and scripts/bench_editor.py.
+Used by scripts/chromium_keys.py, scripts/chromium_desk.py and scripts/bench_review.py (the
+`editor` case of scripts/bench.py).
 """
 
 import atexit
@@ -284,7 +285,8 @@ class Chromium(DevTools):
         answer = self.command("Page.navigate", url=url)
         if answer.get("errorText"):
             raise DevToolsError("navigating to %s: %s" % (url, answer["errorText"]))
-        self.wait_for("document.readyState !== 'loading' && location.href !== 'about:blank'", timeout)
+        blank = url == "about:blank"
+        self.wait_for("document.readyState !== 'loading'" + ("" if blank else " && location.href !== 'about:blank'"), timeout)
         return time.time() - started
 
     def evaluate_or_error(self, expression, await_promise=False):
@@ -316,11 +318,12 @@ class Chromium(DevTools):
             time.sleep(step)
 
     def box(self, selector, scroll=True):
-        """The element's box in CSS pixels of the viewport {x, y, width, height}, scrolled into
-        view first; a LookupError if nothing matches or it has no size."""
+        """The element's box in CSS pixels of the viewport {x, y, width, height}, scrolled to the
+        middle of the screen first (clear of sticky headers and bars); a LookupError if nothing
+        matches or it has no size."""
         expression = ("(() => { const e = document.querySelector(%s); if (!e) return null; %s"
                       "const r = e.getBoundingClientRect(); return {x: r.left, y: r.top, width: r.width, height: r.height}; })()"
-                      % (json.dumps(selector), "e.scrollIntoView({block: 'nearest', inline: 'nearest'});" if scroll else ""))
+                      % (json.dumps(selector), "e.scrollIntoView({block: 'center', inline: 'center'});" if scroll else ""))
         box = self.evaluate(expression)
         if not box:
             raise LookupError("nothing on the page matches %s" % selector)
