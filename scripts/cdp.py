@@ -306,10 +306,13 @@ class Chromium(DevTools):
     def wait_for(self, expression, timeout=5, step=0.01):
         """Polls `expression` until it is truthy; (its value, seconds waited). A TimeoutError
         (carrying the last value) after `timeout` seconds."""
+        # Truth is JavaScript's (an element, or {}, is true; "" and 0 are not); an element's value is true.
+        wrapped = "((v) => [!!v, v instanceof Node ? true : v])((%s))" % expression.strip().rstrip(";")
         started = time.time()
         while True:
-            value = self.evaluate(expression)
-            if value:
+            answer = self.evaluate(wrapped)
+            truth, value = answer if isinstance(answer, list) else (False, None)
+            if truth:
                 return value, time.time() - started
             if time.time() - started > timeout:
                 error = TimeoutError("%r still %r after %g s" % (expression, value, timeout))
