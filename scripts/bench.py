@@ -6,7 +6,7 @@ so every tool sees the same limits. Run through scripts/bench, which builds rela
 
     scripts/bench [--quick] [--runs N] [CASE ...]   cases: throughput burst latency hotfolder memory
                                                     rendition slowuplink slowburst twodest s3 libgphoto2 ftp review
-                                                    stamp desk
+                                                    stamp desk editor
 
 Prints a Markdown table (the median of the runs per figure) and writes it to BENCHMARKS.md.
 """
@@ -887,7 +887,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          # Credit and caption stamping (issue 42): scripts/bench_stamp.py.
          "stamp": lambda work, quick: __import__("bench_stamp").case_stamp(work, quick),
          # Field relays into a desk's HTTP inbox (issue 48): scripts/bench_desk.py.
-         "desk": lambda work, quick: __import__("bench_desk").case_desk(work, quick)}
+         "desk": lambda work, quick: __import__("bench_desk").case_desk(work, quick),
+         # The editor's page in Chromium as a phone on Wi-Fi (issue 50): scripts/bench_review.py.
+         "editor": lambda work, quick: __import__("bench_review").case_editor(work, quick)}
 
 
 def machine():
