@@ -11,6 +11,8 @@ import RunEvents
 struct ReviewRouter: Sendable {
     /// The editor's token (`RELAY_EDITOR_TOKEN`, or made up for the run).
     let token: String
+    /// The photo pinned to the venue wall (`POST /review/pin`, ``WallPinRoute``), if any.
+    var pinned: String? = nil
     /// Most photos one page of `/review.json` gives.
     static let pageLimit = 200
     /// Largest decision body taken.
@@ -64,6 +66,7 @@ struct ReviewRouter: Sendable {
         let newestFirst = held.reversed().dropFirst(offset).prefix(limit)
         var page = Page(version: version, unchanged: false, total: held.count, offset: offset, photos: Array(newestFirst))
         page.photographers = Dictionary(all.compactMap { $0.photographer.map { ($0, 1) } }, uniquingKeysWith: +)
+        page.pinned = pinned
         return .encoded(page)
     }
 
@@ -113,6 +116,8 @@ struct ReviewRouter: Sendable {
         var photos: [ReviewDesk.Photo]?
         /// How many held photos each photographer has, for the page's filter.
         var photographers: [String: Int]?
+        /// The photo pinned to the venue wall.
+        var pinned: String?
     }
 
     private struct DecisionRequest: Decodable {
