@@ -83,7 +83,7 @@ public struct WallOptions: Sendable, Equatable {
             case .unreadable(let path, let reason): "the logo '\(path)' cannot be read: \(reason)"
             case .notAFile(let path): "the logo '\(path)' is not a file"
             case .tooLarge(let path, let bytes):
-                "the logo '\(path)' is \(ByteCountText.format(bytes)); a logo may be \(ByteCountText.format(Int64(Logo.byteLimit))) at most"
+                "the logo '\(path)' is \(ByteCountText.format(bytes)); a logo may be 2 MB at most"
             case .notAnImage(let path): "the logo '\(path)' is not a PNG, JPEG, WebP or SVG picture"
             }
         }

@@ -69,6 +69,8 @@ enum WallPageHTML {
 
         function show(picture) {
           back.onload = () => {
+            // The first picture (nothing on the screen to fade from) is there at once.
+            back.style.transition = front.classList.contains("shown") ? "" : "none";
             back.classList.add("shown");
             front.classList.remove("shown");
             [front, back] = [back, front];
