@@ -46,9 +46,9 @@ public struct RunReview: Sendable {
         try feed.decide(ids, kind, by: by)
     }
 
-    /// Hands `sink` each photo an approval sends, with its file open (the sink closes it): the
-    /// venue wall's pictures.
-    public func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void) {
+    /// Hands `sink` each photo an approval sends, with who shot it and its file open (the sink
+    /// closes it): the venue wall's pictures and their credit.
+    public func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ photographer: String?, _ file: Int32) -> Void) {
         feed.onApproval(sink)
     }
 

@@ -22,7 +22,7 @@ final class ReviewFeed: Sendable {
     private let history: HistoryStore
     private let bus: RunEventBus
     /// Handed each photo an approval sends, with its file open (the venue wall's picture).
-    private let approvalSink = LockedBox<(@Sendable (_ id: String, _ name: String, _ file: Int32) -> Void)?>(nil)
+    private let approvalSink = LockedBox<(@Sendable (_ id: String, _ name: String, _ photographer: String?, _ file: Int32) -> Void)?>(nil)
     /// Wakes the feed's thread: the journal written, the spool changed, a stop.
     private let events: EventWaiter
     /// What the feed's thread applied, for a decision of the page to wait on.
@@ -218,8 +218,9 @@ final class ReviewFeed: Sendable {
         return outcome
     }
 
-    /// Hands `sink` each photo an approval sends, with its file open (the sink closes it).
-    func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void) {
+    /// Hands `sink` each photo an approval sends, with who shot it and its file open (the sink
+    /// closes it).
+    func onApproval(_ sink: @escaping @Sendable (_ id: String, _ name: String, _ photographer: String?, _ file: Int32) -> Void) {
         approvalSink.withLockedValue { $0 = sink }
     }
 
@@ -241,7 +242,7 @@ final class ReviewFeed: Sendable {
         }
         if file >= 0 {
             if let sink, let entry, decisions?.contains(where: { $0.change == .released }) == true {
-                sink(entry.id, entry.uploadName, file)
+                sink(entry.id, entry.uploadName, entry.photographer, file)
             } else {
                 close(file)
             }

@@ -31,10 +31,11 @@ extension RunCommand {
     static let json = Flag("--json", "write the run's events as JSON lines on stdout, one per line (see README 'Events as JSON')")
 
     /// How photos are kept and delivered, whatever their source.
-    static let deliveryOptions: [OptionSpec] = [
-        config.spec, workers.spec, spoolMaxPhotos.spec, spoolMaxBytes.spec, grace.spec, session.spec, retryBase.spec, retryCap.spec,
-        json.spec, StatusArguments.status.spec, StatusArguments.guestLink.spec,
-    ]
+    static let deliveryOptions: [OptionSpec] =
+        [
+            config.spec, workers.spec, spoolMaxPhotos.spec, spoolMaxBytes.spec, grace.spec, session.spec, retryBase.spec, retryCap.spec,
+            json.spec, StatusArguments.status.spec,
+        ] + StatusArguments.wallOptions
 
     static let unitsNote = "DURATION is \(DurationText.forms). SIZE is \(ByteSizeText.forms)."
 

@@ -20,13 +20,25 @@ enum StatusArguments {
             + "wall (/wall) are served beside it, each with a token of its own")
     static let guestLink = Option.text(
         "--guest-link", "URL", "with --status: the guests' gallery link, shown as a QR code on the venue wall (/wall)")
+    static let wallCredit = Flag(
+        "--wall-credit", "with --status: the venue wall shows who shot each photo (and its caption) over the photo's corner")
+    static let wallLogo = Option.text(
+        "--wall-logo", "FILE",
+        "with --status: the event's logo (PNG, JPEG, WebP or SVG, at most 2 MB) in a corner of the venue wall, served by relay")
+    static let wallSeconds = Option.integer(
+        "--wall-seconds", "N", "with --status: seconds each photo shows on the venue wall", default: WallOptions.defaultSeconds,
+        in: WallOptions.secondsRange)
+    /// The wall's options, each of which needs `--status`.
+    static let wallOptions: [OptionSpec] = [guestLink.spec, wallCredit.spec, wallLogo.spec, wallSeconds.spec]
 
     /// Starts the page when `--status` is given (before the run publishes its first event, so the
     /// page sees it all) and says where it is. A bad address or a port in use is a usage error:
     /// the photographer picks another value.
     static func start(_ args: Arguments, bus: RunEventBus, environment: [String: String]) throws(CommandFailure) -> StatusServer? {
         guard let text = try args.value(status) else {
-            if args.gave(guestLink.spec) { throw CommandFailure(.usage, "--guest-link goes with --status (the wall is served there)") }
+            if let given = wallOptions.first(where: args.gave) {
+                throw CommandFailure(.usage, "\(given.name) goes with --status (the wall is served there)")
+            }
             return nil
         }
         var options: StatusOptions
@@ -35,6 +47,7 @@ enum StatusArguments {
         }
         options.openEditorPage(environment: environment)
         options.openWall(environment: environment, guestLink: try args.value(guestLink))
+        options.wall = try wall(args)
         let server: StatusServer
         do { server = try StatusServer.start(options, bus: bus) } catch { throw CommandFailure(.usage, error.description) }
         guard let token = options.token, options.tokenIsMadeUp else {
@@ -51,6 +64,16 @@ enum StatusArguments {
         return server
     }
 
+    /// Credit, logo and pace of the wall; the logo is read and checked now, so that a wrong
+    /// file is said before the event, not found on its screen.
+    private static func wall(_ args: Arguments) throws(CommandFailure) -> WallOptions {
+        var options = WallOptions(credit: args.has(wallCredit), seconds: try args.value(wallSeconds) ?? WallOptions.defaultSeconds)
+        if let path = try args.value(wallLogo) {
+            do { options.logo = try WallOptions.Logo(contentsOf: path) } catch { throw CommandFailure(.usage, "--wall-logo: \(error)") }
+        }
+        return options
+    }
+
     /// Hands the pages that need the run's spool what they need once it is ready (the decisions
     /// made while relay was stopped applied): the editor's
     /// page its held photos and decisions, the venue wall the photos approved. Says where the
@@ -65,6 +88,7 @@ enum StatusArguments {
         desk.caption = { id, caption, by in try run.setCaption(id, caption, by: by) }
         let wall = server.attach(desk, holding: run.holding, selects: run.selects)
         if let wall { run.onApproval(wall) }
+        server.describeWall(with: { run.caption(of: $0)?.caption }, changes: { run.version })
         if run.holdsPhotos, let token = server.editorToken {
             announce(
                 link(server, "/review", token: token), server: server, bus: bus, severity: .info,

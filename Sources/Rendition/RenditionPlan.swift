@@ -54,7 +54,13 @@ struct RenditionPlan {
         let carried = { (upright: Bool, size: (width: Int, height: Int)?, asItIs: Bool) in
             carriedMetadata(data, segments, exif: exif, spec: spec, upright: upright, size: size, asItIs: asItIs, notes: &notes)
         }
-        guard let target = RenditionGeometry.target(width: header.width, height: header.height, maxEdge: spec.maxEdge) else {
+        // A turned photo whose EXIF is left out would show on its side as a copy: it is made
+        // upright at its own size instead.
+        let turnedWithoutExif = orientation != .up && !spec.keepMetadata
+        guard
+            let target = RenditionGeometry.target(width: header.width, height: header.height, maxEdge: spec.maxEdge)
+                ?? (turnedWithoutExif ? (header.width, header.height) : nil)
+        else {
             let small = "it is already \(header.width)×\(header.height), within \(spec.maxEdge) px"
             let mustEdit = (spec.stripGPS && (exif?.hasGPS ?? false)) || (!spec.keepMetadata && hasRemovableMetadata(segments))
             // Sent as it is, pixels untouched, but without what the config removes.

@@ -11,6 +11,8 @@ import RunEvents
 struct ReviewRouter: Sendable {
     /// The editor's token (`RELAY_EDITOR_TOKEN`, or made up for the run).
     let token: String
+    /// The photo pinned to the venue wall (`POST /review/pin`, ``WallPinRoute``), if any.
+    var pinned: String? = nil
     /// Most photos one page of `/review.json` gives.
     static let pageLimit = 200
     /// Largest decision body taken.
@@ -55,7 +57,8 @@ struct ReviewRouter: Sendable {
 
     /// One page of the held photos, newest first.
     private func list(_ request: StatusRequest, desk: ReviewDesk) -> StatusResponse {
-        let version = desk.version()
+        // A pin changes the page too: every editor's page shows which photo is on the wall.
+        let version = desk.version() &+ (pinned.map { Int(truncatingIfNeeded: $0.hashValue) } ?? 0)
         if let since = request.arguments["since"].flatMap(Int.init), since == version {
             return .encoded(Page(version: version, unchanged: true))
         }
@@ -69,6 +72,7 @@ struct ReviewRouter: Sendable {
         var page = Page(version: version, unchanged: false, total: shown.count, offset: offset, photos: Array(newestFirst))
         page.counts = filter.counts(all)
         page.photographers = page.counts?.photographers
+        page.pinned = pinned
         return .encoded(page)
     }
 
@@ -140,6 +144,8 @@ struct ReviewRouter: Sendable {
         var photographers: [String: Int]?
         /// Each filter's counts (``ReviewFilter/counts(_:)``).
         var counts: ReviewFilter.Counts?
+        /// The photo pinned to the venue wall.
+        var pinned: String?
     }
 
     private struct CaptionRequest: Decodable {

@@ -18,6 +18,8 @@ public struct StatusOptions: Sendable, Equatable {
     public var wallToken: String?
     /// The guests' gallery link the wall shows as a QR code.
     public var guestLink: String?
+    /// How the wall shows its photos: credit, logo and pace.
+    public var wall = WallOptions()
     /// The environment variable the wall's token is read from.
     public static let wallTokenVariable = "RELAY_WALL_TOKEN"
 

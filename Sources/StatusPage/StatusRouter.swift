@@ -85,11 +85,17 @@ public struct StatusRouter: Sendable {
     public let editorToken: String?
     /// The venue wall's token and the guests' link it shows; nil: no wall.
     public let wall: (token: String, guestLink: String?)?
+    /// How the wall shows its photos.
+    public let wallOptions: WallOptions
 
-    public init(token: String?, editorToken: String? = nil, wall: (token: String, guestLink: String?)? = nil) {
+    public init(
+        token: String?, editorToken: String? = nil, wall: (token: String, guestLink: String?)? = nil,
+        wallOptions: WallOptions = WallOptions()
+    ) {
         self.token = token
         self.editorToken = editorToken
         self.wall = wall
+        self.wallOptions = wallOptions
     }
 
     public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -98,11 +104,15 @@ public struct StatusRouter: Sendable {
         to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil,
         wallStore: WallStore? = nil
     ) -> StatusResponse {
+        if let editorToken, request.path == WallPinRoute.path {
+            return WallPinRoute(token: editorToken, servesWall: wall != nil).respond(to: request, desk: desk, wall: wallStore)
+        }
         if let editorToken, ReviewRouter.handles(request.path) {
-            return ReviewRouter(token: editorToken).respond(to: request, desk: desk, thumbnails: reviewThumbnails)
+            return ReviewRouter(token: editorToken, pinned: wallStore?.pinnedID).respond(
+                to: request, desk: desk, thumbnails: reviewThumbnails)
         }
         if let wall, WallRouter.handles(request.path) {
-            return WallRouter(token: wall.token, guestLink: wall.guestLink).respond(to: request, wall: wallStore)
+            return WallRouter(token: wall.token, guestLink: wall.guestLink, options: wallOptions).respond(to: request, wall: wallStore)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "the status page is read-only: use GET", headers: ["Allow": "GET, HEAD"])

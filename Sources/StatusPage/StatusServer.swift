@@ -48,7 +48,7 @@ public final class StatusServer: @unchecked Sendable {
             address: socket.address,
             router: StatusRouter(
                 token: options.token, editorToken: options.editorToken,
-                wall: (wall == nil ? nil : options.wallToken).map { ($0, options.guestLink) }),
+                wall: (wall == nil ? nil : options.wallToken).map { ($0, options.guestLink) }, wallOptions: options.wall),
             live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails, wall: wall)
         bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
         if let wall { bus.subscribeInline { event in wall.observe(event) } }
@@ -86,12 +86,19 @@ public final class StatusServer: @unchecked Sendable {
     /// approved (and from spooled photos when one of them `selects` in the camera).
     @discardableResult
     public func attach(_ desk: ReviewDesk, holding: Set<String>, selects: Bool) -> (
-        @Sendable (_ id: String, _ name: String, _ file: Int32) -> Void
+        @Sendable (_ id: String, _ name: String, _ photographer: String?, _ file: Int32) -> Void
     )? {
         self.desk.withLockedValue { $0 = desk }
         guard !holding.isEmpty, let wall else { return nil }
         wall.showOnly(deliveredTo: holding, spooled: selects)
-        return { id, name, file in wall.offer(id: id, name: name, file: file) }
+        return { id, name, photographer, file in wall.offer(id: id, name: name, photographer: photographer, file: file) }
+    }
+
+    /// Gives the wall each photo's caption (the editor's), shown with `--wall-credit`.
+    public func describeWall(
+        with lookup: @escaping @Sendable (_ id: String) -> String?, changes: @escaping @Sendable () -> Int = { 0 }
+    ) {
+        wall?.describe(with: lookup, changes: changes)
     }
 
     deinit { stop() }

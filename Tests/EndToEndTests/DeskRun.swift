@@ -19,13 +19,15 @@ final class DeskRun {
     private(set) var ftpPort = 0
     private var arguments: [String]
 
-    /// `run`: more options of the desk's `relay run` (e.g. `--include-raw`).
-    init(config: [String] = [], run extra: [String] = [], gallery: GalleryProcess? = nil) throws {
+    /// `run`: more options of the desk's `relay run` (e.g. `--include-raw`); `environment`: more
+    /// of its variables (the pages' tokens).
+    init(config: [String] = [], run extra: [String] = [], gallery: GalleryProcess? = nil, environment: [String: String] = [:]) throws {
         self.gallery = try gallery ?? GalleryProcess()
         harness = try RelayHarness(sendingTo: self.gallery, note: "gallery", config)
         harness.environment["ANNA_TOKEN"] = Self.tokens["anna"]
         harness.environment["BEN_TOKEN"] = Self.tokens["ben"]
         harness.environment["BEN_FTP_PASSWORD"] = Self.ftpPassword
+        harness.environment.merge(environment) { $1 }
         arguments =
             [
                 "run", "--http", "127.0.0.1:0", "--http-user", "anna:ANNA_TOKEN", "--http-user", "ben:BEN_TOKEN",

@@ -18,7 +18,10 @@ final class LoupeDeskTests: XCTestCase {
 
     /// A step's value, as far as the test reads it.
     private enum JSONValue: Decodable, Equatable {
-        case text(String), number(Double), flag(Bool), other
+        case text(String)
+        case number(Double)
+        case flag(Bool)
+        case other
 
         init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -91,16 +94,20 @@ final class LoupeDeskTests: XCTestCase {
             ["screenshot": "\(shots)/loupe.png"],
             ["key": "ArrowRight"],
             ["wait": shows(ids[1]), "label": "stepped", "timeout": 10],
-            ["eval": "[document.getElementById('loupe-img').naturalWidth, document.getElementById('loupe-img').naturalHeight].join('x')",
-             "label": "upright"],
+            [
+                "eval": "[document.getElementById('loupe-img').naturalWidth, document.getElementById('loupe-img').naturalHeight].join('x')",
+                "label": "upright",
+            ],
             ["swipe": "left", "on": "#loupe-stage"],
             ["wait": shows(ids[2]), "label": "swiped", "timeout": 10],
             ["swipe": "right", "on": "#loupe-stage"],
             ["wait": shows(ids[1]), "timeout": 10],
             ["double_tap": "#loupe-img", "at": [0.5, 0.5]],
             ["wait": "document.getElementById('loupe-crop').dataset.shown === '\(ids[1])'", "label": "zoomed", "timeout": 15],
-            ["eval": "(() => { const c = document.getElementById('loupe-crop'); return c.naturalWidth + 'x' + c.naturalHeight; })()",
-             "label": "crop"],
+            [
+                "eval": "(() => { const c = document.getElementById('loupe-crop'); return c.naturalWidth + 'x' + c.naturalHeight; })()",
+                "label": "crop",
+            ],
             ["screenshot": "\(shots)/loupe-zoom.png"],
             ["key": "z"],
             ["wait": "document.getElementById('loupe-crop').hidden", "label": "unzoomed"],

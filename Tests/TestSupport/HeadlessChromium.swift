@@ -28,11 +28,14 @@ public enum HeadlessChromium {
         try run(["--dump-dom"], url: url)
     }
 
-    /// A phone-sized (412×915) screenshot of the page into `path`; `stdout` holds the page's DOM
-    /// as ``dumpDOM(_:)`` gives it (one Chromium start for both).
-    public static func screenshot(_ url: String, to path: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// A screenshot of the page into `path`, phone-sized (412×915) unless `size` says otherwise
+    /// (a venue's screen: 1280×720); `stdout` holds the page's DOM as ``dumpDOM(_:)`` gives it
+    /// (one Chromium start for both).
+    public static func screenshot(_ url: String, to path: URL, size: (width: Int, height: Int) = (412, 915)) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: path)
-        return try run(["--dump-dom", "--screenshot=\(path.path)", "--window-size=412,915"], url: url)
+        return try run(["--dump-dom", "--screenshot=\(path.path)", "--window-size=\(size.width),\(size.height)"], url: url)
     }
 }
