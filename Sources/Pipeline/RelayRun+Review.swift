@@ -21,9 +21,14 @@ public struct RunReview: Sendable {
         spool.heldPhotos()
     }
 
-    /// The photos on the editor's desk (held, or decided and still in the spool), oldest first.
+    /// The photos on the editor's desk, oldest first: held, or decided and still in the spool,
+    /// and those approved within the last two minutes that were sent and left it.
     public func desk() -> [DeskPhoto] {
-        spool.deskPhotos()
+        let inSpool = spool.deskPhotos()
+        let gone = feed.recentlyApproved(leaving: Set(inSpool.map(\.entry.id)))
+        // The approved that left the spool first, in the order they came in: older than anything
+        // still there, as the page lists newest first.
+        return gone.sorted { $0.entry.sequence < $1.entry.sequence } + inSpool
     }
 
     /// The editor's caption on the photo `id`, if any.

@@ -34,6 +34,12 @@ final class ReviewFeed: Sendable {
     private let changes = LockedBox(0)
     /// The editor's caption on each photo, as the journal says (read at start, then as written).
     private let captions = LockedBox(PhotoCaptions())
+    /// The photos approved lately, newest last, for the desk's "approved" filter once they have
+    /// left the spool (for ``recentWindow``).
+    private let approved = LockedBox([(photo: DeskPhoto, at: Date)]())
+    /// How long an approved photo stays on the desk's "approved" filter: as long as a rejected
+    /// one can be undone.
+    static let recentWindow = PhotoLedger.undoWindow
 
     private struct Applied: Sendable {
         /// Where the journal was read up to.
@@ -188,6 +194,23 @@ final class ReviewFeed: Sendable {
         }
     }
 
+    /// The photos approved within ``recentWindow`` that left the spool since, newest last.
+    func recentlyApproved(leaving inSpool: Set<String>) -> [DeskPhoto] {
+        let since = Date().addingTimeInterval(-Self.recentWindow)
+        return approved.withLockedValue { approved in
+            approved.removeAll { $0.at < since }
+            return approved.map(\.photo).filter { !inSpool.contains($0.entry.id) }
+        }
+    }
+
+    private func remember(_ entry: SpoolEntry, approvedFor destinations: [String]) {
+        approved.withLockedValue { approved in
+            approved.removeAll { $0.photo.entry.id == entry.id }
+            approved.append((DeskPhoto(entry: entry, state: .approved, destinations: destinations), Date()))
+            if approved.count > 1_000 { approved.removeFirst(approved.count - 1_000) }
+        }
+    }
+
     /// The editor's caption on the photo `id`, if any.
     func caption(of id: String) -> PhotoCaption? {
         captions.withLockedValue { $0[id] }
@@ -249,6 +272,7 @@ final class ReviewFeed: Sendable {
         }
         guard let decisions, let entry else { return nil }
         let outcome = Self.outcome(of: decisions)
+        if verdict == .approved, !outcome.released.isEmpty { remember(entry, approvedFor: outcome.released) }
         if quietIfUnchanged && !outcome.changedAnything { return outcome }
         bus.publish(.review(.decided(Self.ref(entry), verdict: verdict, by: by, outcome: outcome)))
         for destination in outcome.rejected {

@@ -142,6 +142,13 @@ public struct DeskPhoto: Sendable {
     public var destinations: [String]
     /// Until when a rejection can be undone.
     public var undoableUntil: Date?
+
+    public init(entry: SpoolEntry, state: DeskState, destinations: [String], undoableUntil: Date? = nil) {
+        self.entry = entry
+        self.state = state
+        self.destinations = destinations
+        self.undoableUntil = undoableUntil
+    }
 }
 
 extension PhotoLedger {

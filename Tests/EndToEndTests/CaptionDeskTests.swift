@@ -86,6 +86,13 @@ final class CaptionDeskTests: XCTestCase {
             body: try JSONSerialization.data(withJSONObject: ["ids": held.map(\.id), "decision": "approve"]))
         XCTAssertEqual(approve.status, 200)
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
+        // Sent, and gone from the spool: still on the desk's "approved" filter for two minutes.
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? -1) == 0 })
+        let approved = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review.json?token=editor-secret&state=approved")
+        XCTAssertEqual(
+            try JSONDecoder().decode(Listed.self, from: approved.body).photos?.map(\.name),
+            ["IMG_0003.JPG", "IMG_0002.JPG", "IMG_0001.JPG"])
+        XCTAssertEqual(try list(port).total, 0, "none undecided")
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)
 
         let tags = ["-IPTC:Caption-Abstract", "-XMP-dc:Description", "-IPTC:ObjectName", "-XMP-dc:Title"]
