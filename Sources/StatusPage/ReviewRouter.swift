@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import Rendition
 import RunEvents
 
 /// The editor's page and its API, under `/review`, for the holder of the editor's token only
@@ -42,7 +43,11 @@ struct ReviewRouter: Sendable {
             guard let id = SmallJPEG.photoID(in: request.path, under: "/review/thumb/") else {
                 return .json(404, ["error": "nothing here"])
             }
-            guard let file = desk.file(id), let jpeg = thumbnails?.jpeg(id: id, file: file) else {
+            let made: [UInt8]?
+            do { made = try desk.file(id).flatMap { file throws(PicturePool.Busy) in try thumbnails?.jpeg(id: id, file: file) } } catch {
+                return .busy
+            }
+            guard let jpeg = made else {
                 return .json(404, ["error": "no thumbnail for \(id): it is not in the spool, or cannot be decoded"])
             }
             return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg, headers: ["Cache-Control": "private, max-age=86400"])
