@@ -68,7 +68,8 @@ enum StatusArguments {
                     }
                 },
                 version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
-                file: { run.file($0) }),
+                file: { run.file($0) },
+                pictures: { run.pictures($0).map { ReviewDesk.Pictures(original: $0.original, renditions: $0.renditions) } }),
             holding: run.holding, selects: run.selects)
         if let wall { run.onApproval(wall) }
         if run.holdsPhotos, let token = server.editorToken {

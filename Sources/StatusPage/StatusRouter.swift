@@ -96,10 +96,10 @@ public struct StatusRouter: Sendable {
 
     public func respond(
         to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil,
-        wallStore: WallStore? = nil
+        wallStore: WallStore? = nil, loupe: LoupePictures? = nil
     ) -> StatusResponse {
         if let editorToken, ReviewRouter.handles(request.path) {
-            return ReviewRouter(token: editorToken).respond(to: request, desk: desk, thumbnails: reviewThumbnails)
+            return ReviewRouter(token: editorToken).respond(to: request, desk: desk, thumbnails: reviewThumbnails, loupe: loupe)
         }
         if let wall, WallRouter.handles(request.path) {
             return WallRouter(token: wall.token, guestLink: wall.guestLink).respond(to: request, wall: wallStore)
