@@ -29,6 +29,7 @@ public final class LoupePictures: Sendable {
     private let views = LockedBox(LoupeCache(byteLimit: viewBytes, countLimit: 4096))
     private let crops = LockedBox(LoupeCache(byteLimit: 32 << 20, countLimit: cropCount))
 
+    /// Pictures made in `pool`: the process's, or a test's own.
     public init(pool: PicturePool = .shared) {
         self.pool = pool
     }
@@ -67,8 +68,7 @@ public final class LoupePictures: Sendable {
         let original = try Self.opened(files.original, id)
         defer { close(original.fd) }
         let bucket = LoupeSizes.bucket(screenEdge: width * dpr, photoEdge: original.head.longEdge)
-        let key = "\(id) \(bucket)"
-        let made = try picture(key, in: views) { () throws(PictureError) in
+        let made = try picture("view \(id) \(bucket)", in: views) { () throws(PictureError) in
             let source = Self.smallestRendition(files.renditions, atLeast: bucket)
             defer { if let source { close(source) } }
             return try FittedPicture.make(fd: source ?? original.fd, longEdge: bucket, quality: Self.quality)
@@ -88,7 +88,7 @@ public final class LoupePictures: Sendable {
         let original = try Self.opened(files.original, id)
         defer { close(original.fd) }
         let rect = PhotoCrop.upright(x: x, y: y, width: Int(width.rounded()), height: Int(height.rounded()), in: original.head)
-        let made = try picture("\(id) \(rect.left) \(rect.top) \(rect.width) \(rect.height)", in: crops) { () throws(PictureError) in
+        let made = try picture("crop \(id) \(rect.left) \(rect.top) \(rect.width) \(rect.height)", in: crops) { () throws(PictureError) in
             try PhotoCrop.make(fd: original.fd, head: original.head, upright: rect, quality: Self.quality)
         }
         var headers = Self.originalSize(original.head)

@@ -61,6 +61,38 @@ final class PhotoCropTests: XCTestCase {
         }
     }
 
+    /// The same coefficients in other forms (progressive, restart markers: jpegtran, without
+    /// loss) give the same crop, byte for byte; a grey photo gives a grey crop.
+    func testProgressiveRestartAndGreyFormsCropAlike() throws {
+        let photo = folder.appendingPathComponent("baseline.jpg")
+        try CameraJPEG.write(to: photo, .init(width: 1001, height: 667, orientation: 6, seed: 3))
+        let jpegtran = try JPEGFixtures.tool("jpegtran")
+        func crop(_ file: URL) throws -> (jpeg: [UInt8], head: PhotoHead) {
+            let fd = open(file.path, O_RDONLY)
+            defer { close(fd) }
+            let head = try PhotoHead.read(fd)
+            let rect = PhotoCrop.upright(x: 0.61, y: 0.33, width: 333, height: 222, in: head)
+            return (try PhotoCrop.make(fd: fd, head: head, upright: rect, quality: 80), head)
+        }
+        let baseline = try crop(photo)
+        for (name, options) in [("progressive", ["-progressive"]), ("restart", ["-restart", "1"]), ("grey", ["-grayscale"])] {
+            let form = folder.appendingPathComponent("\(name).jpg")
+            let result = try Subprocess.run(jpegtran, ["-copy", "all"] + options + ["-outfile", form.path, photo.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let made = try crop(form)
+            XCTAssertEqual(made.head.orientation, .right, name)
+            if name == "grey" {
+                let out = try write(made.jpeg, "grey-crop.jpg")
+                let fd = open(out.path, O_RDONLY)
+                defer { close(fd) }
+                let head = try PhotoHead.read(fd)
+                XCTAssertEqual([head.width, head.height, head.components], [333, 222, 1])
+            } else {
+                XCTAssertEqual(made.jpeg, baseline.jpeg, name)
+            }
+        }
+    }
+
     func testTheUprightRectangleMapsOntoTheStoredPixels() {
         let rect = PixelRect(left: 10, top: 20, width: 30, height: 40)
         let cases: [(ExifOrientation, PixelRect)] = [
