@@ -62,6 +62,12 @@ public struct RunReview: Sendable {
     public func file(_ id: String) -> URL? {
         spool.entry(id).map(spool.smallestPictureURL(for:))
     }
+
+    /// The photo `id`'s own file and its renditions made so far, for the editor's loupe; nil
+    /// once it left the spool.
+    public func pictures(_ id: String) -> (original: URL, renditions: [URL])? {
+        spool.entry(id).map { (spool.photoURL(for: $0), spool.madeRenditionURLs(for: $0)) }
+    }
 }
 
 extension RelayRun {

@@ -21,17 +21,22 @@ import Spool
 ///
 /// One thread, one decoder per spec, reused photo after photo: a 2-core box needs the other core
 /// for downloads and uploads, and a photo that waits is decoded from the spool at disk speed.
+/// Its decoding and encoding take their turn in the process's ``PicturePool`` as delivery work
+/// (before any page's picture): a slot is held only while the CPU works (a batch of arrived
+/// bytes fed, a rendition finished or made whole), never while a download waits for the network.
 ///
-/// `@unchecked Sendable`: `spool`, `specs` and `bus` are immutable after init; the makers are local to `run()`'s thread.
+/// `@unchecked Sendable`: `spool`, `specs`, `bus` and `pool` are immutable after init; the makers are local to `run()`'s thread.
 final class RenditionStage: @unchecked Sendable {
     private let spool: Spool
     private let specs: [String: RenditionSpec]
     private let bus: RunEventBus
+    private let pool: PicturePool
 
-    init(spool: Spool, specs: [RenditionSpec], bus: RunEventBus) {
+    init(spool: Spool, specs: [RenditionSpec], bus: RunEventBus, pool: PicturePool = .shared) {
         self.spool = spool
         self.specs = Dictionary(specs.map { ($0.key, $0) }) { first, _ in first }
         self.bus = bus
+        self.pool = pool
     }
 
     /// Runs until the spool is closed. Photos left without a rendition get one next run.
@@ -47,11 +52,12 @@ final class RenditionStage: @unchecked Sendable {
             switch work {
             case .committed(let entry, let spec):
                 let started = Date()
-                settle(
-                    entry,
+                let made = pool.delivery {
                     make(entry, spec: spec, with: makers[spec], started: started, streamed: false) { maker throws(RenditionError) in
                         try maker.make(source: spool.photoURL(for: entry), destination: spool.renditionWorkURL(for: entry, spec: spec))
-                    })
+                    }
+                }
+                settle(entry, made)
             case .growing(let photo, let spec):
                 let maker = makers[spec]
                 guard let maker, let entry = follow(photo, spec: spec, with: maker) else {
@@ -60,11 +66,12 @@ final class RenditionStage: @unchecked Sendable {
                     continue
                 }
                 // Timed from the commit: what the photo waited for its rendition once spooled.
-                settle(
-                    entry,
+                let made = pool.delivery {
                     make(entry, spec: spec, with: maker, started: entry.spooledAt, streamed: true) { maker throws(RenditionError) in
                         try maker.finish(photo: photo.fileDescriptor, name: spool.photoURL(for: entry).path)
-                    })
+                    }
+                }
+                settle(entry, made)
             }
         }
     }
@@ -88,25 +95,31 @@ final class RenditionStage: @unchecked Sendable {
             // the spool closed (a stop that does not end the download).
             switch photo.waitForBytes(beyond: wantsBytes ? offset : Int64.max - 1, timeout: 0.5) {
             case .available(let readable):
-                while offset < readable && wantsBytes {
-                    let want = Int(min(Int64(chunk.count), readable - offset))
-                    var count: Int
-                    repeat {
-                        count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
-                    } while count < 0 && errno == EINTR
-                    guard count > 0 else { return stop() }
-                    offset += Int64(count)
-                    wantsBytes = chunk.withUnsafeBytes { maker.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } == .needsBytes
-                    if let offered = upload, !maker.writesAsItDecodes {
-                        // The photo goes as the original after all: the worker need not wait.
-                        spool.withdrawRendition(offered)
-                        upload = nil
-                    } else if let upload {
-                        spool.renditionGrew(upload, to: maker.written)
-                    } else if maker.writesAsItDecodes, maker.written > 0 {
-                        upload = spool.offerRendition(of: photo, spec: spec, written: maker.written)
+                // The bytes that arrived are decoded in a slot of the pool; the next ones are
+                // awaited without one.
+                let read = pool.delivery { () -> Bool in
+                    while offset < readable && wantsBytes {
+                        let want = Int(min(Int64(chunk.count), readable - offset))
+                        var count: Int
+                        repeat {
+                            count = chunk.withUnsafeMutableBytes { pread(photo.fileDescriptor, $0.baseAddress, want, off_t(offset)) }
+                        } while count < 0 && errno == EINTR
+                        guard count > 0 else { return false }
+                        offset += Int64(count)
+                        wantsBytes = chunk.withUnsafeBytes { maker.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) } == .needsBytes
+                        if let offered = upload, !maker.writesAsItDecodes {
+                            // The photo goes as the original after all: the worker need not wait.
+                            spool.withdrawRendition(offered)
+                            upload = nil
+                        } else if let upload {
+                            spool.renditionGrew(upload, to: maker.written)
+                        } else if maker.writesAsItDecodes, maker.written > 0 {
+                            upload = spool.offerRendition(of: photo, spec: spec, written: maker.written)
+                        }
                     }
+                    return true
                 }
+                guard read else { return stop() }
             case .pending:
                 if spool.isClosed { return stop() }
             case .abandoned:

@@ -85,6 +85,7 @@ enum StatusArguments {
             held: { run.desk().map { deskPhoto($0, caption: run.caption(of: $0.entry.id)) } },
             version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
             file: { run.file($0) })
+        desk.pictures = { run.pictures($0).map { ReviewDesk.Pictures(original: $0.original, renditions: $0.renditions) } }
         desk.caption = { id, caption, by in try run.setCaption(id, caption, by: by) }
         let wall = server.attach(desk, holding: run.holding, selects: run.selects)
         if let wall { run.onApproval(wall) }

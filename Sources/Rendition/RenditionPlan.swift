@@ -35,8 +35,12 @@ struct RenditionPlan {
     static let scales = (1...16).map { RenditionGeometry.Scale($0, 8) }
 
     /// The plan for a photo whose head is `data` and header `header`, or why it goes as the
-    /// original (its head is not a JPEG's).
-    static func make(_ data: [UInt8], header: JPEGStreamDecoder.Header, spec: RenditionSpec) -> Result<RenditionPlan, Unusable> {
+    /// original (its head is not a JPEG's). `alwaysDecodes`: a photo already within the spec's
+    /// size is decoded and encoded at its own size too (a page's picture must be upright and
+    /// small in bytes, never the file as it is).
+    static func make(
+        _ data: [UInt8], header: JPEGStreamDecoder.Header, spec: RenditionSpec, alwaysDecodes: Bool = false
+    ) -> Result<RenditionPlan, Unusable> {
         let segments: JPEGSegments
         do { segments = try JPEGSegments(data) } catch {
             return .failure(Unusable(reason: error == .notJPEG ? "it is not a JPEG" : "it is not a readable JPEG: \(error.description)"))
@@ -59,7 +63,7 @@ struct RenditionPlan {
         let turnedWithoutExif = orientation != .up && !spec.keepMetadata
         guard
             let target = RenditionGeometry.target(width: header.width, height: header.height, maxEdge: spec.maxEdge)
-                ?? (turnedWithoutExif ? (header.width, header.height) : nil)
+                ?? (turnedWithoutExif || alwaysDecodes ? (header.width, header.height) : nil)
         else {
             let small = "it is already \(header.width)×\(header.height), within \(spec.maxEdge) px"
             let mustEdit = (spec.stripGPS && (exif?.hasGPS ?? false)) || (!spec.keepMetadata && hasRemovableMetadata(segments))

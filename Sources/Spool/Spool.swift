@@ -181,6 +181,11 @@ public final class Spool: @unchecked Sendable {
         entry.smallestRendition.map { renditionURL(entry.id, spec: $0.spec) } ?? photoURL(entry.id)
     }
 
+    /// The renditions of `entry` made so far (a page picks the smallest that is large enough).
+    public func madeRenditionURLs(for entry: SpoolEntry) -> [URL] {
+        (entry.renditions ?? [:]).values.filter { $0.bytes != nil }.map { renditionURL(entry.id, spec: $0.spec) }
+    }
+
     /// Counts for the progress line, without reading any file.
     public func counts() -> (queued: Int, inFlight: Int, failed: Int) {
         look(\.counts)

@@ -60,15 +60,31 @@ public struct ReviewDesk: Sendable {
     /// Records the editor's caption on a photo (synced before it returns); which destinations it
     /// reaches, nil when the photo is not in the spool.
     public var caption: @Sendable (_ id: String, _ caption: PhotoCaption, _ by: String) throws -> CaptionOutcome? = { _, _, _ in nil }
+    /// The files the loupe makes its pictures from (nil once the photo left the spool); without
+    /// them, from ``file``.
+    public var pictures: @Sendable (_ id: String) -> Pictures?
+
+    /// A photo's own file (the loupe's 100 % crops and its size) and its renditions made so far
+    /// (a large picture decodes faster from one of them than from the photo).
+    public struct Pictures: Sendable, Equatable {
+        public var original: URL
+        public var renditions: [URL]
+
+        public init(original: URL, renditions: [URL]) {
+            self.original = original
+            self.renditions = renditions
+        }
+    }
 
     public init(
         held: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,
         decide: @escaping @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> [String: ReviewOutcome],
-        file: @escaping @Sendable (_ id: String) -> URL?
+        file: @escaping @Sendable (_ id: String) -> URL?, pictures: @escaping @Sendable (_ id: String) -> Pictures? = { _ in nil }
     ) {
         self.held = held
         self.version = version
         self.decide = decide
         self.file = file
+        self.pictures = pictures
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
 import RelayCore
+import Rendition
 import RunEvents
 
 /// The editor's page and its API, under `/review`, for the holder of the editor's token only
 /// (the status page's viewers cannot decide): the page, the held photos newest first in pages
 /// (`/review.json?offset=&limit=&since=VERSION`, which answers `unchanged` while nothing
-/// changed, so phones can ask every second), their thumbnails, and decisions by POST
-/// (`/review/decide`, a JSON body `{"ids": [...], "decision": "approve|reject|undo"}`). Nothing
-/// changes on a GET; every error is a JSON object with an `error` sentence.
+/// changed, so phones can ask every second), their thumbnails, the loupe's pictures
+/// (``LoupePictures``), and decisions by POST (`/review/decide`, a JSON body
+/// `{"ids": [...], "decision": "approve|reject|undo"}`). Nothing changes on a GET; every error is
+/// a JSON object with an `error` sentence.
 struct ReviewRouter: Sendable {
     /// The editor's token (`RELAY_EDITOR_TOKEN`, or made up for the run).
     let token: String
@@ -25,7 +27,9 @@ struct ReviewRouter: Sendable {
         path == "/review" || path == "/review.json" || path.hasPrefix("/review/")
     }
 
-    func respond(to request: StatusRequest, desk: ReviewDesk?, thumbnails: ReviewThumbnails?) -> StatusResponse {
+    func respond(
+        to request: StatusRequest, desk: ReviewDesk?, thumbnails: ReviewThumbnails?, loupe: LoupePictures? = nil
+    ) -> StatusResponse {
         guard request.isAuthorized(by: token) else {
             return .json(401, ["error": "the editor's page needs the editor's token: open it with ?token=… (RELAY_EDITOR_TOKEN)"])
         }
@@ -45,10 +49,15 @@ struct ReviewRouter: Sendable {
         case "/review/decide": return decide(request, desk: desk)
         case "/review/caption": return caption(request, desk: desk)
         default:
+            if let loupe, let answer = loupe.respond(to: request, desk: desk) { return answer }
             guard let id = SmallJPEG.photoID(in: request.path, under: "/review/thumb/") else {
                 return .json(404, ["error": "nothing here"])
             }
-            guard let file = desk.file(id), let jpeg = thumbnails?.jpeg(id: id, file: file) else {
+            let made: [UInt8]?
+            do { made = try desk.file(id).flatMap { file throws(PicturePool.Busy) in try thumbnails?.jpeg(id: id, file: file) } } catch {
+                return .busy
+            }
+            guard let jpeg = made else {
                 return .json(404, ["error": "no thumbnail for \(id): it is not in the spool, or cannot be decoded"])
             }
             return StatusResponse(status: 200, contentType: "image/jpeg", body: jpeg, headers: ["Cache-Control": "private, max-age=86400"])

@@ -102,14 +102,14 @@ public struct StatusRouter: Sendable {
 
     public func respond(
         to request: StatusRequest, snapshot: () -> StatusSnapshot, desk: ReviewDesk? = nil, reviewThumbnails: ReviewThumbnails? = nil,
-        wallStore: WallStore? = nil
+        wallStore: WallStore? = nil, loupe: LoupePictures? = nil
     ) -> StatusResponse {
         if let editorToken, request.path == WallPinRoute.path {
             return WallPinRoute(token: editorToken, servesWall: wall != nil).respond(to: request, desk: desk, wall: wallStore)
         }
         if let editorToken, ReviewRouter.handles(request.path) {
             return ReviewRouter(token: editorToken, pinned: wallStore?.pinnedID).respond(
-                to: request, desk: desk, thumbnails: reviewThumbnails)
+                to: request, desk: desk, thumbnails: reviewThumbnails, loupe: loupe)
         }
         if let wall, WallRouter.handles(request.path) {
             return WallRouter(token: wall.token, guestLink: wall.guestLink, options: wallOptions).respond(to: request, wall: wallStore)

@@ -21,6 +21,7 @@ public final class StatusServer: @unchecked Sendable {
     private let live: LiveRunState
     private let thumbnails: ThumbnailStore
     private let reviewThumbnails: ReviewThumbnails?
+    private let loupe: LoupePictures?
     private let wall: WallStore?
     private let desk = LockedBox<ReviewDesk?>(nil)
     /// libmicrohttpd's daemon while it runs; nil before `start` sets it and once `stop()` took it.
@@ -49,7 +50,8 @@ public final class StatusServer: @unchecked Sendable {
             router: StatusRouter(
                 token: options.token, editorToken: options.editorToken,
                 wall: (wall == nil ? nil : options.wallToken).map { ($0, options.guestLink) }, wallOptions: options.wall),
-            live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails, wall: wall)
+            live: LiveRunState(following: bus), thumbnails: thumbnails, reviewThumbnails: reviewThumbnails,
+            loupe: options.editorToken == nil ? nil : LoupePictures(), wall: wall)
         bus.subscribeInline { [thumbnails] event in thumbnails.observe(event) }
         if let wall { bus.subscribeInline { event in wall.observe(event) } }
         let context = Unmanaged.passUnretained(server).toOpaque()
@@ -69,13 +71,14 @@ public final class StatusServer: @unchecked Sendable {
 
     private init(
         address: StatusAddress, router: StatusRouter, live: LiveRunState, thumbnails: ThumbnailStore, reviewThumbnails: ReviewThumbnails?,
-        wall: WallStore?
+        loupe: LoupePictures?, wall: WallStore?
     ) {
         self.address = address
         self.router = router
         self.live = live
         self.thumbnails = thumbnails
         self.reviewThumbnails = reviewThumbnails
+        self.loupe = loupe
         self.wall = wall
     }
 
@@ -161,13 +164,16 @@ public final class StatusServer: @unchecked Sendable {
             MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
         }
         var arguments: [String: String] = [:]
-        for key in ["offset", "limit", "since"] + ReviewFilter.argumentNames { arguments[key] = value(.GET_ARGUMENT_KIND, key) }
+        // The list's paging and filter; the loupe's screen width and pixel ratio, a crop's centre and size.
+        for key in ["offset", "limit", "since"] + ReviewFilter.argumentNames + ["w", "dpr", "x", "y", "h"] {
+            arguments[key] = value(.GET_ARGUMENT_KIND, key)
+        }
         let request = StatusRequest(
             method: verb, path: String(cString: url), tokenParameter: value(.GET_ARGUMENT_KIND, "token"),
             authorization: value(.HEADER_KIND, "Authorization"), arguments: arguments, body: body)
         let answer = server.router.respond(
             to: request, snapshot: server.snapshot, desk: server.desk.withLockedValue { $0 }, reviewThumbnails: server.reviewThumbnails,
-            wallStore: server.wall)
+            wallStore: server.wall, loupe: server.loupe)
         let response = answer.body.withUnsafeBytes { body in
             MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
         }

@@ -10,8 +10,8 @@ import RunEvents
 /// decodes a camera's photo at 1/8 scale for that). The
 /// spool file is opened when the photo is spooled, so that a photo delivered and removed before
 /// its turn still gets its thumbnail; one whose file is already gone gets none, and the page
-/// shows a placeholder. At most `limit` are kept, the oldest dropped first.
-///
+/// shows a placeholder. At most `limit` are kept, the oldest dropped first. Each is made in its
+/// turn in the process's ``PicturePool`` (background work: after the delivery's renditions).
 final class ThumbnailStore: Sendable {
     static let maxEdge = 160
     static let limit = 24
@@ -30,8 +30,10 @@ final class ThumbnailStore: Sendable {
 
     private let work = LockedBox(Work())
     private let folder: URL
+    private let pool: PicturePool
 
-    init() throws {
+    init(pool: PicturePool = .shared) throws {
+        self.pool = pool
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-thumbs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let thread = Thread { [self] in makeThumbnails() }
@@ -92,7 +94,7 @@ final class ThumbnailStore: Sendable {
                 return
             }
             // The descriptor names the file even after the spool has removed it.
-            let jpeg = maker.flatMap { thumbnail(of: "/dev/fd/\(next.file)", with: $0) }
+            let jpeg = maker.flatMap { maker in pool.background { thumbnail(of: "/dev/fd/\(next.file)", with: maker) } }
             close(next.file)
             work.change { work in
                 if let jpeg {

@@ -281,7 +281,10 @@ public final class WallStore: Sendable {
 
     private func picture(from file: Int32, spec: RenditionSpec) -> [UInt8]? {
         guard let maker = try? RenditionMaker(spec: spec) else { return nil }
-        // The descriptor names the file even after the spool has removed it.
-        return SmallJPEG.make(from: URL(fileURLWithPath: "/dev/fd/\(file)"), with: maker, in: folder, originalLimit: 4_000_000)
+        // The descriptor names the file even after the spool has removed it. Made in its turn
+        // among the process's pictures, after the delivery's renditions.
+        return PicturePool.shared.background {
+            SmallJPEG.make(from: URL(fileURLWithPath: "/dev/fd/\(file)"), with: maker, in: folder, originalLimit: 4_000_000)
+        }
     }
 }
