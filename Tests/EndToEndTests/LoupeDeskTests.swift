@@ -67,8 +67,9 @@ final class LoupeDeskTests: XCTestCase {
         let harness = try RelayHarness(sendingTo: backup, note: "backup")
         XCTAssertEqual(try harness.relay("config", "add", "--url", gallery.uploadURL, "--note", "gallery", "--send", "approved").status, 0)
         harness.environment["RELAY_EDITOR_TOKEN"] = "editor-secret"
+        harness.environment["RELAY_WALL_TOKEN"] = "wall-secret"
         let port = try XCTUnwrap(ClosedPort.make())
-        let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)"])
+        let relay = try harness.startRun(["--config", "gallery", "--config", "backup", "--status", "\(port)", "--wall-credit"])
         defer { _ = relay.stop(signal: SIGKILL, timeout: 5) }
         relay.assertSays("watching for new photos")
         // Three photos, the middle one shot upright (EXIF orientation 6: stored on its side).
@@ -116,6 +117,8 @@ final class LoupeDeskTests: XCTestCase {
             ["click": "#caption-save"],
             ["wait": "document.getElementById('caption-state').textContent.startsWith('saved ·')", "label": "saved", "timeout": 10],
             ["eval": "document.getElementById('caption-state').textContent", "label": "said"],
+            ["key": "p"],
+            ["wait": "document.getElementById('l-pin').textContent === 'Unpin'", "label": "pinned", "timeout": 10],
             ["key": "a"],
             ["wait": "document.body.dataset.loupe === '\(ids[2])' && \(shows(ids[2]))", "label": "moved on", "timeout": 10],
             ["screenshot": "\(shots)/loupe-after-approve.png"],
@@ -133,6 +136,11 @@ final class LoupeDeskTests: XCTestCase {
         } else {
             XCTFail("no crop size: \(String(describing: played["crop"]))")
         }
+        let wall = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall.json?token=wall-secret")
+        let shown = try JSONSerialization.jsonObject(with: wall.body) as? [String: Any]
+        XCTAssertEqual(shown?["pinned"] as? String, ids[1], "P pinned the photo to the wall")
+        let pictures = shown?["pictures"] as? [[String: Any]]
+        XCTAssertEqual(pictures?.first { $0["id"] as? String == ids[1] }?["caption"] as? String, "The first dance", "with its caption")
         XCTAssertEqual(played["said"]?.value, .text("saved · goes to gallery; already sent to backup: nothing changes there"))
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 30) { (try? gallery.photos().map(\.name)) == ["IMG_0002.JPG"] || !relay.isRunning }, relay.stderr)
