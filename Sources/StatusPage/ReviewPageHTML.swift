@@ -119,7 +119,16 @@ enum ReviewPageHTML {
             img.alt = photo.name;
             img.src = withToken("review/thumb/" + photo.id + ".jpg");
             img.onload = thumbLoaded;
-            img.onerror = () => { img.replaceWith(Object.assign(document.createElement("div"), { className: "placeholder" })); thumbLoaded(); };
+            // Once more after a moment (relay answers 503 when newer pictures went first), then a placeholder.
+            img.onerror = () => {
+              if (!img.dataset.retried) {
+                img.dataset.retried = "1";
+                setTimeout(() => { img.src = withToken("review/thumb/" + photo.id + ".jpg?again=1"); }, 1500);
+                return;
+              }
+              img.replaceWith(Object.assign(document.createElement("div"), { className: "placeholder" }));
+              thumbLoaded();
+            };
             const check = Object.assign(document.createElement("div"), { className: "check", title: "select" });
             const state = Object.assign(document.createElement("div"), { className: "state" });
             const name = Object.assign(document.createElement("div"), { className: "name" });
