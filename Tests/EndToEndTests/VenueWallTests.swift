@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The venue wall as the desk runs it (issue 50), end to end: a real `relay run` desk with
-/// `--wall-credit --wall-logo --wall-seconds 3`, photographers sending over its HTTP inbox, the
+/// `--wall-credit --wall-logo --wall-seconds 2`, photographers sending over its HTTP inbox, the
 /// editor approving and pinning over HTTP, and the wall rendered by headless Chromium on a
 /// landscape screen: a portrait photo whole, its photographer's credit over its corner, the
 /// event's logo, the pin holding the wall, and the photos turning at the pace asked.
@@ -70,7 +70,7 @@ final class VenueWallTests: XCTestCase {
         let desk = try DeskRun(
             config: ["--send", "approved"],
             run: [
-                "--status", "\(port)", "--wall-credit", "--wall-logo", logo.path, "--wall-seconds", "3", "--guest-link",
+                "--status", "\(port)", "--wall-credit", "--wall-logo", logo.path, "--wall-seconds", "2", "--guest-link",
                 "https://gallery.example/gala",
             ], environment: ["RELAY_EDITOR_TOKEN": "editor-secret", "RELAY_WALL_TOKEN": "wall-secret"])
         // Two landscapes from anna; a portrait from ben, stored on its side (EXIF orientation 6)
@@ -112,7 +112,7 @@ final class VenueWallTests: XCTestCase {
                 return Set(wall?.pictures?.map(\.id) ?? []) == [land1.id, land2.id]
             }, "both approved photos reach the wall: \(desk.relay.stderr)")
         XCTAssertEqual(wall?.pictures?.map(\.photographer), ["anna", "anna"])
-        XCTAssertEqual(wall?.seconds, 3)
+        XCTAssertEqual(wall?.seconds, 2)
         XCTAssertEqual(wall?.credit, true)
         XCTAssertEqual(wall?.logo, true)
         let served = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/wall/logo?token=wall-secret")
@@ -177,8 +177,8 @@ final class VenueWallTests: XCTestCase {
     /// In Chromium, through its DevTools protocol (scripts/chromium_keys.py, on its landscape
     /// window): the page records each picture it shows with its layout; the portrait is shown
     /// whole (`object-fit: contain`) with the credit over its bottom-left corner and the logo
-    /// top left; 4 s later (more than the 3 s pace) the page unpins it itself, as the editor
-    /// would, and the wall turns: the newest live photo, then every 3 s the next. Each key
+    /// top left; 3 s later (more than the 2 s pace) the page unpins it itself, as the editor
+    /// would, and the wall turns: the newest live photo, then every 2 s the next. Each key
     /// pressed (none is bound) gives the page up to 5 s more.
     private func watchThePinHoldThenTheWallTurn(_ port: Int, portrait: String, newest: [String]) throws {
         let record = """
@@ -196,7 +196,7 @@ final class VenueWallTests: XCTestCase {
                   text: credit.hidden ? '' : credit.textContent, logo: box(logo)});
                 w.__last = id;
               }
-              if (log[0].id === '\(portrait)' && !w.__unpinned && now - log[0].t >= 4000) {
+              if (log[0].id === '\(portrait)' && !w.__unpinned && now - log[0].t >= 3000) {
                 w.__unpinned = true;
                 fetch('/review/pin', {method: 'POST', headers: {Authorization: 'Bearer editor-secret'},
                   body: JSON.stringify({id: '\(portrait)', pinned: false})});
@@ -247,11 +247,11 @@ final class VenueWallTests: XCTestCase {
         XCTAssertTrue(logo[0] < 3 * vmin && logo[1] < 3 * vmin, "top left: \(logo)")
         XCTAssertTrue(logo[2] - logo[0] <= 14 * vmin + 0.5 && logo[3] - logo[1] <= 14 * vmin + 0.5, "within 14vmin: \(logo)")
 
-        // Pinned, it held the wall past the pace; unpinned, the wall turns every 3 s.
+        // Pinned, it held the wall past the pace; unpinned, the wall turns every 2 s.
         let times = log.compactMap { $0["t"] as? Double }
-        XCTAssertGreaterThanOrEqual(times[1] - times[0], 4000)
+        XCTAssertGreaterThanOrEqual(times[1] - times[0], 3000)
         for turn in 3...4 {
-            XCTAssertEqual((times[turn] - times[turn - 1]) / 1000, 3, accuracy: 0.6, "the pace asked, turn \(turn - 2)")
+            XCTAssertEqual((times[turn] - times[turn - 1]) / 1000, 2, accuracy: 0.6, "the pace asked, turn \(turn - 2)")
         }
     }
 
