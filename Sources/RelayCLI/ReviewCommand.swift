@@ -62,7 +62,8 @@ enum ReviewCommand {
 
     private static func list(home: RelayHome, json: Bool) throws {
         let held = try photos(home: home).filter(\.isHeld)
-        if json { return try JSONOutput.print(held.map(ListedPhoto.init)) }
+        let captions = try ReviewJournal(home: home).captions()
+        if json { return try JSONOutput.print(held.map { ListedPhoto($0, caption: captions[$0.entry.id]) }) }
         guard !held.isEmpty else { return print("no photo is held for review") }
         print("\(held.count) held for review (relay review approve|reject ID...):")
         for photo in held {
@@ -72,7 +73,8 @@ enum ReviewCommand {
                 "  \(entry.id.prefix(8))  \(entry.uploadName)  \(entry.photographer.map { "by \($0)  " } ?? "")"
                     + "\(entry.camera.map { "\($0)  " } ?? "")\(entry.source)  \(time)  "
                     + "held for \(photo.heldFor.joined(separator: ", "))"
-                    + (entry.selection.marks.isEmpty ? "" : "  \(entry.selection.marks)"))
+                    + (entry.selection.marks.isEmpty ? "" : "  \(entry.selection.marks)")
+                    + (captions[entry.id].map { "  “\([$0.title, $0.caption].filter { !$0.isEmpty }.joined(separator: " — "))”" } ?? ""))
         }
     }
 
@@ -178,8 +180,11 @@ enum ReviewCommand {
         var photographer: String?
         var camera: String?
         var note: String?
+        /// The editor's caption and title, if set.
+        var caption: PhotoCaption?
 
-        init(_ photo: HeldPhoto) {
+        init(_ photo: HeldPhoto, caption: PhotoCaption?) {
+            self.caption = caption
             photographer = photo.entry.photographer
             camera = photo.entry.camera
             note = photo.entry.note

@@ -133,6 +133,8 @@ final class CaptionDeskTests: XCTestCase {
         let set = try harness.relay("review", "caption", "IMG_0001.JPG", "Speeches")
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertTrue(set.stdout.contains("caption of IMG_0001.JPG set: goes to gallery"), set.stdout)
+        let listed = try harness.relay("review", "list")
+        XCTAssertTrue(listed.stdout.contains("“Speeches”"), "relay review list shows it: \(listed.stdout)")
         let tooLong = try harness.relay("review", "caption", "IMG_0001.JPG", "x", "--title", "a\nb")
         XCTAssertEqual(tooLong.status, 2, "a title with a line break is refused: \(tooLong.stdout)")
         XCTAssertTrue(tooLong.stderr.contains("a title is one line"), tooLong.stderr)
