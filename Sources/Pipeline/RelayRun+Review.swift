@@ -16,11 +16,6 @@ public struct RunReview: Sendable {
     /// Whether one of them sends photos selected in the camera.
     public let selects: Bool
 
-    /// The photos held for at least one destination, oldest first, with the labels holding each.
-    public func held() -> [(entry: SpoolEntry, destinations: [String])] {
-        spool.heldPhotos()
-    }
-
     /// The photos on the editor's desk, oldest first: held, or decided and still in the spool,
     /// and those approved within the last two minutes that were sent and left it.
     public func desk() -> [DeskPhoto] {
