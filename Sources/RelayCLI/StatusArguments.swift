@@ -82,7 +82,7 @@ enum StatusArguments {
         guard let server else { return }
         let run = relayRun.review
         var desk = ReviewDesk(
-            held: { run.desk().map { deskPhoto($0, caption: run.caption(of: $0.entry.id)) } },
+            photos: { run.desk().map { deskPhoto($0, caption: run.caption(of: $0.entry.id)) } },
             version: { run.version }, decide: { ids, kind, by in try run.decide(ids, kind, by: by) },
             file: { run.file($0) })
         desk.pictures = { run.pictures($0).map { ReviewDesk.Pictures(original: $0.original, renditions: $0.renditions) } }

@@ -3,10 +3,10 @@ import RelayCore
 import RunEvents
 
 /// What the editor's page reads and changes, handed to the status server by the run once it has
-/// opened its spool: the photos held for review, a number that changes with them, decisions, and
+/// opened its spool: the photos on the desk, a number that changes with them, decisions, captions, and
 /// each photo's file for its thumbnail. Closures, so that the page knows nothing of the pipeline.
 public struct ReviewDesk: Sendable {
-    /// A held photo as the page lists it.
+    /// A photo on the desk as the page lists it.
     public struct Photo: Sendable, Equatable, Encodable {
         public var id: String
         public var name: String
@@ -49,7 +49,7 @@ public struct ReviewDesk: Sendable {
     }
 
     /// The photos on the desk (held, or decided and still in the spool), oldest first.
-    public var held: @Sendable () -> [Photo]
+    public var photos: @Sendable () -> [Photo]
     /// Changes whenever the held photos change or a decision is applied.
     public var version: @Sendable () -> Int
     /// Records `kind` on each photo of `ids` (synced before it returns) and applies it; returns
@@ -77,11 +77,11 @@ public struct ReviewDesk: Sendable {
     }
 
     public init(
-        held: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,
+        photos: @escaping @Sendable () -> [Photo], version: @escaping @Sendable () -> Int,
         decide: @escaping @Sendable (_ ids: [String], _ kind: ReviewDecision.Kind, _ by: String) throws -> [String: ReviewOutcome],
         file: @escaping @Sendable (_ id: String) -> URL?, pictures: @escaping @Sendable (_ id: String) -> Pictures? = { _ in nil }
     ) {
-        self.held = held
+        self.photos = photos
         self.version = version
         self.decide = decide
         self.file = file

@@ -73,7 +73,7 @@ struct ReviewRouter: Sendable {
         }
         let filter: ReviewFilter
         do { filter = try ReviewFilter(arguments: request.arguments) } catch { return .json(400, ["error": error.sentence]) }
-        let all = desk.held()
+        let all = desk.photos()
         let shown = all.filter(filter.matches)
         let offset = max(0, request.arguments["offset"].flatMap(Int.init) ?? 0)
         let limit = min(Self.pageLimit, max(1, request.arguments["limit"].flatMap(Int.init) ?? 60))

@@ -32,7 +32,7 @@ struct WallPinRoute: Sendable {
         }
         let file = open(url.path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return .json(404, ["error": "no photo \(asked.id) in the spool: it has just left it"]) }
-        let held = desk.held().first { $0.id == asked.id }
+        let held = desk.photos().first { $0.id == asked.id }
         let name = held?.name ?? url.lastPathComponent
         let photographer = held?.photographer ?? wall.photographer(of: asked.id)
         guard wall.pin(id: asked.id, name: name, photographer: photographer, file: file) else {

@@ -52,7 +52,7 @@ import Testing
             let folder = folder
             server.attach(
                 ReviewDesk(
-                    held: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in nil },
+                    photos: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in nil },
                     pictures: { id in
                         id == "p1"
                             ? ReviewDesk.Pictures(
@@ -158,7 +158,7 @@ import Testing
         let holding = held.wait { $0.holding ? .ready(true) : Date() >= deadline ? .ready(false) : .until(deadline) }
         try #require(holding, "the delivery holds the pool's one slot")
         let desk = ReviewDesk(
-            held: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in URL(fileURLWithPath: "/dev/null") })
+            photos: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in URL(fileURLWithPath: "/dev/null") })
         let answer = ReviewRouter(token: "editor").respond(
             to: StatusRequest(
                 method: "GET", path: "/review/crop/p1.jpg", tokenParameter: "editor",
@@ -173,7 +173,7 @@ import Testing
             to: StatusRequest(
                 method: "GET", path: "/review/crop/p1.jpg", tokenParameter: "editor",
                 arguments: ["x": "0.5", "y": "0.5", "w": "64", "h": "64"]),
-            desk: ReviewDesk(held: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in photo }), thumbnails: nil,
+            desk: ReviewDesk(photos: { [] }, version: { 1 }, decide: { _, _, _ in [:] }, file: { _ in photo }), thumbnails: nil,
             loupe: LoupePictures(pool: pool))
         #expect(busy.status == 503)
         #expect(busy.headers["Retry-After"] == "1")

@@ -26,7 +26,7 @@ import Testing
 
         var desk: ReviewDesk {
             ReviewDesk(
-                held: { self.state.withLockedValue(\.photos) }, version: { self.state.withLockedValue(\.version) },
+                photos: { self.state.withLockedValue(\.photos) }, version: { self.state.withLockedValue(\.version) },
                 decide: { ids, kind, by in
                     self.state.withLockedValue { state in
                         state.decisions.append((ids, kind, by))

@@ -22,7 +22,7 @@ import Testing
     /// A desk holding `photos` (id → file), each shot by anna.
     func desk(_ photos: [String: URL]) -> ReviewDesk {
         ReviewDesk(
-            held: {
+            photos: {
                 photos.keys.sorted().map {
                     ReviewDesk.Photo(
                         id: $0, name: "IMG_\($0).JPG", source: "test", capturedAt: Date(timeIntervalSince1970: 0), heldFor: ["gallery"],
