@@ -1,7 +1,8 @@
 /// The editor's page's loupe (issue 50): one photo full screen, fitted, in a picture made for
 /// this screen (`review/view/ID.jpg?w=&dpr=`, the next one fetched ahead); swipe or ←/→ steps
 /// through the photos listed; a double tap or Z shows a crop of the original at 100 % around
-/// that point (`review/crop/ID.jpg`, one photo pixel per device pixel); A, R, U decide and move
+/// that point (`review/crop/ID.jpg`, one photo pixel per device pixel), which a drag moves
+/// about the photo (a swipe steps only while not zoomed); A, R, U decide and move
 /// on; P pins the photo to the venue wall; the caption and title are written under the photo and
 /// saved (`review/caption`) with Save, Ctrl+Enter, or on leaving the photo, so nothing written is
 /// lost by stepping on. Marks `loupe-open`, `loupe-shown`, `crop-asked` and `crop-shown` time it.
@@ -225,6 +226,7 @@ enum ReviewLoupeHTML {
 
         function unzoom() {
           zoomed = false;
+          cropAt = null;
           stage.classList.remove("zoomed");
           $("loupe-crop").hidden = true;
           delete $("loupe-crop").dataset.shown;
@@ -243,26 +245,55 @@ enum ReviewLoupeHTML {
 
         function toggleZoom(x, y) {
           if (zoomed) return unzoom();
-          const id = loupeId, ratio = window.devicePixelRatio || 1, box = stage.getBoundingClientRect();
-          const [fx, fy] = x === undefined ? [0.5, 0.5] : fractionAt(x, y);
-          const crop = $("loupe-crop");
           zoomed = true;
           stage.classList.add("zoomed");
+          showCrop(...(x === undefined ? [0.5, 0.5] : fractionAt(x, y)));
+        }
+
+        // The 100 % view centred on (fx, fy), fractions of the upright photo. Fetched rather than
+        // set as a source, to read where the crop lies in the photo: a drag then pans from there.
+        let cropAt = null;
+        async function showCrop(fx, fy) {
+          const id = loupeId, ratio = window.devicePixelRatio || 1, box = stage.getBoundingClientRect();
+          const crop = $("loupe-crop");
           performance.mark("crop-asked");
           $("loupe-wait").textContent = "100 %…";
           $("loupe-wait").hidden = false;
-          crop.onload = () => {
-            if (!zoomed || loupeId !== id) return;
-            crop.style.width = crop.naturalWidth / ratio + "px";
-            crop.style.height = crop.naturalHeight / ratio + "px";
-            crop.hidden = false;
-            crop.dataset.shown = id;
-            performance.mark("crop-shown");
-            $("loupe-wait").hidden = true;
-          };
-          crop.onerror = () => { if (loupeId === id) $("loupe-wait").textContent = "the 100 % view cannot be made for this photo"; };
-          crop.src = withToken("review/crop/" + id + ".jpg?x=" + fx.toFixed(4) + "&y=" + fy.toFixed(4)
-            + "&w=" + Math.round(box.width * ratio) + "&h=" + Math.round(box.height * ratio));
+          try {
+            const response = await fetch(withToken("review/crop/" + id + ".jpg?x=" + fx.toFixed(4) + "&y=" + fy.toFixed(4)
+              + "&w=" + Math.round(box.width * ratio) + "&h=" + Math.round(box.height * ratio)), { headers });
+            if (!response.ok) throw new Error((await response.json()).error || "HTTP " + response.status);
+            const number = (name) => +response.headers.get(name);
+            const at = { left: number("X-Crop-Left"), top: number("X-Crop-Top"), width: number("X-Crop-Width"),
+              height: number("X-Crop-Height"), photoWidth: number("X-Original-Width"), photoHeight: number("X-Original-Height") };
+            const url = URL.createObjectURL(await response.blob());
+            crop.onload = () => {
+              URL.revokeObjectURL(url);
+              if (!zoomed || loupeId !== id) return;
+              cropAt = at;
+              crop.style.width = crop.naturalWidth / ratio + "px";
+              crop.style.height = crop.naturalHeight / ratio + "px";
+              crop.hidden = false;
+              crop.dataset.shown = id;
+              crop.dataset.left = at.left;
+              crop.dataset.top = at.top;
+              performance.mark("crop-shown");
+              $("loupe-wait").hidden = true;
+            };
+            crop.src = url;
+          } catch (error) {
+            if (loupeId === id) $("loupe-wait").textContent = "the 100 % view cannot be made: " + error.message;
+          }
+        }
+
+        // A drag on the 100 % view moves it: the photo follows the finger, one photo pixel per device pixel.
+        function pan(dx, dy) {
+          if (!cropAt || !cropAt.photoWidth) return;
+          const ratio = window.devicePixelRatio || 1;
+          const x = (cropAt.left + cropAt.width / 2 - dx * ratio) / cropAt.photoWidth;
+          const y = (cropAt.top + cropAt.height / 2 - dy * ratio) / cropAt.photoHeight;
+          const clamp = (v) => Math.min(1, Math.max(0, v));
+          showCrop(clamp(x), clamp(y));
         }
 
         stage.addEventListener("touchstart", (event) => {
@@ -272,6 +303,11 @@ enum ReviewLoupeHTML {
           if (!touchStart) return;
           const touch = event.changedTouches[0], dx = touch.clientX - touchStart.x, dy = touch.clientY - touchStart.y;
           touchStart = null;
+          if (zoomed && (Math.abs(dx) > 12 || Math.abs(dy) > 12)) {
+            lastTap = 0;
+            event.preventDefault();
+            return pan(dx, dy);
+          }
           if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) {
             lastTap = 0;
             event.preventDefault();
@@ -289,6 +325,14 @@ enum ReviewLoupeHTML {
         });
         stage.addEventListener("dblclick", (event) => toggleZoom(event.clientX, event.clientY));
         stage.addEventListener("mousemove", (event) => { pointer = [event.clientX, event.clientY]; });
+        let dragFrom = null;
+        stage.addEventListener("mousedown", (event) => { if (zoomed) dragFrom = [event.clientX, event.clientY]; });
+        stage.addEventListener("mouseup", (event) => {
+          if (!dragFrom) return;
+          const [dx, dy] = [event.clientX - dragFrom[0], event.clientY - dragFrom[1]];
+          dragFrom = null;
+          if (Math.abs(dx) > 4 || Math.abs(dy) > 4) pan(dx, dy);
+        });
         stage.addEventListener("mouseleave", () => { pointer = null; });
 
         $("l-close").onclick = () => closeLoupe();

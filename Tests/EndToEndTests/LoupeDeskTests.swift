@@ -110,6 +110,17 @@ final class LoupeDeskTests: XCTestCase {
                 "label": "crop",
             ],
             ["screenshot": "\(shots)/loupe-zoom.png"],
+            // Zoomed, a swipe drags the 100 % view about the photo instead of stepping.
+            ["eval": "window.__left = document.getElementById('loupe-crop').dataset.left"],
+            ["swipe": "left", "on": "#loupe-stage"],
+            [
+                "wait": "document.getElementById('loupe-crop').dataset.left !== window.__left", "label": "panned",
+                "timeout": 15,
+            ],
+            [
+                "eval": "[document.body.dataset.loupe, +document.getElementById('loupe-crop').dataset.left > +window.__left].join()",
+                "label": "panned right",
+            ],
             ["key": "z"],
             ["wait": "document.getElementById('loupe-crop').hidden", "label": "unzoomed"],
             ["type": "#caption", "text": "The first dance"],
@@ -141,6 +152,8 @@ final class LoupeDeskTests: XCTestCase {
         XCTAssertEqual(shown?["pinned"] as? String, ids[1], "P pinned the photo to the wall")
         let pictures = shown?["pictures"] as? [[String: Any]]
         XCTAssertEqual(pictures?.first { $0["id"] as? String == ids[1] }?["caption"] as? String, "The first dance", "with its caption")
+        XCTAssertEqual(
+            played["panned right"]?.value, .text("\(ids[1]),true"), "the same photo, its view moved right with the finger's leftward drag")
         XCTAssertEqual(played["said"]?.value, .text("saved · goes to gallery; already sent to backup: nothing changes there"))
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 30) { (try? gallery.photos().map(\.name)) == ["IMG_0002.JPG"] || !relay.isRunning }, relay.stderr)
