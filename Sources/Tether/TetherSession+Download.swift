@@ -154,13 +154,19 @@ extension TetherSession {
         let object = downloaded.candidate.object
         let name = object.info.filename
         let entry: SpoolEntry
+        var reported = false
         do {
-            entry = try context.spool.commit(downloaded.incoming) { [memory] entry in
+            entry = try context.spool.commit(downloaded.incoming) { [memory, context] entry in
                 do {
                     try memory.seen.record(object.seenKeys)
                 } catch {
                     memory.unrecorded += object.seenKeys
                 }
+                // Said before the photo can be delivered, while its file is there for the pages'
+                // pictures to open: a gallery that had it all as it downloaded may finish it, and
+                // the spool remove it, within the commit.
+                context.report.spooled(entry, in: context.spool)
+                reported = true
             }
         } catch {
             pauseDownloads(downloaded.candidate, because: error)
@@ -169,7 +175,8 @@ extension TetherSession {
         if dialect.reusesHandles { known[object.handle] = nil }
         noteTaken(object, id: entry.id, selection: entry.selection)
         memory.announcedUnlisted[object.handle] = nil
-        context.report.spooled(entry, in: context.spool)
+        // A photo already in the spool (this download dropped) is said as before.
+        if !reported { context.report.spooled(entry, in: context.spool) }
         return true
     }
 
