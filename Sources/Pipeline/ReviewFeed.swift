@@ -224,21 +224,7 @@ final class ReviewFeed: Sendable {
         try journal.append([decision])
         captions.withLockedValue { $0.apply([decision]) }
         events.wake(.files)
-        return Self.outcome(of: legs)
-    }
-
-    /// Which destinations a caption set now reaches.
-    static func outcome(of legs: [(label: String, state: Leg.State)]) -> CaptionOutcome {
-        var outcome = CaptionOutcome()
-        for (label, state) in legs {
-            switch state {
-            case .delivered, .failed: outcome.alreadySent.append(label)
-            case .inFlight: outcome.beingSent.append(label)
-            case .queued, .held, .waiting: outcome.goesTo.append(label)
-            case .rejected: break
-            }
-        }
-        return outcome
+        return CaptionOutcome(legs)
     }
 
     /// Hands `sink` each photo an approval sends, with who shot it and its file open (the sink

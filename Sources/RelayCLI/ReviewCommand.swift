@@ -92,14 +92,9 @@ enum ReviewCommand {
         }
         try home.createIfNeeded()
         try ReviewJournal(home: home).append([ReviewDecision(photo: photo.entry.id, caption: caption, by: "relay review")])
-        var outcome = CaptionOutcome()
-        for progress in (photo.entry.destinations ?? [:]).values.sorted(by: { $0.label < $1.label }) {
-            switch progress.state {
-            case .delivered, .failed: outcome.alreadySent.append(progress.label)
-            case .queued: outcome.goesTo.append(progress.label)
-            case .rejected: break
-            }
-        }
+        let now = Date()
+        let outcome = CaptionOutcome(
+            (photo.entry.destinations ?? [:]).values.sorted { $0.label < $1.label }.map { ($0.label, Leg($0).state(at: now)) })
         print("caption of \(photo.entry.uploadName) \(caption.isEmpty ? "cleared" : "set"): \(outcome.sentence)")
     }
 

@@ -93,3 +93,19 @@ extension Spool {
         return decisions
     }
 }
+
+extension CaptionOutcome {
+    /// Which of `legs` a caption set now reaches: those not sent yet; those sent (or failed for
+    /// good) or being sent keep what they had.
+    public init(_ legs: [(label: String, state: Leg.State)]) {
+        self.init()
+        for (label, state) in legs {
+            switch state {
+            case .delivered, .failed: alreadySent.append(label)
+            case .inFlight: beingSent.append(label)
+            case .queued, .held, .waiting: goesTo.append(label)
+            case .rejected: break
+            }
+        }
+    }
+}
