@@ -7,20 +7,8 @@ import XCTest
 /// /review/caption) and with `relay review caption`, read back from what each gallery received
 /// by exiftool, as the gallery's software would.
 final class CaptionDeskTests: XCTestCase {
-    private struct Listed: Decodable {
-        var total: Int?
-        var photos: [Photo]?
-        struct Photo: Decodable {
-            var id: String
-            var name: String
-            var caption: String?
-            var title: String?
-        }
-    }
-
-    private func list(_ port: Int) throws -> Listed {
-        let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review.json?token=editor-secret")
-        return try JSONDecoder().decode(Listed.self, from: answer.body)
+    private func list(_ port: Int) throws -> ReviewList {
+        try ReviewList.get(port)
     }
 
     private func caption(_ port: Int, _ body: [String: String]) throws -> (status: Int, answer: [String: Any]) {
@@ -88,9 +76,8 @@ final class CaptionDeskTests: XCTestCase {
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) == 3 || !relay.isRunning }, relay.stderr)
         // Sent, and gone from the spool: still on the desk's "approved" filter for two minutes.
         XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? harness.status().queued.count) ?? -1) == 0 })
-        let approved = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review.json?token=editor-secret&state=approved")
         XCTAssertEqual(
-            try JSONDecoder().decode(Listed.self, from: approved.body).photos?.map(\.name),
+            try ReviewList.get(port, "state=approved").photos?.map(\.name),
             ["IMG_0003.JPG", "IMG_0002.JPG", "IMG_0001.JPG"])
         XCTAssertEqual(try list(port).total, 0, "none undecided")
         XCTAssertEqual(relay.stop(signal: SIGTERM, timeout: 30), 0, relay.stderr)

@@ -37,18 +37,8 @@ final class LoupeDeskTests: XCTestCase {
         }
     }
 
-    private struct Listed: Decodable {
-        var total: Int?
-        var photos: [Photo]?
-        struct Photo: Decodable {
-            var id: String
-            var name: String
-        }
-    }
-
-    private func list(_ port: Int) throws -> Listed {
-        let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: "/review.json?token=editor-secret")
-        return try JSONDecoder().decode(Listed.self, from: answer.body)
+    private func list(_ port: Int) throws -> ReviewList {
+        try ReviewList.get(port)
     }
 
     /// Plays `steps` on the page; the steps by label.

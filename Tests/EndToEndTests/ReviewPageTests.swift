@@ -7,25 +7,8 @@ import XCTest
 /// page, two editors deciding over plain HTTP at once, the page rendered by headless Chromium,
 /// photos from the hot folder reaching real galleries.
 final class ReviewPageTests: XCTestCase {
-    private struct Listed: Decodable {
-        var version: Int
-        var unchanged: Bool
-        var total: Int?
-        var photos: [Photo]?
-
-        struct Photo: Decodable {
-            var id: String
-            var name: String
-        }
-    }
-
-    private func list(_ port: Int, since: Int? = nil) throws -> Listed {
-        let path = "/review.json?token=editor-secret" + (since.map { "&since=\($0)" } ?? "")
-        let answer = try RawHTTP.get(host: "127.0.0.1", port: port, path: path)
-        guard answer.status == 200 else {
-            throw HarnessError.command("GET \(path): HTTP \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
-        }
-        return try JSONDecoder().decode(Listed.self, from: answer.body)
+    private func list(_ port: Int, since: Int? = nil) throws -> ReviewList {
+        try ReviewList.get(port, since.map { "since=\($0)" } ?? "")
     }
 
     private static func decide(_ port: Int, _ ids: [String], _ decision: String, token: String = "editor-secret") throws -> RawHTTP.Response
