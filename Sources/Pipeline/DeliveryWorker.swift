@@ -107,7 +107,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
         }
         item.prefix = stamped?.prefix
         let photo = entry.photoRef
-        let report = destination.deliver(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
+        let report = destination.deliverAskingFirst(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
             c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))
         }
         c.gate.record(report, probe: probing)

@@ -86,6 +86,10 @@ public protocol Destination: AnyObject {
     /// `progress` hears the bytes sent so far, at most twice a second.
     func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport
 
+    /// Asked before a re-send: whether an earlier attempt of `item` landed though its answer
+    /// was lost (a slug, a checksum, a HEAD, a PROPFIND, a file's size). `.unknowable` by default.
+    func probe(_ item: DeliveryItem) -> EarlierAttempt
+
     /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.
     func location(of item: DeliveryItem) -> String
 

@@ -1,0 +1,61 @@
+import RelayCore
+import Uploader
+import XCTest
+
+/// `deliverAskingFirst`: which attempts ask the destination, and what each answer does.
+final class EarlierAttemptTests: XCTestCase {
+    /// A destination that answers the probe as told and counts what it is asked.
+    private final class Answering: Destination {
+        let answer: EarlierAttempt
+        var probes = 0
+        var sends = 0
+        init(_ answer: EarlierAttempt) { self.answer = answer }
+        var acceptsGrowingFiles: Bool { false }
+        func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport {
+            sends += 1
+            return DeliveryReport(decision: .delivered, evidence: .reachable, statusCode: 201, answer: "HTTP 201")
+        }
+        func probe(_ item: DeliveryItem) -> EarlierAttempt {
+            probes += 1
+            return answer
+        }
+        func location(of item: DeliveryItem) -> String { item.name }
+        func deliverSet(manifest: String, marker: String, session: String) -> DeliveryReport? { nil }
+        func summary(of item: DeliveryItem) -> String { item.name }
+    }
+
+    private let item = DeliveryItem(
+        filePath: "/nonexistent/IMG_0001.JPG", name: "IMG_0001.JPG", key: "key-1", contentType: "image/jpeg",
+        template: PathTemplate.Values(
+            name: "IMG_0001.JPG", capturedAt: Date(timeIntervalSince1970: 0), camera: "", serial: "", sequence: 1, run: "day"))
+
+    func testAFirstAttemptSendsWithoutAsking() {
+        let destination = Answering(.landed(answer: "found"))
+        let report = destination.deliverAskingFirst(item, growing: nil, attempt: 0, progress: nil)
+        XCTAssertEqual(report.statusCode, 201)
+        XCTAssertEqual([destination.probes, destination.sends], [0, 1])
+    }
+
+    func testAReSendThatFindsThePhotoIsDeliveredWithoutSending() {
+        let destination = Answering(.landed(answer: "attachment 42, by its slug"))
+        let report = destination.deliverAskingFirst(item, growing: nil, attempt: 2, progress: nil)
+        XCTAssertEqual(report.decision, .delivered)
+        XCTAssertEqual(report.answer, "already there: attachment 42, by its slug")
+        XCTAssertEqual([destination.probes, destination.sends], [1, 0])
+    }
+
+    func testAReSendThatDoesNotFindItSends() {
+        for answer in [EarlierAttempt.absent, .unknowable] {
+            let destination = Answering(answer)
+            XCTAssertEqual(destination.deliverAskingFirst(item, growing: nil, attempt: 1, progress: nil).statusCode, 201)
+            XCTAssertEqual([destination.probes, destination.sends], [1, 1], "\(answer)")
+        }
+    }
+
+    func testAnUnansweredQuestionSettlesTheAttemptWithoutSending() {
+        let failed = DeliveryReport(decision: .retry(after: 3), evidence: .unreachable, problem: "connection refused")
+        let destination = Answering(.unanswered(failed))
+        XCTAssertEqual(destination.deliverAskingFirst(item, growing: nil, attempt: 1, progress: nil), failed)
+        XCTAssertEqual([destination.probes, destination.sends], [1, 0])
+    }
+}
