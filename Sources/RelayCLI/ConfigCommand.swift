@@ -189,6 +189,7 @@ enum ConfigCommand {
             return stored
         }
         print("saved and selected config \(describe(saved))" + (saved.note.isEmpty ? "" : " (\(saved.note))"))
+        for warning in Destinations.warnings(saved) { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 
     private static func list(_ arguments: [String], store: ConfigStore) throws {

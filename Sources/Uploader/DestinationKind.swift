@@ -24,6 +24,9 @@ public protocol DestinationKind {
     /// Whether an upload may start while the photo is still downloading (its body's length is
     /// known up front but not its content, so a kind that sends a checksum cannot).
     static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool
+    /// What the user should know about a valid config before relay uses it (a password that
+    /// would travel in clear over `wp://`), said by `relay config add`.
+    static func warnings(_ config: RequestConfig) -> [String]
 }
 
 extension DestinationKind {
@@ -32,6 +35,8 @@ extension DestinationKind {
     public static func target(of config: RequestConfig) -> String { config.url }
 
     public static func acceptsGrowingFiles(_ config: RequestConfig) -> Bool { false }
+
+    public static func warnings(_ config: RequestConfig) -> [String] { [] }
 }
 
 /// One config field of a destination kind: its JSON name, its form (which decides how it is

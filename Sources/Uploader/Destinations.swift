@@ -115,6 +115,11 @@ public enum Destinations {
         return config.redactingSecrets(options: Set(secret))
     }
 
+    /// What the user should know about a valid config (its kind's warnings).
+    public static func warnings(_ config: RequestConfig) -> [String] {
+        (try? kind(of: config))?.warnings(config) ?? []
+    }
+
     /// Where a config sends, as lists show it.
     public static func target(of config: RequestConfig) -> String {
         (try? kind(of: config))?.target(of: config) ?? config.url
