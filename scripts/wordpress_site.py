@@ -3,10 +3,11 @@
 
     python3 scripts/wordpress_site.py [--port 0] [--upload-max 1M] [--post-max 8M]
                                       [--permalinks pretty|plain] [--folder blog] [--workers 4]
+                                      [--no-image-sizes] [--keep] [--dir DIR]
 
 Built from Debian's own packages and touching no system configuration: `wordpress` (the files
 in /usr/share/wordpress, copied into a fresh folder with a wp-config.php of their own, so that
-Debian's /etc/wordpress/config-HOST.php is never read), `mariadb-server` (a private mariadbd
+Debian's /etc/wordpress/config-HOST.php is never read), `mariadb-server-core` (a private mariadbd
 on a Unix socket in that folder, no TCP port, its data in that folder) and `php-mysql` with
 PHP's built-in server (`php -S 127.0.0.1:PORT`, with a router that does what WordPress's
 .htaccess does for Apache). The site is installed without a browser (wp_install() from a PHP
@@ -19,25 +20,64 @@ photos to. Once the site answers, one JSON line is printed:
      "upload_max_filesize": "1M", "post_max_size": "8M", "version": "6.1.9", "seconds": 3.1}
 
 `rest_root` is read from the site's own `Link: <...>; rel="https://api.w.org/"` header, as a
-client finds it (`.../?rest_route=/` with plain permalinks). The site runs until this process
-gets SIGTERM, SIGINT or SIGHUP, or its parent process ends (looked at once a second); then
-PHP and MariaDB are ended and the folder is removed (--keep leaves it). PHP and MariaDB are
-also killed by the kernel if this process is killed outright (PR_SET_PDEATHSIG; PHP's own
-workers get SIGTERM when their master dies, PHP's php_cli_server_worker_install_pdeathsig).
+client finds it (`.../index.php?rest_route=/` with plain permalinks). The site runs until this
+process gets SIGTERM, SIGINT or SIGHUP, or its parent process ends (looked at once a second);
+then PHP and MariaDB are ended and the folder is removed (--keep leaves it). If this process is
+killed outright, the kernel kills PHP's master and MariaDB (PR_SET_PDEATHSIG) and a watchdog
+shell kills the rest, PHP's workers included (PHP 8.2's workers outlive their master), and
+removes the folder: see Site.start_watchdog.
 
-Facts from WordPress's source (6.1.9, Debian's /usr/share/wordpress) this relies on:
-- Application Passwords work over plain http only when wp_is_application_passwords_supported()
-  is true, `is_ssl() || 'local' === wp_get_environment_type()` (wp-includes/user.php), so
-  wp-config.php defines WP_ENVIRONMENT_TYPE as 'local' (read by wp_get_environment_type(),
-  wp-includes/load.php). No filter, no plugin.
-- WP_Application_Passwords::create_new_application_password($user_id, array('name' => ...))
-  (wp-includes/class-wp-application-passwords.php) returns array($password, $item); the
-  password is 24 characters, shown chunked in fours as WordPress's own screen does.
+Facts from WordPress's source (6.1.9 as Debian ships it, /usr/share/wordpress) and from trying
+it here with curl, for relay's WordPress destination:
+- Application Passwords over plain http: wp_is_application_passwords_supported() is
+  `is_ssl() || 'local' === wp_get_environment_type()` (wp-includes/user.php:4901), filtered by
+  wp_is_application_passwords_available (user.php:4915); wp_get_environment_type() reads the
+  WP_ENVIRONMENT_TYPE constant (wp-includes/load.php:230). So wp-config.php here defines it as
+  'local': no filter, no plugin. The password is made with
+  WP_Application_Passwords::create_new_application_password($user_id, array('name' => ...))
+  (wp-includes/class-wp-application-passwords.php:74; 24 characters, PW_LENGTH at line 42) and
+  printed chunked by chunk_password() (line 409); WordPress strips anything non-alphanumeric
+  before checking it (user.php, wp_authenticate_application_password, line 316 on).
+- A wrong password or an unknown user is NOT answered `incorrect_password`: WP->init() determines
+  the user before REST_REQUEST is defined (wp-includes/class-wp.php:650), so the Application
+  Password is only tried again from rest_cookie_check_errors (rest-api.php:1036, priority 100),
+  after rest_application_password_check_errors (rest-api.php:1154, priority 90) has looked. The
+  answer is the endpoint's own 401: POST /wp/v2/media gives {"code":"rest_cannot_create",
+  "message":"Sorry, you are not allowed to create posts as this user.","data":{"status":401}};
+  GET /wp/v2/users/me gives "rest_not_logged_in" (401). Seen with a mu-plugin's backtrace.
+- Raw-body uploads (the bytes as the body, `Content-Disposition: attachment; filename="…"`,
+  WP_REST_Attachments_Controller::upload_from_data, rest-api/endpoints/
+  class-wp-rest-attachments-controller.php:975) are NOT limited by upload_max_filesize nor by
+  post_max_size on PHP 8.2: PHP only warns ("PHP Request Startup: POST Content-Length of N bytes
+  exceeds the limit of M bytes") and php://input still holds the whole body; seen with php -S
+  and with Apache's mod_php (libphp8.2) alike. A 4 MB photo was stored with upload_max_filesize
+  1M and post_max_size 2M. (With display_errors on, that warning would come before the JSON.)
+  Only multipart uploads ($_FILES, upload_from_file, line 1186) are limited: over
+  upload_max_filesize, 500 {"code":"rest_upload_unknown_error","message":"The uploaded file
+  exceeds the upload_max_filesize directive in php.ini."}; over post_max_size PHP drops the body,
+  and the answer is 400 {"code":"rest_upload_no_content_disposition","message":"No
+  Content-Disposition supplied."}. wp_max_upload_size() (wp-includes/media.php:3839) is not in
+  core 6.1's REST API (only the block editor's settings, block-editor.php:231).
+- Content-MD5 on an upload is checked: a mismatch is 412 rest_upload_hash_mismatch (line 1017).
+- `slug` and `post` can be given in the query string of POST /wp/v2/media; the slug is kept
+  as given (relay-abc123), and `GET /wp/v2/media?slug=…` finds it ([] when none). A second upload
+  with the same slug is NOT refused: wp_unique_post_slug (wp-includes/post.php:4985) makes it
+  `…-2`. So the slug is for the probe before a re-send, not a guard by itself.
+- Through scripts/cut_answer_proxy.py (the 201 cut): the attachment was stored and attached
+  (`post` = the post's id), and the slug look-up found it afterwards.
+- Uploading to a post that does not exist (`?post=9999`) is 403 {"code":"rest_cannot_edit",
+  "message":"Sorry, you are not allowed to upload media to this post."} (line 133), not 404;
+  GET /wp/v2/posts/9999 is 404 rest_post_invalid_id: ask for the post first to say "no such post".
+- Posts have no ETag and no If-Match (class-wp-rest-posts-controller.php, class-wp-rest-server.php):
+  two writers of one post's content overwrite each other; relay must keep one writer per post.
+- The REST root is `…/wp-json/` with pretty permalinks and `…/index.php?rest_route=/` with plain
+  ones (get_rest_url, rest-api.php:449, lines 468-474 add index.php), in the site's
+  `Link: <…>; rel="https://api.w.org/"` header (rest_output_link_header, rest-api.php:1001).
+  Routes then go after `rest_route=/` and further queries join with `&`.
+- Timings here (2 cores, tmpfs): start-up 1.9-2.9 s (4.1 s with the folder on a disk);
+  a 640x480 JPEG uploaded in 0.04-0.11 s; 20 of them, 4 at once, 1.6 s; a 24 MP JPEG 4.5 s with
+  WordPress's smaller copies, 0.08 s without (--no-image-sizes); SIGTERM to gone 0.13 s.
 
-State (branch wordpress-peer): works, tried by hand with curl on Debian 12 (WordPress 6.1.9,
-MariaDB 10.11, PHP 8.2): starts in 1.9-3 s on tmpfs, uploads, slug look-ups, pretty and plain
-permalinks, a site in a folder; stopped by SIGTERM in 0.13 s; nothing left behind after a
-SIGKILL of this script or of its parent (a watchdog shell, see start_watchdog).
 """
 
 import argparse
