@@ -20,8 +20,8 @@ import RelayCore
 public final class HTTPUploadClient {
     /// Give this to another thread to abort the transfer in flight (and all later ones).
     public let cancellation: UploadCancellation
-    private let curl: CurlHandle
-    private var handle: UnsafeMutableRawPointer { curl.pointer }
+    let curl: CurlHandle
+    var handle: UnsafeMutableRawPointer { curl.pointer }
 
     public init(cancellation: UploadCancellation = UploadCancellation()) throws(UploadTransportError) {
         curl = try CurlHandle()
@@ -75,7 +75,7 @@ public final class HTTPUploadClient {
         }
         let state = TransferState(
             cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing, prefix: request.prefix,
-            progress: photoProgress)
+            progress: photoProgress, keptBody: max(TransferState.bodyLimit, request.keptAnswer))
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }
@@ -104,14 +104,7 @@ public final class HTTPUploadClient {
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
 
-        set(curl.reset())
-        set(relay_easy_setopt_string(handle, CURLOPT_URL, plan.url))
-        set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        set(relay_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
-        set(relay_easy_setopt_string(handle, CURLOPT_USERAGENT, "relay"))
-        set(relay_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
-        set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeoutSeconds)))
+        set(start(url: plan.url, headers: headerList, connectTimeout: request.connectTimeoutSeconds, userData: userData))
         if asksFirst {
             set(relay_easy_setopt_long(handle, CURLOPT_EXPECT_100_TIMEOUT_MS, 300))
         }
@@ -133,26 +126,6 @@ public final class HTTPUploadClient {
         if let rate = request.maxBytesPerSecond, rate > 0 {
             set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
         }
-
-        set(curl.abortWhenCancelled(userData))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
-        set(
-            relay_easy_setopt_write_function(handle) { data, size, count, userData in
-                let total = size &* count
-                guard let data, let userData else { return total }
-                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-                state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
-                return total
-            })
-        set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
-        set(
-            relay_easy_setopt_header_function(handle) { data, size, count, userData in
-                let total = size &* count
-                guard let data, let userData else { return total }
-                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-                state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
-                return total
-            })
 
         switch plan.body {
         case .none:
@@ -206,14 +179,51 @@ public final class HTTPUploadClient {
             if !state.gaveUpReading, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
                 (200...299).contains(status)
             {
-                return .success(response(state: state))
+                return .success(response(state: state, keeping: request.keptAnswer))
             }
             return .failure(error(for: code, state: state, path: request.filePath))
         }
-        return .success(response(state: state))
+        return .success(response(state: state, keeping: request.keptAnswer))
     }
 
-    private func error(for code: CURLcode, state: TransferState, path: String) -> UploadTransportError {
+    /// The options every HTTP request of this client has: a fresh transfer to `url` over http or
+    /// https, the header lines, the timeouts, the cancellation, and the answer collected into the
+    /// `TransferState` behind `userData`.
+    func start(
+        url: String, headers: UnsafeMutablePointer<curl_slist>?, connectTimeout: Double, userData: UnsafeMutableRawPointer
+    ) -> CURLcode {
+        var code = curl.reset()
+        func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
+        set(relay_easy_setopt_string(handle, CURLOPT_URL, url))
+        set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(relay_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        set(relay_easy_setopt_string(handle, CURLOPT_USERAGENT, "relay"))
+        set(relay_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headers))
+        set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout)))
+        set(curl.abortWhenCancelled(userData))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userData))
+        set(
+            relay_easy_setopt_write_function(handle) { data, size, count, userData in
+                let total = size &* count
+                guard let data, let userData else { return total }
+                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
+                return total
+            })
+        set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
+        set(
+            relay_easy_setopt_header_function(handle) { data, size, count, userData in
+                let total = size &* count
+                guard let data, let userData else { return total }
+                let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
+                state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
+                return total
+            })
+        return code
+    }
+
+    func error(for code: CURLcode, state: TransferState, path: String) -> UploadTransportError {
         if let growthFailure = state.growthFailure {
             return UploadTransportError(category: .sourceIncomplete, curlCode: Int(code.rawValue), message: growthFailure)
         }
@@ -230,7 +240,7 @@ public final class HTTPUploadClient {
         return UploadTransportError(curlCode: code, errorBuffer: curl.errorText)
     }
 
-    private func response(state: TransferState) -> UploadResponse {
+    private func response(state: TransferState, keeping kept: Int) -> UploadResponse {
         var status = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var uploaded: curl_off_t = 0
@@ -244,15 +254,17 @@ public final class HTTPUploadClient {
         var port = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
         let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : "\($0):\(port)" }
-        return UploadResponse(
+        var response = UploadResponse(
             statusCode: status,
             retryAfter: state.retryAfter.flatMap { RetryAfter.parse($0) },
-            bodySummary: ResponseSummary.make(state.bodyHead),
+            bodySummary: ResponseSummary.make(Array(state.bodyHead.prefix(TransferState.bodyLimit))),
             bytesSent: Int64(uploaded),
             duration: TimeInterval(microseconds) / 1_000_000,
             remoteAddress: remote,
             newConnections: connects
         )
+        response.body = Array(state.bodyHead.prefix(kept))
+        return response
     }
 
     /// Opens the photo before any byte is sent, so a missing file is reported as such and not

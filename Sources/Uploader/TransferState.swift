@@ -12,7 +12,7 @@ import RelayCore
 /// photo file, the start of the response body, the final `Retry-After`, and the cancellation
 /// token. Lives only inside one `perform` call on the worker thread that owns the handle.
 final class TransferState {
-    /// How much of the response body is kept; the rest is read and discarded.
+    /// How much of an upload's response body is kept; the rest is read and discarded.
     static let bodyLimit = 4096
 
     /// How long a growing file may add nothing before its upload is given up.
@@ -26,6 +26,10 @@ final class TransferState {
     /// Set for a cut-through upload: the file is still being written.
     let growing: (any GrowingFile)?
     private(set) var bodyHead: [UInt8] = []
+    /// How much of the response body `bodyHead` keeps.
+    private let keptBody: Int
+    /// The final answer's header fields, in order.
+    private(set) var headers: [HTTPHeader] = []
     private(set) var retryAfter: String?
     /// The FTP server's last reply when it was 400 or above (libcurl hands FTP replies to the
     /// header callback): what a refusal said, for the photographer.
@@ -60,8 +64,9 @@ final class TransferState {
 
     init(
         cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
-        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
+        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil, keptBody: Int = TransferState.bodyLimit
     ) {
+        self.keptBody = keptBody
         self.prefix = prefix
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
@@ -79,7 +84,7 @@ final class TransferState {
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) {
-        let room = Self.bodyLimit - bodyHead.count
+        let room = keptBody - bodyHead.count
         if room > 0 { bodyHead.append(contentsOf: bytes.prefix(room)) }
     }
 
@@ -95,10 +100,12 @@ final class TransferState {
         }
         if line.hasPrefix("HTTP/") {
             retryAfter = nil
+            headers = []
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        headers.append(HTTPHeader(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)))
         guard name.lowercased() == "retry-after" else { return }
         retryAfter = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
     }

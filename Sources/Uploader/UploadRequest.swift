@@ -46,6 +46,9 @@ public struct UploadRequest: Sendable, Equatable {
     public var signing: AWSSigning?
     /// Sent in place of the file's first bytes (a stamped header).
     public var prefix: BodyPrefix?
+    /// Bytes of the answer's body kept in `UploadResponse.body`: none by default, enough for
+    /// the JSON a gallery's API answers with (WordPress's attachment) when its reader needs it.
+    public var keptAnswer = 0
 
     public init(
         method: String = "POST",

@@ -16,6 +16,8 @@ public struct UploadResponse: Sendable, Equatable {
     public var remoteAddress: String?
     /// New connections this attempt had to open: 0 means a kept-alive connection was reused.
     public var newConnections: Int
+    /// The answer's body, as much as the request's `keptAnswer` asked for.
+    public var body: [UInt8] = []
 
     public init(
         statusCode: Int,
