@@ -4,7 +4,7 @@ answers with a given status (201 by default) are never passed on, and the client
 closed instead, as a venue's Wi-Fi drops the packet that carried "got it". Everything else (the
 request, interim 1xx answers, other answers) passes through unchanged.
 
-    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--status 201]
+    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--status 201] [--any-answer] [--rewrite-host]
 
 Prints "proxy listening on 127.0.0.1:PORT" once ready, and "cut answer N" for each answer it
 loses. Loopback only."""
@@ -17,6 +17,7 @@ import sys
 from peers import end_with_parent
 
 STATUS_LINE = re.compile(rb"^HTTP/1\.[01] (\d{3})")
+LATER_STATUS_LINE = re.compile(rb"(?:^|\n)(HTTP/1\.[01] (\d{3}) )")
 
 
 async def main():
@@ -25,13 +26,25 @@ async def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--cut", type=int, default=1, help="how many answers to lose")
     parser.add_argument("--status", type=int, default=201, help="the status of the answers to lose")
+    parser.add_argument("--any-answer", action="store_true",
+                        help="look at every answer on a kept-alive connection, not only its first (a client that "
+                             "asks something before it uploads): a later answer is found by its status line at the "
+                             "start of a read")
+    parser.add_argument("--rewrite-host", action="store_true",
+                        help="send the server its own address as the Host header, and in its answers put the "
+                             "proxy's address where the server's own is (same length: both are 5-digit loopback "
+                             "ports), so that a site that names itself (WordPress's Link header and URLs) is "
+                             "reached through the proxy")
     options = parser.parse_args()
     host, port = options.target.rsplit(":", 1)
     left = {"cuts": options.cut, "seen": 0}
+    own_host = {}
 
     async def pump_requests(reader, writer):
         try:
             while chunk := await reader.read(1 << 16):
+                if options.rewrite_host and "line" in own_host:
+                    chunk = chunk.replace(own_host["line"], b"Host: " + options.target.encode())
                 writer.write(chunk)
                 await writer.drain()
         except (ConnectionError, asyncio.CancelledError):
@@ -42,6 +55,11 @@ async def main():
             except (OSError, RuntimeError):
                 pass
 
+    def as_proxy(chunk):
+        if options.rewrite_host and "answer" in own_host and len(own_host["answer"][0]) == len(own_host["answer"][1]):
+            return chunk.replace(*own_host["answer"])
+        return chunk
+
     async def pump_answers(server, client):
         """Passes the server's bytes on, reading the status line of the connection's first
         final answer (interim 1xx answers pass); an answer to lose closes the client's connection
@@ -50,7 +68,17 @@ async def main():
         inspecting = True
         try:
             while chunk := await server.read(1 << 16):
+                chunk = as_proxy(chunk)
                 if not inspecting:
+                    later = LATER_STATUS_LINE.search(chunk) if options.any_answer and left["cuts"] > 0 else None
+                    if later and int(later.group(2)) == options.status:
+                        client.write(chunk[:later.start(1)])
+                        await client.drain()
+                        left["cuts"] -= 1
+                        left["seen"] += 1
+                        print(f"cut answer {left['seen']}", flush=True)
+                        client.transport.abort()
+                        return
                     client.write(chunk)
                     await client.drain()
                     continue
@@ -93,6 +121,8 @@ async def main():
     end_with_parent()
     server = await asyncio.start_server(serve, "127.0.0.1", options.port)
     bound = server.sockets[0].getsockname()[1]
+    own_host["line"] = b"Host: 127.0.0.1:%d" % bound
+    own_host["answer"] = (b"127.0.0.1:" + port.encode(), b"127.0.0.1:%d" % bound)
     print(f"proxy listening on 127.0.0.1:{bound}", flush=True)
     async with server:
         await server.serve_forever()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A throwaway WordPress on loopback, for tests of relay's WordPress destination (issue 51).
 
-    python3 scripts/wordpress_site.py [--port 0] [--upload-max 1M] [--post-max 8M]
+    python3 scripts/wordpress_site.py [--port 0] [--upload-max 1M] [--post-max 8M] [--max-body BYTES]
                                       [--permalinks pretty|plain] [--folder blog] [--workers 4]
                                       [--no-image-sizes] [--keep] [--dir DIR]
 
@@ -307,6 +307,15 @@ echo json_encode(array('user_id' => $user_id, 'app_password' => WP_Application_P
     ROUTER = r"""<?php
 // What WordPress's .htaccess has Apache do: a file that exists is served (PHP files run), anything
 // else is handed to the site's index.php with the URI as it came (pretty permalinks, /wp-json/).
+// --max-body: what a web server's own limit on a request (nginx's client_max_body_size, Apache's
+// LimitRequestBody) answers before PHP or WordPress sees the request: 413 with a page of its own.
+$limit = %(max_body)d;
+if ($limit > 0 && (int)($_SERVER['CONTENT_LENGTH'] ?? 0) > $limit) {
+    http_response_code(413);
+    header('Content-Type: text/html');
+    echo "<html><head><title>413 Request Entity Too Large</title></head><body><h1>413 Request Entity Too Large</h1></body></html>\n";
+    return true;
+}
 $root = $_SERVER['DOCUMENT_ROOT'];
 $path = rawurldecode(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH) ?? '/');
 if (strpos($path, '..') === false && (is_file($root . $path) || is_file(rtrim($root . $path, '/') . '/index.php'))) {
@@ -323,7 +332,8 @@ require $root . $site . '/index.php';
     def start_php(self, port):
         router = os.path.join(self.dir, "router.php")
         with open(router, "w") as f:
-            f.write(self.ROUTER % {"prefix": json.dumps("/" + self.folder if self.folder else "")})
+            f.write(self.ROUTER % {"prefix": json.dumps("/" + self.folder if self.folder else ""),
+                                   "max_body": self.options.max_body})
         environment = dict(os.environ)
         if self.options.workers > 1:
             # PHP's built-in server answers one request at a time unless it forks workers.
@@ -420,6 +430,8 @@ def main():
     parser.add_argument("--permalinks", choices=("pretty", "plain"), default="pretty",
                         help="pretty: /%%postname%%/ and /wp-json/; plain: ?p=ID and ?rest_route=/")
     parser.add_argument("--folder", default="", help="serve the site from this folder (http://127.0.0.1:PORT/FOLDER/)")
+    parser.add_argument("--max-body", type=int, default=0,
+                        help="answer a request body over this many bytes with 413, as a web server's limit does (0: none)")
     parser.add_argument("--workers", type=int, default=4, help="PHP server workers (requests answered at once)")
     parser.add_argument("--no-image-sizes", dest="image_sizes", action="store_false",
                         help="no smaller copies of each upload (a 24 MP JPEG takes 4.5 s with them)")

@@ -106,6 +106,7 @@ final class DeliveryWorker: Runnable, @unchecked Sendable {
             }
         }
         item.prefix = stamped?.prefix
+        item.words = stamped?.words
         let photo = entry.photoRef
         let report = destination.deliverAskingFirst(item, growing: growing, attempt: max(0, entry.attempts - 1)) { sent, total in
             c.bus.publish(.upload(.progressed(photo, destination: label, sent: sent, total: total)))

@@ -4,6 +4,7 @@ import RelayCore
 import RunEvents
 import Spool
 import Stamp
+import Uploader
 
 /// Stamps the photos a run sends (issue 42): for each upload to a destination that takes the
 /// stamp, the template under RELAY_HOME (read again when `relay stamp` changes it) is filled
@@ -18,6 +19,8 @@ final class PhotoStamper: Sendable {
         var version: Int
         /// The editor's caption and title written into it, if it had one (for the history).
         var editor: PhotoCaption?
+        /// The title, caption and creator written.
+        var words: PhotoWords
     }
 
     /// What to send.
@@ -92,7 +95,8 @@ final class PhotoStamper: Sendable {
             serial: Self.serial(of: entry))
         photo.photographer = entry.photographer ?? ""
         photo.editor = editor
-        switch HeaderStamper.stamp(head: head, values: template.render(photo)) {
+        let values = template.render(photo)
+        switch HeaderStamper.stamp(head: head, values: values) {
         case .success(let stamped):
             let spent = Self.threadCPUNanoseconds() &- started
             state.withLockedValue {
@@ -101,7 +105,9 @@ final class PhotoStamper: Sendable {
             }
             for note in stamped.notes { say("stamp: \(note)", key: "note:" + note) }
             return .stamped(
-                Stamped(prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version, editor: editor))
+                Stamped(
+                    prefix: BodyPrefix(bytes: stamped.prefix, replacing: stamped.skip), version: template.version, editor: editor,
+                    words: PhotoWords(title: values.title, caption: values.caption, creator: values.creator)))
         case .failure(.notJPEG):
             say("photos that are not JPEGs (\(entry.uploadName)) go without the stamp: relay writes it into JPEGs only", key: "notJPEG")
         case .failure(let refusal):

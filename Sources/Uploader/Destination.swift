@@ -17,6 +17,9 @@ public struct DeliveryItem: Sendable, Equatable {
     public var template: PathTemplate.Values
     /// Sent in place of the file's header (the stamp's), nil for the file as it is.
     public var prefix: BodyPrefix?
+    /// The words the stamp writes into it, nil when it goes unstamped: for galleries that keep
+    /// them in fields of their own (WordPress's title, caption and alt text).
+    public var words: PhotoWords?
 
     public init(filePath: String, name: String, key: String, contentType: String, template: PathTemplate.Values) {
         self.filePath = filePath
@@ -24,6 +27,20 @@ public struct DeliveryItem: Sendable, Equatable {
         self.key = key
         self.contentType = contentType
         self.template = template
+    }
+}
+
+/// A photo's title, caption and creator as its stamp writes them (the editor's caption over the
+/// template's); empty text where the stamp has none.
+public struct PhotoWords: Sendable, Equatable {
+    public var title: String
+    public var caption: String
+    public var creator: String
+
+    public init(title: String = "", caption: String = "", creator: String = "") {
+        self.title = title
+        self.caption = caption
+        self.creator = creator
     }
 }
 

@@ -11,6 +11,7 @@ public enum Destinations {
             S3Destination.self,
             FileTransferDestination.self,
             WebDAVDestination.self,
+            WordPressDestination.self,
         ]
     }
 
@@ -46,7 +47,7 @@ public enum Destinations {
             throw .invalidURL(
                 config.url.trimmingCharacters(in: .whitespacesAndNewlines),
                 reason:
-                    "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (WebDAV) are supported, not '\(scheme)'")
+                    "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") URLs are supported, not '\(scheme)'")
         }
         return kind
     }

@@ -82,11 +82,13 @@ public final class WordPressProcess {
     public var uploads: URL { URL(fileURLWithPath: site.uploads) }
 
     /// `uploadMax` is PHP's `upload_max_filesize` (e.g. "1M"; `post_max_size` is 1M more);
+    /// `maxBody` answers a larger request 413 as a web server's own limit does (nginx's
+    /// `client_max_body_size`);
     /// `folder` serves the site from `/FOLDER/`; `imageSizes: false` stores uploads without
     /// WordPress's smaller copies (which take seconds for a big photo).
     public init(
         uploadMax: String = "64M", permalinks: Permalinks = .pretty, folder: String? = nil, imageSizes: Bool = true,
-        workers: Int = 4, startTimeout: TimeInterval = 90
+        maxBody: Int = 0, workers: Int = 4, startTimeout: TimeInterval = 90
     ) throws {
         guard let python = Subprocess.which("python3") else { throw WordPressError.missing("python3") }
         guard FileManager.default.fileExists(atPath: "/usr/share/wordpress/wp-settings.php") else {
@@ -96,6 +98,7 @@ public final class WordPressProcess {
         var arguments = ["-u", script, "--upload-max", uploadMax, "--permalinks", permalinks.rawValue, "--workers", "\(workers)"]
         if let folder { arguments += ["--folder", folder] }
         if !imageSizes { arguments.append("--no-image-sizes") }
+        if maxBody > 0 { arguments += ["--max-body", "\(maxBody)"] }
         process = try Subprocess(python, arguments)
         var line: String?
         _ = Subprocess.waitUntil(timeout: startTimeout) { [process] in

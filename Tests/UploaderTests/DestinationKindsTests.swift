@@ -21,7 +21,10 @@ final class DestinationKindsTests: XCTestCase {
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "s3://bucket/x")) == S3Destination.self)
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "sftp://u@h/x")) == FileTransferDestination.self)
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "dav://h/x")) == WebDAVDestination.self)
-        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav and davs"))
+        XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "wps://u@h/")) == WordPressDestination.self)
+        XCTAssertTrue(
+            message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav, davs, wp and wps URLs")
+        )
         XCTAssertEqual(Destinations.schemes.count, Set(Destinations.schemes).count, "a scheme belongs to one kind")
         XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")
     }
@@ -90,7 +93,7 @@ final class DestinationKindsTests: XCTestCase {
         let fields = Destinations.fields
         XCTAssertEqual(fields.count, Set(fields.map(\.field.option)).count)
         let password = fields.first { $0.field.name == "password" }
-        XCTAssertEqual(password?.schemes, ["ftp", "ftps", "sftp", "dav", "davs"])
+        XCTAssertEqual(password?.schemes, ["ftp", "ftps", "sftp", "dav", "davs", "wp", "wps"])
         for kind in Destinations.kinds {
             for field in kind.fields {
                 XCTAssertTrue(field.option.hasPrefix("--"), field.option)

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The live post's gallery: a Gutenberg gallery block of image blocks in the post's content,
+/// edited as text the way WordPress's block editor saves it (6.1's gallery with nested image
+/// blocks, `wp-includes/js/dist/block-library.js`: `save` of the gallery and `image_save_save`),
+/// so the editor opens the post without "unexpected content". Relay's gallery carries the class
+/// `relay-live`; a post without one gets one at the end of its content, and the author's own
+/// galleries are never touched. Pure: tested on text.
+public enum WordPressGallery {
+    /// One photo in the gallery.
+    public struct Image: Sendable, Equatable {
+        /// The attachment's id.
+        public var id: Int
+        /// The picture shown (WordPress's large size when it made one, else the original).
+        public var url: String
+        /// `large` or `full`: which of WordPress's sizes `url` is.
+        public var sizeSlug: String
+        public var alt: String
+        public var caption: String
+        /// When the photo was taken: the gallery is newest first.
+        public var capturedAt: Date
+
+        public init(id: Int, url: String, sizeSlug: String, alt: String, caption: String, capturedAt: Date) {
+            self.id = id
+            self.url = url
+            self.sizeSlug = sizeSlug
+            self.alt = alt
+            self.caption = caption
+            self.capturedAt = capturedAt
+        }
+    }
+
+    /// The class that marks relay's gallery in a post.
+    public static let marker = "relay-live"
+
+    static let open =
+        "<!-- wp:gallery {\"linkTo\":\"none\",\"className\":\"\(marker)\"} -->\n"
+        + "<figure class=\"wp-block-gallery has-nested-images columns-default is-cropped \(marker)\">"
+    static let close = "</figure>\n<!-- /wp:gallery -->"
+
+    /// Whether `content` shows attachment `id` in relay's gallery.
+    public static func contains(_ id: Int, in content: String) -> Bool {
+        guard let gallery = range(in: content) else { return false }
+        return content[gallery].contains("class=\"wp-image-\(id)\"")
+    }
+
+    /// `content` with `images` in relay's gallery (made at the end when missing), each before
+    /// the first image taken earlier than it (`takenAt` tells an image's time by its attachment
+    /// id, nil when unknown: an unknown one counts as older, so a new photo goes before it).
+    /// Images already there are left as they are.
+    public static func adding(_ images: [Image], to content: String, takenAt: (Int) -> Date?) -> String {
+        var content = content
+        if range(in: content) == nil {
+            let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+            content = (trimmed.isEmpty ? "" : trimmed + "\n\n") + open + close
+        }
+        for image in images.sorted(by: { $0.capturedAt < $1.capturedAt }) where !contains(image.id, in: content) {
+            guard let gallery = range(in: content) else { break }
+            let inner = content.index(gallery.lowerBound, offsetBy: open.count)
+            let innerEnd = content.index(gallery.upperBound, offsetBy: -close.count)
+            var at = innerEnd
+            var cursor = inner
+            while let start = content.range(of: "<!-- wp:image {", range: cursor..<innerEnd) {
+                let id = imageID(in: content[start.upperBound..<innerEnd])
+                if id.map({ (takenAt($0) ?? .distantPast) < image.capturedAt }) ?? true {
+                    at = start.lowerBound
+                    break
+                }
+                guard let end = content.range(of: "<!-- /wp:image -->", range: start.upperBound..<innerEnd) else { break }
+                cursor = end.upperBound
+            }
+            let block = markup(image)
+            let joined: String
+            if at == innerEnd {
+                joined = (at == inner ? "" : "\n\n") + block
+            } else {
+                joined = block + "\n\n"
+            }
+            content.insert(contentsOf: joined, at: at)
+        }
+        return content
+    }
+
+    /// The range of relay's gallery block, from its opening comment to its closing one.
+    static func range(in content: String) -> Range<String.Index>? {
+        guard let start = content.range(of: open),
+            let end = content.range(of: close, range: start.upperBound..<content.endIndex)
+        else { return nil }
+        return start.lowerBound..<end.upperBound
+    }
+
+    /// The `"id":N` at the start of an image block's attributes.
+    private static func imageID(in text: Substring) -> Int? {
+        guard text.hasPrefix("\"id\":") else { return nil }
+        return Int(text.dropFirst(5).prefix { $0.isNumber })
+    }
+
+    /// One image block as the block editor saves it inside a gallery.
+    static func markup(_ image: Image) -> String {
+        let caption = image.caption.isEmpty ? "" : "<figcaption class=\"wp-element-caption\">\(html(image.caption))</figcaption>"
+        return "<!-- wp:image {\"id\":\(image.id),\"sizeSlug\":\"\(image.sizeSlug)\",\"linkDestination\":\"none\"} -->\n"
+            + "<figure class=\"wp-block-image size-\(image.sizeSlug)\"><img src=\"\(html(image.url))\" alt=\"\(html(image.alt))\" "
+            + "class=\"wp-image-\(image.id)\"/>\(caption)</figure>\n<!-- /wp:image -->"
+    }
+
+    /// Text as HTML, for an attribute or an element's content.
+    static func html(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "<br>"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
