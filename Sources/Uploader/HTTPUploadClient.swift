@@ -158,6 +158,9 @@ public final class HTTPUploadClient {
         case .none:
             if plan.method == "GET" {
                 set(relay_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
+            } else if plan.method == "HEAD" {
+                // Without NOBODY libcurl would wait for the body a HEAD's Content-Length announces.
+                set(relay_easy_setopt_long(handle, CURLOPT_NOBODY, 1))
             } else {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
             }
@@ -244,15 +247,18 @@ public final class HTTPUploadClient {
         var port = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
         let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : "\($0):\(port)" }
-        return UploadResponse(
+        var answer = UploadResponse(
             statusCode: status,
-            retryAfter: state.retryAfter.flatMap { RetryAfter.parse($0) },
             bodySummary: ResponseSummary.make(state.bodyHead),
+            body: state.bodyHead,
+            headers: state.headers,
             bytesSent: Int64(uploaded),
             duration: TimeInterval(microseconds) / 1_000_000,
             remoteAddress: remote,
             newConnections: connects
         )
+        answer.retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0) }
+        return answer
     }
 
     /// Opens the photo before any byte is sent, so a missing file is reported as such and not

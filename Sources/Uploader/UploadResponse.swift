@@ -8,6 +8,10 @@ public struct UploadResponse: Sendable, Equatable {
     public var retryAfter: TimeInterval?
     /// The start of the response body as printable text, for the history and error messages.
     public var bodySummary: String
+    /// The start of the response body as it came (4 KiB), for an answer relay reads (a PROPFIND's).
+    public var body: [UInt8]
+    /// The final answer's headers, as sent.
+    public var headers: [HTTPHeader]
     /// Request body bytes curl sent in this attempt.
     public var bytesSent: Int64
     /// Wall time of the whole attempt.
@@ -21,6 +25,8 @@ public struct UploadResponse: Sendable, Equatable {
         statusCode: Int,
         retryAfter: TimeInterval? = nil,
         bodySummary: String = "",
+        body: [UInt8] = [],
+        headers: [HTTPHeader] = [],
         bytesSent: Int64 = 0,
         duration: TimeInterval = 0,
         remoteAddress: String? = nil,
@@ -29,9 +35,18 @@ public struct UploadResponse: Sendable, Equatable {
         self.statusCode = statusCode
         self.retryAfter = retryAfter
         self.bodySummary = bodySummary
+        self.body = body
+        self.headers = headers
         self.bytesSent = bytesSent
         self.duration = duration
         self.remoteAddress = remoteAddress
         self.newConnections = newConnections
+    }
+}
+
+extension UploadResponse {
+    /// The value of the header `name` (in any case), if the answer has it.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
