@@ -107,6 +107,10 @@ public protocol Destination: AnyObject {
     /// was lost (a slug, a checksum, a HEAD, a PROPFIND, a file's size). `.unknowable` by default.
     func probe(_ item: DeliveryItem) -> EarlierAttempt
 
+    /// The same, for the re-send numbered `attempt`: a question that fails then backs off as
+    /// far as a failed send would. `probe(item)` by default.
+    func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt
+
     /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.
     func location(of item: DeliveryItem) -> String
 

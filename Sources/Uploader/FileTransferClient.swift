@@ -97,6 +97,28 @@ public final class FileTransferClient {
         return withExtendedLifetime((state, hostKey)) { transfer(request, fileSize: size, state: state, hostKey: hostKey) }
     }
 
+    /// The size of the file at `request.url` (libcurl without a body: SIZE over FTP, a stat over
+    /// SFTP), nil when there is no file of that name (or no folder) or the server does not say.
+    public func size(_ request: FileTransferRequest) -> Result<Int64?, FileTransferError> {
+        if cancellation.isCancelled {
+            return .failure(FileTransferError(UploadTransportError(category: .aborted, message: "cancelled before asking")))
+        }
+        let state = TransferState(cancellation: cancellation, fileDescriptor: -1)
+        let hostKey = HostKeyCheck()
+        return withExtendedLifetime((state, hostKey)) {
+            var code = connect(request, state: state, hostKey: hostKey)
+            if code == CURLE_OK { code = relay_easy_setopt_long(handle, CURLOPT_NOBODY, 1) }
+            // SIZE of the whole path, no CWD: a folder not made yet is then a file not found.
+            if code == CURLE_OK { code = relay_easy_setopt_long(handle, CURLOPT_FTP_FILEMETHOD, Int(CURLFTPMETHOD_NOCWD.rawValue)) }
+            if code == CURLE_OK { code = curl_easy_perform(handle) }
+            if code == CURLE_REMOTE_FILE_NOT_FOUND { return .success(nil) }
+            guard code == CURLE_OK else { return .failure(failure(code, request: request, state: state, hostKey: hostKey)) }
+            var length: curl_off_t = -1
+            _ = relay_easy_getinfo_off_t(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+            return .success(length >= 0 ? Int64(length) : nil)
+        }
+    }
+
     private func transfer(
         _ request: FileTransferRequest, fileSize: Int64, state: TransferState, hostKey: HostKeyCheck
     ) -> Result<FileTransferResponse, FileTransferError> {
@@ -105,6 +127,37 @@ public final class FileTransferClient {
         for command in request.afterUpload {
             commands = curl_slist_append(commands, command)
         }
+        var code = connect(request, state: state, hostKey: hostKey)
+        func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
+        let userData = Unmanaged.passUnretained(state).toOpaque()
+
+        set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
+        set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
+        set(relay_easy_setopt_long(handle, CURLOPT_FTP_CREATE_MISSING_DIRS, Int(CURLFTP_CREATE_DIR_RETRY.rawValue)))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
+        set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
+        set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
+        set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
+        if let rate = request.maxBytesPerSecond, rate > 0 {
+            set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
+        }
+        if commands != nil { set(relay_easy_setopt_slist(handle, CURLOPT_POSTQUOTE, commands)) }
+
+        if code == CURLE_OK { code = curl_easy_perform(handle) }
+        guard code == CURLE_OK else { return .failure(failure(code, request: request, state: state, hostKey: hostKey)) }
+        var reply = 0
+        _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
+        var uploaded: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        var microseconds: curl_off_t = 0
+        _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
+        return .success(
+            FileTransferResponse(replyCode: reply, bytesSent: Int64(uploaded), duration: TimeInterval(microseconds) / 1_000_000))
+    }
+
+    /// A fresh transfer on the kept connection: the server, the login, TLS or the host key
+    /// check, the time limits, cancellation, and the FTP replies into `state`.
+    private func connect(_ request: FileTransferRequest, state: TransferState, hostKey: HostKeyCheck) -> CURLcode {
         var code = CURLE_OK
         func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
         let userData = Unmanaged.passUnretained(state).toOpaque()
@@ -114,13 +167,6 @@ public final class FileTransferClient {
         set(relay_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "ftp,sftp"))
         set(relay_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         set(relay_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
-        set(relay_easy_setopt_long(handle, CURLOPT_UPLOAD, 1))
-        set(relay_easy_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(fileSize)))
-        set(relay_easy_setopt_long(handle, CURLOPT_FTP_CREATE_MISSING_DIRS, Int(CURLFTP_CREATE_DIR_RETRY.rawValue)))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_READDATA, userData))
-        set(relay_easy_setopt_read_function(handle, TransferState.readCallback))
-        set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
-        set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
         set(relay_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, HTTPUploadClient.milliseconds(request.connectTimeoutSeconds)))
         if let timeout = request.timeoutSeconds {
             set(relay_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, HTTPUploadClient.milliseconds(timeout)))
@@ -128,9 +174,6 @@ public final class FileTransferClient {
         // The same stall rule as HTTP: under 1 byte/s for 30 s is a dead link.
         set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
         set(relay_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 30))
-        if let rate = request.maxBytesPerSecond, rate > 0 {
-            set(relay_easy_setopt_off_t(handle, CURLOPT_MAX_SEND_SPEED_LARGE, curl_off_t(rate)))
-        }
         set(curl.abortWhenCancelled(userData))
         set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
         set(
@@ -158,37 +201,28 @@ public final class FileTransferClient {
             set(relay_easy_setopt_pointer(handle, CURLOPT_SSH_KEYDATA, Unmanaged.passUnretained(hostKey).toOpaque()))
             set(relay_easy_setopt_sshkey_function(handle, HostKeyCheck.callback))
         }
-        if commands != nil { set(relay_easy_setopt_slist(handle, CURLOPT_POSTQUOTE, commands)) }
+        return code
+    }
 
-        if code == CURLE_OK { code = curl_easy_perform(handle) }
+    /// Why a transfer failed: the file that could not be read, a cancellation, or curl's error
+    /// with the server's last reply, a refused host key and the FTP server's refusal.
+    private func failure(_ code: CURLcode, request: FileTransferRequest, state: TransferState, hostKey: HostKeyCheck) -> FileTransferError {
+        if let readError = state.readError {
+            return FileTransferError(
+                UploadTransportError(
+                    category: .fileUnreadable, curlCode: Int(code.rawValue),
+                    message: "\(request.filePath): \(String(cString: strerror(readError)))"))
+        }
+        if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
+            return FileTransferError(
+                UploadTransportError(
+                    category: .aborted, curlCode: Int(code.rawValue), message: "cancelled while the transfer was in progress"))
+        }
         var reply = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
-        guard code == CURLE_OK else {
-            if let readError = state.readError {
-                return .failure(
-                    FileTransferError(
-                        UploadTransportError(
-                            category: .fileUnreadable, curlCode: Int(code.rawValue),
-                            message: "\(request.filePath): \(String(cString: strerror(readError)))")))
-            }
-            if code == CURLE_ABORTED_BY_CALLBACK && cancellation.isCancelled {
-                return .failure(
-                    FileTransferError(
-                        UploadTransportError(
-                            category: .aborted, curlCode: Int(code.rawValue),
-                            message: "cancelled while the upload was in progress")))
-            }
-            return .failure(
-                FileTransferError(
-                    UploadTransportError(curlCode: code, errorBuffer: curl.errorText),
-                    replyCode: reply, hostKey: hostKey.refusal, refusal: state.refusal))
-        }
-        var uploaded: curl_off_t = 0
-        _ = relay_easy_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
-        var microseconds: curl_off_t = 0
-        _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
-        return .success(
-            FileTransferResponse(replyCode: reply, bytesSent: Int64(uploaded), duration: TimeInterval(microseconds) / 1_000_000))
+        return FileTransferError(
+            UploadTransportError(curlCode: code, errorBuffer: curl.errorText), replyCode: reply, hostKey: hostKey.refusal,
+            refusal: state.refusal)
     }
 }
 

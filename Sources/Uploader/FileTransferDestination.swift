@@ -40,6 +40,24 @@ public final class FileTransferDestination: Destination {
         upload(item.filePath, to: location.target(for: item.template), attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
+    /// The size of the final name: there whole when it is the size of what would be sent. The
+    /// upload goes to a temporary name and is renamed only once complete, so the final name
+    /// with the right size means the earlier attempt's rename happened.
+    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
+        guard let size = EarlierAttempt.sendingSize(item) else { return .unknowable }
+        let target = location.target(for: item.template)
+        switch client.size(request(location.url(target.finalPath), filePath: "")) {
+        case .success(let found):
+            return .bySize(found: found, sending: size, how: location.scheme == .sftp ? "SFTP stat" : "FTP SIZE")
+        case .failure(let error):
+            let decision = FileTransferAnswer.decide(
+                .failure(error), attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
+            // A refusal (a folder not there yet, a login the send will name) cannot tell: the send says.
+            guard case .retry = decision else { return .unknowable }
+            return .unanswered(EarlierAttempt.question(report(error, decision: decision)))
+        }
+    }
+
     public func location(of item: DeliveryItem) -> String {
         location.displayName(location.target(for: item.template))
     }
@@ -58,14 +76,11 @@ public final class FileTransferDestination: Destination {
         _ filePath: String, to target: FileTransferLocation.Target, attempt: Int,
         prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
     ) -> DeliveryReport {
-        var request = FileTransferRequest(
-            url: location.uploadURL(target), requireTLS: location.scheme == .ftps,
-            username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"), password: password,
-            caCertificate: config.option(Self.caCertificate), sshKey: sshKey, knownHosts: knownHosts,
-            afterUpload: location.renameCommands(target), filePath: filePath, timeoutSeconds: config.timeoutSeconds,
-            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
-        request.prefix = prefix
-        let outcome = client.upload(request, progress: progress)
+        var upload = request(location.uploadURL(target), filePath: filePath)
+        upload.afterUpload = location.renameCommands(target)
+        upload.maxBytesPerSecond = config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
+        upload.prefix = prefix
+        let outcome = client.upload(upload, progress: progress)
         let decision = FileTransferAnswer.decide(outcome, attempt: attempt, location: location, knownHosts: knownHosts, policy: policy)
         switch outcome {
         case .success(let response):
@@ -73,15 +88,27 @@ public final class FileTransferDestination: Destination {
                 decision: decision, evidence: .reachable, answer: "stored as \(location.displayName(target))",
                 bytesSent: response.bytesSent)
         case .failure(let error):
-            let problem: String? =
-                switch decision {
-                case .permanent(let reason): reason
-                default: error.transport.description + (error.replyCode > 0 ? " (server reply \(error.replyCode))" : "")
-                }
-            return DeliveryReport(
-                decision: decision, evidence: GalleryReachability.evidence(of: .failure(error.transport)),
-                problem: problem, transportError: error.transport)
+            return report(error, decision: decision)
         }
+    }
+
+    /// A request to `url` with this destination's login.
+    private func request(_ url: String, filePath: String) -> FileTransferRequest {
+        FileTransferRequest(
+            url: url, requireTLS: location.scheme == .ftps, username: location.user ?? (location.scheme == .sftp ? nil : "anonymous"),
+            password: password, caCertificate: config.option(Self.caCertificate), sshKey: sshKey, knownHosts: knownHosts,
+            filePath: filePath, timeoutSeconds: config.timeoutSeconds)
+    }
+
+    private func report(_ error: FileTransferError, decision: DeliveryDecision) -> DeliveryReport {
+        let problem: String? =
+            switch decision {
+            case .permanent(let reason): reason
+            default: error.transport.description + (error.replyCode > 0 ? " (server reply \(error.replyCode))" : "")
+            }
+        return DeliveryReport(
+            decision: decision, evidence: GalleryReachability.evidence(of: .failure(error.transport)),
+            problem: problem, transportError: error.transport)
     }
 
     public func summary(of item: DeliveryItem) -> String {

@@ -69,8 +69,13 @@ public struct FileTransferLocation: Sendable, Equatable {
     /// The URL libcurl uploads the temporary file to. `ftps` travels as `ftp` with TLS required
     /// (libcurl's `ftps://` is implicit TLS on port 990, which is not what FTPS servers offer).
     public func uploadURL(_ target: Target) -> String {
+        url(target.partPath)
+    }
+
+    /// The URL libcurl reaches `path` (a target's final or temporary path) by.
+    public func url(_ path: String) -> String {
         let wire = scheme == .sftp ? "sftp" : "ftp"
-        let path = target.partPath.split(separator: "/", omittingEmptySubsequences: false).map { Self.encode(String($0)) }
+        let path = path.split(separator: "/", omittingEmptySubsequences: false).map { Self.encode(String($0)) }
             .joined(separator: "/")
         let host = host.contains(":") ? "[\(host)]" : host
         return "\(wire)://\(host):\(port)" + (scheme == .sftp ? path : "/" + path)

@@ -29,33 +29,3 @@ public struct HTTPExchange: Sendable, Equatable {
             timeoutSeconds: timeoutSeconds)
     }
 }
-
-/// The whole answer to an `HTTPExchange`.
-public struct HTTPAnswer: Sendable, Equatable {
-    public var statusCode: Int
-    /// The final answer's header fields, in order.
-    public var headers: [HTTPHeader]
-    /// The body, up to `HTTPUploadClient.exchangeBodyLimit` bytes.
-    public var body: [UInt8]
-    /// The answer as an upload's, for `DeliveryPolicy` and the history.
-    public var response: UploadResponse
-
-    public init(statusCode: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], response: UploadResponse? = nil) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.response = response ?? UploadResponse(statusCode: statusCode, bodySummary: ResponseSummary.make(body))
-    }
-
-    /// The first header named `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    /// Every value of the headers named `name`, in order.
-    public func headers(named name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-    }
-
-    public var isSuccess: Bool { (200...299).contains(statusCode) }
-}

@@ -6,9 +6,10 @@ extension HTTPUploadClient {
     /// look-ups); a longer answer is cut, which its reader sees as unreadable.
     public static let exchangeBodyLimit = 8 << 20
 
-    /// One exchange on this client's connection, blocking the calling thread. Any HTTP status
-    /// is a `.success`; what it means is the caller's.
-    public func exchange(_ exchange: HTTPExchange) -> Result<HTTPAnswer, UploadTransportError> {
+    /// One exchange on this client's connection, blocking the calling thread: the answer with its
+    /// headers and body (up to `exchangeBodyLimit`). Any HTTP status is a `.success`; what it
+    /// means is the caller's.
+    public func exchange(_ exchange: HTTPExchange) -> Result<UploadResponse, UploadTransportError> {
         if cancellation.isCancelled {
             return .failure(UploadTransportError(category: .aborted, message: "cancelled before the request started"))
         }
@@ -43,14 +44,7 @@ extension HTTPUploadClient {
             }
             if code == CURLE_OK { code = curl_easy_perform(handle) }
             guard code == CURLE_OK else { return .failure(error(for: code, state: state, path: exchange.url)) }
-            var status = 0
-            _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            var microseconds: curl_off_t = 0
-            _ = relay_easy_getinfo_off_t(handle, CURLINFO_TOTAL_TIME_T, &microseconds)
-            let response = UploadResponse(
-                statusCode: status, retryAfter: state.retryAfter.flatMap { RetryAfter.parse($0) },
-                bodySummary: ResponseSummary.make(state.bodyHead), duration: TimeInterval(microseconds) / 1_000_000)
-            return .success(HTTPAnswer(statusCode: status, headers: state.headers, body: state.bodyHead, response: response))
+            return .success(response(state: state))
         }
     }
 }

@@ -131,6 +131,9 @@ public final class HTTPUploadClient {
         case .none:
             if plan.method == "GET" {
                 set(relay_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
+            } else if plan.method == "HEAD" {
+                // Without NOBODY libcurl would wait for the body a HEAD's Content-Length announces.
+                set(relay_easy_setopt_long(handle, CURLOPT_NOBODY, 1))
             } else {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
             }
@@ -179,11 +182,11 @@ public final class HTTPUploadClient {
             if !state.gaveUpReading, relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK,
                 (200...299).contains(status)
             {
-                return .success(response(state: state, keeping: request.keptAnswer))
+                return .success(response(state: state))
             }
             return .failure(error(for: code, state: state, path: request.filePath))
         }
-        return .success(response(state: state, keeping: request.keptAnswer))
+        return .success(response(state: state))
     }
 
     /// The options every HTTP request of this client has: a fresh transfer to `url` over http or
@@ -240,7 +243,7 @@ public final class HTTPUploadClient {
         return UploadTransportError(curlCode: code, errorBuffer: curl.errorText)
     }
 
-    private func response(state: TransferState, keeping kept: Int) -> UploadResponse {
+    func response(state: TransferState) -> UploadResponse {
         var status = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var uploaded: curl_off_t = 0
@@ -254,17 +257,18 @@ public final class HTTPUploadClient {
         var port = 0
         _ = relay_easy_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port)
         let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : "\($0):\(port)" }
-        var response = UploadResponse(
+        var answer = UploadResponse(
             statusCode: status,
-            retryAfter: state.retryAfter.flatMap { RetryAfter.parse($0) },
             bodySummary: ResponseSummary.make(Array(state.bodyHead.prefix(TransferState.bodyLimit))),
+            body: state.bodyHead,
+            headers: state.headers,
             bytesSent: Int64(uploaded),
             duration: TimeInterval(microseconds) / 1_000_000,
             remoteAddress: remote,
             newConnections: connects
         )
-        response.body = Array(state.bodyHead.prefix(kept))
-        return response
+        answer.retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0) }
+        return answer
     }
 
     /// Opens the photo before any byte is sent, so a missing file is reported as such and not

@@ -54,4 +54,14 @@ public enum S3Answer {
             return policy.decide(outcome, attempt: attempt)
         }
     }
+
+    /// Whether a HEAD's answer shows the object whole: the store's SHA-256 of it (as the PUT
+    /// sent it) is `checksum`, that of what a PUT would send now. Without one the store cannot tell.
+    public static func earlierAttempt(_ head: UploadResponse, checksum: String) -> EarlierAttempt {
+        switch head.header("x-amz-checksum-sha256") {
+        case checksum: .landed(answer: "found by HEAD, same SHA-256")
+        case nil: .unknowable
+        default: .absent
+        }
+    }
 }

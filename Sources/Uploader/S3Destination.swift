@@ -28,7 +28,9 @@ public final class S3Destination: Destination {
         do {
             location = try S3Location(config: config)
             signing = try Self.signing(config: config, region: location.region, environment: environment)
-            headers = try RequestBuilder.headers(for: config, environment: environment)
+            headers =
+                try RequestBuilder.headers(for: config, environment: environment)
+                + (signing.sessionToken.map { [HTTPHeader(name: "x-amz-security-token", value: $0)] } ?? [])
         } catch {
             throw .config(error)
         }
@@ -53,6 +55,21 @@ public final class S3Destination: Destination {
             attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
+    /// A HEAD of the photo's key: there whole when the store's SHA-256 of the object is that
+    /// of what a PUT would send now. The PUT's own `x-amz-checksum-sha256` is what is compared:
+    /// the store keeps it with the object and returns it to a HEAD that asks with
+    /// `x-amz-checksum-mode: ENABLED` (SeaweedFS 4.48 does, and only then), so no metadata of
+    /// relay's own is needed. A store that returns none cannot tell: the PUT goes again, to the
+    /// same key, which still leaves one object.
+    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
+        guard let checksum = try? Self.checksum(of: item.filePath, prefix: item.prefix) else { return .unknowable }
+        let head = UploadRequest(
+            method: "HEAD", url: location.objectURL(key: location.key(for: item.template)),
+            headers: headers + [HTTPHeader(name: "x-amz-checksum-mode", value: "ENABLED")], body: .raw, filePath: "",
+            idempotencyKey: "", timeoutSeconds: config.timeoutSeconds, signing: signing)
+        return .asked(client.perform(head), attempt: attempt, policy: policy) { S3Answer.earlierAttempt($0, checksum: checksum) }
+    }
+
     public func location(of item: DeliveryItem) -> String {
         location.displayName(key: location.key(for: item.template))
     }
@@ -75,7 +92,7 @@ public final class S3Destination: Destination {
     ) -> DeliveryReport {
         let checksum: String
         do {
-            checksum = try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath), prefix: prefix).base64()
+            checksum = try Self.checksum(of: filePath, prefix: prefix)
         } catch {
             let failure = UploadTransportError(category: .fileUnreadable, message: "\(filePath): \(error.localizedDescription)")
             return DeliveryReport(.failure(failure), decision: policy.decide(.failure(failure), attempt: attempt))
@@ -84,7 +101,6 @@ public final class S3Destination: Destination {
         headers.append(HTTPHeader(name: "x-amz-checksum-sha256", value: checksum))
         // The photo's key travels as object metadata: a consumer can tell a rendition from its original.
         if let relayKey { headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: relayKey)) }
-        if let token = signing.sessionToken { headers.append(HTTPHeader(name: "x-amz-security-token", value: token)) }
         var request = UploadRequest(
             method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: filePath,
             idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
@@ -94,6 +110,11 @@ public final class S3Destination: Destination {
         let outcome = client.perform(request, progress: progress)
         let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)
         return DeliveryReport(outcome, decision: decision)
+    }
+
+    /// The base64 SHA-256 of what is sent: the file, behind its stamp when it has one.
+    private static func checksum(of filePath: String, prefix: BodyPrefix?) throws -> String {
+        try SHA256Digest.of(fileAt: URL(fileURLWithPath: filePath), prefix: prefix).base64()
     }
 
     public func summary(of item: DeliveryItem) -> String {

@@ -9,7 +9,7 @@ import RelayCore
 #endif
 
 /// The per-attempt state libcurl's C callbacks reach through their user-data pointer: the open
-/// photo file, the start of the response body, the final `Retry-After`, and the cancellation
+/// photo file, the start of the response body, the final answer's headers, and the cancellation
 /// token. Lives only inside one `perform` call on the worker thread that owns the handle.
 final class TransferState {
     /// How much of an upload's response body is kept; the rest is read and discarded.
@@ -28,9 +28,8 @@ final class TransferState {
     private(set) var bodyHead: [UInt8] = []
     /// How much of the response body `bodyHead` keeps.
     private let keptBody: Int
-    /// The final answer's header fields, in order.
+    /// The final answer's headers (an interim 1xx answer's are dropped when the next begins).
     private(set) var headers: [HTTPHeader] = []
-    private(set) var retryAfter: String?
     /// The FTP server's last reply when it was 400 or above (libcurl hands FTP replies to the
     /// header callback): what a refusal said, for the photographer.
     private(set) var refusal: FTPServerReply?
@@ -99,15 +98,14 @@ final class TransferState {
             return
         }
         if line.hasPrefix("HTTP/") {
-            retryAfter = nil
             headers = []
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-        headers.append(HTTPHeader(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)))
-        guard name.lowercased() == "retry-after" else { return }
-        retryAfter = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        headers.append(
+            HTTPHeader(
+                name: line[..<colon].trimmingCharacters(in: .whitespaces),
+                value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// Fills `buffer` from the photo file (after the prefix, when there is one); nil means a

@@ -6,7 +6,7 @@ import RelayCore
 /// be validated when it is written instead of when the first photo fails.
 public struct UploadPlan: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
-        /// GET and DELETE: nothing is sent and the file is not read.
+        /// GET, DELETE and the rest but POST, PUT and PATCH: nothing is sent and the file is not read.
         case none
         /// Text parts in order, then the file part, with a safe file name.
         case multipart(fields: [FormField], fileField: String, fileName: String)
@@ -14,8 +14,9 @@ public struct UploadPlan: Sendable, Equatable {
         case raw
     }
 
-    /// Camera2URL's methods, and WebDAV's MKCOL and MOVE (sent without a body).
-    public static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "MKCOL", "MOVE"]
+    /// Camera2URL's methods, WebDAV's MKCOL, MOVE and PROPFIND, and HEAD (sent without a body;
+    /// PROPFIND and HEAD ask whether an earlier attempt landed).
+    public static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "MKCOL", "MOVE", "PROPFIND", "HEAD"]
 
     public var method: String
     public var url: String

@@ -47,6 +47,21 @@ public final class WebDAVDestination: Destination {
             attempt: attempt, prefix: item.prefix, progress: progress)
     }
 
+    /// PROPFIND (`Depth: 0`) of the final name: there whole when it holds as many bytes as the
+    /// PUT would send. The file appears under that name only by the MOVE of a whole upload, so
+    /// its size tells an earlier attempt's from a file someone else put there cut short.
+    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
+        guard let size = EarlierAttempt.sendingSize(item) else { return .unknowable }
+        let target = location.target(for: item.template)
+        let asked = client.perform(
+            request(
+                "PROPFIND", location.url(target.finalPath), filePath: "", key: item.key, contentType: "application/xml",
+                extra: [HTTPHeader(name: "Depth", value: "0")]))
+        return .asked(asked, attempt: attempt, policy: policy) { answer in
+            .bySize(found: WebDAVMultistatus.contentLength(in: answer.body), sending: size, how: "PROPFIND")
+        }
+    }
+
     public func location(of item: DeliveryItem) -> String {
         location.displayName(location.target(for: item.template))
     }

@@ -143,14 +143,14 @@ public final class WordPressDestination: Destination {
         if case .success(let answer) = outcome, WordPressSite.restRoot(fromLinks: answer.headers(named: "Link")) == nil {
             outcome = client.exchange(HTTPExchange(url: site.home, headers: headers))
         }
-        let answer: HTTPAnswer
+        let answer: UploadResponse
         switch outcome {
         case .success(let got): answer = got
         case .failure(let error):
             return .failure(Settled(DeliveryReport(.failure(error), decision: policy.decide(.failure(error), attempt: attempt))))
         }
         if let root = WordPressSite.restRoot(fromLinks: answer.headers(named: "Link")) { return .success(root) }
-        var report = DeliveryReport(.success(answer.response), decision: policy.decide(.success(answer.response), attempt: attempt))
+        var report = DeliveryReport(.success(answer), decision: policy.decide(.success(answer), attempt: attempt))
         guard case .retry = report.decision else {
             let moved = answer.header("Location").map { " (it moved to \($0): give that address)" } ?? ""
             report.decision = .permanent(
@@ -182,7 +182,7 @@ public final class WordPressDestination: Destination {
         let slug = WordPressSite.slug(forKey: item.key)
         let url = WordPressSite.url(
             root: root, "wp/v2/media", query: [("slug", slug), ("context", "edit"), ("_fields", "id,source_url,media_details")])
-        let answer: HTTPAnswer
+        let answer: UploadResponse
         switch ask(HTTPExchange(url: url, headers: headers), attempt: attempt) {
         case .success(let got): answer = got
         case .failure(let settled): return .unanswered(settled.report)
@@ -227,7 +227,7 @@ public final class WordPressDestination: Destination {
         _ images: [WordPressGallery.Image], postURL: String, takenAt: (Int) -> Date?, attempt: Int
     ) -> WordPressPostWriter.Written {
         let readURL = postURL + (postURL.contains("?") ? "&" : "?") + "context=edit&_fields=content"
-        let post: HTTPAnswer
+        let post: UploadResponse
         switch ask(HTTPExchange(url: readURL, headers: headers), attempt: attempt) {
         case .success(let got): post = got
         case .failure(let settled): return .failed(settled.report)
@@ -251,12 +251,10 @@ public final class WordPressDestination: Destination {
 
     /// One exchange with the REST API; anything but a 2xx answer becomes the report that settles
     /// the attempt, a refusal the user can fix said in their words.
-    private func ask(_ exchange: HTTPExchange, attempt: Int) -> Result<HTTPAnswer, Settled> {
+    private func ask(_ exchange: HTTPExchange, attempt: Int) -> Result<UploadResponse, Settled> {
         let outcome = client.exchange(exchange)
         if case .success(let answer) = outcome, answer.isSuccess { return .success(answer) }
-        var body: [UInt8] = []
-        if case .success(let answer) = outcome { body = answer.body }
-        return .failure(Settled(refused(outcome.map(\.response), attempt: attempt, bytes: 0, body: body)))
+        return .failure(Settled(refused(outcome, attempt: attempt, bytes: 0)))
     }
 
     /// The report that settles an attempt before its photo is sent (or once it failed).
@@ -267,13 +265,11 @@ public final class WordPressDestination: Destination {
 
     /// The report of an answer that did not deliver: WordPress's refusals a user can fix are
     /// permanent and say what to do; the rest follow the delivery rules.
-    private func refused(
-        _ outcome: Result<UploadResponse, UploadTransportError>, attempt: Int, bytes: Int64, body: [UInt8]? = nil
-    ) -> DeliveryReport {
+    private func refused(_ outcome: Result<UploadResponse, UploadTransportError>, attempt: Int, bytes: Int64) -> DeliveryReport {
         var report = DeliveryReport(outcome, decision: policy.decide(outcome, attempt: attempt))
         guard case .success(let answer) = outcome,
             let reason = WordPressAnswer.refusal(
-                status: answer.statusCode, body: body ?? answer.body, user: site.user, bytes: bytes,
+                status: answer.statusCode, body: answer.body, user: site.user, bytes: bytes,
                 post: live.map { "\($0.collection == "pages" ? "page" : "post") \($0.id)" })
         else { return report }
         report.decision = .permanent(reason: reason)

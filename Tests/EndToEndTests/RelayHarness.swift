@@ -114,6 +114,8 @@ struct HistoryEntry: Decodable {
     var statusCode: Int?
     var errorMessage: String?
     var requestSummary: String
+    /// The destination's answer as the history shows it.
+    var responseSummary: String?
     var fileName: String
     var bytes: Int
     var attempt: Int

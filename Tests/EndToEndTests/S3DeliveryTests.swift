@@ -43,6 +43,48 @@ final class S3DeliveryTests: XCTestCase {
         XCTAssertTrue(history.allSatisfy { $0.requestSummary.hasPrefix("PUT s3://event/gala/") }, "\(history.map(\.requestSummary))")
         XCTAssertFalse(history.contains { $0.requestSummary.contains(store.secretKey) }, "the secret never reaches the history")
     }
+
+    /// A venue's Wi-Fi loses the store's 200 to a PUT: the re-send asks first (a HEAD of the
+    /// key), finds the object whole, and the photo is delivered without a second PUT.
+    func testAnAnswerLostAfterThePutIsFoundByTheReSendNotSentAgain() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("event")
+        let python = try XCTUnwrap(Subprocess.which("python3"))
+        let proxy = try Subprocess(
+            python,
+            [
+                TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
+                "127.0.0.1:\(store.s3Port)", "--status", "200",
+            ])
+        defer { _ = proxy.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.stdout.contains("proxy listening on") || !proxy.isRunning }, proxy.stderr)
+        let port = try XCTUnwrap(
+            proxy.stdout.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let harness = try RelayHarness()
+        harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        let added = try harness.relay("config", "add", "--url", "s3://event/gala", "--endpoint", "http://127.0.0.1:\(port)")
+        XCTAssertEqual(added.status, 0, added.stderr)
+
+        let relay = try harness.startRun()
+        defer { _ = relay.stop(signal: SIGKILL) }
+        let photos = try harness.dropPhotos(1)
+        let delivered = Subprocess.waitUntil(timeout: 60) {
+            ((try? harness.history()) ?? []).contains(where: \.success) || !relay.isRunning
+        }
+        XCTAssertTrue(delivered, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(proxy.stdout.contains("cut answer 1"), proxy.stdout)
+
+        let objects = try store.objects(in: "event")
+        XCTAssertEqual(objects.map(\.key), ["gala/IMG_0001.JPG"])
+        XCTAssertEqual(objects.first?.sha256, photos["IMG_0001.JPG"].map(SHA256.hex))
+        let history = try harness.history()
+        XCTAssertEqual(history.filter { !$0.success }.map(\.attempt), [1], "the lost answer, as a failure to retry")
+        let found = try XCTUnwrap(history.first(where: \.success), "\(history.map(\.responseSummary))")
+        XCTAssertEqual(found.responseSummary, "already there: found by HEAD, same SHA-256", "not sent again")
+    }
 }
 
 /// `relay run --config gallery --config bucket`: every photo goes to both, each at its own

@@ -58,4 +58,39 @@ final class EarlierAttemptTests: XCTestCase {
         XCTAssertEqual(destination.deliverAskingFirst(item, growing: nil, attempt: 1, progress: nil), failed)
         XCTAssertEqual([destination.probes, destination.sends], [1, 0])
     }
+
+    /// What an HTTP question's answer means: a 2xx is read, 404 is absent, "not now" and no
+    /// answer are unanswered (with the backoff of that attempt), any other refusal cannot tell.
+    func testAnHTTPQuestionsAnswer() {
+        let policy = DeliveryPolicy(backoff: Backoff(base: 1, cap: 1000))
+        let found = EarlierAttempt.landed(answer: "read")
+        func asked(_ outcome: Result<UploadResponse, UploadTransportError>, attempt: Int = 1) -> EarlierAttempt {
+            .asked(outcome, attempt: attempt, policy: policy) { _ in found }
+        }
+        XCTAssertEqual(asked(.success(UploadResponse(statusCode: 207))), found)
+        XCTAssertEqual(asked(.success(UploadResponse(statusCode: 404))), .absent)
+        XCTAssertEqual(asked(.success(UploadResponse(statusCode: 403))), .unknowable, "allowed to write, not to read")
+        guard case .unanswered(let busy) = asked(.success(UploadResponse(statusCode: 503, retryAfter: 7))) else {
+            return XCTFail("503 is no answer")
+        }
+        XCTAssertEqual(busy.decision, .retry(after: 7))
+        XCTAssertEqual(busy.problem, "could not ask whether an earlier attempt landed: HTTP 503")
+        let refused = UploadTransportError(category: .couldNotConnect, message: "refused")
+        guard case .unanswered(let down) = asked(.failure(refused), attempt: 9), case .retry(let delay) = down.decision else {
+            return XCTFail("no answer")
+        }
+        XCTAssertLessThanOrEqual(delay, 512)
+        XCTAssertEqual(down.evidence, .unreachable)
+    }
+
+    func testWholeIsTheSizeOrTheChecksumOfWhatWouldBeSentNow() {
+        XCTAssertEqual(EarlierAttempt.bySize(found: 1000, sending: 1000, how: "PROPFIND"), .landed(answer: "found by PROPFIND, 1000 bytes"))
+        XCTAssertEqual(EarlierAttempt.bySize(found: 999, sending: 1000, how: "PROPFIND"), .absent, "cut short")
+        XCTAssertEqual(EarlierAttempt.bySize(found: nil, sending: 1000, how: "PROPFIND"), .absent)
+
+        let head = UploadResponse(statusCode: 200, headers: [HTTPHeader(name: "X-Amz-Checksum-Sha256", value: "abc=")])
+        XCTAssertEqual(S3Answer.earlierAttempt(head, checksum: "abc="), .landed(answer: "found by HEAD, same SHA-256"))
+        XCTAssertEqual(S3Answer.earlierAttempt(head, checksum: "xyz="), .absent)
+        XCTAssertEqual(S3Answer.earlierAttempt(UploadResponse(statusCode: 200), checksum: "abc="), .unknowable, "a store without checksums")
+    }
 }

@@ -136,6 +136,74 @@ final class FileTransferDestinationTests: GalleryTestCase {
         XCTAssertEqual(SHA256.hex(try Data(contentsOf: server.uploads.appendingPathComponent("0042-IMG_0046.JPG"))), SHA256.hex(photo.data))
     }
 
+    /// A re-send after a lost answer asks first, over FTP and SFTP: the final name holds the
+    /// photo at its full size (the rename happened), so nothing is sent again: the file is still
+    /// the one the first rename put there (its inode; another upload and rename would have put
+    /// another).
+    func testAReSendFindsThePhotoByItsSizeAndSendsNothing() throws {
+        let photo = try makePhoto("IMG_0050.JPG", size: 250_000, seed: 6)
+        let ftpServer = try ftp()
+        let sshServer = try sshd()
+        let places: [(RequestConfig, URL, String)] = [
+            (
+                RequestConfig(url: "ftp://127.0.0.1:\(ftpServer.port)/upload/{run}/{name}"),
+                ftpServer.root.appendingPathComponent("upload/gala/IMG_0050.JPG"), "FTP SIZE"
+            ),
+            (
+                RequestConfig(
+                    url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(sshServer.port)\(sshServer.uploads.path)/{run}/{name}",
+                    options: ["sshKey": .string(sshServer.userKey.path), "knownHosts": .string(sshServer.knownHosts.path)]),
+                sshServer.uploads.appendingPathComponent("gala/IMG_0050.JPG"), "SFTP stat"
+            ),
+        ]
+        for (config, stored, how) in places {
+            let destination = try destination(config)
+            XCTAssertEqual(destination.probe(item(photo.path, name: "IMG_0050.JPG"), attempt: 1), .absent, "\(how): nothing yet")
+            XCTAssertEqual(destination.deliver(item(photo.path, name: "IMG_0050.JPG"), growing: nil, attempt: 0).decision, .delivered)
+            let first = try inode(stored)
+            let report = destination.deliverAskingFirst(item(photo.path, name: "IMG_0050.JPG"), growing: nil, attempt: 1, progress: nil)
+            XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+            XCTAssertEqual(report.answer, "already there: found by \(how), 250000 bytes")
+            XCTAssertEqual(try inode(stored), first, "\(how): not sent again")
+        }
+    }
+
+    /// A file cut short under the photo's name is replaced by the re-send, whole.
+    func testAReSendReplacesACutFile() throws {
+        let photo = try makePhoto("IMG_0051.JPG", size: 200_000, seed: 7)
+        let ftpServer = try ftp()
+        let sshServer = try sshd()
+        let places: [(RequestConfig, URL)] = [
+            (RequestConfig(url: "ftp://127.0.0.1:\(ftpServer.port)/upload"), ftpServer.root.appendingPathComponent("upload/IMG_0051.JPG")),
+            (
+                RequestConfig(
+                    url: "sftp://\(SSHDProcess.user)@127.0.0.1:\(sshServer.port)\(sshServer.uploads.path)",
+                    options: ["sshKey": .string(sshServer.userKey.path), "knownHosts": .string(sshServer.knownHosts.path)]),
+                sshServer.uploads.appendingPathComponent("IMG_0051.JPG")
+            ),
+        ]
+        for (config, stored) in places {
+            try photo.data.prefix(120_000).write(to: stored)
+            let destination = try destination(config)
+            XCTAssertEqual(destination.probe(item(photo.path, name: "IMG_0051.JPG"), attempt: 1), .absent, config.url)
+            let report = destination.deliverAskingFirst(item(photo.path, name: "IMG_0051.JPG"), growing: nil, attempt: 1, progress: nil)
+            XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+            XCTAssertEqual(report.bytesSent, 200_000, config.url)
+            XCTAssertEqual(try Data(contentsOf: stored), photo.data, config.url)
+        }
+    }
+
+    /// A server that stopped cannot say: the question is unanswered and retried, nothing sent.
+    func testAStoppedServerLeavesTheQuestionUnanswered() throws {
+        let server = try ftp()
+        let photo = try makePhoto("IMG_0053.JPG", size: 10_000, seed: 8)
+        let destination = try destination(RequestConfig(url: "ftp://127.0.0.1:\(server.port)/upload"))
+        server.kill()
+        let answer = destination.probe(item(photo.path, name: "IMG_0053.JPG"), attempt: 1)
+        guard case .unanswered(let report) = answer, case .retry = report.decision else { return XCTFail("\(answer)") }
+        XCTAssertTrue(report.problem?.hasPrefix("could not ask whether an earlier attempt landed") == true, report.problem ?? "")
+    }
+
     /// An unknown host key and a changed one are refused, permanently, with the fingerprint;
     /// a key the server does not know is a refused login.
     func testSFTPHostKeysAreCheckedNeverAccepted() throws {

@@ -118,4 +118,73 @@ final class S3DestinationTests: GalleryTestCase {
         XCTAssertTrue(request.headers["authorization"]?.hasPrefix("AWS4-HMAC-SHA256 Credential=k/") == true, "\(request.headers)")
         XCTAssertNotNil(request.headers["x-amz-checksum-sha256"])
     }
+
+    /// A re-send after a lost answer asks first: the HEAD finds the stamped photo's SHA-256 and
+    /// nothing is sent again. The witness is the object's `relay-key` metadata, which a second
+    /// PUT of this item (given another key for the purpose) would have replaced.
+    func testAReSendFindsTheObjectByItsChecksumAndSendsNothing() throws {
+        let store = try startStore(bucket: "probed")
+        let photo = try makePhoto("IMG_0050.JPG", size: 300_000, seed: 8)
+        let s3 = try destination(RequestConfig(url: "s3://probed/gala", options: ["endpoint": .string(store.endpoint)]), credentials(store))
+        var stamped = item(photo.path)
+        stamped.prefix = BodyPrefix(bytes: Array("stamped header".utf8), replacing: 2)
+        XCTAssertEqual(s3.deliver(stamped, growing: nil, attempt: 0).decision, .delivered)
+
+        var again = stamped
+        again.key = "key-of-a-second-put"
+        let report = s3.deliverAskingFirst(again, growing: nil, attempt: 1, progress: nil)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        XCTAssertEqual(report.answer, "already there: found by HEAD, same SHA-256")
+        let objects = try store.objects(in: "probed")
+        XCTAssertEqual(objects.map(\.key), ["gala/IMG_0042.JPG"])
+        XCTAssertEqual(objects.first?.metadata["relay-key"], "key-42", "no second PUT")
+        XCTAssertEqual(objects.first?.sha256, SHA256.hex(Data("stamped header".utf8) + photo.data.dropFirst(2)))
+    }
+
+    /// A cut object under the key (or the photo stamped otherwise) is not the photo: the
+    /// re-send goes, and the object is then the photo, whole.
+    func testAReSendReplacesAnObjectWithOtherBytes() throws {
+        let store = try startStore(bucket: "replaced")
+        let photo = try makePhoto("IMG_0051.JPG", size: 200_000, seed: 9)
+        let cut = scratch.appendingPathComponent("cut.jpg")
+        try photo.data.prefix(50_000).write(to: cut)
+        let s3 = try destination(
+            RequestConfig(url: "s3://replaced/gala", options: ["endpoint": .string(store.endpoint)]), credentials(store))
+        XCTAssertEqual(s3.deliver(item(cut.path), growing: nil, attempt: 0).decision, .delivered)
+        XCTAssertEqual(s3.probe(item(photo.path), attempt: 1), .absent)
+        XCTAssertEqual(
+            s3.probe(item(scratch.appendingPathComponent("none.jpg").path), attempt: 1), .unknowable, "unreadable: the send says")
+
+        let report = s3.deliverAskingFirst(item(photo.path), growing: nil, attempt: 1, progress: nil)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        XCTAssertEqual(report.statusCode, 200, "sent: \(report.answer ?? "")")
+        let objects = try store.objects(in: "replaced")
+        XCTAssertEqual(objects.map(\.key), ["gala/IMG_0042.JPG"])
+        XCTAssertEqual(objects.first?.sha256, SHA256.hex(photo.data))
+        XCTAssertEqual(s3.probe(item(photo.path, name: "IMG_0052.JPG"), attempt: 1), .absent, "404: nothing there")
+    }
+
+    /// A store that does not answer leaves the question unanswered and the attempt retried,
+    /// nothing sent; credentials it refuses for the HEAD cannot tell, and the PUT then says why.
+    func testAQuestionTheStoreCannotAnswer() throws {
+        let photo = try makePhoto("IMG_0053.JPG", size: 20_000, seed: 10)
+        let port = try XCTUnwrap(ClosedPort.make())
+        let stopped = try destination(
+            RequestConfig(url: "s3://gone/x", options: ["endpoint": .string("http://127.0.0.1:\(port)")]),
+            ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"])
+        guard case .unanswered(let report) = stopped.probe(item(photo.path), attempt: 2), case .retry = report.decision else {
+            return XCTFail("a stopped store: \(stopped.probe(item(photo.path), attempt: 2))")
+        }
+        XCTAssertTrue(report.problem?.hasPrefix("could not ask whether an earlier attempt landed: ") == true, report.problem ?? "")
+        XCTAssertEqual(report.evidence, .unreachable)
+
+        let store = try startStore(bucket: "refusing")
+        var environment = credentials(store)
+        environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
+        let refused = try destination(RequestConfig(url: "s3://refusing/x", options: ["endpoint": .string(store.endpoint)]), environment)
+        XCTAssertEqual(refused.probe(item(photo.path), attempt: 1), .unknowable)
+        guard case .permanent(let reason) = refused.deliverAskingFirst(item(photo.path), growing: nil, attempt: 1, progress: nil).decision
+        else { return XCTFail("the PUT names the refusal") }
+        XCTAssertTrue(reason.contains("refused relay's credentials"), reason)
+    }
 }

@@ -57,15 +57,17 @@ final class UploadPlanTests: XCTestCase {
         XCTAssertFalse(made.headerLines.contains { $0.lowercased().hasPrefix("content-type") })
     }
 
-    func testGetAndDeleteSendNoBody() throws {
+    func testOnlyPostPutAndPatchSendABody() throws {
         XCTAssertEqual(try plan(request(method: "GET")).body, .none)
         XCTAssertEqual(try plan(request(method: "DELETE", body: .raw)).body, .none)
         XCTAssertFalse(try plan(request(method: "GET", body: .raw)).headerLines.contains("Content-Type: image/jpeg"))
+        XCTAssertEqual(try plan(request(method: "HEAD", body: .raw)).body, .none, "a probe's question")
+        XCTAssertEqual(try plan(request(method: "PROPFIND", body: .raw)).body, .none, "allprop")
     }
 
     func testInvalidRequestsAreRefusedBeforeAnythingIsSent() {
         let bad = [
-            request(method: "HEAD"),
+            request(method: "TRACE"),
             request(method: "PO ST"),
             request(url: "ftp://gallery.example/upload"),
             request(url: "gallery.example/upload"),

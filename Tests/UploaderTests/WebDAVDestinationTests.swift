@@ -83,6 +83,57 @@ final class WebDAVDestinationTests: GalleryTestCase {
         guard case .retry = report.decision else { return XCTFail("\(report.decision)") }
     }
 
+    /// A re-send after a lost answer asks first: PROPFIND finds the photo under its final name
+    /// at its full size, and nothing is sent again: the file is still the one the first MOVE
+    /// put there (its inode; a second PUT and MOVE would have put another).
+    func testAReSendFindsThePhotoByPropfindAndSendsNothing() throws {
+        let dav = try start()
+        let photo = try makePhoto("IMG_0050.JPG", size: 300_000, seed: 5)
+        let destination = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/studio/{run}/{name}", secret: dav.password)
+        XCTAssertEqual(destination.deliver(item(photo.path, name: "IMG_0050.JPG"), growing: nil, attempt: 0).decision, .delivered)
+        let stored = dav.root.appendingPathComponent("studio/gala/IMG_0050.JPG")
+        let first = try inode(stored)
+
+        let report = destination.deliverAskingFirst(item(photo.path, name: "IMG_0050.JPG"), growing: nil, attempt: 1, progress: nil)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        XCTAssertEqual(report.answer, "already there: found by PROPFIND, 300000 bytes")
+        XCTAssertEqual(try inode(stored), first, "not sent again")
+        XCTAssertEqual(dav.files(), ["studio/gala/IMG_0050.JPG"])
+    }
+
+    /// A file cut short under the photo's name (not the photo) is replaced by the re-send,
+    /// whole; a name with nothing under it (not even its folder) is absent.
+    func testAReSendReplacesACutFile() throws {
+        let dav = try start()
+        let photo = try makePhoto("IMG_0051.JPG", size: 200_000, seed: 6)
+        let folder = dav.root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o777)
+        try photo.data.prefix(150_000).write(to: folder.appendingPathComponent("IMG_0051.JPG"))
+        let destination = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/in", secret: dav.password)
+        XCTAssertEqual(destination.probe(item(photo.path, name: "IMG_0051.JPG"), attempt: 1), .absent)
+        XCTAssertEqual(destination.probe(item(photo.path, name: "IMG_0052.JPG"), attempt: 1), .absent, "404")
+        let nowhere = try self.destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/none/{run}/{name}", secret: dav.password)
+        XCTAssertEqual(nowhere.probe(item(photo.path, name: "IMG_0051.JPG"), attempt: 1), .absent, "no folder: 404")
+
+        let report = destination.deliverAskingFirst(item(photo.path, name: "IMG_0051.JPG"), growing: nil, attempt: 1, progress: nil)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        XCTAssertEqual(report.answer, "stored as dav://photo@127.0.0.1:\(dav.port)/in/IMG_0051.JPG")
+        XCTAssertEqual(dav.files(), ["in/IMG_0051.JPG"])
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("IMG_0051.JPG")), photo.data)
+    }
+
+    /// A server that stopped cannot say: the question is unanswered and retried, nothing sent.
+    func testAStoppedServerLeavesTheQuestionUnanswered() throws {
+        let dav = try start()
+        let photo = try makePhoto("IMG_0053.JPG", size: 10_000, seed: 7)
+        let destination = try destination("dav://\(dav.user)@127.0.0.1:\(dav.port)/in", secret: dav.password)
+        dav.stop()
+        let answer = destination.probe(item(photo.path, name: "IMG_0053.JPG"), attempt: 1)
+        guard case .unanswered(let report) = answer, case .retry = report.decision else { return XCTFail("\(answer)") }
+        XCTAssertTrue(report.problem?.hasPrefix("could not ask whether an earlier attempt landed") == true, report.problem ?? "")
+    }
+
     func testLocationsAndConfigRules() throws {
         let plain = try WebDAVLocation(config: RequestConfig(url: "davs://nas.local/remote.php/dav/files/anna/Weddings/"))
         let target = plain.target(for: PathTemplate.sample)
@@ -98,4 +149,9 @@ final class WebDAVDestinationTests: GalleryTestCase {
             try Destinations.validate(RequestConfig(url: "dav://nas/in", options: ["fields": ["a": "b"]])), "no form fields")
         XCTAssertNoThrow(try Destinations.validate(RequestConfig(url: "davs://nas/in", headers: ["Authorization": "Bearer ${TOKEN}"])))
     }
+}
+
+/// The inode of a file: a file replaced by a rename (a MOVE, RNTO) has another.
+func inode(_ url: URL) throws -> UInt64 {
+    try XCTUnwrap((FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)?.uint64Value)
 }
