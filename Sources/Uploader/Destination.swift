@@ -103,12 +103,9 @@ public protocol Destination: AnyObject {
     /// `progress` hears the bytes sent so far, at most twice a second.
     func deliver(_ item: DeliveryItem, growing: (any GrowingFile)?, attempt: Int, progress: UploadProgress?) -> DeliveryReport
 
-    /// Asked before a re-send: whether an earlier attempt of `item` landed though its answer
-    /// was lost (a slug, a checksum, a HEAD, a PROPFIND, a file's size). `.unknowable` by default.
-    func probe(_ item: DeliveryItem) -> EarlierAttempt
-
-    /// The same, for the re-send numbered `attempt`: a question that fails then backs off as
-    /// far as a failed send would. `probe(item)` by default.
+    /// Asked before the re-send numbered `attempt`: whether an earlier attempt of `item` landed
+    /// though its answer was lost (a slug, a checksum, a HEAD, a PROPFIND, a file's size). A
+    /// question that fails backs off as far as a failed send would. `.unknowable` by default.
     func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt
 
     /// Where the photo lands (an object key, a remote path, a URL), as a session's manifest names it.

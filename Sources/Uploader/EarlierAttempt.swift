@@ -21,9 +21,7 @@ public enum EarlierAttempt: Sendable, Equatable {
 
 extension Destination {
     /// By default a destination cannot tell.
-    public func probe(_ item: DeliveryItem) -> EarlierAttempt { .unknowable }
-
-    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt { probe(item) }
+    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt { .unknowable }
 
     /// One attempt, asking the destination first whether an earlier attempt landed when this
     /// is a re-send (`attempt` above 0: the earlier one's answer may have been lost, or relay
@@ -81,7 +79,7 @@ extension EarlierAttempt {
 
     /// The size of what a send of `item` puts there (its stamp included), nil when the file
     /// cannot be read (the send then says so).
-    static func sendingSize(_ item: DeliveryItem) -> Int64? {
+    public static func sendingSize(_ item: DeliveryItem) -> Int64? {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: item.filePath)[.size] as? NSNumber)?.int64Value else {
             return nil
         }

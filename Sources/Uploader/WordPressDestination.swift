@@ -67,7 +67,7 @@ public final class WordPressDestination: Destination {
         request.keptAnswer = Self.attachmentAnswer
         let outcome = client.perform(request, progress: progress)
         guard case .success(let answer) = outcome, (200...299).contains(answer.statusCode) else {
-            return refused(outcome, attempt: attempt, bytes: Self.size(of: item))
+            return refused(outcome, attempt: attempt, bytes: EarlierAttempt.sendingSize(item) ?? 0)
         }
         guard let attachment = try? JSONDecoder().decode(WordPressAnswer.Attachment.self, from: Data(answer.body)) else {
             // Stored, but its answer cannot be read: the look-up by slug finds what it is.
@@ -86,9 +86,9 @@ public final class WordPressDestination: Destination {
 
     /// Asks WordPress for the photo's slug: an earlier upload whose answer was lost is found,
     /// and put in the live post's gallery if it is not there yet.
-    public func probe(_ item: DeliveryItem) -> EarlierAttempt {
-        switch prepare(attempt: 0) {
-        case .success(let root): return find(item, root: root, attempt: 0)
+    public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
+        switch prepare(attempt: attempt) {
+        case .success(let root): return find(item, root: root, attempt: attempt)
         case .failure(let settled): return .unanswered(settled.report)
         }
     }
@@ -274,12 +274,6 @@ public final class WordPressDestination: Destination {
         else { return report }
         report.decision = .permanent(reason: reason)
         return report
-    }
-
-    /// The size of what is sent for `item` (the stamp's header in place of the file's).
-    private static func size(of item: DeliveryItem) -> Int64 {
-        let size = ((try? FileManager.default.attributesOfItem(atPath: item.filePath))?[.size] as? NSNumber)?.int64Value ?? 0
-        return item.prefix?.bodySize(fileSize: size) ?? size
     }
 
     /// `--post ID` or `--page ID` as a REST collection and id.

@@ -15,7 +15,7 @@ final class EarlierAttemptTests: XCTestCase {
             sends += 1
             return DeliveryReport(decision: .delivered, evidence: .reachable, statusCode: 201, answer: "HTTP 201")
         }
-        func probe(_ item: DeliveryItem) -> EarlierAttempt {
+        func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
             probes += 1
             return answer
         }
