@@ -13,7 +13,7 @@ import RelayCore
 /// token. Lives only inside one `perform` call on the worker thread that owns the handle.
 final class TransferState {
     /// How much of the response body is kept; the rest is read and discarded.
-    static let bodyLimit = 4096
+    let bodyLimit: Int
 
     /// How long a growing file may add nothing before its upload is given up.
     static let growthStallLimit: TimeInterval = 30
@@ -60,8 +60,9 @@ final class TransferState {
 
     init(
         cancellation: UploadCancellation, fileDescriptor: Int32, growing: (any GrowingFile)? = nil,
-        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil
+        prefix: BodyPrefix? = nil, progress: UploadProgress? = nil, bodyLimit: Int = UploadRequest.defaultAnswerLimit
     ) {
+        self.bodyLimit = bodyLimit
         self.prefix = prefix
         self.cancellation = cancellation
         self.fileDescriptor = fileDescriptor
@@ -79,7 +80,7 @@ final class TransferState {
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) {
-        let room = Self.bodyLimit - bodyHead.count
+        let room = bodyLimit - bodyHead.count
         if room > 0 { bodyHead.append(contentsOf: bytes.prefix(room)) }
     }
 

@@ -9,6 +9,9 @@ public enum UploadBody: Sendable, Equatable {
     /// The bare file as the whole body with the request's `contentType` (presigned-URL PUTs, S3).
     /// A `Content-Type` in the request headers replaces it.
     case raw
+    /// A small body held in memory (a JSON question to an API), with the request's
+    /// `contentType`; the file is not read.
+    case inline([UInt8])
 }
 
 /// Everything one upload attempt needs, fully resolved, so the worker thread that performs it
@@ -46,6 +49,11 @@ public struct UploadRequest: Sendable, Equatable {
     public var signing: AWSSigning?
     /// Sent in place of the file's first bytes (a stamped header).
     public var prefix: BodyPrefix?
+    /// How much of the answer's body is kept in `UploadResponse.body`: an API's JSON answer
+    /// (a list of albums) is read whole, an upload's only as far as a message needs.
+    public var answerLimit = UploadRequest.defaultAnswerLimit
+
+    public static let defaultAnswerLimit = 4096
 
     public init(
         method: String = "POST",

@@ -8,6 +8,8 @@ public struct UploadResponse: Sendable, Equatable {
     public var retryAfter: TimeInterval?
     /// The start of the response body as printable text, for the history and error messages.
     public var bodySummary: String
+    /// The start of the response body as received, up to the request's `answerLimit`.
+    public var body: [UInt8] = []
     /// Request body bytes curl sent in this attempt.
     public var bytesSent: Int64
     /// Wall time of the whole attempt.
@@ -21,6 +23,7 @@ public struct UploadResponse: Sendable, Equatable {
         statusCode: Int,
         retryAfter: TimeInterval? = nil,
         bodySummary: String = "",
+        body: [UInt8] = [],
         bytesSent: Int64 = 0,
         duration: TimeInterval = 0,
         remoteAddress: String? = nil,
@@ -29,6 +32,7 @@ public struct UploadResponse: Sendable, Equatable {
         self.statusCode = statusCode
         self.retryAfter = retryAfter
         self.bodySummary = bodySummary
+        self.body = body
         self.bytesSent = bytesSent
         self.duration = duration
         self.remoteAddress = remoteAddress
