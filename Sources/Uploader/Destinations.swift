@@ -11,6 +11,7 @@ public enum Destinations {
             S3Destination.self,
             FileTransferDestination.self,
             WebDAVDestination.self,
+            ImmichDestination.self,
         ]
     }
 
@@ -45,8 +46,7 @@ public enum Destinations {
             let names = schemes
             throw .invalidURL(
                 config.url.trimmingCharacters(in: .whitespacesAndNewlines),
-                reason:
-                    "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (WebDAV) are supported, not '\(scheme)'")
+                reason: "only \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") are supported, not '\(scheme)'")
         }
         return kind
     }

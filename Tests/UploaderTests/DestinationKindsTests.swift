@@ -21,7 +21,9 @@ final class DestinationKindsTests: XCTestCase {
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "s3://bucket/x")) == S3Destination.self)
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "sftp://u@h/x")) == FileTransferDestination.self)
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "dav://h/x")) == WebDAVDestination.self)
-        XCTAssertTrue(message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav and davs"))
+        XCTAssertTrue(
+            message(RequestConfig(url: "gopher://x.example/")).contains(
+                "only http, https, s3, ftp, ftps, sftp, dav, davs, immich and immichs"))
         XCTAssertEqual(Destinations.schemes.count, Set(Destinations.schemes).count, "a scheme belongs to one kind")
         XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")
     }
