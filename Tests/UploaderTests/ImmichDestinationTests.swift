@@ -151,6 +151,31 @@ final class ImmichDestinationTests: GalleryTestCase {
         XCTAssertEqual(uploads(state).last?.outcome, "duplicate (checksum header)")
     }
 
+    /// Immich's album names are not unique: of two albums of that name (two relays each made
+    /// one), the oldest is used, the one every relay picks.
+    func testOfTwoAlbumsOfOneNameTheOldestIsUsed() throws {
+        let standin = try start()
+        let album = "Twice \(UUID().uuidString.prefix(6))"
+        var made: [String] = []
+        for _ in 0..<2 {
+            let answer = try RawHTTP.send(
+                host: standin.host, port: standin.port, method: "POST", path: "/api/albums",
+                headers: ["Content-Type": "application/json", "x-api-key": standin.apiKeys[0]],
+                body: try JSONSerialization.data(withJSONObject: ["albumName": album]))
+            XCTAssertEqual(answer.status, 201)
+            let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+            made.append(try XCTUnwrap(object?["id"] as? String))
+        }
+        let oldest = try XCTUnwrap(try standin.state().albums.min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) })
+        let photo = try makePhoto("IMG_0001.JPG", size: 10_000, seed: 13)
+        let report = try destination(standin, album: album).deliver(item(photo.path, name: "IMG_0001.JPG"), growing: nil, attempt: 0)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        let state = try standin.state()
+        XCTAssertEqual(Set(state.albums.map(\.id)), Set(made), "no third album")
+        XCTAssertEqual(state.albums.first { $0.id == oldest.id }?.assetIds, state.assets.map(\.id))
+        XCTAssertEqual(state.albums.first { $0.id != oldest.id }?.assetIds, [])
+    }
+
     /// When the album step fails after the asset landed, the leg is retried and not lost: the
     /// re-send's question finds the asset and adds it to the album.
     func testAnAlbumStepThatFailsIsMadeGoodByTheReSend() throws {
