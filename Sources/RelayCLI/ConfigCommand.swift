@@ -11,7 +11,7 @@ enum ConfigCommand {
     static let url = Option.text(
         "--url", "URL",
         "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
+            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV), immich[s]://HOST/ (Immich); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
     )
     static let verb = Option.text(
         "--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: RequestConfig(url: "").verb.rawValue)

@@ -12,6 +12,7 @@ public enum Destinations {
             FileTransferDestination.self,
             WebDAVDestination.self,
             WordPressDestination.self,
+            ImmichDestination.self,
         ]
     }
 

@@ -49,7 +49,7 @@ public final class HTTPUploadClient {
         var fileDescriptor: Int32 = -1
         var fileSize: Int64? = 0
         var ownsDescriptor = false
-        if plan.body != .none {
+        if plan.body.readsFile {
             if let growing {
                 (fileDescriptor, fileSize) = (growing.fileDescriptor, growing.finalSize)
             } else {
@@ -61,7 +61,7 @@ public final class HTTPUploadClient {
             }
         }
         defer { if ownsDescriptor { close(fileDescriptor) } }
-        if let prefix = request.prefix, plan.body != .none { fileSize = fileSize.map(prefix.bodySize) }
+        if let prefix = request.prefix, plan.body.readsFile { fileSize = fileSize.map(prefix.bodySize) }
 
         // libcurl counts the whole body (a multipart form's parts too): the photo's share is shown.
         var photoProgress: UploadProgress?
@@ -76,6 +76,7 @@ public final class HTTPUploadClient {
         let state = TransferState(
             cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing, prefix: request.prefix,
             progress: photoProgress, keptBody: max(TransferState.bodyLimit, request.keptAnswer))
+        state.repeatable = request.isRepeatable
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }
@@ -90,7 +91,7 @@ public final class HTTPUploadClient {
         defer { curl_slist_free_all(headerList) }
         // A body without a length asks first (Expect: 100-continue), so that a server that
         // refuses one (411) says so before the body goes, not by cutting the connection.
-        let asksFirst = fileSize == nil && plan.body != .none
+        let asksFirst = fileSize == nil && plan.body.readsFile
         for line in plan.headerLines where !(asksFirst && line == "Expect:") {
             guard let appended = curl_slist_append(headerList, line) else {
                 return .failure(UploadTransportError(category: .other, message: "out of memory building headers"))
@@ -146,6 +147,16 @@ public final class HTTPUploadClient {
             set(relay_easy_setopt_pointer(handle, CURLOPT_SEEKDATA, userData))
             set(relay_easy_setopt_seek_function(handle, TransferState.seekCallback))
             if plan.method != "PUT" {
+                set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
+            }
+        case .inline(let bytes):
+            // libcurl copies the body, so it need not outlive this call.
+            set(relay_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)))
+            set(
+                (bytes.isEmpty ? [0] : bytes).withUnsafeBytes {
+                    relay_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+                })
+            if plan.method != "POST" {
                 set(relay_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, plan.method))
             }
         case .multipart(let fields, let fileField, let fileName):

@@ -42,6 +42,10 @@ final class TransferState {
     private(set) var gaveUpReading = false
     /// Sent in place of the file's first bytes (a stamped header), nil for the file as it is.
     let prefix: BodyPrefix?
+    /// Whether libcurl may send the whole body again on its own (`UploadRequest.isRepeatable`).
+    var repeatable = true
+    /// Whether the body was read to its end once.
+    private var sentWhole = false
     /// Where the next read of the body starts (a growing file's, or any body with a prefix).
     private var position: Int64 = 0
     private let progress: UploadProgress?
@@ -129,6 +133,7 @@ final class TransferState {
             count = readFile(into: buffer, capacity: capacity)
         }
         if count == nil { gaveUpReading = true }
+        if count == 0 { sentWhole = true }
         return count
     }
 
@@ -161,6 +166,7 @@ final class TransferState {
     /// Rewinds the file when curl has to send the body again (a kept-alive connection that
     /// turned out dead, or an auth round trip).
     func seekBody(offset: Int64, origin: Int32) -> Bool {
+        if !repeatable && sentWhole { return false }
         guard growing != nil || prefix != nil else { return lseek(fileDescriptor, off_t(offset), origin) >= 0 }
         guard origin == SEEK_SET, offset >= 0 else { return false }
         position = offset

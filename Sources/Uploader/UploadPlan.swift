@@ -12,6 +12,20 @@ public struct UploadPlan: Sendable, Equatable {
         case multipart(fields: [FormField], fileField: String, fileName: String)
         /// The file as the whole body.
         case raw
+        /// These bytes as the whole body (the file is not read).
+        case inline([UInt8])
+
+        /// Whether the body is read from the request's file.
+        public var readsFile: Bool {
+            switch self {
+            case .raw, .multipart: true
+            case .none, .inline: false
+            }
+        }
+
+        var isInline: Bool {
+            if case .inline = self { true } else { false }
+        }
     }
 
     /// Camera2URL's methods, WebDAV's MKCOL, MOVE and PROPFIND, and HEAD (sent without a body;
@@ -51,6 +65,8 @@ public struct UploadPlan: Sendable, Equatable {
             body = .none
         case .raw:
             body = .raw
+        case .inline(let bytes):
+            body = .inline(bytes)
         case .multipart(let fields, let fileField, let fileName):
             for name in fields.map(\.name) + [fileField] where !isPartName(name) {
                 return invalid("form field name '\(name)' is empty or contains quotes or control characters")
@@ -82,7 +98,7 @@ public struct UploadPlan: Sendable, Equatable {
         guard isFieldValue(request.contentType), !request.contentType.isEmpty else {
             return invalid("content type '\(request.contentType)' is empty or has control characters")
         }
-        if body == .raw && !hasContentType {
+        if body == .raw || body.isInline, !hasContentType {
             lines.append("Content-Type: \(request.contentType)")
         }
         // No "Expect: 100-continue": servers that ignore it cost a one-second stall per photo.

@@ -9,6 +9,9 @@ public enum UploadBody: Sendable, Equatable {
     /// The bare file as the whole body with the request's `contentType` (presigned-URL PUTs, S3).
     /// A `Content-Type` in the request headers replaces it.
     case raw
+    /// A small body held in memory (a JSON question to an API), with the request's
+    /// `contentType`; the file is not read.
+    case inline([UInt8])
 }
 
 /// Everything one upload attempt needs, fully resolved, so the worker thread that performs it
@@ -49,6 +52,12 @@ public struct UploadRequest: Sendable, Equatable {
     /// Bytes of the answer's body kept in `UploadResponse.body`: none by default, enough for
     /// the JSON a gallery's API answers with (WordPress's attachment) when its reader needs it.
     public var keptAnswer = 0
+    /// Whether libcurl may send the whole body again on its own, as it does when a kept-alive
+    /// connection closes without a byte of answer (it cannot tell a connection that died before
+    /// the request from an answer lost after it). False for a destination that would keep the
+    /// second copy and asks before a re-send (WordPress, Immich): the re-send is then relay's,
+    /// after its question.
+    public var isRepeatable = true
 
     public init(
         method: String = "POST",

@@ -24,8 +24,8 @@ public final class WordPressDestination: Destination {
     /// Whether the live post was found.
     private var livePostFound = false
 
-    /// Bytes of an upload's answer kept: the attachment's JSON, with its sizes.
-    static let attachmentAnswer = 256 << 10
+    /// Bytes of an answer kept: the attachment's JSON with its sizes, a post's content.
+    static let answerLimit = 8 << 20
 
     public init(
         config: RequestConfig, environment: [String: String], policy: DeliveryPolicy, cancellation: UploadCancellation
@@ -64,7 +64,10 @@ public final class WordPressDestination: Destination {
             body: .raw, filePath: item.filePath, idempotencyKey: item.key, timeoutSeconds: config.timeoutSeconds,
             maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: item.contentType)
         request.prefix = item.prefix
-        request.keptAnswer = Self.attachmentAnswer
+        request.keptAnswer = Self.answerLimit
+        // WordPress keeps every copy: a lost answer is found by the re-send's question, never
+        // sent again by libcurl on its own.
+        request.isRepeatable = false
         let outcome = client.perform(request, progress: progress)
         guard case .success(let answer) = outcome, (200...299).contains(answer.statusCode) else {
             return refused(outcome, attempt: attempt, bytes: EarlierAttempt.sendingSize(item) ?? 0)
@@ -121,7 +124,7 @@ public final class WordPressDestination: Destination {
         }
         guard let live, !livePostFound else { return .success(root) }
         let url = WordPressSite.url(root: root, "wp/v2/\(live.collection)/\(live.id)", query: [("context", "edit"), ("_fields", "id")])
-        switch ask(HTTPExchange(url: url, headers: headers), attempt: attempt) {
+        switch ask(api("GET", url), attempt: attempt) {
         case .success:
             livePostFound = true
             return .success(root)
@@ -138,10 +141,10 @@ public final class WordPressDestination: Destination {
 
     /// The REST root the site's home announces in its `Link` header.
     private func discover(attempt: Int) -> Result<String, Settled> {
-        var outcome = client.exchange(HTTPExchange(method: "HEAD", url: site.home, headers: headers))
+        var outcome = client.perform(api("HEAD", site.home))
         // A site may answer HEAD without its headers; its page then says them.
         if case .success(let answer) = outcome, WordPressSite.restRoot(fromLinks: answer.headers(named: "Link")) == nil {
-            outcome = client.exchange(HTTPExchange(url: site.home, headers: headers))
+            outcome = client.perform(api("GET", site.home))
         }
         let answer: UploadResponse
         switch outcome {
@@ -183,7 +186,7 @@ public final class WordPressDestination: Destination {
         let url = WordPressSite.url(
             root: root, "wp/v2/media", query: [("slug", slug), ("context", "edit"), ("_fields", "id,source_url,media_details")])
         let answer: UploadResponse
-        switch ask(HTTPExchange(url: url, headers: headers), attempt: attempt) {
+        switch ask(api("GET", url), attempt: attempt) {
         case .success(let got): answer = got
         case .failure(let settled): return .unanswered(settled.report)
         }
@@ -228,7 +231,7 @@ public final class WordPressDestination: Destination {
     ) -> WordPressPostWriter.Written {
         let readURL = postURL + (postURL.contains("?") ? "&" : "?") + "context=edit&_fields=content"
         let post: UploadResponse
-        switch ask(HTTPExchange(url: readURL, headers: headers), attempt: attempt) {
+        switch ask(api("GET", readURL), attempt: attempt) {
         case .success(let got): post = got
         case .failure(let settled): return .failed(settled.report)
         }
@@ -241,7 +244,8 @@ public final class WordPressDestination: Destination {
         let updated = WordPressGallery.adding(images, to: content, takenAt: takenAt)
         guard updated != content else { return .written }
         struct Update: Encodable { var content: String }
-        switch ask(HTTPExchange(method: "POST", url: postURL, headers: headers, json: Update(content: updated)), attempt: attempt) {
+        let json = (try? JSONEncoder().encode(Update(content: updated))).map { [UInt8]($0) } ?? []
+        switch ask(api("POST", postURL, json: json), attempt: attempt) {
         case .success: return .written
         case .failure(let settled): return .failed(settled.report)
         }
@@ -251,10 +255,20 @@ public final class WordPressDestination: Destination {
 
     /// One exchange with the REST API; anything but a 2xx answer becomes the report that settles
     /// the attempt, a refusal the user can fix said in their words.
-    private func ask(_ exchange: HTTPExchange, attempt: Int) -> Result<UploadResponse, Settled> {
-        let outcome = client.exchange(exchange)
+    private func ask(_ request: UploadRequest, attempt: Int) -> Result<UploadResponse, Settled> {
+        let outcome = client.perform(request)
         if case .success(let answer) = outcome, answer.isSuccess { return .success(answer) }
         return .failure(Settled(refused(outcome, attempt: attempt, bytes: 0)))
+    }
+
+    /// A request to the site (the REST API, its home page) with the config's headers, its JSON
+    /// answer kept whole (a post's content with its gallery).
+    private func api(_ method: String, _ url: String, json: [UInt8] = []) -> UploadRequest {
+        var request = UploadRequest(
+            method: method, url: url, headers: headers, body: .inline(json), filePath: "", idempotencyKey: "",
+            timeoutSeconds: config.timeoutSeconds ?? 60, contentType: "application/json")
+        request.keptAnswer = Self.answerLimit
+        return request
     }
 
     /// The report that settles an attempt before its photo is sent (or once it failed).

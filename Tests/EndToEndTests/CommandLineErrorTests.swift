@@ -86,7 +86,10 @@ final class CommandLineErrorTests: XCTestCase {
             (#"[{"url": "https://a.example/u", "colour": "red"}]"#, "unknown field 'colour'"),
             (#"[{"verb": "POST", "note": "gala"}]"#, "config 'gala' has no URL"),
             (#"[{"url": "https://a.example/u", "verb": "SEND"}]"#, "verb 'SEND' is not one of GET, POST, PUT, PATCH, DELETE"),
-            (#"[{"url": "gopher://a.example/u"}]"#, "only http, https, s3, ftp, ftps, sftp, dav, davs, wp and wps URLs are supported"),
+            (
+                #"[{"url": "gopher://a.example/u"}]"#,
+                "only http, https, s3, ftp, ftps, sftp, dav, davs, wp, wps, immich and immichs URLs are supported"
+            ),
             (#"[{"url": "https://a.example/u", "timeoutSeconds": -3}]"#, "it must be a positive number of seconds"),
             (#"{"configs": [ {"url": "#, "cannot import"),
         ]
@@ -122,7 +125,10 @@ final class CommandLineErrorTests: XCTestCase {
         let harness = try RelayHarness()
         let cases: [([String], String)] = [
             (["config", "add", "--url", "https://x.example/u", "--verb", "SEND"], "verb 'SEND'"),
-            (["config", "add", "--url", "gopher://x.example/u"], "only http, https, s3, ftp, ftps, sftp, dav, davs, wp and wps URLs"),
+            (
+                ["config", "add", "--url", "gopher://x.example/u"],
+                "only http, https, s3, ftp, ftps, sftp, dav, davs, wp, wps, immich and immichs URLs"
+            ),
             (["config", "add", "--note", "gallery"], "config 'gallery' has no URL: relay config add --url"),
             (["config", "add", "--url", "https://x.example/u", "--header", "NoColon"], "header 'NoColon'"),
             (["config", "add", "--url", "https://x.example/u", "--body", "xml"], "body is multipart or raw"),

@@ -41,4 +41,22 @@ final class SHA256DigestTests: XCTestCase {
         try Data(repeating: UInt8(ascii: "a"), count: 1_000_000).write(to: url)
         XCTAssertEqual(try SHA256Digest.of(fileAt: url).hex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
+
+    /// SHA-1 (FIPS 180-4 vectors), what Immich names an asset by; and of a file whose header is
+    /// sent replaced (a stamp's prefix), the digest of the body sent, not of the file.
+    func testSHA1AndThePrefixedBody() throws {
+        func sha1(_ text: String) -> String {
+            var digest = SHA1Digest()
+            digest.update(Array(text.utf8))
+            return digest.hex()
+        }
+        XCTAssertEqual(sha1("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        XCTAssertEqual(sha1(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha1-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data("HEADERbody".utf8).write(to: url)
+        let prefix = BodyPrefix(bytes: Array("abc".utf8), replacing: 10)
+        XCTAssertEqual(try SHA1Digest.of(fileAt: url, prefix: prefix).hex(), sha1("abc"))
+        XCTAssertEqual(try SHA1Digest.of(fileAt: url, prefix: BodyPrefix(bytes: Array("NEW".utf8), replacing: 6)).hex(), sha1("NEWbody"))
+    }
 }

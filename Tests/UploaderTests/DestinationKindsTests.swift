@@ -23,7 +23,8 @@ final class DestinationKindsTests: XCTestCase {
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "dav://h/x")) == WebDAVDestination.self)
         XCTAssertTrue(try Destinations.kind(of: RequestConfig(url: "wps://u@h/")) == WordPressDestination.self)
         XCTAssertTrue(
-            message(RequestConfig(url: "gopher://x.example/")).contains("only http, https, s3, ftp, ftps, sftp, dav, davs, wp and wps URLs")
+            message(RequestConfig(url: "gopher://x.example/")).contains(
+                "only http, https, s3, ftp, ftps, sftp, dav, davs, wp, wps, immich and immichs URLs")
         )
         XCTAssertEqual(Destinations.schemes.count, Set(Destinations.schemes).count, "a scheme belongs to one kind")
         XCTAssertEqual(message(RequestConfig(url: "https://x.example/up")), "")

@@ -32,6 +32,17 @@ final class UploadPlanTests: XCTestCase {
                 fileField: "file", fileName: "My_Photo.JPG"))
     }
 
+    /// A JSON question to an API (Immich's) is sent from memory with its type; no file is read.
+    func testAnInlineBodyCarriesItsTypeAndReadsNoFile() throws {
+        var json = request(method: "PUT", body: .inline(Array(#"{"ids":[]}"#.utf8)))
+        json.contentType = "application/json"
+        let made = try plan(json)
+        XCTAssertEqual(made.body, .inline(Array(#"{"ids":[]}"#.utf8)))
+        XCTAssertFalse(made.body.readsFile)
+        XCTAssertTrue(made.headerLines.contains("Content-Type: application/json"), "\(made.headerLines)")
+        XCTAssertEqual(try plan(request(method: "GET", body: .inline([1]))).body, UploadPlan.Body.none)
+    }
+
     func testIdempotencyKeyIsAlwaysSentOnceAndExpectIsSuppressed() throws {
         let made = try plan(
             request(headers: [
