@@ -129,11 +129,13 @@ enum XMPStamp {
         func list(_ name: String, _ kind: String, _ items: [String], language: Bool = false) {
             guard !items.isEmpty else { return }
             let lang = language ? #" xml:lang="x-default""# : ""
-            xml += "<\(name)><rdf:\(kind)>" + items.map { "<rdf:li\(lang)>\(escaped($0))</rdf:li>" }.joined() + "</rdf:\(kind)></\(name)>"
+            xml +=
+                "<\(name)><rdf:\(kind)>" + items.map { "<rdf:li\(lang)>\(MarkupText.escaped($0))</rdf:li>" }.joined()
+                + "</rdf:\(kind)></\(name)>"
         }
         func text(_ name: String, _ value: String) {
             guard !value.isEmpty else { return }
-            xml += "<\(name)>\(escaped(value))</\(name)>"
+            xml += "<\(name)>\(MarkupText.escaped(value))</\(name)>"
         }
         list("dc:title", "Alt", values.title.isEmpty ? [] : [values.title], language: true)
         list("dc:creator", "Seq", values.creator.isEmpty ? [] : [values.creator])
@@ -150,21 +152,5 @@ enum XMPStamp {
         } catch {
             throw .unreadable("the stamp's own properties: \(error)")
         }
-    }
-
-    /// Text as XML character data or an attribute value.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

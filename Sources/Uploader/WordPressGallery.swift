@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// The live post's gallery: a Gutenberg gallery block of image blocks in the post's content,
 /// edited as text the way WordPress's block editor saves it (6.1's gallery with nested image
@@ -103,19 +104,8 @@ public enum WordPressGallery {
             + "class=\"wp-image-\(image.id)\"/>\(caption)</figure>\n<!-- /wp:image -->"
     }
 
-    /// Text as HTML, for an attribute or an element's content.
+    /// Text as HTML, for an attribute or an element's content; a line break as `<br>`.
     static func html(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "<br>"
-            default: out.append(character)
-            }
-        }
-        return out
+        MarkupText.escaped(text).replacingOccurrences(of: "\n", with: "<br>")
     }
 }

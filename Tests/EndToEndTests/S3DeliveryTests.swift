@@ -50,21 +50,12 @@ final class S3DeliveryTests: XCTestCase {
         let store = try SeaweedFSProcess()
         defer { store.stop() }
         try store.createBucket("event")
-        let python = try XCTUnwrap(Subprocess.which("python3"))
-        let proxy = try Subprocess(
-            python,
-            [
-                TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
-                "127.0.0.1:\(store.s3Port)", "--status", "200",
-            ])
-        defer { _ = proxy.stop(signal: SIGKILL) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.stdout.contains("proxy listening on") || !proxy.isRunning }, proxy.stderr)
-        let port = try XCTUnwrap(
-            proxy.stdout.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let proxy = try CutAnswerProxy(target: store.s3Port, status: 200, anyAnswer: false)
+        defer { proxy.stop() }
         let harness = try RelayHarness()
         harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
         harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
-        let added = try harness.relay("config", "add", "--url", "s3://event/gala", "--endpoint", "http://127.0.0.1:\(port)")
+        let added = try harness.relay("config", "add", "--url", "s3://event/gala", "--endpoint", "http://127.0.0.1:\(proxy.port)")
         XCTAssertEqual(added.status, 0, added.stderr)
 
         let relay = try harness.startRun()
@@ -75,7 +66,7 @@ final class S3DeliveryTests: XCTestCase {
         }
         XCTAssertTrue(delivered, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
-        XCTAssertTrue(proxy.stdout.contains("cut answer 1"), proxy.stdout)
+        XCTAssertEqual(proxy.cuts, 1, proxy.output)
 
         let objects = try store.objects(in: "event")
         XCTAssertEqual(objects.map(\.key), ["gala/IMG_0001.JPG"])

@@ -69,23 +69,14 @@ final class TeamDeskTests: XCTestCase {
     /// the same Idempotency-Key, and the desk answers it as the first time without a second photo.
     func testAnAnswerLostAfterTheCommitLeavesOnePhotoAtTheDesk() throws {
         let desk = try DeskRun()
-        let python = try XCTUnwrap(Subprocess.which("python3"))
-        let proxy = try Subprocess(
-            python,
-            [
-                TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
-                "127.0.0.1:\(desk.httpPort)", "--cut", "2",
-            ])
-        defer { _ = proxy.stop(signal: SIGKILL) }
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.stdout.contains("proxy listening on") || !proxy.isRunning }, proxy.stderr)
-        let port = try XCTUnwrap(
-            proxy.stdout.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        let field = try desk.field(over: .http, as: "anna", url: "http://127.0.0.1:\(port)/upload")
+        let proxy = try CutAnswerProxy(target: desk.httpPort, cut: 2, anyAnswer: false)
+        defer { proxy.stop() }
+        let field = try desk.field(over: .http, as: "anna", url: "http://127.0.0.1:\(proxy.port)/upload")
         let run = try field.startRun()
         defer { _ = run.stop(signal: SIGKILL) }
         let sent = try field.dropPhotos(3)
         try desk.waitForGallery(3)
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.stdout.contains("cut answer 2") }, proxy.stdout)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { proxy.cuts == 2 }, proxy.output)
         // The field relay settled every photo (none left to send), so no further copy can come.
         try field.assertSpoolEmpty()
         try desk.assertNothingLeft()

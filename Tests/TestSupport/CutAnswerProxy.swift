@@ -1,22 +1,23 @@
 import Foundation
 
 /// `scripts/cut_answer_proxy.py` in front of a server on loopback: it loses the server's first
-/// `cut` answers with `status` (every answer on a kept-alive connection is looked at), closing
-/// the client's connection instead, as a venue's Wi-Fi loses the packet that said "got it".
+/// `cut` answers with `status` (with `anyAnswer`, every answer on a kept-alive connection is
+/// looked at, not only its first), closing the client's connection instead, as a venue's Wi-Fi
+/// loses the packet that said "got it".
 /// `rewriteHost` gives the server its own address as the Host (WordPress redirects any other).
 public final class CutAnswerProxy {
     public let process: Subprocess
     /// Where clients connect.
     public let port: Int
 
-    public init(target: Int, status: Int, cut: Int = 1, rewriteHost: Bool = false) throws {
+    public init(target: Int, status: Int = 201, cut: Int = 1, anyAnswer: Bool = true, rewriteHost: Bool = false) throws {
         guard let python = Subprocess.which("python3") else { throw WordPressError.missing("python3") }
         process = try Subprocess(
             python,
             [
                 TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
-                "127.0.0.1:\(target)", "--status", "\(status)", "--cut", "\(cut)", "--any-answer",
-            ] + (rewriteHost ? ["--rewrite-host"] : []))
+                "127.0.0.1:\(target)", "--status", "\(status)", "--cut", "\(cut)",
+            ] + (anyAnswer ? ["--any-answer"] : []) + (rewriteHost ? ["--rewrite-host"] : []))
         _ = Subprocess.waitUntil(timeout: 30) { [process] in process.stdout.contains("proxy listening on") || !process.isRunning }
         let listening = process.stdout.split(separator: "\n").first { $0.hasPrefix("proxy listening on") }
         guard let port = listening?.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
