@@ -86,10 +86,10 @@ class Camera:
 
 
 class Relay:
-    def __init__(self, work, url, config=(), env=None):
+    def __init__(self, work, url, config=(), env=None, path="/upload"):
         self.env = dict(os.environ, RELAY_HOME=os.path.join(work, "home"), **(env or {}))
         self.log = os.path.join(work, "relay.log")
-        self.add_config(url + "/upload", *config)
+        self.add_config(url + path, *config)
         self.proc = None
 
     def add_config(self, url, *config):
@@ -889,7 +889,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          # Field relays into a desk's HTTP inbox (issue 48): scripts/bench_desk.py.
          "desk": lambda work, quick: __import__("bench_desk").case_desk(work, quick),
          # The editor's page in Chromium as a phone on Wi-Fi (issue 50): scripts/bench_review.py.
-         "editor": lambda work, quick: __import__("bench_review").case_editor(work, quick)}
+         "editor": lambda work, quick: __import__("bench_review").case_editor(work, quick),
+         # WordPress's media library and a live post (issue 51): scripts/bench_wordpress.py.
+         "wordpress": lambda work, quick: __import__("bench_wordpress").case_wordpress(work, quick)}
 
 
 def machine():
