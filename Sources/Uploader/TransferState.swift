@@ -44,8 +44,9 @@ final class TransferState {
     let prefix: BodyPrefix?
     /// Whether libcurl may send the whole body again on its own (`UploadRequest.isRepeatable`).
     var repeatable = true
-    /// Whether the body was read to its end once.
-    private var sentWhole = false
+    /// Whether any of the body was handed to libcurl: a body of known size is read to its size,
+    /// never to an empty read, so this, not its end, is what a rewind is refused after.
+    private var handedOver = false
     /// Where the next read of the body starts (a growing file's, or any body with a prefix).
     private var position: Int64 = 0
     private let progress: UploadProgress?
@@ -133,7 +134,7 @@ final class TransferState {
             count = readFile(into: buffer, capacity: capacity)
         }
         if count == nil { gaveUpReading = true }
-        if count == 0 { sentWhole = true }
+        if (count ?? 0) > 0 { handedOver = true }
         return count
     }
 
@@ -166,7 +167,7 @@ final class TransferState {
     /// Rewinds the file when curl has to send the body again (a kept-alive connection that
     /// turned out dead, or an auth round trip).
     func seekBody(offset: Int64, origin: Int32) -> Bool {
-        if !repeatable && sentWhole { return false }
+        if !repeatable && handedOver { return false }
         guard growing != nil || prefix != nil else { return lseek(fileDescriptor, off_t(offset), origin) >= 0 }
         guard origin == SEEK_SET, offset >= 0 else { return false }
         position = offset
