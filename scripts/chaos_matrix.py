@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""relay's chaos matrix: every photo source against every destination kind, and all four kinds
+"""relay's chaos matrix: every photo source against every destination kind, and all kinds
 at once, each cell under repeated SIGKILLs of relay and the destination's own faults. Prints a
 Markdown table for RELIABILITY.md. Run through `scripts/chaos.sh matrix [--quick] [CELL ...]`,
 which builds relay first; a cell is SOURCE:DESTINATION, e.g. ptpip:s3, folder:all.
@@ -13,14 +13,25 @@ Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and d
 connections), s3 (SeaweedFS behind a front that answers a quarter of its PUTs 503 SlowDown, as S3
 does when a prefix is busy, since SeaweedFS itself cannot be made to; and restarted mid-run), ftp
 (vsftpd, killed with its sessions mid-run and started again), sftp (OpenSSH's sshd, killed with
-its sessions and started again), dav (Apache httpd with mod_dav, killed and started again), all
-(the five at once, each with its faults).
+its sessions and started again), dav (Apache httpd with mod_dav, killed and started again), wp (a
+real WordPress, scripts/wordpress_site.py --no-image-sizes, behind scripts/cut_answer_proxy.py,
+which loses its first three 201s after WordPress stored the photo, and PHP's server killed with its
+workers and started again on the same site; photos go into the live post's gallery, --post),
+immich (scripts/immich_standin.py: each photo's first upload cut before it is stored, its second
+stored and the answer lost, a fifth answered 500; the stand-in killed and started again on its
+state.json; photos go into one album), all (the seven at once, each with its faults).
 
 Counted per destination, from what the source made (SHA-256 of each photo) and what the
 destination stored: delivered, lost, duplicates by content (one photo under two names) and by
 key (an Idempotency-Key stored twice, HTTP only), strays (anything the source never made) and
-partial objects visible under a final name. A cell passes with every photo delivered to every
-destination, and 0 of everything else.
+partial objects visible under a final name. WordPress is counted by its attachments (REST,
+context=edit) with the SHA-256 of each one's file; its uploads folder must hold no other file (a
+second copy would be NAME-1.jpg) and the live post's content must name every attachment once
+(class="wp-image-ID"). Immich is counted by its assets (/__standin/state); it keeps one asset per
+checksum, so its figure worth reading is the uploads it answered "duplicate" (re-sends relay's
+question should have spared, in the faults column), and its album must be one, holding every asset
+once. Photos are real JPEGs (Pillow), as WordPress reads each one's size. A cell passes with every
+photo delivered to every destination, and 0 of everything else.
 """
 
 import argparse
@@ -45,8 +56,8 @@ from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
 from peers import wait_for  # noqa: E402
 
 SOURCES = ["ptpip", "gphoto2", "ftp", "folder", "http"]
-DESTINATIONS = ["http", "s3", "ftp", "sftp", "dav", "all"]
-KINDS = ["http", "s3", "ftp", "sftp", "dav"]
+DESTINATIONS = ["http", "s3", "ftp", "sftp", "dav", "wp", "immich", "all"]
+KINDS = ["http", "s3", "ftp", "sftp", "dav", "wp", "immich"]
 
 
 def free_port():
@@ -395,18 +406,247 @@ class DAVDestination:
         kill_tree(self.proc.pid)
 
 
+class WordPressDestination:
+    """A real WordPress (scripts/wordpress_site.py, --no-image-sizes) reached through
+    scripts/cut_answer_proxy.py, which loses its first few 201s after WordPress stored the photo
+    (WordPress ignores Idempotency-Key: relay must ask for the attachment's slug before a re-send),
+    and PHP's server killed with its workers half way and started again on the same site (the
+    same command line, database and uploads). Photos go into the live post's gallery (--post)."""
+
+    kind = "wp"
+    cuts = 3
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "wordpress")
+        self.log = open(os.path.join(work, "wordpress.log"), "ab")
+        self.site = subprocess.Popen(
+            [sys.executable, "-u", os.path.join(os.path.dirname(os.path.abspath(__file__)), "wordpress_site.py"),
+             "--dir", self.dir, "--no-image-sizes", "--workers", "4"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.site.stdout.readline()
+        if not line.startswith("{"):
+            raise Failure("wordpress_site.py did not start (see wordpress.log)")
+        self.info = json.loads(line)
+        self.php_port = int(self.info["url"].rsplit(":", 1)[1].strip("/"))
+        self.php_pid = self.info["php_pid"]
+        # PHP's command line, environment (PHP_CLI_SERVER_WORKERS) and folder, to start it again.
+        with open("/proc/%d/cmdline" % self.php_pid, "rb") as f:
+            self.php_command = [part.decode() for part in f.read().split(b"\0") if part]
+        with open("/proc/%d/environ" % self.php_pid, "rb") as f:
+            self.php_env = dict(part.decode(errors="replace").split("=", 1) for part in f.read().split(b"\0") if b"=" in part)
+        self.php_cwd = os.readlink("/proc/%d/cwd" % self.php_pid)
+        self.restarted = None
+        self.proxy = subprocess.Popen(
+            [sys.executable, "-u", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cut_answer_proxy.py"),
+             "--target", "127.0.0.1:%d" % self.php_port, "--status", "201", "--cut", str(self.cuts), "--any-answer",
+             "--rewrite-host"], stdout=subprocess.PIPE, stderr=self.log, text=True)
+        ready = self.proxy.stdout.readline()
+        if "listening" not in ready:
+            raise Failure("cut_answer_proxy.py did not start")
+        self.proxy_port = int(ready.rsplit(":", 1)[1])
+        self.cut_lines = []
+        import threading
+        threading.Thread(target=lambda: self.cut_lines.extend(self.proxy.stdout), daemon=True).start()
+
+    @property
+    def fault(self):
+        return "%d of WordPress's 201s lost after it stored the photo, PHP killed and restarted" % sum(
+            1 for line in self.cut_lines if line.startswith("cut answer"))
+
+    def config(self):
+        return (["--url", "wp://%s@127.0.0.1:%d/" % (self.info["user"], self.proxy_port), "--password", "${CHAOS_WP_PASSWORD}",
+                 "--post", str(self.info["post_id"]), "--note", "wp"], {"CHAOS_WP_PASSWORD": self.info["app_password"]})
+
+    def disturb(self):
+        # PHP's master and its workers share a process group (wordpress_site.py's die_with_parent).
+        try:
+            os.killpg(self.php_pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        wait_for(lambda: not listening(self.php_port), 10, 0.1)
+        self.restarted = subprocess.Popen(self.php_command, env=self.php_env, cwd=self.php_cwd, stdin=subprocess.DEVNULL,
+                                          stdout=self.log, stderr=self.log, start_new_session=True)
+        if not wait_for(lambda: listening(self.php_port), 20, 0.1):
+            raise Failure("PHP's server did not start again")
+
+    def rest(self, route, **query):
+        import base64
+        import urllib.parse
+        import urllib.request
+        url = self.info["rest_root"] + route
+        url += ("&" if "?" in url else "?") + urllib.parse.urlencode(query)
+        auth = base64.b64encode(("%s:%s" % (self.info["user"], self.info["app_password"])).encode()).decode()
+        request = urllib.request.Request(url, headers={"Authorization": "Basic " + auth})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer), answer.headers
+
+    def attachments(self):
+        found, page = [], 1
+        while True:
+            items, headers = self.rest("wp/v2/media", per_page=100, page=page, context="edit")
+            found += items
+            if page >= int(headers.get("X-WP-TotalPages") or 1):
+                return found
+            page += 1
+
+    def stored(self):
+        """[(file, sha256, None)] of each attachment, by the file WordPress keeps for it."""
+        files = files_under(self.info["uploads"])
+        return [(self.file_of(a), files.get(self.file_of(a), "missing"), None) for a in self.attachments()]
+
+    @staticmethod
+    def file_of(attachment):
+        """The attachment's file under uploads, from its source_url (the photos are not images WordPress
+        can read, so its media_details hold no `file`)."""
+        import urllib.parse
+        return urllib.parse.unquote(attachment["source_url"].split("/wp-content/uploads/", 1)[1])
+
+    def problems(self):
+        """Files in the uploads folder that are not an attachment's (a duplicate by content is
+        two files with one SHA-256, WordPress naming the second NAME-1.jpg), and attachments not
+        in the live post's gallery exactly once."""
+        attachments = self.attachments()
+        files = files_under(self.info["uploads"])
+        named = {self.file_of(a) for a in attachments}
+        found = []
+        orphans = sorted(set(files) - named)
+        if orphans:
+            found.append("%d files in uploads without an attachment (%s)" % (len(orphans), ", ".join(orphans)))
+        by_sha = {}
+        for path, digest in files.items():
+            by_sha.setdefault(digest, []).append(path)
+        twice = [sorted(paths) for paths in by_sha.values() if len(paths) > 1]
+        if twice:
+            found.append("one photo in several files in uploads: %s" % "; ".join(" = ".join(p) for p in twice))
+        post, _ = self.rest("wp/v2/posts/%d" % self.info["post_id"], context="edit", _fields="content")
+        content = post["content"]["raw"]
+        import re
+        in_post = [int(n) for n in re.findall(r'class="wp-image-(\d+)"', content)]
+        ids = {a["id"] for a in attachments}
+        wrong = ["attachment %d %d times" % (i, in_post.count(i)) for i in sorted(ids) if in_post.count(i) != 1]
+        wrong += ["wp-image-%d without an attachment" % i for i in sorted(set(in_post) - ids)]
+        if wrong:
+            found.append("live post's gallery: " + ", ".join(wrong))
+        return found
+
+    def stop(self):
+        for proc in (self.proxy, self.restarted):
+            if proc and proc.poll() is None:
+                if proc is self.restarted:
+                    kill_tree(proc.pid)
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                else:
+                    proc.kill()
+                proc.wait()
+        if self.site.poll() is None:
+            self.site.terminate()
+            try:
+                self.site.wait(30)
+            except subprocess.TimeoutExpired:
+                kill_tree(self.site.pid)
+
+
+class ImmichDestination:
+    """scripts/immich_standin.py, Immich's upload and album API as its server code has them: the
+    first attempt of each photo cut before it is stored (--drop-first 1), the second stored and its
+    answer lost (--lose-first 2), a fifth of the uploads answered 500 (--fail-rate 0.2), and the
+    stand-in killed half way and started again on its state (DIR/state.json, as Immich's database).
+    Immich de-duplicates by SHA-1 (relay sends x-immich-checksum), so two assets of one photo
+    cannot be; uploads answered "duplicate" are counted as re-sends relay's question should have
+    spared. Photos go into the album `Chaos`, which must be one album holding every asset once."""
+
+    kind = "immich"
+    key = "chaos-immich-key"
+    album = "Chaos"
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "immich")
+        self.log = open(os.path.join(work, "immich.log"), "ab")
+        self.port = free_port()
+        self.resends = self.earlier = 0
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-u", os.path.join(os.path.dirname(os.path.abspath(__file__)), "immich_standin.py"),
+             "--dir", self.dir, "--api-key", self.key, "--port", str(self.port), "--seed", str(self.port),
+             "--drop-first", "1", "--lose-first", "2", "--fail-rate", "0.2"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        if "listening" not in self.proc.stdout.readline():
+            raise Failure("immich_standin.py did not start")
+
+    @property
+    def fault(self):
+        return "first try of each photo cut, second's answer lost, 20 %% answered 500, stand-in restarted; %d re-sends answered duplicate" % (
+            self.resends)
+
+    def config(self):
+        return (["--url", "immich://127.0.0.1:%d/" % self.port, "--header", "x-api-key: ${CHAOS_IMMICH_KEY}",
+                 "--album", self.album, "--note", "immich"], {"CHAOS_IMMICH_KEY": self.key})
+
+    @staticmethod
+    def resends_in(state):
+        return sum(1 for r in state["requests"] if str(r.get("outcome", "")).startswith("duplicate"))
+
+    def disturb(self):
+        try:
+            self.earlier = self.resends_in(self.state())
+        except OSError:
+            pass
+        kill_tree(self.proc.pid)
+        self.proc.wait()
+        self.start()
+
+    def state(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection.request("GET", "/__standin/state")
+        state = json.loads(connection.getresponse().read())
+        connection.close()
+        return state
+
+    def stored(self):
+        found = []
+        for asset in self.state()["assets"]:
+            with open(asset["originalPath"], "rb") as f:
+                found.append((asset["originalFileName"], sha256(f.read()), None))
+        return found
+
+    def problems(self):
+        state = self.state()
+        self.resends = self.earlier + self.resends_in(state)
+        albums = [a for a in state["albums"] if a["albumName"] == self.album]
+        if len(albums) != 1:
+            return ["%d albums named %s" % (len(albums), self.album)]
+        held = albums[0]["assetIds"]
+        ids = {a["id"] for a in state["assets"]}
+        wrong = ["asset %s %d times" % (i, held.count(i)) for i in sorted(ids) if held.count(i) != 1]
+        wrong += ["%s not an asset" % i for i in sorted(set(held) - ids)]
+        return ["album %s: %s" % (self.album, ", ".join(wrong))] if wrong else []
+
+    def stop(self):
+        kill_tree(self.proc.pid)
+
+
 DESTINATION_TYPES = {"http": HTTPDestination, "s3": S3Destination, "ftp": FTPDestination, "sftp": SFTPDestination,
-                     "dav": DAVDestination}
+                     "dav": DAVDestination, "wp": WordPressDestination, "immich": ImmichDestination}
 
 
 # --- sources ---------------------------------------------------------------------------------
 
 
 def camera_photo(path, seed, size):
-    """A JPEG-shaped file of about `size` bytes, different for every seed."""
+    """A real JPEG of about `size` bytes (sensor-like noise, Pillow), different for every seed: a
+    gallery that reads its photos (WordPress takes their width and height) must be able to."""
+    import io
+    from PIL import Image
     rng = random.Random(seed)
-    body = rng.randbytes(size)
-    data = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + body.replace(b"\xff", b"\xfe") + b"\xff\xd9"
+    side = int((size / 0.92) ** 0.5)
+    encoded = io.BytesIO()
+    Image.frombytes("RGB", (side, side), rng.randbytes(side * side * 3)).save(encoded, "JPEG", quality=90)
+    data = encoded.getvalue()
     with open(path, "wb") as f:
         f.write(data)
     return data
@@ -702,10 +942,15 @@ def run_cell(source_name, destination_name, quick, seed):
         ended = relay.interrupt(work)
         made = source.made()
         figures = {d.kind: account(made, stored(d), d.kind) for d in destinations}
-        ok = settled and ended and len(made) == photos and all(
+        # What a count of photos cannot show (a gallery's own structure: WordPress's uploads
+        # folder and live post, Immich's album).
+        problems = ["%s: %s" % (d.kind, problem) for d in destinations if hasattr(d, "problems") for problem in d.problems()]
+        ok = settled and ended and len(made) == photos and not problems and all(
             f["lost"] == 0 and f["dup_content"] == 0 and f["dup_key"] == 0 and f["strays"] == 0 and f["partials"] == 0
             for f in figures.values())
         faults = "%d SIGKILLs; %s" % (killed, "; ".join(d.fault for d in destinations))
+        if problems:
+            faults += "; " + "; ".join(problems)
         if not ended:
             faults += "; relay did not end within 60 s of SIGINT (stacks in relay-stacks.txt)"
         return {"made": len(made), "per": figures, "faults": faults, "result": "pass" if ok else "FAIL",
@@ -738,8 +983,8 @@ def main():
                                                                                  ", ".join(DESTINATIONS)))
     print("Each destination: delivered / lost / duplicates by content·key / strays / partial objects.")
     print()
-    print("| source | destinations | photos made | http | s3 | ftp | sftp | dav | faults | result |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| source | destinations | photos made | %s | faults | result |" % " | ".join(KINDS))
+    print("|" + " --- |" * (len(KINDS) + 5))
     failed = False
     for index, (source, destination) in enumerate(cells):
         figures = run_cell(source, destination, args.quick, seed=2026 + index)
