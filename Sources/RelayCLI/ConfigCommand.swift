@@ -11,13 +11,15 @@ enum ConfigCommand {
     static let url = Option.text(
         "--url", "URL",
         "where photos go: http(s)://…, s3://BUCKET/PREFIX, ftp:// or ftps:// (explicit TLS), "
-            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV), immich[s]://HOST/ (Immich); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} {exposure}"
+            + "sftp://USER@HOST/PATH, dav[s]://[USER@]HOST/PATH (WebDAV), wp[s]://USER@SITE/ (WordPress), immich[s]://HOST/ "
+            + "(Immich); placeholders in its path: {name} {stem} {ext} {date} {time} {camera} {serial} {seq} {run} {set} {frame} "
+            + "{exposure}"
     )
     static let verb = Option.text(
         "--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: RequestConfig(url: "").verb.rawValue)
     static let note = Option.text("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for")
     static let header = RepeatedOption.texts(
-        "--header", "'Name: value'", "a request header (http(s), s3, dav(s)); ${VAR} is read from the environment when sending")
+        "--header", "'Name: value'", "a request header (http(s), s3, dav(s), wp(s), immich(s)); ${VAR} is read from the environment when sending")
     static let timeout = Option.text("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)")
     static let maxBytesPerSecond = Option.text(
         "--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's uplink to others")
