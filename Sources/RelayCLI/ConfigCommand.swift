@@ -19,7 +19,8 @@ enum ConfigCommand {
         "--verb", "VERB", "http(s): the method: GET, POST, PUT, PATCH or DELETE", default: RequestConfig(url: "").verb.rawValue)
     static let note = Option.text("--note", "TEXT", "a name to pick the config by, wherever an ID is asked for")
     static let header = RepeatedOption.texts(
-        "--header", "'Name: value'", "a request header (http(s), s3, dav(s), wp(s), immich(s)); ${VAR} is read from the environment when sending")
+        "--header", "'Name: value'",
+        "a request header (http(s), s3, dav(s), wp(s), immich(s)); ${VAR} is read from the environment when sending")
     static let timeout = Option.text("--timeout", "DURATION", "give up on one upload after this long (no limit when not given)")
     static let maxBytesPerSecond = Option.text(
         "--max-bytes-per-second", "SIZE", "send at most this many bytes per second (e.g. 2M), to leave the venue's uplink to others")
