@@ -108,7 +108,7 @@ final class WordPressDestinationTests: XCTestCase {
             "in the live gallery once")
     }
 
-    /// Four workers (four destinations, as a run has) deliver 48 photos into one live post at
+    /// Four workers (four destinations, as a run has) deliver 50 photos into one live post at
     /// once: every photo is in the gallery once, newest first, though they arrive out of order.
     func testFourWorkersPutEveryPhotoInTheLivePostNewestFirst() throws {
         let wordpress = try WordPressProcess(imageSizes: false)
@@ -116,7 +116,7 @@ final class WordPressDestinationTests: XCTestCase {
         let original = try wordpress.postContent()
         // One destination per thread, as each worker owns its own: never shared between them.
         nonisolated(unsafe) let workers = try (0..<4).map { _ in try destination(wordpress, post: wordpress.site.postID) }
-        let count = 48
+        let count = 50
         let items = try (0..<count).map { index in
             item(
                 try photo(String(format: "RUN_%04d.jpg", index), seed: UInt64(100 + index), count: 12_000), key: "run-\(index)",
