@@ -41,8 +41,8 @@ public enum WordPressGallery {
 
     /// Whether `content` shows attachment `id` in relay's gallery.
     public static func contains(_ id: Int, in content: String) -> Bool {
-        guard let gallery = range(in: content) else { return false }
-        return content[gallery].contains("class=\"wp-image-\(id)\"")
+        guard let blocks = imageBlocks(in: content) else { return false }
+        return content[blocks].contains("class=\"wp-image-\(id)\"")
     }
 
     /// `content` with `images` in relay's gallery (made at the end when missing), each before
@@ -51,14 +51,13 @@ public enum WordPressGallery {
     /// Images already there are left as they are.
     public static func adding(_ images: [Image], to content: String, takenAt: (Int) -> Date?) -> String {
         var content = content
-        if range(in: content) == nil {
+        if imageBlocks(in: content) == nil {
             let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
             content = (trimmed.isEmpty ? "" : trimmed + "\n\n") + open + close
         }
         for image in images.sorted(by: { $0.capturedAt < $1.capturedAt }) where !contains(image.id, in: content) {
-            guard let gallery = range(in: content) else { break }
-            let inner = content.index(gallery.lowerBound, offsetBy: open.count)
-            let innerEnd = content.index(gallery.upperBound, offsetBy: -close.count)
+            guard let blocks = imageBlocks(in: content) else { break }
+            let (inner, innerEnd) = (blocks.lowerBound, blocks.upperBound)
             var at = innerEnd
             var cursor = inner
             while let start = content.range(of: "<!-- wp:image {", range: cursor..<innerEnd) {
@@ -82,12 +81,24 @@ public enum WordPressGallery {
         return content
     }
 
-    /// The range of relay's gallery block, from its opening comment to its closing one.
-    static func range(in content: String) -> Range<String.Index>? {
-        guard let start = content.range(of: open),
-            let end = content.range(of: close, range: start.upperBound..<content.endIndex)
-        else { return nil }
-        return start.lowerBound..<end.upperBound
+    /// Where relay's gallery's image blocks are: between its figure's opening tag and its
+    /// closing one. Found by its class in the block's comment, not by the whole comment as relay
+    /// writes it, so a post saved again in the block editor (which may order the attributes or
+    /// the classes its own way) keeps its one gallery.
+    static func imageBlocks(in content: String) -> Range<String.Index>? {
+        var cursor = content.startIndex
+        while let comment = content.range(of: "<!-- wp:gallery ", range: cursor..<content.endIndex),
+            let commentEnd = content.range(of: "-->", range: comment.upperBound..<content.endIndex)
+        {
+            cursor = commentEnd.upperBound
+            guard content[comment.upperBound..<commentEnd.lowerBound].contains(marker),
+                let figure = content.range(of: "<figure", range: commentEnd.upperBound..<content.endIndex),
+                let tagEnd = content.range(of: ">", range: figure.upperBound..<content.endIndex),
+                let end = content.range(of: close, range: tagEnd.upperBound..<content.endIndex)
+            else { continue }
+            return tagEnd.upperBound..<end.lowerBound
+        }
+        return nil
     }
 
     /// The `"id":N` at the start of an image block's attributes.

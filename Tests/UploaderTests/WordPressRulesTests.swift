@@ -100,6 +100,23 @@ final class WordPressRulesTests: XCTestCase {
         XCTAssertEqual(ids(content).first, 5, "a photo goes before those whose time this writer does not know")
     }
 
+    /// The block editor may write relay's gallery back with its attributes and classes in its
+    /// own order: it is still the one gallery photos go into.
+    func testTheGalleryIsFoundAfterTheEditorSavedItAgain() {
+        let saved = WordPressGallery.adding([image(1, at: 100)], to: "") { _ in nil }
+            .replacingOccurrences(
+                of: "{\"linkTo\":\"none\",\"className\":\"relay-live\"}", with: "{\"className\":\"relay-live\",\"linkTo\":\"none\"}"
+            )
+            .replacingOccurrences(
+                of: "wp-block-gallery has-nested-images columns-default is-cropped relay-live",
+                with: "wp-block-gallery relay-live has-nested-images columns-default is-cropped")
+        XCTAssertTrue(
+            saved.contains("{\"className\":\"relay-live\",\"linkTo\":\"none\"}") && saved.contains("gallery relay-live has"), saved)
+        let content = WordPressGallery.adding([image(2, at: 200)], to: saved) { $0 == 1 ? Date(timeIntervalSince1970: 100) : nil }
+        XCTAssertEqual(ids(content), [2, 1])
+        XCTAssertEqual(content.components(separatedBy: "<!-- wp:gallery").count - 1, 1, content)
+    }
+
     func testAnotherGalleryInThePostIsNotTouched() {
         let theirs =
             "<!-- wp:gallery {\"linkTo\":\"none\"} -->\n<figure class=\"wp-block-gallery has-nested-images\"></figure>\n<!-- /wp:gallery -->"
