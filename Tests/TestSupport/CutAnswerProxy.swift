@@ -18,9 +18,7 @@ public final class CutAnswerProxy {
                 TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
                 "127.0.0.1:\(target)", "--status", "\(status)", "--cut", "\(cut)",
             ] + (anyAnswer ? ["--any-answer"] : []) + (rewriteHost ? ["--rewrite-host"] : []))
-        _ = Subprocess.waitUntil(timeout: 30) { [process] in process.stdout.contains("proxy listening on") || !process.isRunning }
-        let listening = process.stdout.split(separator: "\n").first { $0.hasPrefix("proxy listening on") }
-        guard let port = listening?.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+        guard let port = process.line(after: "proxy listening on 127.0.0.1:", timeout: 30).flatMap({ Int($0) }) else {
             _ = process.stop(signal: SIGKILL)
             throw WordPressError.didNotStart("the proxy: \(process.stdout) \(process.stderr)")
         }

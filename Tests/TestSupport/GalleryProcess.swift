@@ -122,16 +122,7 @@ public final class GalleryProcess {
         // -S: the gallery needs only the standard library, and site-packages' start-up hooks were
         // a third of its start (hundreds of galleries a run).
         process = try Subprocess(python, ["-S", "-u", script, "--dir", directory.path, "--host", "127.0.0.1", "--port", "0"] + arguments)
-        let prefix = "gallery listening on http://"
-        var line: String?
-        _ = Subprocess.waitUntil(timeout: startTimeout) { [process] in
-            let output = process.stdout
-            if let range = output.range(of: prefix), let end = output[range.upperBound...].firstIndex(of: "\n") {
-                line = String(output[range.upperBound..<end])
-                return true
-            }
-            return !process.isRunning
-        }
+        let line = process.line(after: "gallery listening on http://", timeout: startTimeout)
         guard let address = line, let colon = address.lastIndex(of: ":"),
             let port = Int(address[address.index(after: colon)...])
         else {

@@ -111,16 +111,7 @@ public final class ImmichStandinProcess {
         let keys = apiKeys.flatMap { ["--api-key", $0] }
         process = try Subprocess(
             python, ["-S", "-u", script, "--dir", self.directory.path, "--host", "127.0.0.1", "--port", String(port)] + keys + arguments)
-        let prefix = "immich stand-in listening on http://"
-        var line: String?
-        _ = Subprocess.waitUntil(timeout: startTimeout) { [process] in
-            let output = process.stdout
-            if let range = output.range(of: prefix), let end = output[range.upperBound...].firstIndex(of: "\n") {
-                line = String(output[range.upperBound..<end])
-                return true
-            }
-            return !process.isRunning
-        }
+        let line = process.line(after: "immich stand-in listening on http://", timeout: startTimeout)
         guard let address = line, let colon = address.lastIndex(of: ":"), let bound = Int(address[address.index(after: colon)...]) else {
             let running = process.isRunning
             process.stop(timeout: 5)

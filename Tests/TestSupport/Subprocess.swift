@@ -85,6 +85,21 @@ public final class Subprocess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// The rest of the first line of stdout after `prefix`, once it is written whole; nil when the
+    /// process ends first or `timeout` passes (how a peer says it is ready, and where).
+    public func line(after prefix: String, timeout: TimeInterval) -> String? {
+        var found: String?
+        _ = Subprocess.waitUntil(timeout: timeout) {
+            let output = stdout
+            if let range = output.range(of: prefix), let end = output[range.upperBound...].firstIndex(of: "\n") {
+                found = String(output[range.upperBound..<end])
+                return true
+            }
+            return !isRunning
+        }
+        return found
+    }
+
     /// Polls `condition` every 50 ms until it holds or `timeout` passes.
     public static func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

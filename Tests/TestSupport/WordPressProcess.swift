@@ -100,15 +100,8 @@ public final class WordPressProcess {
         if !imageSizes { arguments.append("--no-image-sizes") }
         if maxBody > 0 { arguments += ["--max-body", "\(maxBody)"] }
         process = try Subprocess(python, arguments)
-        var line: String?
-        _ = Subprocess.waitUntil(timeout: startTimeout) { [process] in
-            let output = process.stdout
-            if let start = output.firstIndex(of: "{"), let end = output[start...].firstIndex(of: "\n") {
-                line = String(output[start..<end])
-                return true
-            }
-            return !process.isRunning
-        }
+        // The site's one JSON line.
+        let line = process.line(after: "{", timeout: startTimeout).map { "{" + $0 }
         guard let line, let site = try? JSONDecoder().decode(WordPressSite.self, from: Data(line.utf8)),
             let port = URLComponents(string: site.url)?.port
         else {
