@@ -17,8 +17,8 @@ public final class WordPressDestination: Destination {
     private let headers: [HTTPHeader]
     private let policy: DeliveryPolicy
     private let client: HTTPUploadClient
-    /// The live post, as its REST collection and id (`posts`, 7), nil without `--post`/`--page`.
-    private let live: (collection: String, id: Int)?
+    /// The live post (`--post`/`--page`), nil without one.
+    private let live: LivePost?
     /// The REST API's root, once the site has announced it.
     private var root: String?
     /// Whether the live post was found.
@@ -42,7 +42,7 @@ public final class WordPressDestination: Destination {
         } catch {
             throw .config(error)
         }
-        live = Self.livePost(config)
+        live = LivePost(config)
         do { client = try HTTPUploadClient(cancellation: cancellation) } catch { throw .transport(error) }
     }
 
@@ -97,7 +97,7 @@ public final class WordPressDestination: Destination {
     }
 
     public func location(of item: DeliveryItem) -> String {
-        site.home + " (media library" + (live.map { ", \($0.collection == "pages" ? "page" : "post") \($0.id)" } ?? "") + ")"
+        site.home + " (media library" + (live.map { ", \($0.name)" } ?? "") + ")"
     }
 
     /// WordPress has no folders to announce a session in.
@@ -105,7 +105,7 @@ public final class WordPressDestination: Destination {
 
     public func summary(of item: DeliveryItem) -> String {
         "POST \(site.home) media as \(site.user) (slug \(WordPressSite.slug(forKey: item.key)))"
-            + (live.map { ", into the gallery of \($0.collection == "pages" ? "page" : "post") \($0.id)" } ?? "")
+            + (live.map { ", into the gallery of \($0.name)" } ?? "")
     }
 
     // MARK: - The site
@@ -123,14 +123,14 @@ public final class WordPressDestination: Destination {
             self.root = root
         }
         guard let live, !livePostFound else { return .success(root) }
-        let url = WordPressSite.url(root: root, "wp/v2/\(live.collection)/\(live.id)", query: [("context", "edit"), ("_fields", "id")])
+        let url = WordPressSite.url(root: root, live.route, query: [("context", "edit"), ("_fields", "id")])
         switch ask(api("GET", url), attempt: attempt) {
         case .success:
             livePostFound = true
             return .success(root)
         case .failure(var settled):
             if settled.report.statusCode == 404 {
-                let (kind, other) = live.collection == "pages" ? ("page", "post") : ("post", "page")
+                let (kind, other) = live.isPage ? ("page", "post") : ("post", "page")
                 settled.report.decision = .permanent(
                     reason: "WordPress at \(site.home) has no \(kind) \(live.id) (HTTP 404): check --\(kind) "
                         + "(a \(other) is --\(other) ID), then relay retry")
@@ -210,7 +210,7 @@ public final class WordPressDestination: Destination {
         let image = WordPressGallery.Image(
             id: attachment.id, url: attachment.largeURL ?? attachment.sourceURL, sizeSlug: attachment.largeURL == nil ? "full" : "large",
             alt: words.caption.isEmpty ? words.title : words.caption, caption: words.caption, capturedAt: item.template.capturedAt)
-        let postURL = WordPressSite.url(root: root, "wp/v2/\(live.collection)/\(live.id)")
+        let postURL = WordPressSite.url(root: root, live.route)
         let result = WordPressPostWriter.of(postURL).add(image) { images, takenAt in
             writeGallery(images, postURL: postURL, takenAt: takenAt, attempt: attempt)
         }
@@ -218,7 +218,7 @@ public final class WordPressDestination: Destination {
         case .written:
             return DeliveryReport(
                 decision: .delivered, evidence: .reachable, statusCode: 201,
-                answer: stored + ", in the gallery of \(live.collection == "pages" ? "page" : "post") \(live.id)")
+                answer: stored + ", in the gallery of \(live.name)")
         case .failed(var report):
             report.problem = "\(stored) is in the media library, but not yet in the live post's gallery: \(report.problem ?? "")"
             return report
@@ -288,18 +288,33 @@ public final class WordPressDestination: Destination {
         guard case .success(let answer) = outcome,
             let reason = WordPressAnswer.refusal(
                 status: answer.statusCode, body: answer.body, user: site.user, bytes: bytes,
-                post: live.map { "\($0.collection == "pages" ? "page" : "post") \($0.id)" })
+                post: live?.name)
         else { return report }
         report.decision = .permanent(reason: reason)
         return report
     }
+}
 
-    /// `--post ID` or `--page ID` as a REST collection and id.
-    static func livePost(_ config: RequestConfig) -> (collection: String, id: Int)? {
-        if let post = config.option(Self.post).flatMap(Int.init) { return ("posts", post) }
-        if let page = config.option(Self.page).flatMap(Int.init) { return ("pages", page) }
-        return nil
+/// The post or page whose gallery each photo goes into (`--post ID`, `--page ID`).
+struct LivePost: Sendable, Equatable {
+    var isPage: Bool
+    var id: Int
+
+    init?(_ config: RequestConfig) {
+        if let post = config.option(WordPressDestination.post).flatMap(Int.init) {
+            (isPage, id) = (false, post)
+        } else if let page = config.option(WordPressDestination.page).flatMap(Int.init) {
+            (isPage, id) = (true, page)
+        } else {
+            return nil
+        }
     }
+
+    /// Its REST route, below the API's root.
+    var route: String { "wp/v2/\(isPage ? "pages" : "posts")/\(id)" }
+
+    /// "post 7", as messages say it.
+    var name: String { "\(isPage ? "page" : "post") \(id)" }
 }
 
 extension WordPressDestination: DestinationKind {
