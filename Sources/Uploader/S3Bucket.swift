@@ -41,9 +41,10 @@ public final class S3Bucket {
             body: .raw, filePath: filePath, idempotencyKey: "", timeoutSeconds: config.timeoutSeconds, signing: signing)
     }
 
-    /// S3 user metadata travels as ASCII header values: a name's UTF-8 is percent-encoded
-    /// (`Ana L%C3%B3pez` → `Ana%20L%C3%B3pez`). AWS would instead store non-ASCII as RFC 2047
-    /// `=?UTF-8?B?…?=`, and other stores refuse or mangle it.
+    /// S3 user metadata travels as ASCII header values, so a name's UTF-8 is percent-encoded
+    /// (`Ana López` → `Ana%20L%C3%B3pez`): the stores keep that as it is. Raw non-ASCII is
+    /// refused by some clients and stores, and AWS is reported to hand it back as an RFC 2047
+    /// encoded-word (`=?UTF-8?B?…?=`), which a desk would then have to decode.
     public static func metadataValue(_ text: String) -> String { S3Location.encode(text) }
 
     /// What `metadataValue` made, read back; a value that is no percent-encoding is taken as it is.
@@ -99,14 +100,24 @@ public final class S3Bucket {
     /// The object at `key` into the file at `path`, from byte `offset` on (what a cut download
     /// left there; `Range: bytes=N-`). A store that ignores the range sends the whole object,
     /// which replaces the file; an offset at the object's end (416) is a download already complete.
-    public func download(key: String, to path: String, resumingAt offset: Int64 = 0) throws(S3BucketError) -> Download {
-        var request = request("GET", key: key, headers: offset > 0 ? [HTTPHeader(name: "Range", value: "bytes=\(offset)-")] : [])
+    /// With `etag` (the listing's), an object replaced since is refused (412) instead of
+    /// splicing two photos into one file.
+    public func download(key: String, to path: String, resumingAt offset: Int64 = 0, etag: String? = nil) throws(S3BucketError)
+        -> Download
+    {
+        var headers: [HTTPHeader] = []
+        if offset > 0 { headers.append(HTTPHeader(name: "Range", value: "bytes=\(offset)-")) }
+        if let etag { headers.append(HTTPHeader(name: "If-Match", value: "\"\(etag)\"")) }
+        var request = request("GET", key: key, headers: headers)
         request.answerFile = AnswerFile(path: path, offset: offset)
         let name = location.displayName(key: key)
         let outcome = client.perform(request)
+        if case .success(let response) = outcome, response.statusCode == 412 {
+            throw .replaced(key: name)
+        }
         if case .success(let response) = outcome, response.statusCode == 416 {
-            let head = try answered(client.perform(self.request("HEAD", key: key)), asking: "look at \(name)")
-            let found = Self.download(head)
+            let found = Self.download(try answered(client.perform(self.request("HEAD", key: key)), asking: "look at \(name)"))
+            if let etag, found.etag != etag { throw .replaced(key: name) }
             guard found.size == offset else {
                 throw .unexpectedRange(key: name, offset: offset, answer: "the object has \(found.size) bytes")
             }
@@ -160,6 +171,7 @@ public enum S3BucketError: Error, Equatable, CustomStringConvertible {
     case refused(doing: String, status: Int, code: String?, bucket: String)
     case unreadableListing(bucket: String, answer: String)
     case unexpectedRange(key: String, offset: Int64, answer: String)
+    case replaced(key: String)
 
     public var description: String {
         switch self {
@@ -172,6 +184,8 @@ public enum S3BucketError: Error, Equatable, CustomStringConvertible {
             "bucket '\(bucket)' answered a listing relay cannot read (\(answer)): is the endpoint an S3 store?"
         case .unexpectedRange(let key, let offset, let answer):
             "\(key) did not answer from byte \(offset) on (\(answer)): the object changed; download it again from the start"
+        case .replaced(let key):
+            "\(key) was replaced since it was listed (its ETag changed): list it again and take the new photo from the start"
         }
     }
 }

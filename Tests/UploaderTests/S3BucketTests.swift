@@ -100,6 +100,15 @@ final class S3BucketTests: GalleryTestCase {
         XCTAssertEqual(try desk.download(key: key, to: stale.path), resumed)
         XCTAssertEqual(try Data(contentsOf: stale), photo.data, "a 200 replaces the file")
 
+        let other = try makePhoto("IMG_0100.JPG", size: 600_000, seed: 22)
+        XCTAssertNotEqual(other.data, photo.data)
+        XCTAssertEqual(field.deliver(item, growing: nil, attempt: 1).decision, .delivered)
+        try photo.data.prefix(300_001).write(to: cut)
+        XCTAssertThrowsError(try desk.download(key: key, to: cut.path, resumingAt: 300_001, etag: md5)) { error in
+            XCTAssertEqual(error as? S3BucketError, .replaced(key: "s3://takes/\(key)"))
+        }
+        XCTAssertEqual(try Data(contentsOf: cut), photo.data.prefix(300_001), "nothing of the other photo spliced in")
+
         XCTAssertThrowsError(try desk.download(key: "inbox/none.jpg", to: scratch.appendingPathComponent("none").path)) { error in
             XCTAssertTrue(
                 "\(error)".hasPrefix("the S3 store refused to download s3://takes/inbox/none.jpg (NoSuchKey, HTTP 404)"), "\(error)")
