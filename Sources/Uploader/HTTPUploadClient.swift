@@ -61,6 +61,15 @@ public final class HTTPUploadClient {
             }
         }
         defer { if ownsDescriptor { close(fileDescriptor) } }
+        var answerDescriptor: Int32 = -1
+        if let answerFile = request.answerFile {
+            answerDescriptor = open(answerFile.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            guard answerDescriptor >= 0 else {
+                return .failure(
+                    UploadTransportError(category: .other, message: "\(answerFile.path): \(String(cString: strerror(errno)))"))
+            }
+        }
+        defer { if answerDescriptor >= 0 { close(answerDescriptor) } }
         if let prefix = request.prefix, plan.body.readsFile { fileSize = fileSize.map(prefix.bodySize) }
 
         // libcurl counts the whole body (a multipart form's parts too): the photo's share is shown.
@@ -77,6 +86,8 @@ public final class HTTPUploadClient {
             cancellation: cancellation, fileDescriptor: fileDescriptor, growing: growing, prefix: request.prefix,
             progress: photoProgress, keptBody: max(TransferState.bodyLimit, request.keptAnswer))
         state.repeatable = request.isRepeatable
+        state.answerDescriptor = answerDescriptor
+        state.answerOffset = request.answerFile?.offset ?? 0
         return withExtendedLifetime(state) {
             transfer(plan, request: request, fileSize: fileSize, state: state)
         }
@@ -222,8 +233,8 @@ public final class HTTPUploadClient {
                 let total = size &* count
                 guard let data, let userData else { return total }
                 let state = Unmanaged<TransferState>.fromOpaque(userData).takeUnretainedValue()
-                state.receiveBody(UnsafeRawBufferPointer(start: data, count: total))
-                return total
+                // A short count makes curl abort the transfer (CURLE_WRITE_ERROR).
+                return state.receiveBody(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
             })
         set(relay_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userData))
         set(
@@ -240,6 +251,10 @@ public final class HTTPUploadClient {
     func error(for code: CURLcode, state: TransferState, path: String) -> UploadTransportError {
         if let growthFailure = state.growthFailure {
             return UploadTransportError(category: .sourceIncomplete, curlCode: Int(code.rawValue), message: growthFailure)
+        }
+        if let writeError = state.answerWriteError {
+            return UploadTransportError(
+                category: .other, curlCode: Int(code.rawValue), message: "writing the answer: \(String(cString: strerror(writeError)))")
         }
         if let readError = state.readError {
             return UploadTransportError(

@@ -87,9 +87,44 @@ final class TransferState {
         progress(sent, total)
     }
 
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) {
-        let room = keptBody - bodyHead.count
-        if room > 0 { bodyHead.append(contentsOf: bytes.prefix(room)) }
+    /// The file a 2xx answer's body is written to (`UploadRequest.answerFile`), -1 for none.
+    var answerDescriptor: Int32 = -1
+    var answerOffset: Int64 = 0
+    /// Where the next byte of the answer goes in the file; nil while the answer is no 2xx.
+    private var answerPosition: Int64?
+    /// Why writing the answer to its file failed (curl then aborts the transfer).
+    private(set) var answerWriteError: Int32?
+
+    /// Keeps the answer's start, or writes it to the answer file; false when that write failed.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard answerWriteError == nil else { return false }
+        guard var position = answerPosition else {
+            let room = keptBody - bodyHead.count
+            if room > 0 { bodyHead.append(contentsOf: bytes.prefix(room)) }
+            return true
+        }
+        var done = 0
+        while done < bytes.count {
+            let count = pwrite(answerDescriptor, bytes.baseAddress! + done, bytes.count - done, off_t(position))
+            if count < 0 {
+                if errno == EINTR { continue }
+                answerWriteError = errno
+                return false
+            }
+            done += count
+            position += Int64(count)
+        }
+        answerPosition = position
+        return true
+    }
+
+    /// Where an answer with `status` goes: a 206 into the file cut to the asked offset, a 200
+    /// into the file emptied, anything else into `bodyHead` (an error's XML).
+    private func startAnswer(status: Int) {
+        answerPosition = nil
+        guard answerDescriptor >= 0, status == 200 || status == 206 else { return }
+        let start = status == 206 ? answerOffset : 0
+        if ftruncate(answerDescriptor, off_t(start)) == 0 { answerPosition = start } else { answerWriteError = errno }
     }
 
     /// Called once per header line, of every response in the exchange (interim 1xx answers
@@ -104,6 +139,7 @@ final class TransferState {
         }
         if line.hasPrefix("HTTP/") {
             headers = []
+            startAnswer(status: line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0)
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }

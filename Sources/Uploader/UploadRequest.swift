@@ -14,6 +14,19 @@ public enum UploadBody: Sendable, Equatable {
     case inline([UInt8])
 }
 
+/// A file that takes an answer's body (a desk's download from its S3 inbox). The request asks
+/// for the bytes from `offset` on (its own `Range` header): a 206 is written from `offset`, a 200
+/// (the whole object, the server ignoring the range) replaces the file from its start.
+public struct AnswerFile: Sendable, Equatable {
+    public var path: String
+    public var offset: Int64
+
+    public init(path: String, offset: Int64) {
+        self.path = path
+        self.offset = offset
+    }
+}
+
 /// Everything one upload attempt needs, fully resolved, so the worker thread that performs it
 /// reads no shared state. Built by the pipeline from a request config and a spooled photo.
 ///
@@ -58,6 +71,9 @@ public struct UploadRequest: Sendable, Equatable {
     /// second copy and asks before a re-send (WordPress, Immich): the re-send is then relay's,
     /// after its question.
     public var isRepeatable = true
+    /// Where a 2xx answer's body goes instead of `UploadResponse.body`: written to a file as it
+    /// arrives, so that a download cut halfway keeps what came and resumes from there.
+    public var answerFile: AnswerFile?
 
     public init(
         method: String = "POST",

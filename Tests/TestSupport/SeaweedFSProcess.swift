@@ -5,6 +5,8 @@ public struct StoredObject: Decodable, Sendable, Equatable {
     public var key: String
     public var size: Int
     public var sha256: String
+    /// What a simple PUT's ETag is.
+    public var md5: String
     public var contentType: String
     public var metadata: [String: String]
 }
@@ -139,6 +141,12 @@ public final class SeaweedFSProcess {
         }
     }
 
+    /// `count` objects `PREFIX00000.jpg`, `PREFIX00001.jpg`, …, each holding its own key: a
+    /// listing's pages to read.
+    public func fill(_ bucket: String, prefix: String, count: Int) throws {
+        _ = try ask(["op": "fill", "bucket": bucket, "prefix": prefix, "count": String(count)])
+    }
+
     /// The body of one object, read back with boto3.
     public func body(of key: String, in bucket: String) throws -> Data {
         guard let base64 = try ask(["op": "body", "bucket": bucket, "key": key]) as? String, let body = Data(base64Encoded: base64) else {
@@ -154,7 +162,8 @@ public final class SeaweedFSProcess {
 }
 
 /// A Python that imported boto3 once and answers requests, one JSON object a line each way:
-/// `createBucket`, `objects` (every object of a bucket, read back and hashed) and `body` (base64).
+/// `createBucket`, `objects` (every object of a bucket, read back and hashed), `fill` (many small
+/// objects) and `body` (base64).
 private final class Boto3Client {
     private let process = Process()
     private let requests = Pipe()
@@ -188,8 +197,13 @@ private final class Boto3Client {
                     for item in s3.list_objects_v2(Bucket=bucket).get("Contents", []):
                         got = s3.get_object(Bucket=bucket, Key=item["Key"])
                         body = got["Body"].read()
-                        answer.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(),
+                        answer.append({"key": item["Key"], "size": len(body), "sha256": hashlib.sha256(body).hexdigest(), "md5": hashlib.md5(body).hexdigest(),
                                        "contentType": got.get("ContentType", ""), "metadata": got.get("Metadata", {})})
+                elif op == "fill":
+                    for number in range(int(request["count"])):
+                        key = "%s%05d.jpg" % (request["prefix"], number)
+                        s3.put_object(Bucket=bucket, Key=key, Body=key.encode())
+                    answer = None
                 elif op == "body":
                     answer = base64.b64encode(s3.get_object(Bucket=bucket, Key=request["key"])["Body"].read()).decode()
                 else:

@@ -24,12 +24,12 @@ final class S3DestinationTests: GalleryTestCase {
         return store
     }
 
-    private func item(_ path: String, name: String = "IMG_0042.JPG") -> DeliveryItem {
-        DeliveryItem(
-            filePath: path, name: name, key: "key-42", contentType: ContentType.of(fileName: name),
-            template: PathTemplate.Values(
-                name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
-                camera: "0123", serial: "0123", sequence: 42, run: "gala"))
+    private func item(_ path: String, name: String = "IMG_0042.JPG", photographer: String = "") -> DeliveryItem {
+        var values = PathTemplate.Values(
+            name: name, capturedAt: Date(timeIntervalSince1970: 1_779_540_245),
+            camera: "0123", serial: "0123", sequence: 42, run: "gala")
+        values.photographer = photographer
+        return DeliveryItem(filePath: path, name: name, key: "key-42", contentType: ContentType.of(fileName: name), template: values)
     }
 
     private func destination(_ config: RequestConfig, _ environment: [String: String]) throws -> S3Destination {
@@ -60,6 +60,30 @@ final class S3DestinationTests: GalleryTestCase {
         XCTAssertEqual(objects.first?.metadata["relay-key"], "key-42")
         XCTAssertTrue(s3.summary(of: item(photo.path)).hasPrefix("PUT s3://photos/\(key)"))
         XCTAssertFalse(s3.acceptsGrowingFiles, "the checksum needs the whole file")
+    }
+
+    /// The photographer travels as `x-amz-meta-photographer`, percent-encoded (metadata is ASCII),
+    /// for the desk that takes the photo from an S3 inbox; a photo without one carries none. The
+    /// checksum's algorithm header beside it leaves SeaweedFS's checksum and the probe working.
+    func testPhotographerTravelsAsMetadata() throws {
+        let store = try startStore(bucket: "inbox")
+        let photo = try makePhoto("IMG_0046.JPG", size: 40_000, seed: 11)
+        let s3 = try destination(
+            RequestConfig(url: "s3://inbox/gala", options: ["endpoint": .string(store.endpoint)]), credentials(store))
+        let credited = item(photo.path, name: "IMG_0046.JPG", photographer: "Ana L\u{F3}pez")
+        let report = s3.deliver(credited, growing: nil, attempt: 0)
+        XCTAssertEqual(report.decision, .delivered, report.problem ?? "")
+        XCTAssertEqual(s3.deliver(item(photo.path, name: "IMG_0047.JPG"), growing: nil, attempt: 0).decision, .delivered)
+
+        let objects = try store.objects(in: "inbox")
+        XCTAssertEqual(objects.map(\.key), ["gala/IMG_0046.JPG", "gala/IMG_0047.JPG"])
+        XCTAssertEqual(objects.first?.metadata["photographer"], "Ana%20L%C3%B3pez")
+        XCTAssertEqual(objects.last?.metadata["relay-key"], "key-42")
+        XCTAssertNil(objects.last?.metadata["photographer"])
+        XCTAssertEqual(S3Bucket.metadataText("Ana%20L%C3%B3pez"), "Ana L\u{F3}pez")
+        XCTAssertEqual(s3.probe(credited, attempt: 1), .landed(answer: "found by HEAD, same SHA-256"))
+        XCTAssertTrue(s3.summary(of: credited).hasSuffix("x-amz-meta-relay-key: key-42 x-amz-meta-photographer: Ana%20L%C3%B3pez"))
+        XCTAssertFalse(s3.summary(of: item(photo.path)).contains("photographer"))
     }
 
     /// Virtual-host style (`photos.localhost`: curl sends *.localhost to loopback by itself),
