@@ -161,7 +161,10 @@ class Site:
         os.makedirs(self.db_dir, exist_ok=True)
         made = subprocess.run(
             [install_db, "--no-defaults", "--datadir=" + self.db_dir, "--auth-root-authentication-method=normal",
-             "--skip-test-db", "--skip-name-resolve"] + root +
+             # Its bootstrap server's temporary tables in this site's folder, not in TMPDIR: a test
+             # run shares one TMPDIR, and a bootstrap there once failed "Could not remove
+             # temporary table … error: 2" while other tests ran.
+             "--tmpdir=" + self.dir, "--skip-test-db", "--skip-name-resolve"] + root +
             ["--innodb-flush-log-at-trx-commit=0", "--innodb-buffer-pool-size=16M", "--innodb-log-file-size=8M"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         if made.returncode != 0:
