@@ -14,9 +14,8 @@ public final class S3Destination: Destination {
     public static let sessionTokenVariable = "AWS_SESSION_TOKEN"
 
     private let config: RequestConfig
-    private let location: S3Location
-    private let signing: AWSSigning
-    private let headers: [HTTPHeader]
+    private let requests: S3Requests
+    private var location: S3Location { requests.location }
     private let policy: DeliveryPolicy
     private let client: HTTPUploadClient
 
@@ -25,15 +24,7 @@ public final class S3Destination: Destination {
     ) throws(DestinationError) {
         self.config = config
         self.policy = policy
-        do {
-            location = try S3Location(config: config)
-            signing = try Self.signing(config: config, region: location.region, environment: environment)
-            headers =
-                try RequestBuilder.headers(for: config, environment: environment)
-                + (signing.sessionToken.map { [HTTPHeader(name: "x-amz-security-token", value: $0)] } ?? [])
-        } catch {
-            throw .config(error)
-        }
+        do { requests = try S3Requests(config: config, environment: environment) } catch { throw .config(error) }
         do { client = try HTTPUploadClient(cancellation: cancellation) } catch { throw .transport(error) }
     }
 
@@ -63,10 +54,8 @@ public final class S3Destination: Destination {
     /// same key, which still leaves one object.
     public func probe(_ item: DeliveryItem, attempt: Int) -> EarlierAttempt {
         guard let checksum = try? Self.checksum(of: item.filePath, prefix: item.prefix) else { return .unknowable }
-        let head = UploadRequest(
-            method: "HEAD", url: location.objectURL(key: location.key(for: item.template)),
-            headers: headers + [HTTPHeader(name: "x-amz-checksum-mode", value: "ENABLED")], body: .raw, filePath: "",
-            idempotencyKey: "", timeoutSeconds: config.timeoutSeconds, signing: signing)
+        let head = requests.request(
+            "HEAD", key: location.key(for: item.template), headers: [HTTPHeader(name: "x-amz-checksum-mode", value: "ENABLED")])
         return .asked(client.perform(head), attempt: attempt, policy: policy) { S3Answer.earlierAttempt($0, checksum: checksum) }
     }
 
@@ -97,15 +86,11 @@ public final class S3Destination: Destination {
             let failure = UploadTransportError(category: .fileUnreadable, message: "\(filePath): \(error.localizedDescription)")
             return DeliveryReport(.failure(failure), decision: policy.decide(.failure(failure), attempt: attempt))
         }
-        var headers = headers
-        headers.append(HTTPHeader(name: "x-amz-checksum-sha256", value: checksum))
+        var headers = [HTTPHeader(name: "x-amz-checksum-sha256", value: checksum)]
         // The photo's key travels as object metadata: a consumer can tell a rendition from its original.
         if let relayKey { headers.append(HTTPHeader(name: "x-amz-meta-relay-key", value: relayKey)) }
-        var request = UploadRequest(
-            method: "PUT", url: location.objectURL(key: key), headers: headers, body: .raw, filePath: filePath,
-            idempotencyKey: "", timeoutSeconds: config.timeoutSeconds,
-            maxBytesPerSecond: config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }, contentType: contentType,
-            signing: signing)
+        var request = requests.request("PUT", key: key, headers: headers, filePath: filePath, contentType: contentType)
+        request.maxBytesPerSecond = config.maxBytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
         request.prefix = prefix
         let outcome = client.perform(request, progress: progress)
         let decision = S3Answer.decide(outcome, attempt: attempt, bucket: location.bucket, region: location.region, policy: policy)
