@@ -1,0 +1,41 @@
+import Foundation
+import RelayCore
+import Uploader
+
+/// The desk's startup check of its inbox's store: two desks are safe on it only if it refuses a
+/// second `If-None-Match: *` write and an `If-Match` write on a changed ETag. Run before the first
+/// listing; the probe object is deleted afterwards.
+public enum ConditionalWrites {
+    /// Probes the store of the inbox config `config` (its `s3://BUCKET/PREFIX`, endpoint, region
+    /// and addressing; keys from `environment`) under `PREFIX.relay/probe/`.
+    public static func check(
+        config: RequestConfig, environment: [String: String], desk: String, client: HTTPUploadClient
+    ) throws(ConditionalWritesError) {
+        let requests: S3Requests
+        do {
+            requests = try S3Requests(config: config, environment: environment)
+        } catch {
+            throw .refused(store: config.url, step: "reading the config", said: error.description)
+        }
+        let location = requests.location
+        let key = location.inboxPrefix + InboxClaim.relayFolder + "probe/\(desk)-\(UUID().uuidString.lowercased())"
+        let store = "\(location.displayName(key: key)) (\(location.endpoint))"
+        defer { _ = client.perform(requests.request("DELETE", key: key)) }
+        for step in ConditionalWritesProbe.Step.allCases {
+            let condition = step.condition.header
+            let put = requests.request(
+                "PUT", key: key, headers: [HTTPHeader(name: condition.name, value: condition.value)],
+                body: .inline(Array("relay conditional-write probe\n".utf8)), contentType: "text/plain")
+            if let error = ConditionalWritesProbe.judge(client.perform(put), step: step, store: store) { throw error }
+        }
+    }
+}
+
+extension S3Location {
+    /// The inbox's `PREFIX`: the URL's fixed folder with its `/` (`s3://b/inbox/{name}` gives
+    /// `inbox/`), or `""` for a whole bucket.
+    public var inboxPrefix: String {
+        let folder = keyTemplate.fixedFolder
+        return folder.isEmpty ? "" : folder + "/"
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import RelayCore
+import S3Inbox
+import TestSupport
+import Uploader
+import XCTest
+
+/// The startup check and the reading of claim writes against real stores: SeaweedFS 4.48 (relay's
+/// S3 peer, authentication on) and moto in server mode (AWS's answers), the latter also as the
+/// two kinds of store without conditional writes (`scripts/moto_s3.py --conditional-writes`).
+final class ConditionalWritesStoreTests: XCTestCase {
+    private func inboxConfig(endpoint: String, bucket: String) -> RequestConfig {
+        RequestConfig(url: "s3://\(bucket)/field/", options: ["endpoint": .string(endpoint)])
+    }
+
+    private func check(_ config: RequestConfig, accessKey: String, secretKey: String) throws(ConditionalWritesError) {
+        let environment = ["AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey]
+        do {
+            try ConditionalWrites.check(config: config, environment: environment, desk: "desk-a", client: HTTPUploadClient())
+        } catch let error as ConditionalWritesError {
+            throw error
+        } catch {
+            throw .unreachable(store: config.url, said: "no HTTP client: \(error)")
+        }
+    }
+
+    func testSeaweedFSPassesAndTheProbeIsDeleted() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        try check(inboxConfig(endpoint: store.endpoint, bucket: "inbox"), accessKey: store.accessKey, secretKey: store.secretKey)
+        XCTAssertEqual(try store.objects(in: "inbox").map(\.key), [], "the probe object is deleted")
+    }
+
+    func testMotoAsAWSPasses() throws {
+        let store = try MotoS3Process(conditionalWrites: .aws)
+        defer { store.stop() }
+        try check(inboxConfig(endpoint: store.endpoint, bucket: "inbox"), accessKey: store.accessKey, secretKey: store.secretKey)
+    }
+
+    func testStoreAnsweringNotImplementedIsRefused() throws {
+        let store = try MotoS3Process(conditionalWrites: .notImplemented)
+        defer { store.stop() }
+        XCTAssertThrowsError(
+            try check(inboxConfig(endpoint: store.endpoint, bucket: "inbox"), accessKey: store.accessKey, secretKey: store.secretKey)
+        ) { error in
+            guard case .notImplemented(_, let said) = error as? ConditionalWritesError else { return XCTFail("\(error)") }
+            XCTAssertEqual(said, "NotImplemented, HTTP 501")
+            XCTAssertTrue("\(error)".contains("two desks could take the same photo"), "\(error)")
+        }
+    }
+
+    /// The dangerous store: it takes the second write without a word.
+    func testStoreIgnoringConditionsIsRefused() throws {
+        let store = try MotoS3Process(conditionalWrites: .ignored)
+        defer { store.stop() }
+        XCTAssertThrowsError(
+            try check(inboxConfig(endpoint: store.endpoint, bucket: "inbox"), accessKey: store.accessKey, secretKey: store.secretKey)
+        ) { error in
+            guard case .ignoresIfNoneMatch = error as? ConditionalWritesError else { return XCTFail("\(error)") }
+            XCTAssertTrue(
+                "\(error)".hasPrefix("this store does not refuse a second write of the same key (If-None-Match)"), "\(error)")
+        }
+    }
+
+    func testWrongCredentialsAreNamedNotMistakenForMissingConditionalWrites() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        XCTAssertThrowsError(
+            try check(inboxConfig(endpoint: store.endpoint, bucket: "inbox"), accessKey: store.accessKey, secretKey: "wrong")
+        ) { error in
+            guard case .refused(_, let step, let said) = error as? ConditionalWritesError else { return XCTFail("\(error)") }
+            XCTAssertEqual(step, "first If-None-Match: * PUT")
+            XCTAssertEqual(said, "SignatureDoesNotMatch, HTTP 403")
+        }
+    }
+
+    /// One claim's life on each store through relay's own client, read by the pure rules: the
+    /// first claim is ours, a second is lost, a takeover on the claim's ETag is ours and one on
+    /// the replaced ETag is lost, and If-Match on a claim that is gone is lost (404 on moto,
+    /// 412 on SeaweedFS).
+    func testClaimWritesReadAlikeOnBothStores() throws {
+        let seaweed = try SeaweedFSProcess()
+        defer { seaweed.stop() }
+        try seaweed.createBucket("inbox")
+        let moto = try MotoS3Process()
+        defer { moto.stop() }
+        for (endpoint, accessKey, secretKey) in [
+            (seaweed.endpoint, seaweed.accessKey, seaweed.secretKey), (moto.endpoint, moto.accessKey, moto.secretKey),
+        ] {
+            let requests = try S3Requests(
+                config: inboxConfig(endpoint: endpoint, bucket: "inbox"),
+                environment: ["AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey])
+            let client = try HTTPUploadClient()
+            let key = try XCTUnwrap(InboxClaim.key(for: "field/ana/IMG_1.jpg", prefix: requests.location.inboxPrefix))
+            XCTAssertEqual(key, "field/.relay/claims/ana/IMG_1.jpg.json")
+            // Each body its own, so that each write gives the claim a new ETag.
+            func put(_ condition: WriteCondition, key: String = key) -> ConditionalWriteAnswer {
+                let header = condition.header
+                let request = requests.request(
+                    "PUT", key: key, headers: [HTTPHeader(name: header.name, value: header.value)],
+                    body: .inline(Array(UUID().uuidString.utf8)), contentType: "application/json")
+                return ConditionalWriteAnswer.read(client.perform(request), condition: condition)
+            }
+            guard case .ours(let first?) = put(.absent) else { return XCTFail("\(endpoint): first claim not ours") }
+            guard case .lost = put(.absent) else { return XCTFail("\(endpoint): second claim not lost") }
+            guard case .ours(let second?) = put(.matches(first)) else { return XCTFail("\(endpoint): takeover not ours") }
+            guard case .lost = put(.matches(first)) else { return XCTFail("\(endpoint): takeover on a replaced ETag not lost") }
+            XCTAssertNotEqual(first, second, endpoint)
+            guard case .lost(let said) = put(.matches(second), key: key + ".gone") else {
+                return XCTFail("\(endpoint): If-Match on a missing claim not lost")
+            }
+            XCTAssertEqual(said, endpoint == moto.endpoint ? "NoSuchKey, HTTP 404" : "PreconditionFailed, HTTP 412", endpoint)
+        }
+    }
+}
