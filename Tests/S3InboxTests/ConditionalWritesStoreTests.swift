@@ -76,11 +76,11 @@ final class ConditionalWritesStoreTests: XCTestCase {
         }
     }
 
-    /// One claim's life on each store through relay's own client, read by the pure rules: the
-    /// first claim is ours, a second is lost, a takeover on the claim's ETag is ours and one on
-    /// the replaced ETag is lost, and If-Match on a claim that is gone is lost (404 on moto,
-    /// 412 on SeaweedFS).
-    func testClaimWritesReadAlikeOnBothStores() throws {
+    /// One claim's life on each store through relay's own client, read and decided by the pure
+    /// rules: desk A claims, desk B sees A's live claim and loses a claim of its own, B (with a
+    /// timeout of 0) takes A's claim over on its ETag, A's renewal on the replaced ETag is lost,
+    /// and If-Match on a claim that is gone is lost too (404 on moto, 412 on SeaweedFS).
+    func testClaimLifeReadsAlikeOnBothStores() throws {
         let seaweed = try SeaweedFSProcess()
         defer { seaweed.stop() }
         try seaweed.createBucket("inbox")
@@ -93,25 +93,59 @@ final class ConditionalWritesStoreTests: XCTestCase {
                 config: inboxConfig(endpoint: endpoint, bucket: "inbox"),
                 environment: ["AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey])
             let client = try HTTPUploadClient()
-            let key = try XCTUnwrap(InboxClaim.key(for: "field/ana/IMG_1.jpg", prefix: requests.location.inboxPrefix))
+            let photo = InboxClaim.Object(key: "field/ana/IMG_1.jpg", etag: ETag("&#34;0cc175b9c0f1b6a831c399e269772661&#34;"))
+            let key = try XCTUnwrap(InboxClaim.key(for: photo.key, prefix: requests.location.inboxPrefix))
             XCTAssertEqual(key, "field/.relay/claims/ana/IMG_1.jpg.json")
-            // Each body its own, so that each write gives the claim a new ETag.
-            func put(_ condition: WriteCondition, key: String = key) -> ConditionalWriteAnswer {
+            func lookup() throws -> (ClaimSeen, Date) {
+                let read = ClaimLookup.read(client.perform(requests.request("GET", key: key)))
+                guard case .seen(let seen, let storeNow) = read else {
+                    throw UnexpectedAnswer(text: "\(endpoint): claim not read: \(read)")
+                }
+                return (seen, storeNow)
+            }
+            func put(_ claim: InboxClaim, _ condition: WriteCondition, key: String = key) -> ConditionalWriteAnswer {
                 let header = condition.header
                 let request = requests.request(
-                    "PUT", key: key, headers: [HTTPHeader(name: header.name, value: header.value)],
-                    body: .inline(Array(UUID().uuidString.utf8)), contentType: "application/json")
+                    "PUT", key: key, headers: [HTTPHeader(name: header.name, value: header.value)], body: .inline(claim.encoded()),
+                    contentType: "application/json")
                 return ConditionalWriteAnswer.read(client.perform(request), condition: condition)
             }
-            guard case .ours(let first?) = put(.absent) else { return XCTFail("\(endpoint): first claim not ours") }
-            guard case .lost = put(.absent) else { return XCTFail("\(endpoint): second claim not lost") }
-            guard case .ours(let second?) = put(.matches(first)) else { return XCTFail("\(endpoint): takeover not ours") }
-            guard case .lost = put(.matches(first)) else { return XCTFail("\(endpoint): takeover on a replaced ETag not lost") }
+            var (seen, storeNow) = try lookup()
+            let deskA = ClaimRules(desk: "desk-a").decide(photo, seen: seen, storeNow: storeNow)
+            let writeA = try XCTUnwrap(deskA.write, "\(endpoint): \(deskA)")
+            XCTAssertEqual(writeA.condition, .absent)
+            guard case .ours(let first?) = put(writeA.claim, writeA.condition) else { return XCTFail("\(endpoint): A's claim not ours") }
+
+            (seen, storeNow) = try lookup()
+            guard
+                case .leave(.held(by: "desk-a", state: .taking, _)) = ClaimRules(desk: "desk-b").decide(
+                    photo, seen: seen, storeNow: storeNow)
+            else { return XCTFail("\(endpoint): B does not leave A's live claim: \(seen)") }
+            var claimB = writeA.claim
+            claimB.desk = "desk-b"
+            guard case .lost = put(claimB, .absent) else { return XCTFail("\(endpoint): B's claim not lost") }
+
+            let impatient = ClaimRules(desk: "desk-b", timeout: 0).decide(photo, seen: seen, storeNow: storeNow)
+            guard case .takeOver(let takeover, from: "desk-a", _, let condition) = impatient, condition == .matches(first) else {
+                return XCTFail("\(endpoint): \(impatient)")
+            }
+            guard case .ours(let second?) = put(takeover, condition) else { return XCTFail("\(endpoint): B's takeover not ours") }
             XCTAssertNotEqual(first, second, endpoint)
-            guard case .lost(let said) = put(.matches(second), key: key + ".gone") else {
+            guard case .lost = put(writeA.claim, .matches(first)) else {
+                return XCTFail("\(endpoint): A's renewal on a replaced ETag not lost")
+            }
+            (seen, _) = try lookup()
+            guard case .claim(let stored, second, _) = seen else { return XCTFail("\(endpoint): \(seen)") }
+            XCTAssertEqual(stored.desk, "desk-b", endpoint)
+
+            guard case .lost(let said) = put(takeover, .matches(second), key: key + ".gone") else {
                 return XCTFail("\(endpoint): If-Match on a missing claim not lost")
             }
             XCTAssertEqual(said, endpoint == moto.endpoint ? "NoSuchKey, HTTP 404" : "PreconditionFailed, HTTP 412", endpoint)
         }
     }
+}
+
+private struct UnexpectedAnswer: Error {
+    let text: String
 }
