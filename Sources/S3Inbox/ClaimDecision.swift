@@ -1,4 +1,5 @@
 import Foundation
+import Uploader
 
 /// What the store said about a photo's claim, after a GET of its key.
 public enum ClaimSeen: Sendable, Equatable {
@@ -18,10 +19,10 @@ public enum WriteCondition: Sendable, Equatable {
     /// `If-Match: <claim ETag>`: only if the claim is still the one read.
     case matches(ETag)
 
-    public var header: (name: String, value: String) {
+    public var header: HTTPHeader {
         switch self {
-        case .absent: ("If-None-Match", "*")
-        case .matches(let etag): ("If-Match", etag.quoted)
+        case .absent: HTTPHeader(name: "If-None-Match", value: "*")
+        case .matches(let etag): HTTPHeader(name: "If-Match", value: etag.quoted)
         }
     }
 }

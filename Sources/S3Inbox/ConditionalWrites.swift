@@ -15,16 +15,15 @@ public enum ConditionalWrites {
         do {
             requests = try S3Requests(config: config, environment: environment)
         } catch {
-            throw .refused(store: config.url, step: "reading the config", said: error.description)
+            throw .config(error)
         }
         let location = requests.location
         let key = location.inboxPrefix + InboxClaim.relayFolder + "probe/\(desk)-\(UUID().uuidString.lowercased())"
         let store = "\(location.displayName(key: key)) (\(location.endpoint))"
         defer { _ = client.perform(requests.request("DELETE", key: key)) }
         for step in ConditionalWritesProbe.Step.allCases {
-            let condition = step.condition.header
             let put = requests.request(
-                "PUT", key: key, headers: [HTTPHeader(name: condition.name, value: condition.value)],
+                "PUT", key: key, headers: [step.condition.header],
                 body: .inline(Array("relay conditional-write probe\n".utf8)), contentType: "text/plain")
             if let error = ConditionalWritesProbe.judge(client.perform(put), step: step, store: store) { throw error }
         }

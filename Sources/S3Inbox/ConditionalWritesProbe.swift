@@ -1,8 +1,11 @@
 import Foundation
+import RelayCore
 import Uploader
 
 /// Why a desk will not use a store as a shared inbox. Each says what to do.
 public enum ConditionalWritesError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The inbox's config cannot make a request (a missing key, a bad URL): nothing was sent.
+    case config(ConfigError)
     /// 501 / NotImplemented to a conditional PUT.
     case notImplemented(store: String, said: String)
     /// A second `If-None-Match: *` PUT of the same key was written.
@@ -19,6 +22,8 @@ public enum ConditionalWritesError: Error, Sendable, Equatable, CustomStringConv
 
     public var description: String {
         switch self {
+        case .config(let error):
+            error.description
         case .notImplemented(let store, let said):
             "this store does not do conditional writes (\(said)) at \(store): two desks could take the same photo; \(Self.remedy)"
         case .ignoresIfNoneMatch(let store):

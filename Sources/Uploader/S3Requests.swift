@@ -6,10 +6,10 @@ import RelayCore
 /// way, so one store config serves both.
 public struct S3Requests: Sendable {
     public let location: S3Location
-    public let signing: AWSSigning
+    let signing: AWSSigning
     /// The config's headers, and `x-amz-security-token` with temporary credentials.
-    public let headers: [HTTPHeader]
-    public let timeoutSeconds: Double?
+    let headers: [HTTPHeader]
+    let timeoutSeconds: Double?
 
     public init(config: RequestConfig, environment: [String: String]) throws(ConfigError) {
         location = try S3Location(config: config)

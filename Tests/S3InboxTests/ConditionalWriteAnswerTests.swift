@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import S3Inbox
 import Uploader
 import XCTest
@@ -116,6 +117,18 @@ final class ConditionalWritesProbeTests: XCTestCase {
         XCTAssertTrue(
             ConditionalWritesError.notImplemented(store: store, said: "HTTP 501").description.contains(
                 "does not do conditional writes (HTTP 501)"))
+    }
+
+    /// Missing keys are named before anything is sent, not taken for a store without conditional writes.
+    func testMissingKeysAreNamed() throws {
+        let config = RequestConfig(url: "s3://inbox/field/", options: ["endpoint": "http://127.0.0.1:9"])
+        XCTAssertThrowsError(
+            try ConditionalWrites.check(config: config, environment: ["AWS_ACCESS_KEY_ID": "K"], desk: "a", client: HTTPUploadClient())
+        ) { error in
+            XCTAssertEqual(
+                error as? ConditionalWritesError,
+                .config(.missingCredentials(variable: "AWS_SECRET_ACCESS_KEY", config: config.label)))
+        }
     }
 
     func testOtherAnswersNameTheStep() {

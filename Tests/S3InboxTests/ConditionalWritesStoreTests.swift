@@ -104,9 +104,8 @@ final class ConditionalWritesStoreTests: XCTestCase {
                 return (seen, storeNow)
             }
             func put(_ claim: InboxClaim, _ condition: WriteCondition, key: String = key) -> ConditionalWriteAnswer {
-                let header = condition.header
                 let request = requests.request(
-                    "PUT", key: key, headers: [HTTPHeader(name: header.name, value: header.value)], body: .inline(claim.encoded()),
+                    "PUT", key: key, headers: [condition.header], body: .inline(claim.encoded()),
                     contentType: "application/json")
                 return ConditionalWriteAnswer.read(client.perform(request), condition: condition)
             }
