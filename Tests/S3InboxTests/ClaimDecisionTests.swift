@@ -143,4 +143,30 @@ final class ClaimDecisionTests: XCTestCase {
         let listed = InboxClaim.Object(key: photo.key, etag: ETag("&#34;aaaa&#34;"))
         XCTAssertEqual(rules.decide(listed, seen: seen(claim(by: "desk-b", .done), idle: 1), storeNow: now), .leave(.done(by: "desk-b")))
     }
+
+    /// The whole grid (state × whose × same or other bytes × idle), held to the promises two
+    /// desks rest on: a write over an existing claim always names its ETag; another desk's
+    /// spooled or live claim is never written over; done bytes are never taken again; only a
+    /// claim relay can read is acted on.
+    func testEveryCombinationKeepsThePromises() {
+        for state in InboxClaim.State.allCases {
+            for desk in ["desk-a", "desk-b"] {
+                for etag in ["aaaa", "old"] {
+                    for idle in [0.0, 599, 600, 86_400] {
+                        let existing = claim(by: desk, state, etag: etag)
+                        let decision = rules.decide(photo, seen: seen(existing, idle: idle), storeNow: now)
+                        let context = "\(state) by \(desk) on \(etag), idle \(idle): \(decision)"
+                        if let write = decision.write {
+                            XCTAssertEqual(write.condition, .matches(claimETag), context)
+                            XCTAssertEqual(write.claim, fresh, context)
+                            XCTAssertFalse(desk == "desk-b" && state == .spooled, context)
+                            XCTAssertFalse(desk == "desk-b" && state == .taking && idle < 600, context)
+                        }
+                        if state == .done && etag == "aaaa" { XCTAssertEqual(decision, .leave(.done(by: desk)), context) }
+                        if case .resume = decision { XCTAssertEqual(desk, "desk-a", context) }
+                    }
+                }
+            }
+        }
+    }
 }
