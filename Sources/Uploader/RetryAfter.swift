@@ -21,7 +21,8 @@ public enum RetryAfter {
         "EEE MMM d HH:mm:ss yyyy",  // asctime()
     ]
 
-    private static func httpDate(_ text: String) -> Date? {
+    /// An HTTP-date in any of its three forms; also how a store's `Date` and `Last-Modified` are read.
+    public static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

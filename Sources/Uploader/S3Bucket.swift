@@ -33,12 +33,27 @@ public final class S3Bucket {
     }
 
     /// A signed request for `key` (the bucket itself for ""), with `query` already canonical.
-    func request(_ method: String, key: String, query: String = "", headers extra: [HTTPHeader] = [], filePath: String = "")
-        -> UploadRequest
-    {
-        UploadRequest(
-            method: method, url: location.objectURL(key: key) + (query.isEmpty ? "" : "?" + query), headers: headers + extra,
-            body: .raw, filePath: filePath, idempotencyKey: "", timeoutSeconds: config.timeoutSeconds, signing: signing)
+    public func request(
+        _ method: String, key: String, query: String = "", headers extra: [HTTPHeader] = [], body: UploadBody = .raw,
+        filePath: String = "", contentType: String = "application/octet-stream"
+    ) -> UploadRequest {
+        var signed = headers + extra
+        if case .inline(let bytes) = body {
+            // libcurl 7.88 signs a body from memory with its SHA-256 but does not send the header
+            // that names it; SeaweedFS then checks the signature against another payload hash and
+            // answers SignatureDoesNotMatch. Given, the header is both signed and sent.
+            var digest = SHA256Digest()
+            digest.update(bytes)
+            signed.append(HTTPHeader(name: "x-amz-content-sha256", value: digest.hex()))
+        }
+        return UploadRequest(
+            method: method, url: location.objectURL(key: key) + (query.isEmpty ? "" : "?" + query), headers: signed, body: body,
+            filePath: filePath, idempotencyKey: "", timeoutSeconds: config.timeoutSeconds, contentType: contentType, signing: signing)
+    }
+
+    /// One request on this bucket's connection (blocking the calling thread).
+    public func perform(_ request: UploadRequest) -> Result<UploadResponse, UploadTransportError> {
+        client.perform(request)
     }
 
     /// S3 user metadata travels as ASCII header values, so a name's UTF-8 is percent-encoded

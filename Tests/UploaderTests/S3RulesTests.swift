@@ -53,4 +53,26 @@ final class S3RulesTests: XCTestCase {
         XCTAssertEqual(ContentType.of(fileName: "DSC_1.NEF"), "image/x-nikon-nef")
         XCTAssertEqual(ContentType.of(fileName: "noext"), "application/octet-stream")
     }
+
+    /// Every S3 request signs the same way; a body from memory names its SHA-256, which libcurl
+    /// 7.88 signs but does not send (SeaweedFS refuses the signature without it).
+    func testRequestsSignAndNameAnInlineBody() throws {
+        let config = RequestConfig(
+            url: "s3://inbox/field/", headers: ["x-amz-meta-desk": "${DESK}"], options: ["endpoint": "http://127.0.0.1:8333"])
+        let environment = ["AWS_ACCESS_KEY_ID": "K", "AWS_SECRET_ACCESS_KEY": "S", "AWS_SESSION_TOKEN": "T", "DESK": "a"]
+        let bucket = try S3Bucket(config: config, environment: environment, cancellation: UploadCancellation())
+        let put = bucket.request("PUT", key: "field/x.json", body: .inline(Array("hello".utf8)))
+        XCTAssertEqual(put.url, "http://127.0.0.1:8333/inbox/field/x.json")
+        XCTAssertEqual(put.signing, AWSSigning(accessKey: "K", secretKey: "S", sessionToken: "T", region: "us-east-1"))
+        XCTAssertEqual(
+            put.headers,
+            [
+                HTTPHeader(name: "x-amz-meta-desk", value: "a"), HTTPHeader(name: "x-amz-security-token", value: "T"),
+                HTTPHeader(name: "x-amz-content-sha256", value: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"),
+            ])
+        let head = bucket.request("HEAD", key: "field/x.json", headers: [HTTPHeader(name: "x-amz-checksum-mode", value: "ENABLED")])
+        XCTAssertEqual(
+            head.headers.map(\.name), ["x-amz-meta-desk", "x-amz-security-token", "x-amz-checksum-mode"], "a file body is not hashed here")
+        XCTAssertThrowsError(try S3Bucket(config: config, environment: [:], cancellation: UploadCancellation()))
+    }
 }
