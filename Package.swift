@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["RelayCore", "RunEvents", "Spool", "Tether", "PTPWire"]),
         // An S3 bucket as a desk's inbox (issue 52): claims by conditional writes, decided as
         // values (pure), and the startup check that the store refuses a second claim.
-        .target(name: "S3Inbox", dependencies: ["RelayCore", "Uploader"]),
+        .target(name: "S3Inbox", dependencies: ["RelayCore", "Uploader", "Intake", "RunEvents", "Spool", "FTPWire"]),
         // `relay run`: tether → spool → uploader → history.
         .target(
             name: "Pipeline",
@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "CommandLineOptions", "RelayCore", "Intake", "HotFolder", "RunEvents", "Spool", "Uploader", "Rendition", "Tether",
                 "Pipeline", "Capture", "Stamp",
-                "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "HTTPInbox", "StatusPage", "CBuildInfo",
+                "CameraSim", "PTPIP", "SSDP", "GPhoto2", "FTPReceiver", "HTTPInbox", "S3Inbox", "StatusPage", "CBuildInfo",
             ]),
         .executableTarget(name: "relay", dependencies: ["RelayCLI"]),
 

@@ -65,6 +65,19 @@ public struct SHA1Digest: MessageDigest {
     public func finish() -> [UInt8] { digest.finish() }
 }
 
+/// MD5 through libcrypto: a simple PUT's S3 ETag is the MD5 of its bytes, the only check of an
+/// inbox object a store without checksums gives a desk that downloads it.
+public struct MD5Digest: MessageDigest {
+    private var digest = EVPDigest(EVP_md5())
+
+    public init() {}
+
+    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 { digest.update(bytes) }
+
+    /// The 16-byte digest.
+    public func finish() -> [UInt8] { digest.finish() }
+}
+
 /// One running libcrypto EVP digest of the algorithm it was made with.
 ///
 /// `@unchecked Sendable`: `context` is copy-on-write: `update` mutates it only when uniquely

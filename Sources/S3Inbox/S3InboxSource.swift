@@ -1,0 +1,316 @@
+import FTPWire
+import Foundation
+import Intake
+import RelayCore
+import RunEvents
+import Spool
+import Uploader
+
+/// `relay run --inbox NOTE`: an S3 bucket's prefix as a source, shared with other desks.
+public struct S3InboxOptions: Sendable {
+    public static let defaultEvery: TimeInterval = 1
+
+    /// The inbox's saved config (`s3://BUCKET/PREFIX/`, endpoint, region, addressing).
+    public var config: RequestConfig
+    /// Where the config's keys are read from.
+    public var environment: [String: String]
+    /// `--inbox-every`: how often the prefix is listed.
+    public var every: TimeInterval = Self.defaultEvery
+    /// `--inbox-claim-timeout`: another desk's unrenewed claim is taken over after this long.
+    public var claimTimeout: TimeInterval = ClaimRules.defaultTimeout
+    /// The wait after the store could not be reached, growing with each failure in a row.
+    public var backoff = Backoff(base: 1, cap: 60)
+
+    public init(config: RequestConfig, environment: [String: String]) {
+        self.config = config
+        self.environment = environment
+    }
+}
+
+extension S3InboxOptions: SourceSetting {
+    public var label: String { "inbox \(config.url)" }
+
+    public func makeSource(spool: Spool, home: RelayHome, report: SourceReporter) throws -> any PhotoSource {
+        try S3InboxSource(options: self, spool: spool, home: home, report: report)
+    }
+}
+
+/// Takes each new JPEG under an S3 prefix into the spool, exactly once across every desk on the
+/// inbox: a photo is claimed (a conditional PUT, `ClaimRules`) before it is downloaded, and its
+/// claim becomes `done` once it is in the durable spool.
+///
+/// Unchecked Sendable because it is built on one thread and then handed, whole, to the one thread
+/// that runs ``run(until:)``; that thread is from then on the only user of its bucket and state.
+public final class S3InboxSource: PhotoSource, @unchecked Sendable {
+    /// Why a pass over the inbox stopped: the store or the network failed; the pass is run again.
+    struct Interrupted: Error {
+        var said: String
+    }
+
+    public let options: S3InboxOptions
+    private let spool: Spool
+    private let report: SourceReporter
+    private let bucket: S3Bucket
+    private let prefix: String
+    private let rules: ClaimRules
+    private let taken: InboxTakenLog
+    /// Downloads in progress, kept across restarts so that a cut one resumes with a Range.
+    private let partials: URL
+    private let cancellation = UploadCancellation()
+    /// What was said about a key and ETag that stays as it is (held by another desk, not a
+    /// JPEG): said once, not every interval.
+    private var said: Set<String> = []
+
+    public var label: String { options.label }
+
+    public init(options: S3InboxOptions, spool: Spool, home: RelayHome, report: SourceReporter) throws {
+        self.options = options
+        self.spool = spool
+        self.report = report
+        bucket = try S3Bucket(config: options.config, environment: options.environment, cancellation: cancellation)
+        prefix = bucket.location.inboxPrefix
+        rules = ClaimRules(desk: try InboxDeskID.load(home: home), timeout: options.claimTimeout)
+        let inbox = "\(bucket.location.endpoint)/\(bucket.location.bucket)/\(prefix)"
+        taken = try InboxTakenLog(home: home, inbox: inbox)
+        partials = home.root.appendingPathComponent("inbox-partial", isDirectory: true)
+    }
+
+    public func run(until stop: StopFlag) {
+        stop.onStop { [cancellation] in cancellation.cancel() }
+        guard checkConditionalWrites(stop) else { return }
+        report(.info("inbox \(options.config.url): desk \(rules.desk), listed every \(options.every)s"))
+        var failures = 0
+        while !stop.isStopped {
+            do throws(Interrupted) {
+                try pass(stop)
+                failures = 0
+                stop.sleep(options.every)
+            } catch {
+                if stop.isStopped { return }
+                let delay = options.backoff.delay(attempt: failures)
+                failures += 1
+                report(.notice("\(error.said); relay tries again in \(String(format: "%.1f", delay))s", .warning))
+                stop.sleep(delay)
+            }
+        }
+    }
+
+    /// The startup check, asked again while the store cannot be reached; false when the inbox
+    /// must not be used (said, and the run ends).
+    private func checkConditionalWrites(_ stop: StopFlag) -> Bool {
+        var failures = 0
+        while !stop.isStopped {
+            do throws(ConditionalWritesError) {
+                try ConditionalWrites.check(
+                    config: options.config, environment: options.environment, desk: rules.desk, cancellation: cancellation)
+                return true
+            } catch {
+                guard case .unreachable = error else {
+                    report(.unusable(error.description))
+                    return false
+                }
+                let delay = options.backoff.delay(attempt: failures)
+                failures += 1
+                report(.notice(error.description, .warning))
+                stop.sleep(delay)
+            }
+        }
+        return false
+    }
+
+    /// One listing of the prefix, and every photo in it not yet taken.
+    private func pass(_ stop: StopFlag) throws(Interrupted) {
+        let objects: [S3ListPage.Object]
+        do { objects = try bucket.listAll(prefix: prefix) } catch { throw Interrupted(said: error.description) }
+        for object in objects where !stop.isStopped {
+            guard InboxClaim.key(for: object.key, prefix: prefix) != nil else { continue }
+            try look(at: object)
+        }
+    }
+
+    private func sayOnce(_ key: String, etag: ETag, _ event: SourceEvent) {
+        if said.insert("\(key)\u{0}\(etag.value)\u{0}\(event)").inserted { report(event) }
+    }
+
+    /// Decides on one listed object and, when it is this desk's to take, takes it.
+    private func look(at listed: S3ListPage.Object) throws(Interrupted) {
+        let etag = ETag(listed.etag)
+        let name = bucket.location.displayName(key: listed.key)
+        let known = taken.entry(listed.key)
+        if let known, known.etag == etag {
+            if known.state == .spooled, let claim = known.claim { try finish(listed.key, etag: etag, claim: claim, name: name) }
+            return
+        }
+        guard PhotoKind.isJPEG(fileName: listed.key) else {
+            sayOnce(listed.key, etag: etag, .skipped(fileName: name, reason: "not a JPEG"))
+            return
+        }
+        if let known {
+            sayOnce(
+                listed.key, etag: etag,
+                .notice("\(name) was uploaded again with other bytes (ETag \(known.etag.value), now \(etag.value)): a new photo", .info))
+        }
+        let object = InboxClaim.Object(key: listed.key, etag: etag)
+        guard let claimKey = InboxClaim.key(for: listed.key, prefix: prefix) else { return }
+        let seen: ClaimSeen
+        let storeNow: Date
+        switch ClaimLookup.read(bucket.perform(bucket.request("GET", key: claimKey))) {
+        case .seen(let found, let now): (seen, storeNow) = (found, now)
+        case .retryLater(let why): throw Interrupted(said: "could not read the claim of \(name) (\(why))")
+        case .refused(let why):
+            sayOnce(listed.key, etag: etag, .notice("the store refused to show the claim of \(name) (\(why)): left for now", .warning))
+            return
+        }
+        let claimETag: ETag
+        switch rules.decide(object, seen: seen, storeNow: storeNow) {
+        case .leave(.done):
+            record(listed.key, etag: etag, .done, claim: nil, name: name)
+            return
+        case .leave(let reason):
+            sayOnce(listed.key, etag: etag, .notice("\(name): \(Self.describe(reason))", .info))
+            return
+        case .resume(_, let etag):
+            claimETag = etag
+        case let decision:
+            guard let write = decision.write else { return }
+            if case .takeOver(_, let from, let idle, _) = decision {
+                report(.notice("\(name): desk \(from)'s claim went unrenewed for \(Int(idle))s; this desk takes it over", .warning))
+            }
+            switch put(write.claim, write.condition, at: claimKey) {
+            case .ours(let written?): claimETag = written
+            case .ours(nil): throw Interrupted(said: "the store wrote the claim of \(name) without an ETag")
+            case .lost(let why):
+                sayOnce(listed.key, etag: etag, .notice("\(name): another desk claimed it first (\(why))", .info))
+                return
+            case .retryLater(let why): throw Interrupted(said: "could not claim \(name) (\(why))")
+            case .unsupported(let why), .refused(let why):
+                sayOnce(listed.key, etag: etag, .notice("the store refused the claim of \(name) (\(why)): left for now", .warning))
+                return
+            }
+        }
+        try download(listed, etag: etag, claim: claimETag, claimKey: claimKey, name: name)
+    }
+
+    private static func describe(_ reason: LeaveReason) -> String {
+        switch reason {
+        case .done(let desk): "taken by desk \(desk)"
+        case .held(let desk, let state, let idle): "desk \(desk) has it (\(state.rawValue), \(Int(idle))s ago)"
+        case .earlierBytesInDelivery(let desk, _): "earlier bytes under this key are still with desk \(desk); the new ones wait"
+        case .unreadableClaim: "its claim is not one relay can read: remove the claim object to have it taken"
+        }
+    }
+
+    private func put(_ claim: InboxClaim, _ condition: WriteCondition, at claimKey: String) -> ConditionalWriteAnswer {
+        let request = bucket.request(
+            "PUT", key: claimKey, headers: [condition.header], body: .inline(claim.encoded()), contentType: "application/json")
+        return ConditionalWriteAnswer.read(bucket.perform(request), condition: condition)
+    }
+
+    /// Downloads the claimed object (resuming what a cut download left), checks it and spools it.
+    private func download(_ listed: S3ListPage.Object, etag: ETag, claim: ETag, claimKey: String, name: String) throws(Interrupted) {
+        try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
+        var digest = SHA256Digest()
+        digest.update(Array("\(listed.key)\u{0}\(etag.value)".utf8))
+        let partial = partials.appendingPathComponent(digest.hex() + ".part")
+        let offset = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0
+        if offset > 0 { report(.notice("\(name): download resumed at byte \(offset)", .info)) }
+        report(.announced(fileName: name, bytes: listed.size))
+        let got: S3Bucket.Download
+        do throws(S3BucketError) {
+            got = try bucket.download(key: listed.key, to: partial.path, resumingAt: offset, etag: etag.value)
+        } catch {
+            switch error {
+            case .unreachable: throw Interrupted(said: error.description)
+            default:
+                try? FileManager.default.removeItem(at: partial)
+                report(.notice(error.description, .warning))
+                return
+            }
+        }
+        let verdict: InboxObjectCheck
+        do {
+            verdict = try Self.check(partial, key: name, etag: etag, listedSize: listed.size)
+        } catch {
+            throw Interrupted(said: "could not read the download of \(name) (\(error))")
+        }
+        if case .refused(let why) = verdict {
+            try? FileManager.default.removeItem(at: partial)
+            report(.skipped(fileName: name, reason: why))
+            // Released, so that a corrected upload (other bytes) is claimed anew.
+            _ = bucket.perform(bucket.request("DELETE", key: claimKey, headers: [WriteCondition.matches(claim).header]))
+            record(listed.key, etag: etag, .refused, claim: nil, name: name)
+            return
+        }
+        var identity = PhotoIdentity(
+            source: "s3:\(bucket.location.bucket)", fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
+            capturedAt: listed.lastModified, uniqueKey: "\(listed.key)|\(etag.value)")
+        identity.photographer = got.photographer
+        if spool.isFull { report(.spoolFull(waiting: nil)) }
+        guard spool.waitForRoom(bytes: got.size) else { return }
+        let entry: SpoolEntry
+        do {
+            entry = try spool.ingest(identity, write: { fd in try Self.copy(partial, to: fd) }) { _ in
+                record(listed.key, etag: etag, .spooled, claim: claim, name: name)
+            }
+        } catch {
+            throw Interrupted(said: "\(name) could not be spooled (\(error))")
+        }
+        try? FileManager.default.removeItem(at: partial)
+        report.spooled(entry, in: spool)
+        try finish(listed.key, etag: etag, claim: claim, name: name)
+    }
+
+    /// Marks a spooled photo's claim `done`, so no desk takes these bytes again.
+    private func finish(_ key: String, etag: ETag, claim: ETag, name: String) throws(Interrupted) {
+        guard let claimKey = InboxClaim.key(for: key, prefix: prefix) else { return }
+        let now = Date()
+        let done = InboxClaim(desk: rules.desk, object: .init(key: key, etag: etag), state: .done, started: now, renewed: now)
+        switch put(done, .matches(claim), at: claimKey) {
+        case .ours:
+            record(key, etag: etag, .done, claim: nil, name: name)
+        case .lost(let why):
+            report(
+                .notice(
+                    "\(name) is spooled here but another desk took over its claim meanwhile (\(why)): it may reach the gallery "
+                        + "twice; raise --inbox-claim-timeout", .warning))
+            record(key, etag: etag, .done, claim: nil, name: name)
+        case .retryLater(let why):
+            throw Interrupted(said: "could not mark \(name) done (\(why))")
+        case .unsupported(let why), .refused(let why):
+            sayOnce(key, etag: etag, .notice("the store refused to mark \(name) done (\(why)); asked again next listing", .warning))
+        }
+    }
+
+    private func record(_ key: String, etag: ETag, _ state: InboxTakenLog.State, claim: ETag?, name: String) {
+        do {
+            try taken.record(key, etag: etag, state, claim: claim)
+        } catch {
+            report(.warning("\(name) could not be remembered as \(state.rawValue): \(error)"))
+        }
+    }
+
+    /// The download's verdict, from one read of the file (its MD5 and JPEG structure).
+    static func check(_ file: URL, key: String, etag: ETag, listedSize: Int64) throws -> InboxObjectCheck {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var md5 = MD5Digest()
+        var structure = JPEGStructure()
+        var bytes: Int64 = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            md5.update(chunk)
+            chunk.withUnsafeBytes { structure.feed($0) }
+            bytes += Int64(chunk.count)
+        }
+        return InboxObjectCheck.judge(
+            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: md5.hex(), structure: structure.verdict)
+    }
+
+    /// Streams the downloaded file into the spool's descriptor.
+    static func copy(_ file: URL, to fd: Int32) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try AtomicFile.writeAll(fd, chunk)
+        }
+    }
+}
