@@ -249,9 +249,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         guard spool.waitForRoom(bytes: got.size) else { return }
         let entry: SpoolEntry
         do {
-            entry = try spool.ingest(identity, write: { fd in try Self.copy(partial, to: fd) }) { _ in
-                record(listed.key, etag: etag, .spooled, claim: claim, name: name)
-            }
+            entry = try spool.ingest(
+                identity, write: { fd in try Self.copy(partial, to: fd) },
+                committed: { _ in record(listed.key, etag: etag, .spooled, claim: claim, name: name) })
         } catch {
             throw Interrupted(said: "\(name) could not be spooled (\(error))")
         }

@@ -20,7 +20,11 @@ protocol SourceKind {
 
 /// Every source kind, in the order a run starts them.
 enum SourceKinds {
-    static var all: [any SourceKind.Type] { [FTPArguments.self, HTTPInboxSourceKind.self, FolderSourceKind.self, CameraSourceKind.self] }
+    static var all: [any SourceKind.Type] {
+        [
+            FTPArguments.self, HTTPInboxSourceKind.self, S3InboxSourceKind.self, FolderSourceKind.self, CameraSourceKind.self,
+        ]
+    }
 
     /// The sources the command line names, of `kinds`; at least one.
     static func settings(_ args: Arguments, environment: [String: String], kinds: [any SourceKind.Type] = all) throws(CommandFailure)
@@ -30,7 +34,7 @@ enum SourceKinds {
             throw CommandFailure(
                 .usage,
                 "give a photo source: --camera ptpip://HOST[:PORT] (or auto) for a Wi-Fi camera, "
-                    + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, --http PORT for other relays and phones, or --folder PATH for the folder your camera or FTP server writes to"
+                    + "--camera usb for a USB camera, --ftp PORT for cameras that upload over FTP, --http PORT for other relays and phones, --inbox NOTE for an S3 bucket shared with field relays, or --folder PATH for the folder your camera or FTP server writes to"
             )
         }
         var settings: [any SourceSetting] = []

@@ -1,0 +1,55 @@
+import CommandLineOptions
+import Intake
+import RelayCore
+import S3Inbox
+
+/// `relay run --inbox NOTE`: a shared S3 bucket as the desk's inbox (issue 52).
+enum S3InboxSourceKind: SourceKind {
+    static let inbox = Option.text(
+        "--inbox", "ID|NOTE",
+        "take photos from the S3 bucket of this saved s3://BUCKET/PREFIX/ config (its endpoint, keys, region and addressing), "
+            + "shared with other desks: each photo is taken by one desk only")
+    static let every = Option.duration(
+        "--inbox-every", "S3 inbox: how often the prefix is listed", default: S3InboxOptions.defaultEvery, in: 0.05...3600)
+    static let claimTimeout = Option.duration(
+        "--inbox-claim-timeout", "S3 inbox: another desk's claim not renewed for this long is taken over (a desk that died)",
+        default: ClaimRules.defaultTimeout, in: 1...86_400)
+
+    static let options: [OptionSpec] = [inbox.spec, every.spec, claimTimeout.spec]
+    static var sourceOption: OptionSpec { inbox.spec }
+
+    /// The S3 INBOX part of `relay run --help`.
+    static let section = CommandSpec.Section(
+        title: "S3 INBOX (relay run --inbox; a desk taking photos that field relays put in a bucket)", options: options,
+        notes: [
+            "Each photo is claimed with a conditional write before it is taken (a store without them is refused at start), "
+                + "verified (its ETag when an MD5, its JPEG structure), spooled with the photographer of its "
+                + "x-amz-meta-photographer, and its claim marked done. The photographer from the key's path "
+                + "(--inbox-photographer) is not built yet."
+        ])
+
+    static func settings(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> [any SourceSetting] {
+        guard let query = try args.value(inbox) else {
+            if let option = [every.spec, claimTimeout.spec].first(where: args.gave) {
+                throw CommandFailure(.usage, "\(option.name) is for the S3 inbox: use it with --inbox NOTE")
+            }
+            return []
+        }
+        let config: RequestConfig
+        do {
+            config = try ConfigStore(home: RelayHome.resolve(environment: environment)).resolve(query)
+        } catch {
+            throw CommandFailure(.usage, "--inbox \(query): \(error)")
+        }
+        guard config.url.lowercased().hasPrefix("s3://") else {
+            throw CommandFailure(
+                .usage,
+                "--inbox \(query) is not an S3 config (\(config.url)): give the note or id of an s3://BUCKET/PREFIX/ config "
+                    + "(relay config add --url s3://BUCKET/PREFIX/ --option endpoint=…)")
+        }
+        var options = S3InboxOptions(config: config, environment: environment)
+        if let seconds = try args.value(every) { options.every = seconds }
+        if let seconds = try args.value(claimTimeout) { options.claimTimeout = seconds }
+        return [options]
+    }
+}
