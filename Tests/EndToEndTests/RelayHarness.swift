@@ -124,6 +124,8 @@ struct HistoryEntry: Decodable {
     var stampVersion: Int?
     var note: String?
     var destination: String?
+    /// Who the desk credited the photo to.
+    var photographer: String?
     var bracket: Bracket?
     /// The editor's caption written into the photo sent.
     var caption: Caption?

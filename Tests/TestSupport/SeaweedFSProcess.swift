@@ -147,6 +147,15 @@ public final class SeaweedFSProcess {
         _ = try ask(["op": "fill", "bucket": bucket, "prefix": prefix, "count": String(count)])
     }
 
+    /// One object PUT with boto3 (a simple PUT: its ETag is its MD5), as a field relay's S3
+    /// destination leaves it: `photographer` as `x-amz-meta-photographer`, percent-encoded.
+    public func put(_ body: Data, key: String, in bucket: String, photographer: String? = nil) throws {
+        var request = ["op": "put", "bucket": bucket, "key": key, "body": body.base64EncodedString()]
+        request["photographer"] = photographer?.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"))
+        _ = try ask(request)
+    }
+
     /// The body of one object, read back with boto3.
     public func body(of key: String, in bucket: String) throws -> Data {
         guard let base64 = try ask(["op": "body", "bucket": bucket, "key": key]) as? String, let body = Data(base64Encoded: base64) else {
@@ -163,7 +172,7 @@ public final class SeaweedFSProcess {
 
 /// A Python that imported boto3 once and answers requests, one JSON object a line each way:
 /// `createBucket`, `objects` (every object of a bucket, read back and hashed), `fill` (many small
-/// objects) and `body` (base64).
+/// objects), `put` (one object, with metadata) and `body` (base64).
 private final class Boto3Client {
     private let process = Process()
     private let requests = Pipe()
@@ -203,6 +212,10 @@ private final class Boto3Client {
                     for number in range(int(request["count"])):
                         key = "%s%05d.jpg" % (request["prefix"], number)
                         s3.put_object(Bucket=bucket, Key=key, Body=key.encode())
+                    answer = None
+                elif op == "put":
+                    extra = {"Metadata": {"photographer": request["photographer"]}} if request.get("photographer") else {}
+                    s3.put_object(Bucket=bucket, Key=request["key"], Body=base64.b64decode(request["body"]), **extra)
                     answer = None
                 elif op == "body":
                     answer = base64.b64encode(s3.get_object(Bucket=bucket, Key=request["key"])["Body"].read()).decode()

@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `relay run --inbox NOTE`: a desk taking what field relays put in a SeaweedFS bucket (objects
+/// PUT with boto3 as a field relay's S3 destination leaves them: the photographer in
+/// `x-amz-meta-photographer`) and delivering each to its gallery once.
+final class S3InboxDeskTests: XCTestCase {
+    private struct Claim: Decodable {
+        var desk: String
+        var state: String
+    }
+
+    private func makeDesk(_ store: SeaweedFSProcess, gallery: GalleryProcess) throws -> RelayHarness {
+        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
+        desk.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        desk.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        let added = try desk.relay("config", "add", "--url", "s3://inbox/field/", "--endpoint", store.endpoint, "--note", "inbox")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        return desk
+    }
+
+    private func startDesk(_ desk: RelayHarness) throws -> Subprocess {
+        try Subprocess(
+            TestPaths.relayExecutable,
+            ["run", "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5"],
+            environment: desk.environment)
+    }
+
+    /// The claims in the bucket, by the photo's key under `field/`.
+    private func claims(_ store: SeaweedFSProcess) throws -> [String: Claim] {
+        var found: [String: Claim] = [:]
+        for object in try store.objects(in: "inbox") where object.key.hasPrefix("field/.relay/claims/") {
+            let photo = String(object.key.dropFirst("field/.relay/claims/".count).dropLast(".json".count))
+            found[photo] = try JSONDecoder().decode(Claim.self, from: store.body(of: object.key, in: "inbox"))
+        }
+        return found
+    }
+
+    func testEachPhotoReachesTheGalleryOnceWithItsPhotographerAndItsClaimEndsDone() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        let photos = [
+            "anna/IMG_0001.JPG": (JPEGFixture.bytes(count: 40_000, seed: 1), "anna"),
+            "ben/IMG_0002.JPG": (JPEGFixture.bytes(count: 90_000, seed: 2), "Ben López"),
+            "anna/IMG_0003.JPG": (JPEGFixture.bytes(count: 25_000, seed: 3), "anna"),
+        ]
+        for (key, (body, photographer)) in photos {
+            try store.put(body, key: "field/" + key, in: "inbox", photographer: photographer)
+        }
+
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 3 || !relay.isRunning }, relay.stderr)
+
+        // Photos put after the first listings: one whole, one cut short. The whole one arriving
+        // means later listings ran, and took none of the first three again.
+        let late = JPEGFixture.bytes(count: 60_000, seed: 4)
+        try store.put(late, key: "field/ben/IMG_0004.JPG", in: "inbox", photographer: "Ben López")
+        let whole = JPEGFixture.bytes(count: 60_000, seed: 5)
+        try store.put(whole.prefix(whole.count / 2), key: "field/anna/IMG_0005.JPG", in: "inbox", photographer: "anna")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? gallery.photos().count) ?? 0) >= 4 && relay.stderr.contains("IMG_0005.JPG is cut short") || !relay.isRunning
+            }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ((try? self.claims(store).values.filter { $0.state == "done" }.count) ?? 0) >= 4 },
+            "\(String(describing: try? claims(store)))")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        let delivered = try gallery.photos()
+        XCTAssertEqual(delivered.map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.JPG", "IMG_0004.JPG"], "each once")
+        let sent = Dictionary(
+            uniqueKeysWithValues: (photos.map { ($0.key, $0.value.0) } + [("ben/IMG_0004.JPG", late)]).map {
+                (String($0.0.split(separator: "/").last ?? ""), $0.1)
+            })
+        for photo in delivered { XCTAssertEqual(photo.sha256, sent[photo.name].map(SHA256.hex), photo.name) }
+        let credited = Dictionary(uniqueKeysWithValues: try desk.history().filter(\.success).map { ($0.fileName, $0.photographer) })
+        XCTAssertEqual(
+            credited,
+            ["IMG_0001.JPG": "anna", "IMG_0002.JPG": "Ben López", "IMG_0003.JPG": "anna", "IMG_0004.JPG": "Ben López"])
+        let stored = try claims(store)
+        XCTAssertEqual(
+            stored.filter { $0.value.state == "done" }.keys.sorted(),
+            ["anna/IMG_0001.JPG", "anna/IMG_0003.JPG", "ben/IMG_0002.JPG", "ben/IMG_0004.JPG"])
+        XCTAssertNil(stored["anna/IMG_0005.JPG"], "the refused photo's claim is released for a corrected upload")
+        XCTAssertEqual(Set(stored.values.map(\.desk)).count, 1, "one desk")
+    }
+}
