@@ -90,4 +90,73 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertNil(stored["anna/IMG_0005.JPG"], "the refused photo's claim is released for a corrected upload")
         XCTAssertEqual(Set(stored.values.map(\.desk)).count, 1, "one desk")
     }
+
+    /// Two desks on one inbox, started together on the same photos: each photo reaches the
+    /// gallery once across both, and its one claim ends done.
+    func testTwoDesksTakeEachPhotoOnceBetweenThem() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        var sent: [String: Data] = [:]
+        for number in 1...12 {
+            let name = String(format: "IMG_%04d.JPG", number)
+            sent[name] = JPEGFixture.bytes(count: 20_000 + number * 3_001, seed: UInt64(number))
+            try store.put(sent[name] ?? Data(), key: "field/anna/" + name, in: "inbox", photographer: "anna")
+        }
+        let deskA = try makeDesk(store, gallery: gallery)
+        let deskB = try makeDesk(store, gallery: gallery)
+        let relayA = try startDesk(deskA)
+        defer { _ = relayA.stop(signal: SIGKILL) }
+        let relayB = try startDesk(deskB)
+        defer { _ = relayB.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 90) {
+                ((try? self.claims(store).values.filter { $0.state == "done" }.count) ?? 0) >= 12 || !relayA.isRunning
+                    || !relayB.isRunning
+            }, relayA.stderr + relayB.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? deskA.status().queued.count) ?? 1) == 0 && ((try? deskB.status().queued.count) ?? 1) == 0
+            }, "both spools empty")
+        XCTAssertEqual(relayA.stop(), 0, relayA.stderr)
+        XCTAssertEqual(relayB.stop(), 0, relayB.stderr)
+
+        let delivered = try gallery.photos()
+        XCTAssertEqual(delivered.map(\.name).sorted(), sent.keys.sorted(), "each photo once across both desks")
+        for photo in delivered { XCTAssertEqual(photo.sha256, sent[photo.name].map(SHA256.hex), photo.name) }
+        let byA = try deskA.history().filter(\.success).map(\.fileName)
+        let byB = try deskB.history().filter(\.success).map(\.fileName)
+        XCTAssertEqual((byA + byB).sorted(), sent.keys.sorted(), "A took \(byA), B took \(byB)")
+        let stored = try claims(store)
+        XCTAssertEqual(stored.count, 12)
+        XCTAssertTrue(stored.values.allSatisfy { $0.state == "done" }, "\(stored)")
+    }
+
+    /// The same key uploaded again: with the same bytes (the same ETag) it is not a new photo;
+    /// with other bytes it is, and the desk says so.
+    func testAKeyUploadedAgainIsANewPhotoOnlyWithOtherBytes() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        let first = JPEGFixture.bytes(count: 30_000, seed: 1)
+        try store.put(first, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 1 || !relay.isRunning }, relay.stderr)
+
+        try store.put(first, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        let second = JPEGFixture.bytes(count: 30_000, seed: 2)
+        try store.put(second, key: "field/anna/IMG_0002.JPG", in: "inbox", photographer: "anna")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 2 || !relay.isRunning }, relay.stderr)
+        let other = JPEGFixture.bytes(count: 30_000, seed: 3)
+        try store.put(other, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), [first, second, other].map(SHA256.hex).sorted())
+        XCTAssertTrue(relay.stderr.contains("IMG_0001.JPG was uploaded again with other bytes"), relay.stderr)
+    }
 }
