@@ -18,8 +18,9 @@ public struct S3InboxOptions: Sendable {
     public var every: TimeInterval = Self.defaultEvery
     /// `--inbox-claim-timeout`: another desk's unrenewed claim is taken over after this long.
     public var claimTimeout: TimeInterval = ClaimRules.defaultTimeout
-    /// The wait after the store could not be reached, growing with each failure in a row.
-    public var backoff = Backoff(base: 1, cap: 60)
+    /// The wait after the store could not be reached, growing with each failure in a row
+    /// (`--retry-base`, `--retry-cap`, as for a destination).
+    public var backoff = Backoff()
 
     public init(config: RequestConfig, environment: [String: String]) {
         self.config = config

@@ -159,4 +159,44 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), [first, second, other].map(SHA256.hex).sorted())
         XCTAssertTrue(relay.stderr.contains("IMG_0001.JPG was uploaded again with other bytes"), relay.stderr)
     }
+
+    /// The store's answers lost on the way (the claim reads' 404s, as a venue's network drops
+    /// them), then the desk stopped and started again: it waits and asks again, and takes
+    /// nothing twice, neither before nor after the restart.
+    func testLostAnswersAndARestartNeitherLoseNorRepeatAPhoto() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let proxy = try CutAnswerProxy(target: store.s3Port, status: 404, cut: 3)
+        defer { proxy.stop() }
+        let gallery = try GalleryProcess()
+        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
+        desk.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        desk.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        let added = try desk.relay(
+            "config", "add", "--url", "s3://inbox/field/", "--endpoint", "http://127.0.0.1:\(proxy.port)", "--note", "inbox")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        var sent: [String: Data] = [:]
+        for number in 1...3 {
+            let name = String(format: "IMG_%04d.JPG", number)
+            sent[name] = JPEGFixture.bytes(count: 30_000 + number * 5_003, seed: UInt64(number))
+            try store.put(sent[name] ?? Data(), key: "field/anna/" + name, in: "inbox", photographer: "anna")
+        }
+        var relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 3 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertEqual(proxy.cuts, 3, proxy.output)
+        XCTAssertTrue(relay.stderr.contains("relay tries again"), relay.stderr)
+
+        relay = try startDesk(desk)
+        sent["IMG_0004.JPG"] = JPEGFixture.bytes(count: 50_000, seed: 4)
+        try store.put(sent["IMG_0004.JPG"] ?? Data(), key: "field/anna/IMG_0004.JPG", in: "inbox", photographer: "anna")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 4 || !relay.isRunning }, relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        let delivered = try gallery.photos()
+        XCTAssertEqual(delivered.map(\.name).sorted(), sent.keys.sorted(), "each once, across the restart")
+        XCTAssertEqual(Set(try claims(store).values.map(\.desk)).count, 1, "the restarted desk is the same desk")
+    }
 }

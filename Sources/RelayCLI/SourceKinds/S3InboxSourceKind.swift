@@ -50,6 +50,10 @@ enum S3InboxSourceKind: SourceKind {
         var options = S3InboxOptions(config: config, environment: environment)
         if let seconds = try args.value(every) { options.every = seconds }
         if let seconds = try args.value(claimTimeout) { options.claimTimeout = seconds }
+        // A store out of reach is waited for as a gallery is: the run's own retry timings.
+        options.backoff = Backoff(
+            base: try args.value(RunCommand.retryBase) ?? options.backoff.base,
+            cap: try args.value(RunCommand.retryCap) ?? options.backoff.cap)
         return [options]
     }
 }
