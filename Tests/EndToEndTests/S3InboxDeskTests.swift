@@ -199,4 +199,26 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(delivered.map(\.name).sorted(), sent.keys.sorted(), "each once, across the restart")
         XCTAssertEqual(Set(try claims(store).values.map(\.desk)).count, 1, "the restarted desk is the same desk")
     }
+
+    /// A desk on a store without conditional writes could take a photo another desk takes: the
+    /// run ends at start with the check's words, and an inbox NOTE that is no S3 config is refused
+    /// before anything starts.
+    func testAStoreWithoutConditionalWritesAndANonS3ConfigAreRefused() throws {
+        let store = try MotoS3Process(conditionalWrites: .notImplemented)
+        defer { store.stop() }
+        let gallery = try GalleryProcess()
+        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
+        desk.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+        desk.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        let added = try desk.relay("config", "add", "--url", "s3://inbox/field/", "--endpoint", store.endpoint, "--note", "inbox")
+        XCTAssertEqual(added.status, 0, added.stderr)
+
+        let refused = try desk.relay("run", "--inbox", "inbox", "--config", "gallery")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("this store does not do conditional writes"), refused.stderr)
+
+        let notS3 = try desk.relay("run", "--inbox", "gallery")
+        XCTAssertEqual(notS3.status, 2, notS3.stderr)
+        XCTAssertTrue(notS3.stderr.contains("--inbox gallery is not an S3 config"), notS3.stderr)
+    }
 }

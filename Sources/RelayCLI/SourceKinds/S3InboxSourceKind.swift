@@ -24,8 +24,7 @@ enum S3InboxSourceKind: SourceKind {
         notes: [
             "Each photo is claimed with a conditional write before it is taken (a store without them is refused at start), "
                 + "verified (its ETag when an MD5, its JPEG structure), spooled with the photographer of its "
-                + "x-amz-meta-photographer, and its claim marked done. The photographer from the key's path "
-                + "(--inbox-photographer) is not built yet."
+                + "x-amz-meta-photographer (a photographer is not yet read from the key's path), and its claim marked done."
         ])
 
     static func settings(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> [any SourceSetting] {
