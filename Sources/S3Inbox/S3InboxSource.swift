@@ -195,7 +195,8 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     private static func describe(_ reason: LeaveReason) -> String {
         switch reason {
         case .done(let desk): "taken by desk \(desk)"
-        case .held(let desk, let state, let idle): "desk \(desk) has it (\(state.rawValue), \(Int(idle))s ago)"
+        // Without its idle time, which grows every listing: said once, not each time.
+        case .held(let desk, let state, _): "desk \(desk) has it (\(state.rawValue))"
         case .earlierBytesInDelivery(let desk, _): "earlier bytes under this key are still with desk \(desk); the new ones wait"
         case .unreadableClaim: "its claim is not one relay can read: remove the claim object to have it taken"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import TestSupport
 import XCTest
 
@@ -220,5 +221,41 @@ final class S3InboxDeskTests: XCTestCase {
         let notS3 = try desk.relay("run", "--inbox", "gallery")
         XCTAssertEqual(notS3.status, 2, notS3.stderr)
         XCTAssertTrue(notS3.stderr.contains("--inbox gallery is not an S3 config"), notS3.stderr)
+    }
+
+    /// A desk that died while taking a photo left its claim `taking`: once the claim has gone
+    /// unrenewed for `--inbox-claim-timeout`, this desk takes it over and delivers the photo.
+    func testADeadDesksClaimIsTakenOverAfterTheTimeout() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        let photo = JPEGFixture.bytes(count: 30_000, seed: 1)
+        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        var md5 = MD5Digest()
+        md5.update(photo)
+        let dead = """
+            {"desk": "desk-dead", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(md5.hex())"},
+             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
+            """
+        try store.put(Data(dead.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+
+        let relay = try Subprocess(
+            TestPaths.relayExecutable,
+            [
+                "run", "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--inbox-claim-timeout", "2s",
+                "--retry-base", "0.05", "--retry-cap", "0.5",
+            ], environment: desk.environment)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 1 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { (try? self.claims(store)["anna/IMG_0001.JPG"]?.state) == "done" },
+            "\(String(describing: try? claims(store)))")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("desk desk-dead has it (taking)"), relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("desk desk-dead's claim went unrenewed"), relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+        XCTAssertNotEqual(try claims(store)["anna/IMG_0001.JPG"]?.desk, "desk-dead")
     }
 }
