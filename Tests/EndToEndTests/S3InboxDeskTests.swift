@@ -258,4 +258,44 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
         XCTAssertNotEqual(try claims(store)["anna/IMG_0001.JPG"]?.desk, "desk-dead")
     }
+
+    /// A desk that died mid-download (its own claim `taking`, half the photo in
+    /// `RELAY_HOME/inbox-partial/`) goes on with its claim when it starts again, without waiting
+    /// out the timeout, and resumes the download with a Range: the photo arrives whole.
+    func testARestartedDeskResumesItsOwnCutDownload() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        let photo = JPEGFixture.bytes(count: 200_000, seed: 7)
+        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        var md5 = MD5Digest()
+        md5.update(photo)
+        let etag = md5.hex()
+        try FileManager.default.createDirectory(at: desk.home, withIntermediateDirectories: true)
+        try Data(#"{"desk": "desk-me"}"#.utf8).write(to: desk.home.appendingPathComponent("inbox-desk.json"))
+        let own = """
+            {"desk": "desk-me", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(etag)"},
+             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
+            """
+        try store.put(Data(own.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+        var name = SHA256Digest()
+        name.update(Array("field/anna/IMG_0001.JPG\u{0}\(etag)".utf8))
+        let partials = desk.home.appendingPathComponent("inbox-partial")
+        try FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
+        try photo.prefix(80_000).write(to: partials.appendingPathComponent(name.hex() + ".part"))
+
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 60) { ((try? gallery.photos().count) ?? 0) >= 1 || !relay.isRunning }, relay.stderr)
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { (try? self.claims(store)["anna/IMG_0001.JPG"]?.state) == "done" },
+            "\(String(describing: try? claims(store)))")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("download resumed at byte 80000"), relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+        XCTAssertEqual(try claims(store)["anna/IMG_0001.JPG"]?.desk, "desk-me")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [], "the partial download is gone")
+    }
 }
