@@ -124,8 +124,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let objects: [S3ListPage.Object]
         do { objects = try bucket.listAll(prefix: prefix) } catch { throw Interrupted(said: error.description) }
         for object in objects where !stop.isStopped {
-            guard InboxClaim.key(for: object.key, prefix: prefix) != nil else { continue }
-            try look(at: object)
+            // nil for relay's own objects under `.relay/`: never photos.
+            guard let claimKey = InboxClaim.key(for: object.key, prefix: prefix) else { continue }
+            try look(at: object, claimKey: claimKey)
         }
     }
 
@@ -134,12 +135,14 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     }
 
     /// Decides on one listed object and, when it is this desk's to take, takes it.
-    private func look(at listed: S3ListPage.Object) throws(Interrupted) {
+    private func look(at listed: S3ListPage.Object, claimKey: String) throws(Interrupted) {
         let etag = ETag(listed.etag)
         let name = bucket.location.displayName(key: listed.key)
         let known = taken.entry(listed.key)
         if let known, known.etag == etag {
-            if known.state == .spooled, let claim = known.claim { try finish(listed.key, etag: etag, claim: claim, name: name) }
+            if known.state == .spooled, let claim = known.claim {
+                try finish(listed.key, etag: etag, claim: claim, claimKey: claimKey, name: name)
+            }
             return
         }
         guard PhotoKind.isJPEG(fileName: listed.key) else {
@@ -152,7 +155,6 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
                 .notice("\(name) was uploaded again with other bytes (ETag \(known.etag.value), now \(etag.value)): a new photo", .info))
         }
         let object = InboxClaim.Object(key: listed.key, etag: etag)
-        guard let claimKey = InboxClaim.key(for: listed.key, prefix: prefix) else { return }
         let seen: ClaimSeen
         let storeNow: Date
         switch ClaimLookup.read(bucket.perform(bucket.request("GET", key: claimKey))) {
@@ -259,12 +261,11 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
         try? FileManager.default.removeItem(at: partial)
         report.spooled(entry, in: spool)
-        try finish(listed.key, etag: etag, claim: claim, name: name)
+        try finish(listed.key, etag: etag, claim: claim, claimKey: claimKey, name: name)
     }
 
     /// Marks a spooled photo's claim `done`, so no desk takes these bytes again.
-    private func finish(_ key: String, etag: ETag, claim: ETag, name: String) throws(Interrupted) {
-        guard let claimKey = InboxClaim.key(for: key, prefix: prefix) else { return }
+    private func finish(_ key: String, etag: ETag, claim: ETag, claimKey: String, name: String) throws(Interrupted) {
         let now = Date()
         let done = InboxClaim(desk: rules.desk, object: .init(key: key, etag: etag), state: .done, started: now, renewed: now)
         switch put(done, .matches(claim), at: claimKey) {
