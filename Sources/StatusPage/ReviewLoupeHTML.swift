@@ -85,11 +85,13 @@ enum ReviewLoupeHTML {
         }
 
         function fillWords(photo) {
+          // The feed's next look at the same photo keeps what its save said.
+          const same = wordsFor === photo.id;
           wordsFor = photo.id;
           wordsDirty = false;
           $("caption").value = photo.caption || "";
           $("title").value = photo.title || "";
-          $("caption-state").textContent = photo.caption || photo.title ? "saved" : "";
+          if (!same) $("caption-state").textContent = photo.caption || photo.title ? "saved" : "";
         }
 
         function openLoupe(index) {
