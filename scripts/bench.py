@@ -891,7 +891,9 @@ CASES = {"throughput": case_throughput, "burst": case_burst, "latency": case_lat
          # The editor's page in Chromium as a phone on Wi-Fi (issue 50): scripts/bench_review.py.
          "editor": lambda work, quick: __import__("bench_review").case_editor(work, quick),
          # WordPress's media library and a live post (issue 51): scripts/bench_wordpress.py.
-         "wordpress": lambda work, quick: __import__("bench_wordpress").case_wordpress(work, quick)}
+         "wordpress": lambda work, quick: __import__("bench_wordpress").case_wordpress(work, quick),
+         # A desk taking photos from an S3 bucket (issue 52): scripts/bench_inbox.py.
+         "inbox": lambda work, quick: __import__("bench_inbox").case_inbox(work, quick)}
 
 
 def machine():
