@@ -21,6 +21,22 @@ final class S3InboxDeskTests: XCTestCase {
         return desk
     }
 
+    /// Anna's photo put in the inbox with a `taking` claim of `desk`'s on it, last renewed long
+    /// ago: the state a desk that died while taking it leaves. Returns the photo's MD5 (its ETag).
+    private func putPhotoClaimedAsTaking(
+        _ photo: Data, by desk: String, in store: SeaweedFSProcess
+    ) throws -> String {
+        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        var md5 = MD5Digest()
+        md5.update(photo)
+        let claim = """
+            {"desk": "\(desk)", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(md5.hex())"},
+             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
+            """
+        try store.put(Data(claim.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+        return md5.hex()
+    }
+
     private func startDesk(_ desk: RelayHarness) throws -> Subprocess {
         try Subprocess(
             TestPaths.relayExecutable,
@@ -232,14 +248,7 @@ final class S3InboxDeskTests: XCTestCase {
         let gallery = try GalleryProcess()
         let desk = try makeDesk(store, gallery: gallery)
         let photo = JPEGFixture.bytes(count: 30_000, seed: 1)
-        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
-        var md5 = MD5Digest()
-        md5.update(photo)
-        let dead = """
-            {"desk": "desk-dead", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(md5.hex())"},
-             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
-            """
-        try store.put(Data(dead.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+        _ = try putPhotoClaimedAsTaking(photo, by: "desk-dead", in: store)
 
         let relay = try Subprocess(
             TestPaths.relayExecutable,
@@ -269,17 +278,9 @@ final class S3InboxDeskTests: XCTestCase {
         let gallery = try GalleryProcess()
         let desk = try makeDesk(store, gallery: gallery)
         let photo = JPEGFixture.bytes(count: 200_000, seed: 7)
-        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
-        var md5 = MD5Digest()
-        md5.update(photo)
-        let etag = md5.hex()
         try FileManager.default.createDirectory(at: desk.home, withIntermediateDirectories: true)
         try Data(#"{"desk": "desk-me"}"#.utf8).write(to: desk.home.appendingPathComponent("inbox-desk.json"))
-        let own = """
-            {"desk": "desk-me", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(etag)"},
-             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
-            """
-        try store.put(Data(own.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+        let etag = try putPhotoClaimedAsTaking(photo, by: "desk-me", in: store)
         var name = SHA256Digest()
         name.update(Array("field/anna/IMG_0001.JPG\u{0}\(etag)".utf8))
         let partials = desk.home.appendingPathComponent("inbox-partial")
