@@ -9,11 +9,16 @@ public struct ETag: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Reads an ETag as a header or a listing gives it.
     public init(_ raw: String) {
-        var text = raw.trimmingCharacters(in: .whitespaces)
-        for reference in ["&#34;", "&quot;"] { text = text.replacingOccurrences(of: reference, with: "\"") }
-        if text.hasPrefix("W/") { text.removeFirst(2) }
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-        value = text
+        // Substring work, not Foundation's trimming: a desk reads thousands of these each listing.
+        var text = raw
+        if text.contains("&") {
+            for reference in ["&#34;", "&quot;"] { text = text.replacingOccurrences(of: reference, with: "\"") }
+        }
+        var bare = text.drop(while: \.isWhitespace)
+        while bare.last?.isWhitespace == true { bare = bare.dropLast() }
+        if bare.hasPrefix("W/") { bare = bare.dropFirst(2) }
+        if bare.count >= 2, bare.first == "\"", bare.last == "\"" { bare = bare.dropFirst().dropLast() }
+        value = String(bare)
     }
 
     /// `"value"`, as an `If-Match` header carries it.

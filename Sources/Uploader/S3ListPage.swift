@@ -70,12 +70,14 @@ public struct S3ListPage: Sendable, Equatable {
     /// FoundationXML on Linux is not safe from several threads at once; the workers take turns.
     private static let parsing = OneAtATime<String>()
 
-    /// `2026-11-28T10:00:00.000Z` (AWS, moto) or `2026-11-28T10:00:00Z` (SeaweedFS).
+    /// `2026-11-28T10:00:00.000Z` (AWS, moto) or `2026-11-28T10:00:00Z` (SeaweedFS); this style
+    /// reads both. Not `ISO8601DateFormatter`: made per entry it cost a desk idling over 1,000
+    /// objects half a core (ICU builds a formatter each time; BENCHMARKS.md, issue 52).
     static func date(_ text: String) -> Date? {
-        let withMilliseconds = ISO8601DateFormatter()
-        withMilliseconds.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return withMilliseconds.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+        try? lastModifiedStyle.parse(text)
     }
+
+    private static let lastModifiedStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     private final class Reader: NSObject, XMLParserDelegate {
         var objects: [Object] = []
@@ -119,13 +121,16 @@ public struct S3ListPage: Sendable, Equatable {
             defer { entry = nil }
             guard let entry, let key = entry["Key"], let etag = entry["ETag"],
                 let modified = entry["LastModified"].flatMap(S3ListPage.date),
-                let size = entry["Size"].flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) })
+                let size = entry["Size"].flatMap({ Int64($0.filter { !$0.isWhitespace }) })
             else {
                 incomplete = true
                 return
             }
-            let unquoted = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            objects.append(Object(key: key, etag: unquoted, lastModified: modified, size: size))
+            // Substring work, not Foundation's trimming: it was a tenth of a desk's idle listing.
+            let quoteOrSpace: (Character) -> Bool = { $0 == "\"" || $0 == " " }
+            var unquoted = etag.drop(while: quoteOrSpace)
+            while let last = unquoted.last, quoteOrSpace(last) { unquoted = unquoted.dropLast() }
+            objects.append(Object(key: key, etag: String(unquoted), lastModified: modified, size: size))
         }
     }
 }
