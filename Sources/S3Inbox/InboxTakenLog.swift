@@ -16,6 +16,9 @@ final class InboxTakenLog {
         case done
         /// Downloaded and refused (cut short, damaged): taken again only as other bytes.
         case refused
+        /// Deleted from the inbox (`--inbox-delete`) once every destination had it, or found
+        /// replaced by other bytes when it was to be deleted.
+        case deleted
     }
 
     struct Entry: Codable, Equatable {
@@ -23,6 +26,11 @@ final class InboxTakenLog {
         var state: State
         /// The claim's own ETag while `spooled`: what marking it `done` names in `If-Match`.
         var claim: ETag?
+        /// The photo's id in this desk's spool, when this desk spooled it.
+        var spoolID: String?
+        /// Every destination of the desk has it (the spool said so): with `--inbox-delete`, it is
+        /// deleted from the inbox once its claim is `done`.
+        var everywhere: Bool?
     }
 
     private let file: JSONStateFile<[String: Entry]>
@@ -35,8 +43,22 @@ final class InboxTakenLog {
 
     func entry(_ key: String) -> Entry? { entries[key] }
 
-    func record(_ key: String, etag: ETag, _ state: State, claim: ETag?) throws(StateFileError) {
-        entries[key] = Entry(etag: etag, state: state, claim: claim)
+    /// Records `state` for the key's bytes `etag`; what was known of the same bytes (the spool
+    /// id, whether every destination has them) is kept.
+    func record(_ key: String, etag: ETag, _ state: State, claim: ETag? = nil, spoolID: String? = nil) throws(StateFileError) {
+        let same = entries[key].flatMap { $0.etag == etag ? $0 : nil }
+        entries[key] = Entry(
+            etag: etag, state: state, claim: claim, spoolID: spoolID ?? same?.spoolID, everywhere: same?.everywhere)
         try file.save(entries)
+    }
+
+    /// Marks the photos this desk spooled as `ids` as being at every destination; returns how
+    /// many it knew.
+    @discardableResult
+    func markEverywhere(_ ids: Set<String>) throws(StateFileError) -> Int {
+        let keys = entries.filter { $0.value.spoolID.map(ids.contains) ?? false }.keys
+        for key in keys { entries[key]?.everywhere = true }
+        if !keys.isEmpty { try file.save(entries) }
+        return keys.count
     }
 }

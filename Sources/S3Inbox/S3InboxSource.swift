@@ -18,6 +18,9 @@ public struct S3InboxOptions: Sendable {
     public var every: TimeInterval = Self.defaultEvery
     /// `--inbox-claim-timeout`: another desk's unrenewed claim is taken over after this long.
     public var claimTimeout: TimeInterval = ClaimRules.defaultTimeout
+    /// `--inbox-delete`: a photo is deleted from the inbox once every destination of the desk
+    /// has it (one that a person rejected, or a destination refused, stays).
+    public var deleteDelivered = false
     /// The wait after the store could not be reached, growing with each failure in a row
     /// (`--retry-base`, `--retry-cap`, as for a destination).
     public var backoff = Backoff()
@@ -61,6 +64,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     /// What was said about a key and ETag that stays as it is (held by another desk, not a
     /// JPEG): said once, not every interval.
     private var said: Set<String> = []
+    /// The spool ids of photos that reached every destination since the last listing (told by
+    /// the spool on a worker's thread; taken in by the source's own thread).
+    private let everywhere = LockedBox<Set<String>>([])
 
     public var label: String { options.label }
 
@@ -74,7 +80,19 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let inbox = "\(bucket.location.endpoint)/\(bucket.location.bucket)/\(prefix)"
         taken = try InboxTakenLog(home: home, inbox: inbox)
         partials = home.root.appendingPathComponent("inbox-partial", isDirectory: true)
+        if options.deleteDelivered {
+            let source = Self.spoolSource(bucket: bucket.location.bucket)
+            spool.onFinished { [everywhere] entry, settlement in
+                guard entry.source == source, case .delivered = settlement, let legs = entry.destinations, !legs.isEmpty,
+                    legs.values.allSatisfy({ $0.state == .delivered })
+                else { return }
+                everywhere.withLockedValue { _ = $0.insert(entry.id) }
+            }
+        }
     }
+
+    /// The spool's name for where the inbox's photos come from.
+    static func spoolSource(bucket: String) -> String { "s3:\(bucket)" }
 
     public func run(until stop: StopFlag) {
         stop.onStop { [cancellation] in cancellation.cancel() }
@@ -119,8 +137,19 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         return false
     }
 
-    /// One listing of the prefix, and every photo in it not yet taken.
+    /// One listing of the prefix, and every photo in it not yet taken (or, with
+    /// `--inbox-delete`, taken and now at every destination).
     private func pass(_ stop: StopFlag) throws(Interrupted) {
+        let arrived = everywhere.withLockedValue { ids in
+            defer { ids = [] }
+            return ids
+        }
+        if !arrived.isEmpty {
+            do { try taken.markEverywhere(arrived) } catch {
+                everywhere.withLockedValue { $0.formUnion(arrived) }
+                report(.warning("could not remember that \(arrived.count) photo(s) reached every destination: \(error)"))
+            }
+        }
         let objects: [S3ListPage.Object]
         do { objects = try bucket.listAll(prefix: prefix) } catch { throw Interrupted(said: error.description) }
         for object in objects where !stop.isStopped {
@@ -142,6 +171,8 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         if let known, known.etag == etag {
             if known.state == .spooled, let claim = known.claim {
                 try finish(listed.key, etag: etag, claim: claim, claimKey: claimKey, name: name)
+            } else if known.state == .done, known.everywhere == true, options.deleteDelivered {
+                try delete(listed.key, etag: etag, name: name)
             }
             return
         }
@@ -167,7 +198,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let claimETag: ETag
         switch rules.decide(object, seen: seen, storeNow: storeNow) {
         case .leave(.done):
-            record(listed.key, etag: etag, .done, claim: nil, name: name)
+            record(listed.key, etag: etag, .done, name: name)
             return
         case .leave(let reason):
             sayOnce(listed.key, etag: etag, .notice("\(name): \(Self.describe(reason))", .info))
@@ -242,11 +273,11 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             report(.skipped(fileName: name, reason: why))
             // Released, so that a corrected upload (other bytes) is claimed anew.
             _ = bucket.perform(bucket.request("DELETE", key: claimKey, headers: [WriteCondition.matches(claim).header]))
-            record(listed.key, etag: etag, .refused, claim: nil, name: name)
+            record(listed.key, etag: etag, .refused, name: name)
             return
         }
         var identity = PhotoIdentity(
-            source: "s3:\(bucket.location.bucket)", fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
+            source: Self.spoolSource(bucket: bucket.location.bucket), fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
             capturedAt: listed.lastModified, uniqueKey: "\(listed.key)|\(etag.value)")
         identity.photographer = got.photographer
         if spool.isFull { report(.spoolFull(waiting: nil)) }
@@ -255,7 +286,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         do {
             entry = try spool.ingest(
                 identity, write: { fd in try Self.copy(partial, to: fd) },
-                committed: { _ in record(listed.key, etag: etag, .spooled, claim: claim, name: name) })
+                committed: { record(listed.key, etag: etag, .spooled, claim: claim, spoolID: $0.id, name: name) })
         } catch {
             throw Interrupted(said: "\(name) could not be spooled (\(error))")
         }
@@ -270,13 +301,13 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let done = InboxClaim(desk: rules.desk, object: .init(key: key, etag: etag), state: .done, started: now, renewed: now)
         switch put(done, .matches(claim), at: claimKey) {
         case .ours:
-            record(key, etag: etag, .done, claim: nil, name: name)
+            record(key, etag: etag, .done, name: name)
         case .lost(let why):
             report(
                 .notice(
                     "\(name) is spooled here but another desk took over its claim meanwhile (\(why)): it may reach the gallery "
                         + "twice; raise --inbox-claim-timeout", .warning))
-            record(key, etag: etag, .done, claim: nil, name: name)
+            record(key, etag: etag, .done, name: name)
         case .retryLater(let why):
             throw Interrupted(said: "could not mark \(name) done (\(why))")
         case .unsupported(let why), .refused(let why):
@@ -284,9 +315,33 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
-    private func record(_ key: String, etag: ETag, _ state: InboxTakenLog.State, claim: ETag?, name: String) {
+    /// Deletes a photo every destination has (`--inbox-delete`), only as the bytes this desk took
+    /// (`If-Match`): other bytes put under its key since stay, and are a new photo.
+    private func delete(_ key: String, etag: ETag, name: String) throws(Interrupted) {
+        let request = bucket.request("DELETE", key: key, headers: [WriteCondition.matches(etag).header])
+        switch ConditionalWriteAnswer.read(bucket.perform(request), condition: .matches(etag)) {
+        case .ours:
+            report(.notice("\(name): every destination has it; deleted from the inbox", .info))
+            record(key, etag: etag, .deleted, name: name)
+        case .lost:
+            // Gone already, or replaced: the listing finds other bytes as a new photo.
+            record(key, etag: etag, .deleted, name: name)
+        case .retryLater(let why):
+            throw Interrupted(said: "could not delete \(name) from the inbox (\(why))")
+        case .unsupported(let why), .refused(let why):
+            sayOnce(
+                key, etag: etag,
+                .notice(
+                    "the store refused to delete \(name) (\(why)): give the desk's key s3:DeleteObject on the inbox, "
+                        + "or run without --inbox-delete", .warning))
+        }
+    }
+
+    private func record(
+        _ key: String, etag: ETag, _ state: InboxTakenLog.State, claim: ETag? = nil, spoolID: String? = nil, name: String
+    ) {
         do {
-            try taken.record(key, etag: etag, state, claim: claim)
+            try taken.record(key, etag: etag, state, claim: claim, spoolID: spoolID)
         } catch {
             report(.warning("\(name) could not be remembered as \(state.rawValue): \(error)"))
         }

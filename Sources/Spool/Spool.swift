@@ -60,6 +60,8 @@ public final class Spool: @unchecked Sendable {
     let state: LockedBox<State>
     /// Told after every change of the ledger (``onChange(_:)``).
     let observers = LockedBox<[@Sendable () -> Void]>([])
+    /// Told of each photo that left the spool settled (``onFinished(_:)``).
+    let finishedObservers = LockedBox<[@Sendable (SpoolEntry, PhotoDestinations.Settlement) -> Void]>([])
     /// Serializes the spool's file writes that must not overtake each other: `.sequence`'s, and
     /// each photo's sidecar writes (``SpoolWrite``). Each runs with no lock held: they fsync.
     let writes = OneAtATime<SpoolWrite>()
@@ -132,6 +134,14 @@ public final class Spool: @unchecked Sendable {
     /// instead of looking at it on a clock. `body` runs on the changing thread: keep it short.
     public func onChange(_ body: @escaping @Sendable () -> Void) {
         observers.withLockedValue { $0.append(body) }
+    }
+
+    /// Calls `body` with each photo that leaves the spool settled, its legs as they ended (every
+    /// destination has it or rejected it: `.delivered`; one refused it: `.refused`), once its
+    /// files are dealt with: a source that acts when its photo is everywhere (an S3 inbox that
+    /// deletes it) learns it here. `body` runs on the finishing thread: keep it short.
+    public func onFinished(_ body: @escaping @Sendable (SpoolEntry, PhotoDestinations.Settlement) -> Void) {
+        finishedObservers.withLockedValue { $0.append(body) }
     }
 
     /// Closed: no more work is handed out.

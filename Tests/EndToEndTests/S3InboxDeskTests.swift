@@ -108,6 +108,50 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(Set(stored.values.map(\.desk)).count, 1, "one desk")
     }
 
+    /// `--inbox-delete`: a photo leaves the bucket once both of the desk's destinations have it;
+    /// one that a destination refused for good stays in the inbox, and every claim ends done.
+    func testInboxDeleteRemovesOnlyWhatEveryDestinationHas() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let archive = try GalleryProcess(arguments: ["--reject-name", "IMG_0002"])
+        let desk = try makeDesk(store, gallery: gallery)
+        XCTAssertEqual(try desk.relay("config", "add", "--url", archive.uploadURL, "--note", "archive").status, 0)
+        for number in 1...3 {
+            let body = JPEGFixture.bytes(count: 30_000, seed: UInt64(number))
+            try store.put(body, key: "field/anna/IMG_000\(number).JPG", in: "inbox", photographer: "anna")
+        }
+        let relay = try Subprocess(
+            TestPaths.relayExecutable,
+            [
+                "run", "--inbox", "inbox", "--config", "gallery", "--config", "archive", "--inbox-delete", "--inbox-every", "0.2",
+                "--retry-base", "0.05", "--retry-cap", "0.5",
+            ],
+            environment: desk.environment)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        let photos = { try store.objects(in: "inbox").map(\.key).filter { !$0.hasPrefix("field/.relay/") } }
+        let refused = { try desk.history().contains { !$0.success && $0.fileName == "IMG_0002.JPG" } }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? archive.photos().count) ?? 0) >= 2 && (try? refused()) == true || !relay.isRunning
+            }, relay.stderr)
+
+        // A photo put after the refusal, deleted in turn: the listings after the refusal ran, and
+        // left the refused photo where it is.
+        try store.put(JPEGFixture.bytes(count: 30_000, seed: 4), key: "field/anna/IMG_0004.JPG", in: "inbox", photographer: "anna")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { (try? photos()) == ["field/anna/IMG_0002.JPG"] || !relay.isRunning },
+            "\(String(describing: try? photos()))\n\(relay.stderr)")
+        XCTAssertEqual(relay.stderr.components(separatedBy: "every destination has it; deleted from the inbox").count - 1, 3, relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.JPG", "IMG_0004.JPG"])
+        XCTAssertEqual(try archive.photos().map(\.name).sorted(), ["IMG_0001.JPG", "IMG_0003.JPG", "IMG_0004.JPG"])
+        XCTAssertEqual(
+            try claims(store).values.map(\.state), Array(repeating: "done", count: 4), "the claims stay: no desk takes these bytes again")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertEqual(try photos(), ["field/anna/IMG_0002.JPG"])
+    }
+
     /// Two desks on one inbox, started together on the same photos: each photo reaches the
     /// gallery once across both, and its one claim ends done.
     func testTwoDesksTakeEachPhotoOnceBetweenThem() throws {

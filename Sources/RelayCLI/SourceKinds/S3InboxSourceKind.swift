@@ -15,7 +15,11 @@ enum S3InboxSourceKind: SourceKind {
         "--inbox-claim-timeout", "S3 inbox: another desk's claim not renewed for this long is taken over (a desk that died)",
         default: ClaimRules.defaultTimeout, in: 1...86_400)
 
-    static let options: [OptionSpec] = [inbox.spec, every.spec, claimTimeout.spec]
+    static let delete = Flag(
+        "--inbox-delete",
+        "S3 inbox: delete a photo from the bucket once every destination of this desk has it (one rejected or refused stays)")
+
+    static let options: [OptionSpec] = [inbox.spec, every.spec, claimTimeout.spec, delete.spec]
     static var sourceOption: OptionSpec { inbox.spec }
 
     /// The S3 INBOX part of `relay run --help`.
@@ -24,12 +28,13 @@ enum S3InboxSourceKind: SourceKind {
         notes: [
             "Each photo is claimed with a conditional write before it is taken (a store without them is refused at start), "
                 + "verified (its ETag when an MD5, its JPEG structure), spooled with the photographer of its "
-                + "x-amz-meta-photographer (a photographer is not yet read from the key's path), and its claim marked done."
+                + "x-amz-meta-photographer (a photographer is not yet read from the key's path), and its claim marked done; "
+                + "with --inbox-delete it leaves the bucket once every destination of this desk has it."
         ])
 
     static func settings(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> [any SourceSetting] {
         guard let query = try args.value(inbox) else {
-            if let option = [every.spec, claimTimeout.spec].first(where: args.gave) {
+            if let option = [every.spec, claimTimeout.spec, delete.spec].first(where: args.gave) {
                 throw CommandFailure(.usage, "\(option.name) is for the S3 inbox: use it with --inbox NOTE")
             }
             return []
@@ -49,6 +54,7 @@ enum S3InboxSourceKind: SourceKind {
         var options = S3InboxOptions(config: config, environment: environment)
         if let seconds = try args.value(every) { options.every = seconds }
         if let seconds = try args.value(claimTimeout) { options.claimTimeout = seconds }
+        options.deleteDelivered = args.has(delete)
         // A store out of reach is waited for as a gallery is: the run's own retry timings.
         options.backoff = Backoff(
             base: try args.value(RunCommand.retryBase) ?? options.backoff.base,
