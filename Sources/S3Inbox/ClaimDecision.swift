@@ -75,6 +75,13 @@ public struct ClaimRules: Sendable, Equatable {
     /// `--inbox-claim-timeout`: a `taking` claim not renewed for this long is stale.
     public var timeout: TimeInterval
 
+    /// How often a desk renews the claim it holds while it takes the photo: three renewals fit
+    /// in the timeout, so one or two lost to the network do not make the claim stale.
+    public var renewalInterval: TimeInterval { timeout / 3 }
+
+    /// An HTTP date's resolution, by which the store's `Last-Modified` and `Date` are read.
+    static let storeClockResolution: TimeInterval = 1
+
     public init(desk: String, timeout: TimeInterval = Self.defaultTimeout) {
         self.desk = desk
         self.timeout = timeout
@@ -90,12 +97,15 @@ public struct ClaimRules: Sendable, Equatable {
             return .leave(.unreadableClaim)
         case .claim(let claim, let etag, let lastModified):
             let idle = max(0, storeNow.timeIntervalSince(lastModified))
+            // `Last-Modified` and `Date` are whole seconds: a claim written at 10.9 reads 10, and
+            // at 11.0 would seem a second old. Stale only once it surely is.
+            let stale = idle >= timeout + Self.storeClockResolution
             let ours = claim.desk == desk
             if claim.object.etag == object.etag {
                 switch claim.state {
                 case .done: return .leave(.done(by: claim.desk))
                 case _ where ours: return .resume(claim, etag: etag)
-                case .taking where idle >= timeout: return .takeOver(fresh, from: claim.desk, idle: idle, condition: .matches(etag))
+                case .taking where stale: return .takeOver(fresh, from: claim.desk, idle: idle, condition: .matches(etag))
                 case .taking, .spooled: return .leave(.held(by: claim.desk, state: claim.state, idle: idle))
                 }
             }
@@ -107,7 +117,7 @@ public struct ClaimRules: Sendable, Equatable {
             case .taking where ours:
                 // The bytes this desk was taking are gone from the store: the new ones replace them.
                 return .newBytes(fresh, previous: claim.object.etag, condition: .matches(etag))
-            case .taking where idle >= timeout:
+            case .taking where stale:
                 return .takeOver(fresh, from: claim.desk, idle: idle, condition: .matches(etag))
             case .taking:
                 return .leave(.held(by: claim.desk, state: .taking, idle: idle))

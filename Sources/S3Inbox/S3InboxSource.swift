@@ -55,6 +55,8 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     private let spool: Spool
     private let report: SourceReporter
     private let bucket: S3Bucket
+    /// The claim renewals' own connection: they run while `bucket`'s is busy in a download.
+    private let renewals: S3Bucket
     private let prefix: String
     private let rules: ClaimRules
     private let taken: InboxTakenLog
@@ -75,6 +77,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         self.spool = spool
         self.report = report
         bucket = try S3Bucket(config: options.config, environment: options.environment, cancellation: cancellation)
+        renewals = try S3Bucket(config: options.config, environment: options.environment, cancellation: cancellation)
         prefix = bucket.location.inboxPrefix
         rules = ClaimRules(desk: try InboxDeskID.load(home: home), timeout: options.claimTimeout)
         let inbox = "\(bucket.location.endpoint)/\(bucket.location.bucket)/\(prefix)"
@@ -195,7 +198,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             sayOnce(listed.key, etag: etag, .notice("the store refused to show the claim of \(name) (\(why)): left for now", .warning))
             return
         }
-        let claimETag: ETag
+        let claimed: (claim: InboxClaim, etag: ETag)
         switch rules.decide(object, seen: seen, storeNow: storeNow) {
         case .leave(.done):
             record(listed.key, etag: etag, .done, name: name)
@@ -203,15 +206,15 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         case .leave(let reason):
             sayOnce(listed.key, etag: etag, .notice("\(name): \(Self.describe(reason))", .info))
             return
-        case .resume(_, let etag):
-            claimETag = etag
+        case .resume(let claim, let etag):
+            claimed = (claim, etag)
         case let decision:
             guard let write = decision.write else { return }
             if case .takeOver(_, let from, let idle, _) = decision {
                 report(.notice("\(name): desk \(from)'s claim went unrenewed for \(Int(idle))s; this desk takes it over", .warning))
             }
             switch put(write.claim, write.condition, at: claimKey) {
-            case .ours(let written?): claimETag = written
+            case .ours(let written?): claimed = (write.claim, written)
             case .ours(nil): throw Interrupted(said: "the store wrote the claim of \(name) without an ETag")
             case .lost(let why):
                 sayOnce(listed.key, etag: etag, .notice("\(name): another desk claimed it first (\(why))", .info))
@@ -222,7 +225,11 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
                 return
             }
         }
-        try download(listed, etag: etag, claim: claimETag, claimKey: claimKey, name: name)
+        let keeper = ClaimKeeper(
+            claimed.claim, etag: claimed.etag, at: claimKey, bucket: renewals, every: rules.renewalInterval, name: name,
+            report: report)
+        defer { keeper.end() }
+        try download(listed, etag: etag, keeper: keeper, claimKey: claimKey, name: name)
     }
 
     private static func describe(_ reason: LeaveReason) -> String {
@@ -241,8 +248,11 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         return ConditionalWriteAnswer.read(bucket.perform(request), condition: condition)
     }
 
-    /// Downloads the claimed object (resuming what a cut download left), checks it and spools it.
-    private func download(_ listed: S3ListPage.Object, etag: ETag, claim: ETag, claimKey: String, name: String) throws(Interrupted) {
+    /// Downloads the claimed object (resuming what a cut download left), checks it and spools it,
+    /// while `keeper` renews the claim; a claim another desk took over meanwhile commits nothing.
+    private func download(_ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String)
+        throws(Interrupted)
+    {
         try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
         var digest = SHA256Digest()
         digest.update(Array("\(listed.key)\u{0}\(etag.value)".utf8))
@@ -272,7 +282,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             try? FileManager.default.removeItem(at: partial)
             report(.skipped(fileName: name, reason: why))
             // Released, so that a corrected upload (other bytes) is claimed anew.
-            _ = bucket.perform(bucket.request("DELETE", key: claimKey, headers: [WriteCondition.matches(claim).header]))
+            if case .held(let claim) = keeper.end() {
+                _ = bucket.perform(bucket.request("DELETE", key: claimKey, headers: [WriteCondition.matches(claim).header]))
+            }
             record(listed.key, etag: etag, .refused, name: name)
             return
         }
@@ -282,6 +294,16 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         identity.photographer = got.photographer
         if spool.isFull { report(.spoolFull(waiting: nil)) }
         guard spool.waitForRoom(bytes: got.size) else { return }
+        let claim: ETag
+        switch keeper.end() {
+        case .held(let etag): claim = etag
+        case .lost(let said):
+            // The other desk takes these bytes; the download is kept for nothing.
+            try? FileManager.default.removeItem(at: partial)
+            report(
+                .notice("\(name): another desk took its claim over while this desk was taking it (\(said)); left to that desk", .warning))
+            return
+        }
         let entry: SpoolEntry
         do {
             entry = try spool.ingest(

@@ -283,6 +283,51 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertTrue(notS3.stderr.contains("--inbox gallery is not an S3 config"), notS3.stderr)
     }
 
+    /// A desk that takes long over a photo (here it waits for room in a full spool while its
+    /// one-photo spool delivers to a slow gallery) renews its claim, so a second desk with the
+    /// same 1 s timeout leaves it: each photo once, nothing taken over.
+    func testASlowTakeRenewsItsClaimAndIsNotTakenOver() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess(arguments: ["--delay", "2.5"])
+        let deskA = try makeDesk(store, gallery: gallery)
+        let deskB = try makeDesk(store, gallery: gallery)
+        let photos = (1...2).map { JPEGFixture.bytes(count: 30_000, seed: UInt64($0)) }
+        for (index, body) in photos.enumerated() {
+            try store.put(body, key: "field/anna/IMG_000\(index + 1).JPG", in: "inbox", photographer: "anna")
+        }
+        let options = [
+            "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--inbox-claim-timeout", "1s", "--retry-base",
+            "0.05", "--retry-cap", "0.5",
+        ]
+        let relayA = try Subprocess(
+            TestPaths.relayExecutable, ["run", "--spool-max-photos", "1"] + options, environment: deskA.environment)
+        defer { _ = relayA.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { (try? self.claims(store)["anna/IMG_0002.JPG"]?.state) == "taking" || !relayA.isRunning },
+            relayA.stderr)
+        let started = Date()
+        let relayB = try Subprocess(TestPaths.relayExecutable, ["run"] + options, environment: deskB.environment)
+        defer { _ = relayB.stop(signal: SIGKILL) }
+
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) {
+                (try? self.claims(store).values.filter { $0.state == "done" }.count) == 2 || !relayA.isRunning
+            }, relayA.stderr)
+        // Without renewals desk B would have taken the claim over 1 s after its last write.
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2, "the second photo waited past the timeout")
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) >= 2 || !relayA.isRunning }, relayA.stderr)
+        XCTAssertEqual(relayB.stop(), 0, relayB.stderr)
+        XCTAssertEqual(relayA.stop(), 0, relayA.stderr)
+        XCTAssertTrue(relayB.stderr.contains("IMG_0002.JPG: desk"), relayB.stderr)
+        XCTAssertFalse(relayB.stderr.contains("takes it over"), relayB.stderr)
+        XCTAssertFalse(relayA.stderr.contains("took its claim over"), relayA.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), photos.map(SHA256.hex).sorted(), "each once")
+        XCTAssertEqual(Set(try claims(store).values.map(\.desk)).count, 1, "desk A took both")
+    }
+
     /// A desk that died while taking a photo left its claim `taking`: once the claim has gone
     /// unrenewed for `--inbox-claim-timeout`, this desk takes it over and delivers the photo.
     func testADeadDesksClaimIsTakenOverAfterTheTimeout() throws {

@@ -39,12 +39,15 @@ final class ClaimDecisionTests: XCTestCase {
             rules.decide(photo, seen: seen(theirs, idle: 599), storeNow: now), .leave(.held(by: "desk-b", state: .taking, idle: 599)))
     }
 
-    /// Stale from exactly the timeout, by the store's Last-Modified against its Date: the
-    /// claim's own times (the other desk's word) do not count.
+    /// Stale from the timeout and the second an HTTP date may hide (a claim written at 10.9 reads
+    /// 10), by the store's Last-Modified against its Date: the claim's own times (the other
+    /// desk's word) do not count.
     func testStaleClaimIsTakenOverIfMatchOnItsETag() {
         let theirs = claim(by: "desk-b", .taking, started: 0)
-        let decision = rules.decide(photo, seen: seen(theirs, idle: 600), storeNow: now)
-        XCTAssertEqual(decision, .takeOver(fresh, from: "desk-b", idle: 600, condition: .matches(claimETag)))
+        XCTAssertEqual(
+            rules.decide(photo, seen: seen(theirs, idle: 600), storeNow: now), .leave(.held(by: "desk-b", state: .taking, idle: 600)))
+        let decision = rules.decide(photo, seen: seen(theirs, idle: 601), storeNow: now)
+        XCTAssertEqual(decision, .takeOver(fresh, from: "desk-b", idle: 601, condition: .matches(claimETag)))
         XCTAssertEqual(decision.write?.condition.header, HTTPHeader(name: "If-Match", value: "\"c1\""))
     }
 
@@ -54,6 +57,7 @@ final class ClaimDecisionTests: XCTestCase {
         XCTAssertEqual(
             patient.decide(photo, seen: seen(theirs, idle: 600), storeNow: now), .leave(.held(by: "desk-b", state: .taking, idle: 600)))
         XCTAssertEqual(ClaimRules(desk: "x").timeout, 600, "--inbox-claim-timeout defaults to 10 minutes")
+        XCTAssertEqual(ClaimRules(desk: "x").renewalInterval, 200, "three renewals in a timeout: one lost leaves two")
     }
 
     /// A Last-Modified after the store's Date (two front ends of one store) is not a negative age.
@@ -152,7 +156,7 @@ final class ClaimDecisionTests: XCTestCase {
         for state in InboxClaim.State.allCases {
             for desk in ["desk-a", "desk-b"] {
                 for etag in ["aaaa", "old"] {
-                    for idle in [0.0, 599, 600, 86_400] {
+                    for idle in [0.0, 599, 600, 601, 86_400] {
                         let existing = claim(by: desk, state, etag: etag)
                         let decision = rules.decide(photo, seen: seen(existing, idle: idle), storeNow: now)
                         let context = "\(state) by \(desk) on \(etag), idle \(idle): \(decision)"
@@ -160,7 +164,7 @@ final class ClaimDecisionTests: XCTestCase {
                             XCTAssertEqual(write.condition, .matches(claimETag), context)
                             XCTAssertEqual(write.claim, fresh, context)
                             XCTAssertFalse(desk == "desk-b" && state == .spooled, context)
-                            XCTAssertFalse(desk == "desk-b" && state == .taking && idle < 600, context)
+                            XCTAssertFalse(desk == "desk-b" && state == .taking && idle < 601, context)
                         }
                         if state == .done && etag == "aaaa" { XCTAssertEqual(decision, .leave(.done(by: desk)), context) }
                         if case .resume = decision { XCTAssertEqual(desk, "desk-a", context) }
