@@ -31,11 +31,11 @@ final class ClaimLookupTests: XCTestCase {
                 storeNow: Date(timeIntervalSince1970: 1_800_000_600)))
         guard case .seen(let seen, let storeNow) = lookup else { return XCTFail("\(lookup)") }
         XCTAssertEqual(
-            ClaimRules(desk: "desk-a").decide(claim.object, seen: seen, storeNow: storeNow),
+            ClaimRules(desk: "desk-a", timeout: 599).decide(claim.object, seen: seen, storeNow: storeNow),
             .takeOver(
                 InboxClaim(desk: "desk-a", object: claim.object, state: .taking, started: storeNow, renewed: storeNow),
                 from: "desk-b", idle: 600, condition: .matches(ETag("c1"))),
-            "ten minutes by the store's clock, whatever the desks' clocks say")
+            "ten minutes by the store's clock (a second past the timeout), whatever the desks' clocks say")
     }
 
     func testBodyThatIsNotAClaimIsUnreadable() {
