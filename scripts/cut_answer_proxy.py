@@ -4,7 +4,7 @@ answers with a given status (201 by default) are never passed on, and the client
 closed instead, as a venue's Wi-Fi drops the packet that carried "got it". Everything else (the
 request, interim 1xx answers, other answers) passes through unchanged.
 
-    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--status 201] [--any-answer] [--rewrite-host]
+    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--every 1] [--status 201] [--any-answer] [--rewrite-host]
 
 Prints "proxy listening on 127.0.0.1:PORT" once ready, and "cut answer N" for each answer it
 loses. Loopback only."""
@@ -25,6 +25,9 @@ async def main():
     parser.add_argument("--target", required=True, help="HOST:PORT of the server")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--cut", type=int, default=1, help="how many answers to lose")
+    parser.add_argument("--every", type=int, default=1,
+                        help="lose every Nth answer of the status (until --cut are lost), so that a client that "
+                             "retries the first step of a conversation gets through it to the later ones")
     parser.add_argument("--status", type=int, default=201, help="the status of the answers to lose")
     parser.add_argument("--any-answer", action="store_true",
                         help="look at every answer on a kept-alive connection, not only its first (a client that "
@@ -37,7 +40,7 @@ async def main():
                              "reached through the proxy")
     options = parser.parse_args()
     host, port = options.target.rsplit(":", 1)
-    left = {"cuts": options.cut, "seen": 0}
+    left = {"cuts": options.cut, "seen": 0, "matching": 0}
     own_host = {}
 
     async def pump_requests(reader, writer):
@@ -60,6 +63,18 @@ async def main():
             return chunk.replace(*own_host["answer"])
         return chunk
 
+    def lose_this_one():
+        """Counts an answer of the status; true when it is one to lose."""
+        if left["cuts"] <= 0:
+            return False
+        left["matching"] += 1
+        if left["matching"] % options.every:
+            return False
+        left["cuts"] -= 1
+        left["seen"] += 1
+        print(f"cut answer {left['seen']}", flush=True)
+        return True
+
     async def pump_answers(server, client):
         """Passes the server's bytes on, reading the status line of the connection's first
         final answer (interim 1xx answers pass); an answer to lose closes the client's connection
@@ -71,12 +86,9 @@ async def main():
                 chunk = as_proxy(chunk)
                 if not inspecting:
                     later = LATER_STATUS_LINE.search(chunk) if options.any_answer and left["cuts"] > 0 else None
-                    if later and int(later.group(2)) == options.status:
+                    if later and int(later.group(2)) == options.status and lose_this_one():
                         client.write(chunk[:later.start(1)])
                         await client.drain()
-                        left["cuts"] -= 1
-                        left["seen"] += 1
-                        print(f"cut answer {left['seen']}", flush=True)
                         client.transport.abort()
                         return
                     client.write(chunk)
@@ -93,10 +105,7 @@ async def main():
                         client.write(buffer[:end])
                         buffer = buffer[end:]
                         continue
-                    if status == options.status and left["cuts"] > 0:
-                        left["cuts"] -= 1
-                        left["seen"] += 1
-                        print(f"cut answer {left['seen']}", flush=True)
+                    if status == options.status and lose_this_one():
                         client.transport.abort()
                         return
                     inspecting = False

@@ -43,7 +43,9 @@ final class ClaimKeeper: Sendable {
                 switch ConditionalWriteAnswer.read(bucket.perform(put), condition: .matches(last)) {
                 case .ours(let written?): standing.withLockedValue { $0 = .held(written) }
                 case .ours(nil): report(.notice("the store renewed the claim of \(name) without an ETag", .warning))
-                case .lost(let said): standing.withLockedValue { $0 = .lost(said: said) }
+                case .lost(let said):
+                    let own = bucket.ownClaim(at: key, desk: claim.desk, object: claim.object)
+                    standing.withLockedValue { $0 = own.map { .held($0.etag) } ?? .lost(said: said) }
                 case .retryLater(let said), .unsupported(let said), .refused(let said):
                     report(.notice("could not renew the claim of \(name) (\(said)); tried again in \(Int(interval))s", .warning))
                 }

@@ -38,3 +38,16 @@ public enum ClaimLookup: Sendable, Equatable {
         }
     }
 }
+
+extension S3Bucket {
+    /// The claim at `key` when it is `desk`'s own about `object`, with its ETag: asked after a
+    /// conditional write of the claim was refused, since the write it lost to may be the desk's
+    /// own (an answer lost after the store took it, or a write libcurl sent again on a new
+    /// connection); nil when it is another desk's, or the store cannot say now.
+    func ownClaim(at key: String, desk: String, object: InboxClaim.Object) -> (claim: InboxClaim, etag: ETag)? {
+        guard case .seen(.claim(let claim, let etag, _), _) = ClaimLookup.read(perform(request("GET", key: key))),
+            claim.desk == desk, claim.object == object
+        else { return nil }
+        return (claim, etag)
+    }
+}

@@ -217,8 +217,11 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             case .ours(let written?): claimed = (write.claim, written)
             case .ours(nil): throw Interrupted(said: "the store wrote the claim of \(name) without an ETag")
             case .lost(let why):
-                sayOnce(listed.key, etag: etag, .notice("\(name): another desk claimed it first (\(why))", .info))
-                return
+                guard let own = bucket.ownClaim(at: claimKey, desk: rules.desk, object: object), own.claim.state == .taking else {
+                    sayOnce(listed.key, etag: etag, .notice("\(name): another desk claimed it first (\(why))", .info))
+                    return
+                }
+                claimed = own
             case .retryLater(let why): throw Interrupted(said: "could not claim \(name) (\(why))")
             case .unsupported(let why), .refused(let why):
                 sayOnce(listed.key, etag: etag, .notice("the store refused the claim of \(name) (\(why)): left for now", .warning))
@@ -323,6 +326,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let done = InboxClaim(desk: rules.desk, object: .init(key: key, etag: etag), state: .done, started: now, renewed: now)
         switch put(done, .matches(claim), at: claimKey) {
         case .ours:
+            record(key, etag: etag, .done, name: name)
+        case .lost where bucket.ownClaim(at: claimKey, desk: rules.desk, object: done.object)?.claim.state == .done:
+            // This desk's own `done`, whose answer was lost.
             record(key, etag: etag, .done, name: name)
         case .lost(let why):
             report(

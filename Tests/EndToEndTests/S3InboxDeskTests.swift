@@ -328,6 +328,54 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(Set(try claims(store).values.map(\.desk)).count, 1, "desk A took both")
     }
 
+    /// Relay to relay through the bucket, each side losing answers after the store did the
+    /// work: a field relay's PUTs (found by its HEAD before a re-send) and the desk's claim,
+    /// download and done writes. Each photo reaches the desk's gallery once, every claim done.
+    func testFieldRelayToDeskThroughLostAnswersEachPhotoOnce() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let fieldProxy = try CutAnswerProxy(target: store.s3Port, status: 200, cut: 2)
+        defer { fieldProxy.stop() }
+        // Every third 200: past the startup check's first PUT, then listings, claims, downloads
+        // and done writes as they come.
+        let deskProxy = try CutAnswerProxy(target: store.s3Port, status: 200, cut: 6, every: 3)
+        defer { deskProxy.stop() }
+        let gallery = try GalleryProcess()
+        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
+        let field = try RelayHarness()
+        for harness in [desk, field] {
+            harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
+            harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
+        }
+        let inbox = try desk.relay(
+            "config", "add", "--url", "s3://inbox/field/", "--endpoint", "http://127.0.0.1:\(deskProxy.port)", "--note", "inbox")
+        XCTAssertEqual(inbox.status, 0, inbox.stderr)
+        let bucket = try field.relay(
+            "config", "add", "--url", "s3://inbox/field/anna/{name}", "--endpoint", "http://127.0.0.1:\(fieldProxy.port)")
+        XCTAssertEqual(bucket.status, 0, bucket.stderr)
+
+        let deskRun = try startDesk(desk)
+        defer { _ = deskRun.stop(signal: SIGKILL) }
+        let fieldRun = try field.startRun()
+        defer { _ = fieldRun.stop(signal: SIGKILL) }
+        let photos = try field.dropPhotos(4)
+
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 90) {
+                (try? self.claims(store).values.filter { $0.state == "done" }.count) == 4 || !deskRun.isRunning || !fieldRun.isRunning
+            }, "field:\n\(fieldRun.stderr)\ndesk:\n\(deskRun.stderr)")
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) >= 4 }, deskRun.stderr)
+        XCTAssertEqual(fieldRun.stop(), 0, fieldRun.stderr)
+        XCTAssertEqual(deskRun.stop(), 0, deskRun.stderr)
+        XCTAssertEqual(fieldProxy.cuts, 2, fieldProxy.output)
+        XCTAssertEqual(deskProxy.cuts, 6, deskProxy.output)
+        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), photos.values.map(SHA256.hex).sorted(), "each once")
+        XCTAssertFalse(deskRun.stderr.contains("may reach the gallery twice"), deskRun.stderr)
+        XCTAssertFalse(deskRun.stderr.contains("another desk"), "one desk: a lost answer is its own write\n\(deskRun.stderr)")
+        XCTAssertEqual(try field.history().filter(\.success).count, 4, "each once from the field: a lost PUT answer is found by HEAD")
+    }
+
     /// A desk that died while taking a photo left its claim `taking`: once the claim has gone
     /// unrenewed for `--inbox-claim-timeout`, this desk takes it over and delivers the photo.
     func testADeadDesksClaimIsTakenOverAfterTheTimeout() throws {

@@ -4,19 +4,21 @@ import Foundation
 /// `cut` answers with `status` (with `anyAnswer`, every answer on a kept-alive connection is
 /// looked at, not only its first), closing the client's connection instead, as a venue's Wi-Fi
 /// loses the packet that said "got it".
-/// `rewriteHost` gives the server its own address as the Host (WordPress redirects any other).
+/// `every` loses only each Nth such answer, so that a client retrying its first step reaches the
+/// later ones. `rewriteHost` gives the server its own address as the Host (WordPress redirects
+/// any other).
 public final class CutAnswerProxy {
     public let process: Subprocess
     /// Where clients connect.
     public let port: Int
 
-    public init(target: Int, status: Int = 201, cut: Int = 1, anyAnswer: Bool = true, rewriteHost: Bool = false) throws {
+    public init(target: Int, status: Int = 201, cut: Int = 1, every: Int = 1, anyAnswer: Bool = true, rewriteHost: Bool = false) throws {
         guard let python = Subprocess.which("python3") else { throw WordPressError.missing("python3") }
         process = try Subprocess(
             python,
             [
                 TestPaths.repositoryRoot.appendingPathComponent("scripts/cut_answer_proxy.py").path, "--target",
-                "127.0.0.1:\(target)", "--status", "\(status)", "--cut", "\(cut)",
+                "127.0.0.1:\(target)", "--status", "\(status)", "--cut", "\(cut)", "--every", "\(every)",
             ] + (anyAnswer ? ["--any-answer"] : []) + (rewriteHost ? ["--rewrite-host"] : []))
         guard let port = process.line(after: "proxy listening on 127.0.0.1:", timeout: 30).flatMap({ Int($0) }) else {
             _ = process.stop(signal: SIGKILL)
