@@ -13,7 +13,8 @@ import RelayCore
 ///   Canon's 0x000C SerialNumber;
 /// - capture time: DateTimeOriginal 0x9003 with SubSecTimeOriginal 0x9291;
 /// - ImageUniqueID 0xA420;
-/// - Nikon's shutter count, maker note 0x00A7 (stored unencrypted: exiftool uses it as a key).
+/// - Nikon's shutter count, maker note 0x00A7 (stored unencrypted: exiftool uses it as a key);
+/// - the owner set in the camera's menu, IFD0 Artist 0x013B (not part of the identity).
 /// When the file names no capture time, the digest of its first ``readLength`` bytes is the
 /// identity: the last resort. It is unique to the photo (past a small header it covers image
 /// data), though a header the camera rewrites later (a rating) changes it: a photo may then be
@@ -27,6 +28,9 @@ public struct PhotoHeaderIdentity: Sendable, Equatable {
     public var subSeconds: String?
     public var uniqueID: String?
     public var shutterCount: UInt32?
+    /// Who the camera says shot it: the name its owner set in its menu (Canon's "Author", Nikon's
+    /// and Sony's "Artist"), written into every photo.
+    public var artist: String?
     /// SHA-256 (hex) of the file's first ``readLength`` bytes.
     public var digest: String
 
@@ -49,6 +53,7 @@ public struct PhotoHeaderIdentity: Sendable, Equatable {
         let ifd0 = tiff.firstDirectory
         make = tiff.entry(0x010F, at: ifd0).flatMap(tiff.text)
         model = tiff.entry(0x0110, at: ifd0).flatMap(tiff.text)
+        artist = tiff.entry(0x013B, at: ifd0).flatMap(tiff.words)
         guard let exif = tiff.entry(0x8769, at: ifd0).flatMap(tiff.directory) else { return }
         capturedAt = tiff.entry(0x9003, at: exif).flatMap(tiff.text)
         subSeconds = tiff.entry(0x9291, at: exif).flatMap(tiff.text)

@@ -124,6 +124,16 @@ public struct TIFFDirectory: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// Text a person typed (the owner's name): UTF-8 when its bytes are, as exiftool and photo
+    /// editors write it, else its printable ASCII as ``text(_:)`` reads it; control characters go.
+    public func words(_ entry: Entry) -> String? {
+        guard entry.type == 2 || entry.type == 7, let raw = value(entry) else { return nil }
+        guard let decoded = String(validating: Array(raw.prefix { $0 != 0 }), as: UTF8.self) else { return text(entry) }
+        let visible = String(String.UnicodeScalarView(decoded.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let trimmed = visible.trimmingSpaces
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// The first value of a BYTE, SHORT or LONG entry.
     public func number(_ entry: Entry) -> UInt32? {
         entry.type == 13 ? nil : numbers(entry)?.first

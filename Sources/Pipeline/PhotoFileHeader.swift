@@ -12,7 +12,7 @@ enum PhotoFileHeader {
             return HeaderFacts()
         }
         let identity = PhotoHeaderIdentity(head: head)
-        return HeaderFacts(rating: rating ? PhotoRating.read(head: head) : nil, camera: camera(identity))
+        return HeaderFacts(rating: rating ? PhotoRating.read(head: head) : nil, camera: camera(identity), photographer: identity.artist)
     }
 
     /// The first `count` bytes of a committed file (by default where its EXIF identity is), nil

@@ -30,6 +30,9 @@ public final class RelayRun {
         /// The named session (`--session`): its photos are recorded as delivered, `{run}` is its
         /// name, and a clean end with everything delivered sends each destination its manifest.
         public var session: String?
+        /// `--photographer`: who shoots with this relay, for photos whose source names nobody;
+        /// over the owner the camera writes.
+        public var photographer: String?
 
         public init(
             sources: [any SourceSetting], configQuery: String? = nil, workers: Int = 2, limits: SpoolLimits = SpoolLimits(),
@@ -136,7 +139,12 @@ public final class RelayRun {
             let selects = destinations.contains { $0.sendRule.readsSelection }
             spool = try Spool(
                 directory: home.spoolDirectory, limits: options.limits,
-                destinations: legs, readHeader: { url in PhotoFileHeader.facts(of: url, rating: selects) })
+                destinations: legs,
+                readHeader: { [photographer = options.photographer] url in
+                    var facts = PhotoFileHeader.facts(of: url, rating: selects)
+                    facts.photographer = photographer ?? facts.photographer
+                    return facts
+                })
         } catch {
             throw .spool(error)
         }

@@ -25,6 +25,11 @@ extension RunCommand {
         "--session", "NAME",
         "name the run's set: {run} is NAME, and a clean end with every photo delivered sends "
             + "each destination its manifest, then _DONE (capture runs are sessions)")
+    static let photographer = Option.text(
+        "--photographer", "NAME",
+        "who shoots with this relay: the photographer of each photo whose source names none (a login does), over the owner "
+            + "the camera writes (EXIF Artist); {photographer} in a path, x-amz-meta-photographer to an S3 inbox, and the desk's "
+            + "credit")
     static let retryBase = Option.duration(
         "--retry-base", "first retry delay ceiling; doubles per attempt, full jitter", default: Backoff().base, in: 0.001...3600)
     static let retryCap = Option.duration("--retry-cap", "largest retry delay ceiling", default: Backoff().cap, in: 0.001...86_400)
@@ -33,7 +38,8 @@ extension RunCommand {
     /// How photos are kept and delivered, whatever their source.
     static let deliveryOptions: [OptionSpec] =
         [
-            config.spec, workers.spec, spoolMaxPhotos.spec, spoolMaxBytes.spec, grace.spec, session.spec, retryBase.spec, retryCap.spec,
+            config.spec, workers.spec, spoolMaxPhotos.spec, spoolMaxBytes.spec, grace.spec, session.spec, photographer.spec,
+            retryBase.spec, retryCap.spec,
             json.spec, StatusArguments.status.spec,
         ] + StatusArguments.wallOptions
 

@@ -40,6 +40,15 @@ enum RunCommand {
         if let count = try args.value(workers) { options.workers = count }
         if let seconds = try args.value(grace) { options.graceSeconds = seconds }
         options.session = try args.value(session)
+        if let name = try args.value(photographer) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, trimmed.count <= 100,
+                !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw CommandFailure(.usage, "--photographer '\(name)': give a name of 1 to 100 characters, without control characters")
+            }
+            options.photographer = trimmed
+        }
         return options
     }
 

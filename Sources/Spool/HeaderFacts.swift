@@ -6,9 +6,13 @@ public struct HeaderFacts: Sendable, Equatable {
     public var rating: Int?
     /// The body's model and serial as its EXIF says ("Canon EOS R5 #012345"), nil when it says none.
     public var camera: String?
+    /// Who shot it when its source does not say (a login, an inbox object's metadata): the run's
+    /// `--photographer`, else the owner the camera writes (EXIF Artist).
+    public var photographer: String?
 
-    public init(rating: Int? = nil, camera: String? = nil) {
+    public init(rating: Int? = nil, camera: String? = nil, photographer: String? = nil) {
         self.rating = rating
         self.camera = camera
+        self.photographer = photographer
     }
 }

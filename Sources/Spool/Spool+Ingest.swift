@@ -89,6 +89,7 @@ extension Spool {
             if let facts = readHeader?(incoming.url) {
                 entry.rating = facts.rating
                 entry.camera = facts.camera
+                entry.photographer = entry.photographer ?? facts.photographer
             }
             // The sidecar is durable before the photo is renamed in: a crash leaves at most a
             // sidecar without its photo, which a restart drops.

@@ -330,7 +330,8 @@ final class S3InboxDeskTests: XCTestCase {
 
     /// Relay to relay through the bucket, each side losing answers after the store did the
     /// work: a field relay's PUTs (found by its HEAD before a re-send) and the desk's claim,
-    /// download and done writes. Each photo reaches the desk's gallery once, every claim done.
+    /// download and done writes. Each photo reaches the desk's gallery once, every claim done,
+    /// credited to the field relay's `--photographer`.
     func testFieldRelayToDeskThroughLostAnswersEachPhotoOnce() throws {
         let store = try SeaweedFSProcess()
         defer { store.stop() }
@@ -352,12 +353,12 @@ final class S3InboxDeskTests: XCTestCase {
             "config", "add", "--url", "s3://inbox/field/", "--endpoint", "http://127.0.0.1:\(deskProxy.port)", "--note", "inbox")
         XCTAssertEqual(inbox.status, 0, inbox.stderr)
         let bucket = try field.relay(
-            "config", "add", "--url", "s3://inbox/field/anna/{name}", "--endpoint", "http://127.0.0.1:\(fieldProxy.port)")
+            "config", "add", "--url", "s3://inbox/field/{photographer}/{name}", "--endpoint", "http://127.0.0.1:\(fieldProxy.port)")
         XCTAssertEqual(bucket.status, 0, bucket.stderr)
 
         let deskRun = try startDesk(desk)
         defer { _ = deskRun.stop(signal: SIGKILL) }
-        let fieldRun = try field.startRun()
+        let fieldRun = try field.startRun(["--photographer", "Ana López"])
         defer { _ = fieldRun.stop(signal: SIGKILL) }
         let photos = try field.dropPhotos(4)
 
@@ -374,6 +375,10 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertFalse(deskRun.stderr.contains("may reach the gallery twice"), deskRun.stderr)
         XCTAssertFalse(deskRun.stderr.contains("another desk"), "one desk: a lost answer is its own write\n\(deskRun.stderr)")
         XCTAssertEqual(try field.history().filter(\.success).count, 4, "each once from the field: a lost PUT answer is found by HEAD")
+        XCTAssertEqual(try desk.history().filter(\.success).map(\.photographer), Array(repeating: "Ana López", count: 4))
+        XCTAssertEqual(
+            try store.objects(in: "inbox").map(\.key).filter { !$0.hasPrefix("field/.relay/") }.sorted(),
+            photos.keys.sorted().map { "field/Ana_L_pez/" + $0 }, "the key path-safe, the metadata the name")
     }
 
     /// A desk that died while taking a photo left its claim `taking`: once the claim has gone

@@ -27,7 +27,7 @@ import Testing
 
     static let canonTags = [
         "-Make=Canon", "-Model=Canon EOS R5", "-DateTimeOriginal=2026:11:27 10:15:03", "-SubSecTimeOriginal=42",
-        "-ExifIFD:SerialNumber=052021001234", "-ImageUniqueID=8f2e1c0a9b7d4e6f8a1b2c3d4e5f6a7b",
+        "-ExifIFD:SerialNumber=052021001234", "-ImageUniqueID=8f2e1c0a9b7d4e6f8a1b2c3d4e5f6a7b", "-Artist=Ana López",
     ]
 
     @Test func whatTheCameraWroteIsWhatIsRead() throws {
@@ -39,6 +39,7 @@ import Testing
         #expect(identity.capturedAt == "2026:11:27 10:15:03")
         #expect(identity.subSeconds == "42")
         #expect(identity.uniqueID == "8f2e1c0a9b7d4e6f8a1b2c3d4e5f6a7b")
+        #expect(identity.artist == "Ana López")
         #expect(identity.key == "exif|052021001234|2026:11:27 10:15:03.42|8f2e1c0a9b7d4e6f8a1b2c3d4e5f6a7b|")
         #expect(identity.summary.contains("body serial 052021001234, shot 2026:11:27 10:15:03.42"))
         #expect(identity.fileName(prefix: "IMG", fileExtension: "JPG") == "IMG_20261127_10150342.JPG")
