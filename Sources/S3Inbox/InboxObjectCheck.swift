@@ -2,26 +2,54 @@ import FTPWire
 import Foundation
 
 /// Whether a downloaded inbox object is the photo that was uploaded (pure: the facts are read
-/// from the file first). A store gives no checksum in its listing, so the ETag is the check
-/// where it is an MD5 (a simple PUT, no SSE-KMS); a multipart upload's ETag (`…-N`) is not, and
-/// the JPEG's own structure is then the only check, as it always is for the FTP receiver.
+/// from the file first). The strongest check the store gives is used: the object's
+/// `x-amz-checksum-sha256` (a field relay's S3 destination sends it, and SeaweedFS and AWS verify
+/// it at upload), else the ETag where it is an MD5 (a simple PUT, no SSE-KMS). A multipart
+/// upload's ETag (`…-N`) and its composite checksum (`…-N`) are digests of its parts, not of the
+/// bytes: the JPEG's own structure is then the only check, as it always is for the FTP receiver.
 public enum InboxObjectCheck: Sendable, Equatable {
     case whole
     /// Refused, with the reason said to the desk's owner.
     case refused(String)
+
+    /// What a download can be checked against.
+    public enum Basis: Sendable, Equatable {
+        case sha256
+        case md5ETag
+        case structureOnly
+    }
 
     /// Whether `etag` is an MD5 of the object's bytes: 32 hex digits, no `-N`.
     public static func isMD5(_ etag: ETag) -> Bool {
         etag.value.count == 32 && etag.value.allSatisfy(\.isHexDigit)
     }
 
+    /// Whether `checksum` (an `x-amz-checksum-sha256` value) is the SHA-256 of the whole object:
+    /// base64 of 32 bytes. A multipart upload's composite checksum (`…-N`) is not.
+    public static func isWholeSHA256(_ checksum: String) -> Bool {
+        Data(base64Encoded: checksum)?.count == 32
+    }
+
+    /// The check `judge` makes of an object with `etag` and `checksum`.
+    public static func basis(etag: ETag, checksum: String?) -> Basis {
+        if let checksum, isWholeSHA256(checksum) { return .sha256 }
+        return isMD5(etag) ? .md5ETag : .structureOnly
+    }
+
     /// The verdict for `key`, whose listing said `etag` and `listedSize`, downloaded as `size`
-    /// bytes with MD5 `md5Hex` and a JPEG structure judged `structure`.
+    /// bytes with MD5 `md5Hex`, SHA-256 `sha256Base64` and a JPEG structure judged `structure`;
+    /// `checksum` is the store's `x-amz-checksum-sha256` of the object, when it gave one.
     public static func judge(
-        key: String, etag: ETag, listedSize: Int64, size: Int64, md5Hex: String, structure: JPEGStructure.Verdict
+        key: String, etag: ETag, listedSize: Int64, size: Int64, md5Hex: String, checksum: String? = nil, sha256Base64: String = "",
+        structure: JPEGStructure.Verdict
     ) -> Self {
         if size != listedSize {
             return .refused("\(key) came as \(size) bytes where the listing said \(listedSize): it is taken again when listed again")
+        }
+        if let checksum, isWholeSHA256(checksum), Data(base64Encoded: checksum) != Data(base64Encoded: sha256Base64) {
+            return .refused(
+                "\(key) does not match its SHA-256 checksum (got \(sha256Base64), the store has \(checksum)): "
+                    + "the bytes were damaged on the way")
         }
         if isMD5(etag), md5Hex.lowercased() != etag.value.lowercased() {
             return .refused("\(key) does not match its ETag (MD5 \(md5Hex), ETag \(etag.value)): the bytes were damaged on the way")

@@ -61,6 +61,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     /// What was said about a key and ETag that stays as it is (held by another desk, not a
     /// JPEG): said once, not every interval.
     private var said: Set<String> = []
+    /// What was said once for the whole run (keys not matching `--inbox-photographer`, photos
+    /// with nothing but their JPEG structure to check).
+    private var saidInRun: Set<String> = []
 
     public var label: String { options.label }
 
@@ -132,6 +135,10 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
 
     private func sayOnce(_ key: String, etag: ETag, _ event: SourceEvent) {
         if said.insert("\(key)\u{0}\(etag.value)\u{0}\(event)").inserted { report(event) }
+    }
+
+    private func sayOnceInRun(_ topic: String, _ event: SourceEvent) {
+        if saidInRun.insert(topic).inserted { report(event) }
     }
 
     /// Decides on one listed object and, when it is this desk's to take, takes it.
@@ -233,7 +240,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
         let verdict: InboxObjectCheck
         do {
-            verdict = try Self.check(partial, key: name, etag: etag, listedSize: listed.size)
+            verdict = try Self.check(partial, key: name, etag: etag, listedSize: listed.size, checksum: got.checksumSHA256)
         } catch {
             throw Interrupted(said: "could not read the download of \(name) (\(error))")
         }
@@ -244,6 +251,13 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             _ = bucket.perform(bucket.request("DELETE", key: claimKey, headers: [WriteCondition.matches(claim).header]))
             record(listed.key, etag: etag, .refused, claim: nil, name: name)
             return
+        }
+        if InboxObjectCheck.basis(etag: etag, checksum: got.checksumSHA256) == .structureOnly {
+            sayOnceInRun(
+                "structure only",
+                .notice(
+                    "\(name) has neither a SHA-256 checksum nor an MD5 ETag (a multipart upload): only its JPEG structure is "
+                        + "checked, as for every such photo this run", .info))
         }
         var identity = PhotoIdentity(
             source: "s3:\(bucket.location.bucket)", fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
@@ -292,20 +306,23 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
-    /// The download's verdict, from one read of the file (its MD5 and JPEG structure).
-    static func check(_ file: URL, key: String, etag: ETag, listedSize: Int64) throws -> InboxObjectCheck {
+    /// The download's verdict, from one read of the file (its MD5, SHA-256 and JPEG structure).
+    static func check(_ file: URL, key: String, etag: ETag, listedSize: Int64, checksum: String?) throws -> InboxObjectCheck {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         var md5 = MD5Digest()
+        var sha256 = SHA256Digest()
         var structure = JPEGStructure()
         var bytes: Int64 = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             md5.update(chunk)
+            sha256.update(chunk)
             chunk.withUnsafeBytes { structure.feed($0) }
             bytes += Int64(chunk.count)
         }
         return InboxObjectCheck.judge(
-            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: md5.hex(), structure: structure.verdict)
+            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: md5.hex(), checksum: checksum,
+            sha256Base64: sha256.base64(), structure: structure.verdict)
     }
 
     /// Streams the downloaded file into the spool's descriptor.

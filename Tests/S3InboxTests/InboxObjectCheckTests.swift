@@ -1,8 +1,9 @@
+import Foundation
 import S3Inbox
 import XCTest
 
-/// The verdict on a downloaded inbox object: the listed size, the ETag where it is an MD5, then
-/// the JPEG's structure.
+/// The verdict on a downloaded inbox object: the listed size, the SHA-256 checksum, the ETag where
+/// it is an MD5, then the JPEG's structure.
 final class InboxObjectCheckTests: XCTestCase {
     private let md5 = "0cc175b9c0f1b6a831c399e269772661"
 
@@ -30,6 +31,44 @@ final class InboxObjectCheckTests: XCTestCase {
     func testACutShortJPEGIsRefusedEvenWithAMatchingETag() {
         let verdict = InboxObjectCheck.judge(key: "a.jpg", etag: ETag(md5), listedSize: 10, size: 10, md5Hex: md5, structure: .incomplete)
         XCTAssertEqual(verdict, .refused("a.jpg is cut short: its JPEG image does not end; upload it again whole"))
+    }
+
+    /// `x-amz-checksum-sha256` of the whole object is checked first, whatever the ETag is.
+    func testBytesNotMatchingTheirSHA256ChecksumAreRefused() {
+        let sha256 = Data(repeating: 7, count: 32).base64EncodedString()
+        let other = Data(repeating: 8, count: 32).base64EncodedString()
+        XCTAssertEqual(
+            InboxObjectCheck.judge(
+                key: "a.jpg", etag: ETag("\(md5)-2"), listedSize: 10, size: 10, md5Hex: "ff", checksum: sha256, sha256Base64: sha256,
+                structure: .complete), .whole)
+        for etag in [ETag("\(md5)-2"), ETag(md5)] {
+            let verdict = InboxObjectCheck.judge(
+                key: "a.jpg", etag: etag, listedSize: 10, size: 10, md5Hex: md5, checksum: sha256, sha256Base64: other,
+                structure: .complete)
+            XCTAssertEqual(
+                verdict,
+                .refused(
+                    "a.jpg does not match its SHA-256 checksum (got \(other), the store has \(sha256)): the bytes were damaged on the way"))
+        }
+        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: sha256), .sha256)
+    }
+
+    /// A multipart upload's composite checksum (`…-N`) is of its parts' checksums: not compared;
+    /// a photo without a checksum is checked as before.
+    func testACompositeOrMissingChecksumFallsBackToTheETag() {
+        let composite = Data(repeating: 7, count: 32).base64EncodedString() + "-2"
+        XCTAssertFalse(InboxObjectCheck.isWholeSHA256(composite))
+        XCTAssertEqual(
+            InboxObjectCheck.judge(
+                key: "a.jpg", etag: ETag("\(md5)-2"), listedSize: 10, size: 10, md5Hex: "ff", checksum: composite, sha256Base64: "x",
+                structure: .complete), .whole)
+        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: composite), .structureOnly)
+        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: nil), .structureOnly)
+        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag(md5), checksum: composite), .md5ETag)
+        let verdict = InboxObjectCheck.judge(
+            key: "a.jpg", etag: ETag(md5), listedSize: 10, size: 10, md5Hex: "00", checksum: nil, sha256Base64: "x", structure: .complete)
+        guard case .refused(let why) = verdict else { return XCTFail("\(verdict)") }
+        XCTAssertTrue(why.contains("does not match its ETag"), why)
     }
 
     func testASizeOtherThanListedIsRefused() {

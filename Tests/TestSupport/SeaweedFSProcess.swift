@@ -148,9 +148,11 @@ public final class SeaweedFSProcess {
     }
 
     /// One object PUT with boto3 (a simple PUT: its ETag is its MD5), as a field relay's S3
-    /// destination leaves it: `photographer` as `x-amz-meta-photographer`, percent-encoded.
-    public func put(_ body: Data, key: String, in bucket: String, photographer: String? = nil) throws {
+    /// destination leaves it: `photographer` as `x-amz-meta-photographer`, percent-encoded, and
+    /// with `sha256`, its `x-amz-checksum-sha256` (boto3 otherwise sends a CRC32).
+    public func put(_ body: Data, key: String, in bucket: String, photographer: String? = nil, sha256: Bool = false) throws {
         var request = ["op": "put", "bucket": bucket, "key": key, "body": body.base64EncodedString()]
+        if sha256 { request["checksum"] = "SHA256" }
         request["photographer"] = photographer?.addingPercentEncoding(
             withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"))
         _ = try ask(request)
@@ -215,6 +217,8 @@ private final class Boto3Client {
                     answer = None
                 elif op == "put":
                     extra = {"Metadata": {"photographer": request["photographer"]}} if request.get("photographer") else {}
+                    if request.get("checksum"):
+                        extra["ChecksumAlgorithm"] = request["checksum"]
                     s3.put_object(Bucket=bucket, Key=request["key"], Body=base64.b64decode(request["body"]), **extra)
                     answer = None
                 elif op == "body":
