@@ -5,8 +5,9 @@ import Foundation
 /// from the file first). The strongest check the store gives is used: the object's
 /// `x-amz-checksum-sha256` (a field relay's S3 destination sends it, and SeaweedFS and AWS verify
 /// it at upload), else the ETag where it is an MD5 (a simple PUT, no SSE-KMS). A multipart
-/// upload's ETag (`…-N`) and its composite checksum (`…-N`) are digests of its parts, not of the
-/// bytes: the JPEG's own structure is then the only check, as it always is for the FTP receiver.
+/// upload's ETag (`…-N`) and its SHA-256 checksum are digests of its parts' digests, not of the
+/// bytes (SeaweedFS and AWS write the checksum `…-N`, moto without the `-N`): the JPEG's own
+/// structure is then the only check, as it always is for the FTP receiver.
 public enum InboxObjectCheck: Sendable, Equatable {
     case whole
     /// Refused, with the reason said to the desk's owner.
@@ -24,15 +25,24 @@ public enum InboxObjectCheck: Sendable, Equatable {
         etag.value.count == 32 && etag.value.allSatisfy(\.isHexDigit)
     }
 
-    /// Whether `checksum` (an `x-amz-checksum-sha256` value) is the SHA-256 of the whole object:
-    /// base64 of 32 bytes. A multipart upload's composite checksum (`…-N`) is not.
-    public static func isWholeSHA256(_ checksum: String) -> Bool {
-        Data(base64Encoded: checksum)?.count == 32
+    /// Whether `etag` is a multipart upload's: `…-N`.
+    public static func isMultipart(_ etag: ETag) -> Bool {
+        guard let dash = etag.value.lastIndex(of: "-") else { return false }
+        let count = etag.value[etag.value.index(after: dash)...]
+        return !count.isEmpty && count.allSatisfy(\.isASCII) && count.allSatisfy(\.isNumber)
+    }
+
+    /// The SHA-256 of the whole object that `checksum` (an `x-amz-checksum-sha256` value) gives,
+    /// or nil when it gives none: not base64 of 32 bytes (a composite `…-N`), or of an object
+    /// whose `etag` says it was a multipart upload (composite, whatever it looks like).
+    public static func wholeSHA256(_ checksum: String?, etag: ETag) -> Data? {
+        guard let checksum, !isMultipart(etag), let digest = Data(base64Encoded: checksum), digest.count == 32 else { return nil }
+        return digest
     }
 
     /// The check `judge` makes of an object with `etag` and `checksum`.
     public static func basis(etag: ETag, checksum: String?) -> Basis {
-        if let checksum, isWholeSHA256(checksum) { return .sha256 }
+        if wholeSHA256(checksum, etag: etag) != nil { return .sha256 }
         return isMD5(etag) ? .md5ETag : .structureOnly
     }
 
@@ -46,7 +56,7 @@ public enum InboxObjectCheck: Sendable, Equatable {
         if size != listedSize {
             return .refused("\(key) came as \(size) bytes where the listing said \(listedSize): it is taken again when listed again")
         }
-        if let checksum, isWholeSHA256(checksum), Data(base64Encoded: checksum) != Data(base64Encoded: sha256Base64) {
+        if let checksum, let expected = wholeSHA256(checksum, etag: etag), expected != Data(base64Encoded: sha256Base64) {
             return .refused(
                 "\(key) does not match its SHA-256 checksum (got \(sha256Base64), the store has \(checksum)): "
                     + "the bytes were damaged on the way")

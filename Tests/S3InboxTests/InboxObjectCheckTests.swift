@@ -33,15 +33,17 @@ final class InboxObjectCheckTests: XCTestCase {
         XCTAssertEqual(verdict, .refused("a.jpg is cut short: its JPEG image does not end; upload it again whole"))
     }
 
-    /// `x-amz-checksum-sha256` of the whole object is checked first, whatever the ETag is.
+    /// `x-amz-checksum-sha256` of the whole object is checked first, whether the ETag is an MD5
+    /// or not (SSE-KMS).
     func testBytesNotMatchingTheirSHA256ChecksumAreRefused() {
         let sha256 = Data(repeating: 7, count: 32).base64EncodedString()
         let other = Data(repeating: 8, count: 32).base64EncodedString()
+        let kms = ETag(String(repeating: "z", count: 32))
         XCTAssertEqual(
             InboxObjectCheck.judge(
-                key: "a.jpg", etag: ETag("\(md5)-2"), listedSize: 10, size: 10, md5Hex: "ff", checksum: sha256, sha256Base64: sha256,
+                key: "a.jpg", etag: kms, listedSize: 10, size: 10, md5Hex: "ff", checksum: sha256, sha256Base64: sha256,
                 structure: .complete), .whole)
-        for etag in [ETag("\(md5)-2"), ETag(md5)] {
+        for etag in [kms, ETag(md5)] {
             let verdict = InboxObjectCheck.judge(
                 key: "a.jpg", etag: etag, listedSize: 10, size: 10, md5Hex: md5, checksum: sha256, sha256Base64: other,
                 structure: .complete)
@@ -50,19 +52,26 @@ final class InboxObjectCheckTests: XCTestCase {
                 .refused(
                     "a.jpg does not match its SHA-256 checksum (got \(other), the store has \(sha256)): the bytes were damaged on the way"))
         }
-        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: sha256), .sha256)
+        XCTAssertEqual(InboxObjectCheck.basis(etag: kms, checksum: sha256), .sha256)
     }
 
-    /// A multipart upload's composite checksum (`…-N`) is of its parts' checksums: not compared;
-    /// a photo without a checksum is checked as before.
+    /// A multipart upload's checksum is of its parts' checksums: `…-N` (SeaweedFS, AWS) or, from
+    /// moto, a plain base64 digest; its ETag `…-N` says which it is. Not compared; a photo
+    /// without a checksum is checked as before.
     func testACompositeOrMissingChecksumFallsBackToTheETag() {
-        let composite = Data(repeating: 7, count: 32).base64EncodedString() + "-2"
-        XCTAssertFalse(InboxObjectCheck.isWholeSHA256(composite))
-        XCTAssertEqual(
-            InboxObjectCheck.judge(
-                key: "a.jpg", etag: ETag("\(md5)-2"), listedSize: 10, size: 10, md5Hex: "ff", checksum: composite, sha256Base64: "x",
-                structure: .complete), .whole)
-        XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: composite), .structureOnly)
+        let digest = Data(repeating: 7, count: 32).base64EncodedString()
+        for checksum in [digest + "-2", digest] {
+            XCTAssertNil(InboxObjectCheck.wholeSHA256(checksum, etag: ETag("\(md5)-2")))
+            XCTAssertEqual(
+                InboxObjectCheck.judge(
+                    key: "a.jpg", etag: ETag("\(md5)-2"), listedSize: 10, size: 10, md5Hex: "ff", checksum: checksum,
+                    sha256Base64: "x", structure: .complete), .whole)
+            XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: checksum), .structureOnly)
+        }
+        let composite = digest + "-2"
+        XCTAssertNil(InboxObjectCheck.wholeSHA256(composite, etag: ETag(md5)))
+        XCTAssertFalse(InboxObjectCheck.isMultipart(ETag(md5)))
+        XCTAssertFalse(InboxObjectCheck.isMultipart(ETag("abc-")))
         XCTAssertEqual(InboxObjectCheck.basis(etag: ETag("\(md5)-2"), checksum: nil), .structureOnly)
         XCTAssertEqual(InboxObjectCheck.basis(etag: ETag(md5), checksum: composite), .md5ETag)
         let verdict = InboxObjectCheck.judge(
