@@ -18,6 +18,8 @@ public struct S3InboxOptions: Sendable {
     public var every: TimeInterval = Self.defaultEvery
     /// `--inbox-claim-timeout`: another desk's unrenewed claim is taken over after this long.
     public var claimTimeout: TimeInterval = ClaimRules.defaultTimeout
+    /// `--inbox-photographer`: who shot a photo, read from its key below the prefix.
+    public var photographer: InboxPhotographer?
     /// The wait after the store could not be reached, growing with each failure in a row
     /// (`--retry-base`, `--retry-cap`, as for a destination).
     public var backoff = Backoff()
@@ -271,7 +273,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         var identity = PhotoIdentity(
             source: "s3:\(bucket.location.bucket)", fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
             capturedAt: listed.lastModified, uniqueKey: "\(listed.key)|\(etag.value)")
-        identity.photographer = got.photographer
+        identity.photographer = credit(listed.key, metadata: got.photographer, name: name)
         if spool.isFull { report(.spoolFull(waiting: nil)) }
         guard spool.waitForRoom(bytes: got.size) else { return }
         let entry: SpoolEntry
@@ -305,6 +307,28 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         case .unsupported(let why), .refused(let why):
             sayOnce(key, etag: etag, .notice("the store refused to mark \(name) done (\(why)); asked again next listing", .warning))
         }
+    }
+
+    /// Who is credited with the photo at `key`, by `--inbox-photographer` and its metadata.
+    private func credit(_ key: String, metadata: String?, name: String) -> String? {
+        let template = options.photographer
+        let credit = InboxPhotographer.credit(fromKey: template?.read(String(key.dropFirst(prefix.count))), metadata: metadata)
+        switch credit.note {
+        case nil: break
+        case .keyDoesNotMatch:
+            sayOnceInRun(
+                "no match",
+                .notice(
+                    "\(name) is not a key --inbox-photographer '\(template?.template.text ?? "")' makes: it and every such "
+                        + "photo this run are credited by their x-amz-meta-photographer (this one: \(metadata ?? "none"))", .warning))
+        case .disagrees(let fromKey, let fromMetadata):
+            sayOnceInRun(
+                "disagrees\u{0}\(fromKey)\u{0}\(fromMetadata)",
+                .notice(
+                    "\(name): its key names \(fromKey), its x-amz-meta-photographer \(fromMetadata); credited to \(fromKey), "
+                        + "as --inbox-photographer asks", .warning))
+        }
+        return credit.photographer
     }
 
     private func record(_ key: String, etag: ETag, _ state: InboxTakenLog.State, claim: ETag?, name: String) {

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Intake
 import RelayCore
 import S3Inbox
+import Uploader
 
 /// `relay run --inbox NOTE`: a shared S3 bucket as the desk's inbox (issue 52).
 enum S3InboxSourceKind: SourceKind {
@@ -14,8 +15,13 @@ enum S3InboxSourceKind: SourceKind {
     static let claimTimeout = Option.duration(
         "--inbox-claim-timeout", "S3 inbox: another desk's claim not renewed for this long is taken over (a desk that died)",
         default: ClaimRules.defaultTimeout, in: 1...86_400)
+    static let photographer = Option.text(
+        "--inbox-photographer", "TEMPLATE",
+        "S3 inbox: who shot a photo, read from its key below the prefix with a destination's template words "
+            + "('{photographer}/{name}' for the keys of a field relay's s3://BUCKET/PREFIX/{photographer}/{name}); "
+            + "a key it does not match is credited from its x-amz-meta-photographer")
 
-    static let options: [OptionSpec] = [inbox.spec, every.spec, claimTimeout.spec]
+    static let options: [OptionSpec] = [inbox.spec, every.spec, claimTimeout.spec, photographer.spec]
     static var sourceOption: OptionSpec { inbox.spec }
 
     /// The S3 INBOX part of `relay run --help`.
@@ -23,13 +29,16 @@ enum S3InboxSourceKind: SourceKind {
         title: "S3 INBOX (relay run --inbox; a desk taking photos that field relays put in a bucket)", options: options,
         notes: [
             "Each photo is claimed with a conditional write before it is taken (a store without them is refused at start), "
-                + "verified (its ETag when an MD5, its JPEG structure), spooled with the photographer of its "
-                + "x-amz-meta-photographer (a photographer is not yet read from the key's path), and its claim marked done."
+                + "verified (its x-amz-checksum-sha256, else its ETag when an MD5; its JPEG structure), spooled with its "
+                + "photographer, and its claim marked done.",
+            "The photographer: with --inbox-photographer, the key's (where the key's path-safe name, Ana_L_pez, is the one "
+                + "its x-amz-meta-photographer was made from, that name as written: Ana López); else, or for a key the "
+                + "template does not match, its x-amz-meta-photographer.",
         ])
 
     static func settings(_ args: Arguments, environment: [String: String]) throws(CommandFailure) -> [any SourceSetting] {
         guard let query = try args.value(inbox) else {
-            if let option = [every.spec, claimTimeout.spec].first(where: args.gave) {
+            if let option = [every.spec, claimTimeout.spec, photographer.spec].first(where: args.gave) {
                 throw CommandFailure(.usage, "\(option.name) is for the S3 inbox: use it with --inbox NOTE")
             }
             return []
@@ -49,6 +58,13 @@ enum S3InboxSourceKind: SourceKind {
         var options = S3InboxOptions(config: config, environment: environment)
         if let seconds = try args.value(every) { options.every = seconds }
         if let seconds = try args.value(claimTimeout) { options.claimTimeout = seconds }
+        if let template = try args.value(photographer) {
+            do {
+                options.photographer = try InboxPhotographer(template, prefix: try S3Location(config: config).inboxPrefix)
+            } catch {
+                throw CommandFailure(.usage, "\(error)")
+            }
+        }
         // A store out of reach is waited for as a gallery is: the run's own retry timings.
         options.backoff = Backoff(
             base: try args.value(RunCommand.retryBase) ?? options.backoff.base,
