@@ -134,4 +134,28 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [], "the partial download is gone")
     }
+
+    /// A multipart upload's ETag and SHA-256 are of its parts, not of its bytes: the photo is
+    /// taken on its JPEG structure, and the desk says so once.
+    func testAMultipartUploadIsTakenOnItsStructureAndSaidSo() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        let photo = JPEGFixture.bytes(count: (5 << 20) + 300_000, seed: 9)
+        try store.putMultipart(photo, key: "field/anna/IMG_0001.JPG", in: "inbox")
+
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 60) { (try? self.claim(store, "anna/IMG_0001.JPG")?.state) == "done" || !relay.isRunning },
+            relay.stderr)
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(
+            relay.stderr.contains(
+                "IMG_0001.JPG has neither a SHA-256 checksum nor an MD5 ETag (a multipart upload): only its JPEG structure is checked"),
+            relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+    }
 }

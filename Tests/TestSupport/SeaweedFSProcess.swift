@@ -158,6 +158,13 @@ public final class SeaweedFSProcess {
         _ = try ask(request)
     }
 
+    /// One object uploaded in parts of `partSize` bytes (at least 5 MiB but the last) with boto3,
+    /// each with its SHA-256: its ETag is `…-N` and its checksum composite, neither a digest of
+    /// the bytes.
+    public func putMultipart(_ body: Data, key: String, in bucket: String, partSize: Int = 5 << 20) throws {
+        _ = try ask(["op": "putMultipart", "bucket": bucket, "key": key, "body": body.base64EncodedString(), "partSize": String(partSize)])
+    }
+
     /// The body of one object, read back with boto3.
     public func body(of key: String, in bucket: String) throws -> Data {
         guard let base64 = try ask(["op": "body", "bucket": bucket, "key": key]) as? String, let body = Data(base64Encoded: base64) else {
@@ -220,6 +227,16 @@ private final class Boto3Client {
                     if request.get("checksum"):
                         extra["ChecksumAlgorithm"] = request["checksum"]
                     s3.put_object(Bucket=bucket, Key=request["key"], Body=base64.b64decode(request["body"]), **extra)
+                    answer = None
+                elif op == "putMultipart":
+                    body, size = base64.b64decode(request["body"]), int(request["partSize"])
+                    upload = s3.create_multipart_upload(Bucket=bucket, Key=request["key"], ChecksumAlgorithm="SHA256")["UploadId"]
+                    parts = []
+                    for number, start in enumerate(range(0, len(body), size), 1):
+                        part = s3.upload_part(Bucket=bucket, Key=request["key"], UploadId=upload, PartNumber=number,
+                                              Body=body[start:start + size], ChecksumAlgorithm="SHA256")
+                        parts.append({"PartNumber": number, "ETag": part["ETag"], "ChecksumSHA256": part["ChecksumSHA256"]})
+                    s3.complete_multipart_upload(Bucket=bucket, Key=request["key"], UploadId=upload, MultipartUpload={"Parts": parts})
                     answer = None
                 elif op == "body":
                     answer = base64.b64encode(s3.get_object(Bucket=bucket, Key=request["key"])["Body"].read()).decode()
