@@ -243,9 +243,24 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
                 return
             }
         }
+        let partSizes: [Int64]
+        do throws(S3BucketError) {
+            partSizes = try multipartSizes(listed.key, etag: etag, checksum: got.checksumSHA256)
+        } catch {
+            switch error {
+            case .unreachable: throw Interrupted(said: error.description)
+            case .replaced:
+                try? FileManager.default.removeItem(at: partial)
+                report(.notice(error.description, .warning))
+                return
+            // A store that does not answer a part's HEAD: its checksum cannot be checked.
+            default: partSizes = []
+            }
+        }
         let verdict: InboxObjectCheck
         do {
-            verdict = try Self.check(partial, key: name, etag: etag, listedSize: listed.size, checksum: got.checksumSHA256)
+            verdict = try Self.check(
+                partial, key: name, etag: etag, listedSize: listed.size, checksum: got.checksumSHA256, partSizes: partSizes)
         } catch {
             throw Interrupted(said: "could not read the download of \(name) (\(error))")
         }
@@ -263,7 +278,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             record(listed.key, etag: etag, .refused, claim: nil, name: name)
             return
         }
-        if InboxObjectCheck.basis(etag: etag, checksum: got.checksumSHA256) == .structureOnly {
+        if InboxObjectCheck.basis(etag: etag, checksum: got.checksumSHA256, partsKnown: !partSizes.isEmpty) == .structureOnly {
             sayOnceInRun(
                 "structure only",
                 .notice(
@@ -309,6 +324,15 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
+    /// The sizes of the parts a multipart upload with a SHA-256 checksum was made of (its checksum
+    /// is of theirs); none for any other object, or one of more than 100 parts (a photo has a few).
+    private func multipartSizes(_ key: String, etag: ETag, checksum: String?) throws(S3BucketError) -> [Int64] {
+        guard InboxObjectCheck.compositeSHA256(checksum, etag: etag) != nil, let dash = etag.value.lastIndex(of: "-"),
+            let count = Int(etag.value[etag.value.index(after: dash)...]), (1...100).contains(count)
+        else { return [] }
+        return try bucket.partSizes(key: key, count: count, etag: etag.value)
+    }
+
     /// Who is credited with the photo at `key`, by `--inbox-photographer` and its metadata.
     private func credit(_ key: String, metadata: String?, name: String) -> String? {
         let template = options.photographer
@@ -339,23 +363,25 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
-    /// The download's verdict, from one read of the file (its MD5, SHA-256 and JPEG structure).
-    static func check(_ file: URL, key: String, etag: ETag, listedSize: Int64, checksum: String?) throws -> InboxObjectCheck {
+    /// The download's verdict, from one read of the file (its digests and JPEG structure).
+    static func check(
+        _ file: URL, key: String, etag: ETag, listedSize: Int64, checksum: String?, partSizes: [Int64]
+    ) throws -> InboxObjectCheck {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
-        var md5 = MD5Digest()
-        var sha256 = SHA256Digest()
+        var digests = ObjectDigests(partSizes: partSizes)
         var structure = JPEGStructure()
         var bytes: Int64 = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            md5.update(chunk)
-            sha256.update(chunk)
-            chunk.withUnsafeBytes { structure.feed($0) }
+            chunk.withUnsafeBytes {
+                digests.update($0.bindMemory(to: UInt8.self))
+                structure.feed($0)
+            }
             bytes += Int64(chunk.count)
         }
         return InboxObjectCheck.judge(
-            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: md5.hex(), checksum: checksum,
-            sha256Base64: sha256.base64(), structure: structure.verdict)
+            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: digests.md5Hex, checksum: checksum,
+            sha256Base64: digests.sha256Base64, composite: digests.compositeSHA256, structure: structure.verdict)
     }
 
     /// Streams the downloaded file into the spool's descriptor.

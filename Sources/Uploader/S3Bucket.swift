@@ -159,6 +159,24 @@ public final class S3Bucket {
         return found
     }
 
+    /// The sizes of the `count` parts of the multipart upload at `key` (a HEAD of each with
+    /// `?partNumber=K`: SeaweedFS and moto answer with the part's Content-Length), refused as
+    /// replaced when its ETag is no longer `etag`; none when a part's answer has no size.
+    public func partSizes(key: String, count: Int, etag: String) throws(S3BucketError) -> [Int64] {
+        let name = location.displayName(key: key)
+        var sizes: [Int64] = []
+        for number in 1...max(count, 1) {
+            let head = request(
+                "HEAD", key: key, query: "partNumber=\(number)", headers: [HTTPHeader(name: "If-Match", value: "\"\(etag)\"")])
+            let outcome = client.perform(head)
+            if case .success(let response) = outcome, response.statusCode == 412 { throw .replaced(key: name) }
+            let response = try answered(outcome, asking: "look at part \(number) of \(name)")
+            guard let size = response.header("Content-Length").flatMap({ Int64($0) }) else { return [] }
+            sizes.append(size)
+        }
+        return sizes
+    }
+
     /// The object's headers (with its checksum), refused as replaced when its ETag is not `etag`.
     private func head(_ key: String, name: String, etag: String?) throws(S3BucketError) -> Download {
         var headers = [Self.checksumMode]

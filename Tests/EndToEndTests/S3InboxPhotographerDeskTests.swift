@@ -135,27 +135,65 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [], "the partial download is gone")
     }
 
-    /// A multipart upload's ETag and SHA-256 are of its parts, not of its bytes: the photo is
-    /// taken on its JPEG structure, and the desk says so once.
-    func testAMultipartUploadIsTakenOnItsStructureAndSaidSo() throws {
+    /// A multipart upload's ETag and SHA-256 are of its parts, not of its bytes. With its parts'
+    /// sizes (a HEAD of each), its SHA-256 checksum is checked all the same: a damaged partial
+    /// download is caught and the photo taken again whole. One uploaded without SHA-256s is taken
+    /// on its JPEG structure alone, and the desk says so once.
+    func testAMultipartUploadIsCheckedByItsPartsSHA256s() throws {
         let store = try SeaweedFSProcess()
         defer { store.stop() }
         try store.createBucket("inbox")
         let gallery = try GalleryProcess()
         let desk = try makeDesk(store, gallery: gallery)
-        let photo = JPEGFixture.bytes(count: (5 << 20) + 300_000, seed: 9)
-        try store.putMultipart(photo, key: "field/anna/IMG_0001.JPG", in: "inbox")
+        let partSize = 5 << 20
+        let checked = JPEGFixture.bytes(count: partSize + 300_000, seed: 9)
+        try store.putMultipart(checked, key: "field/anna/IMG_0001.JPG", in: "inbox")
+        let unchecked = JPEGFixture.bytes(count: partSize + 200_000, seed: 10)
+        try store.putMultipart(unchecked, key: "field/anna/IMG_0002.JPG", in: "inbox", sha256: false)
+
+        // A cut download of IMG_0001 left by this desk, damaged: caught only by the parts' SHA-256s.
+        try FileManager.default.createDirectory(at: desk.home, withIntermediateDirectories: true)
+        try Data(#"{"desk": "desk-me"}"#.utf8).write(to: desk.home.appendingPathComponent("inbox-desk.json"))
+        var partMD5s: [UInt8] = []
+        for part in [checked.prefix(partSize), checked.dropFirst(partSize)] {
+            var md5 = MD5Digest()
+            md5.update(part)
+            partMD5s += md5.finish()
+        }
+        var etag = MD5Digest()
+        etag.update(partMD5s)
+        let taking = """
+            {"desk": "desk-me", "object": {"key": "field/anna/IMG_0001.JPG", "etag": "\(etag.hex())-2"},
+             "state": "taking", "started": "2026-01-01T00:00:00Z", "renewed": "2026-01-01T00:00:00Z"}
+            """
+        try store.put(Data(taking.utf8), key: "field/.relay/claims/anna/IMG_0001.JPG.json", in: "inbox")
+        var name = SHA256Digest()
+        name.update(Array("field/anna/IMG_0001.JPG\u{0}\(etag.hex())-2".utf8))
+        let partials = desk.home.appendingPathComponent("inbox-partial")
+        try FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
+        var damaged = Data(checked.prefix(3_000_000))
+        damaged[1_000_000] ^= 0x01
+        try damaged.write(to: partials.appendingPathComponent(name.hex() + ".part"))
 
         let relay = try startDesk(desk)
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(
-            Subprocess.waitUntil(timeout: 60) { (try? self.claim(store, "anna/IMG_0001.JPG")?.state) == "done" || !relay.isRunning },
-            relay.stderr)
+            Subprocess.waitUntil(timeout: 60) {
+                ((try? gallery.photos().count) ?? 0) >= 2 && (try? self.claim(store, "anna/IMG_0001.JPG")?.state) == "done"
+                    && (try? self.claim(store, "anna/IMG_0002.JPG")?.state) == "done" || !relay.isRunning
+            }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("download resumed at byte 3000000"), relay.stderr)
         XCTAssertTrue(
             relay.stderr.contains(
-                "IMG_0001.JPG has neither a SHA-256 checksum nor an MD5 ETag (a multipart upload): only its JPEG structure is checked"),
+                "IMG_0001.JPG: the resumed download did not check (s3://inbox/field/anna/IMG_0001.JPG does not match its multipart "
+                    + "SHA-256 checksum"), relay.stderr)
+        XCTAssertEqual(
+            relay.stderr.components(separatedBy: "has neither a SHA-256 checksum nor an MD5 ETag").count - 1, 1, relay.stderr)
+        XCTAssertTrue(
+            relay.stderr.contains(
+                "IMG_0002.JPG has neither a SHA-256 checksum nor an MD5 ETag (a multipart upload): only its JPEG structure is checked"),
             relay.stderr)
-        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
+        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), [SHA256.hex(checked), SHA256.hex(unchecked)].sorted())
     }
 }

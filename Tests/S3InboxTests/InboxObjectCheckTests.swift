@@ -80,6 +80,30 @@ final class InboxObjectCheckTests: XCTestCase {
         XCTAssertTrue(why.contains("does not match its ETag"), why)
     }
 
+    /// With its parts' sizes known, a multipart upload's checksum is checked against the SHA-256
+    /// of the parts' SHA-256s, with or without its `-N`.
+    func testAMultipartChecksumIsCheckedWhenThePartsAreKnown() {
+        let composite = Data(repeating: 7, count: 32).base64EncodedString()
+        let other = Data(repeating: 8, count: 32).base64EncodedString()
+        let etag = ETag("\(md5)-2")
+        for checksum in [composite + "-2", composite] {
+            XCTAssertEqual(InboxObjectCheck.basis(etag: etag, checksum: checksum, partsKnown: true), .compositeSHA256)
+            XCTAssertEqual(
+                InboxObjectCheck.judge(
+                    key: "a.jpg", etag: etag, listedSize: 10, size: 10, md5Hex: "ff", checksum: checksum, sha256Base64: other,
+                    composite: composite, structure: .complete), .whole)
+            XCTAssertEqual(
+                InboxObjectCheck.judge(
+                    key: "a.jpg", etag: etag, listedSize: 10, size: 10, md5Hex: "ff", checksum: checksum, sha256Base64: composite,
+                    composite: other, structure: .complete),
+                .refused(
+                    "a.jpg does not match its multipart SHA-256 checksum (got \(other), the store has \(checksum)): "
+                        + "the bytes were damaged on the way"))
+        }
+        XCTAssertNil(InboxObjectCheck.compositeSHA256(composite, etag: ETag(md5)), "not a multipart upload")
+        XCTAssertEqual(InboxObjectCheck.basis(etag: etag, checksum: composite + "-2", partsKnown: false), .structureOnly)
+    }
+
     func testASizeOtherThanListedIsRefused() {
         let verdict = InboxObjectCheck.judge(key: "a.jpg", etag: ETag(md5), listedSize: 10, size: 9, md5Hex: md5, structure: .complete)
         guard case .refused(let why) = verdict else { return XCTFail("\(verdict)") }

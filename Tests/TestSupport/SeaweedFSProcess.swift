@@ -159,10 +159,14 @@ public final class SeaweedFSProcess {
     }
 
     /// One object uploaded in parts of `partSize` bytes (at least 5 MiB but the last) with boto3,
-    /// each with its SHA-256: its ETag is `…-N` and its checksum composite, neither a digest of
-    /// the bytes.
-    public func putMultipart(_ body: Data, key: String, in bucket: String, partSize: Int = 5 << 20) throws {
-        _ = try ask(["op": "putMultipart", "bucket": bucket, "key": key, "body": body.base64EncodedString(), "partSize": String(partSize)])
+    /// with `sha256` each with its SHA-256 (else boto3's own CRC32): its ETag is `…-N` and its
+    /// checksum composite, neither a digest of the bytes.
+    public func putMultipart(_ body: Data, key: String, in bucket: String, partSize: Int = 5 << 20, sha256: Bool = true) throws {
+        var request = [
+            "op": "putMultipart", "bucket": bucket, "key": key, "body": body.base64EncodedString(), "partSize": String(partSize),
+        ]
+        if sha256 { request["checksum"] = "SHA256" }
+        _ = try ask(request)
     }
 
     /// The body of one object, read back with boto3.
@@ -230,12 +234,15 @@ private final class Boto3Client {
                     answer = None
                 elif op == "putMultipart":
                     body, size = base64.b64decode(request["body"]), int(request["partSize"])
-                    upload = s3.create_multipart_upload(Bucket=bucket, Key=request["key"], ChecksumAlgorithm="SHA256")["UploadId"]
+                    algorithm = {"ChecksumAlgorithm": request["checksum"]} if request.get("checksum") else {}
+                    upload = s3.create_multipart_upload(Bucket=bucket, Key=request["key"], **algorithm)["UploadId"]
                     parts = []
                     for number, start in enumerate(range(0, len(body), size), 1):
                         part = s3.upload_part(Bucket=bucket, Key=request["key"], UploadId=upload, PartNumber=number,
-                                              Body=body[start:start + size], ChecksumAlgorithm="SHA256")
-                        parts.append({"PartNumber": number, "ETag": part["ETag"], "ChecksumSHA256": part["ChecksumSHA256"]})
+                                              Body=body[start:start + size], **algorithm)
+                        parts.append({"PartNumber": number, "ETag": part["ETag"]})
+                        if algorithm:
+                            parts[-1]["ChecksumSHA256"] = part["ChecksumSHA256"]
                     s3.complete_multipart_upload(Bucket=bucket, Key=request["key"], UploadId=upload, MultipartUpload={"Parts": parts})
                     answer = None
                 elif op == "body":
