@@ -336,7 +336,8 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     /// Who is credited with the photo at `key`, by `--inbox-photographer` and its metadata.
     private func credit(_ key: String, metadata: String?, name: String) -> String? {
         let template = options.photographer
-        let credit = InboxPhotographer.credit(fromKey: template?.read(String(key.dropFirst(prefix.count))), metadata: metadata)
+        let credit = InboxPhotographer.credit(
+            fromKey: template?.read(String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)), metadata: metadata)
         switch credit.note {
         case nil: break
         case .keyDoesNotMatch:
