@@ -21,6 +21,8 @@ public struct S3InboxOptions: Sendable {
     /// `--inbox-delete`: a photo is deleted from the inbox once every destination of the desk
     /// has it (one that a person rejected, or a destination refused, stays).
     public var deleteDelivered = false
+    /// `--inbox-photographer`: who shot a photo, read from its key below the prefix.
+    public var photographer: InboxPhotographer?
     /// The wait after the store could not be reached, growing with each failure in a row
     /// (`--retry-base`, `--retry-cap`, as for a destination).
     public var backoff = Backoff()
@@ -69,6 +71,9 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
     /// The spool ids of photos that reached every destination since the last listing (told by
     /// the spool on a worker's thread; taken in by the source's own thread).
     private let everywhere = LockedBox<Set<String>>([])
+    /// What was said once for the whole run (keys not matching `--inbox-photographer`, photos
+    /// with nothing but their JPEG structure to check).
+    private var saidInRun: Set<String> = []
 
     public var label: String { options.label }
 
@@ -166,6 +171,10 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         if said.insert("\(key)\u{0}\(etag.value)\u{0}\(event)").inserted { report(event) }
     }
 
+    private func sayOnceInRun(_ topic: String, _ event: SourceEvent) {
+        if saidInRun.insert(topic).inserted { report(event) }
+    }
+
     /// Decides on one listed object and, when it is this desk's to take, takes it.
     private func look(at listed: S3ListPage.Object, claimKey: String) throws(Interrupted) {
         let etag = ETag(listed.etag)
@@ -251,16 +260,17 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         return ConditionalWriteAnswer.read(bucket.perform(request), condition: condition)
     }
 
-    /// Downloads the claimed object (resuming what a cut download left), checks it and spools it,
-    /// while `keeper` renews the claim; a claim another desk took over meanwhile commits nothing.
-    private func download(_ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String)
-        throws(Interrupted)
-    {
+    /// Downloads the claimed object (resuming what a cut download left, unless `resuming` is
+    /// false), checks it and spools it, while `keeper` renews the claim; a claim another desk took
+    /// over meanwhile commits nothing.
+    private func download(
+        _ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String, resuming: Bool = true
+    ) throws(Interrupted) {
         try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
         var digest = SHA256Digest()
         digest.update(Array("\(listed.key)\u{0}\(etag.value)".utf8))
         let partial = partials.appendingPathComponent(digest.hex() + ".part")
-        let offset = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0
+        let offset = resuming ? (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0 : 0
         if offset > 0 { report(.notice("\(name): download resumed at byte \(offset)", .info)) }
         report(.announced(fileName: name, bytes: listed.size))
         let got: S3Bucket.Download
@@ -275,14 +285,35 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
                 return
             }
         }
+        let partSizes: [Int64]
+        do throws(S3BucketError) {
+            partSizes = try multipartSizes(listed.key, etag: etag, checksum: got.checksumSHA256)
+        } catch {
+            switch error {
+            case .unreachable: throw Interrupted(said: error.description)
+            case .replaced:
+                try? FileManager.default.removeItem(at: partial)
+                report(.notice(error.description, .warning))
+                return
+            // A store that does not answer a part's HEAD: its checksum cannot be checked.
+            default: partSizes = []
+            }
+        }
         let verdict: InboxObjectCheck
         do {
-            verdict = try Self.check(partial, key: name, etag: etag, listedSize: listed.size)
+            verdict = try Self.check(
+                partial, key: name, etag: etag, listedSize: listed.size, checksum: got.checksumSHA256, partSizes: partSizes)
         } catch {
             throw Interrupted(said: "could not read the download of \(name) (\(error))")
         }
         if case .refused(let why) = verdict {
             try? FileManager.default.removeItem(at: partial)
+            if offset > 0 {
+                // What a cut download left can itself be damaged (a power cut before it reached the
+                // disk) while the object is whole: one more try from the start before refusing it.
+                report(.notice("\(name): the resumed download did not check (\(why)); downloaded again from the start", .warning))
+                return try download(listed, etag: etag, keeper: keeper, claimKey: claimKey, name: name, resuming: false)
+            }
             report(.skipped(fileName: name, reason: why))
             // Released, so that a corrected upload (other bytes) is claimed anew.
             if case .held(let claim) = keeper.end() {
@@ -291,10 +322,17 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
             record(listed.key, etag: etag, .refused, name: name)
             return
         }
+        if InboxObjectCheck.basis(etag: etag, checksum: got.checksumSHA256, partsKnown: !partSizes.isEmpty) == .structureOnly {
+            sayOnceInRun(
+                "structure only",
+                .notice(
+                    "\(name) has neither a SHA-256 checksum nor an MD5 ETag (a multipart upload): only its JPEG structure is "
+                        + "checked, as for every such photo this run", .info))
+        }
         var identity = PhotoIdentity(
             source: Self.spoolSource(bucket: bucket.location.bucket), fileName: (listed.key as NSString).lastPathComponent, bytes: got.size,
             capturedAt: listed.lastModified, uniqueKey: "\(listed.key)|\(etag.value)")
-        identity.photographer = got.photographer
+        identity.photographer = credit(listed.key, metadata: got.photographer, name: name)
         if spool.isFull { report(.spoolFull(waiting: nil)) }
         guard spool.waitForRoom(bytes: got.size) else { return }
         let claim: ETag
@@ -365,6 +403,38 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
+    /// The sizes of the parts a multipart upload with a SHA-256 checksum was made of (its checksum
+    /// is of theirs); none for any other object, or one of more than 100 parts (a photo has a few).
+    private func multipartSizes(_ key: String, etag: ETag, checksum: String?) throws(S3BucketError) -> [Int64] {
+        guard InboxObjectCheck.compositeSHA256(checksum, etag: etag) != nil, let dash = etag.value.lastIndex(of: "-"),
+            let count = Int(etag.value[etag.value.index(after: dash)...]), (1...100).contains(count)
+        else { return [] }
+        return try bucket.partSizes(key: key, count: count, etag: etag.value)
+    }
+
+    /// Who is credited with the photo at `key`, by `--inbox-photographer` and its metadata.
+    private func credit(_ key: String, metadata: String?, name: String) -> String? {
+        let template = options.photographer
+        let credit = InboxPhotographer.credit(
+            fromKey: template?.read(String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)), metadata: metadata)
+        switch credit.note {
+        case nil: break
+        case .keyDoesNotMatch:
+            sayOnceInRun(
+                "no match",
+                .notice(
+                    "\(name) is not a key --inbox-photographer '\(template?.template.text ?? "")' makes: it and every such "
+                        + "photo this run are credited by their x-amz-meta-photographer (this one: \(metadata ?? "none"))", .warning))
+        case .disagrees(let fromKey, let fromMetadata):
+            sayOnceInRun(
+                "disagrees\u{0}\(fromKey)\u{0}\(fromMetadata)",
+                .notice(
+                    "\(name): its key names \(fromKey), its x-amz-meta-photographer \(fromMetadata); credited to \(fromKey), "
+                        + "as --inbox-photographer asks", .warning))
+        }
+        return credit.photographer
+    }
+
     private func record(
         _ key: String, etag: ETag, _ state: InboxTakenLog.State, claim: ETag? = nil, spoolID: String? = nil, name: String
     ) {
@@ -375,20 +445,25 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
     }
 
-    /// The download's verdict, from one read of the file (its MD5 and JPEG structure).
-    static func check(_ file: URL, key: String, etag: ETag, listedSize: Int64) throws -> InboxObjectCheck {
+    /// The download's verdict, from one read of the file (its digests and JPEG structure).
+    static func check(
+        _ file: URL, key: String, etag: ETag, listedSize: Int64, checksum: String?, partSizes: [Int64]
+    ) throws -> InboxObjectCheck {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
-        var md5 = MD5Digest()
+        var digests = ObjectDigests(partSizes: partSizes)
         var structure = JPEGStructure()
         var bytes: Int64 = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            md5.update(chunk)
-            chunk.withUnsafeBytes { structure.feed($0) }
+            chunk.withUnsafeBytes {
+                digests.update($0.bindMemory(to: UInt8.self))
+                structure.feed($0)
+            }
             bytes += Int64(chunk.count)
         }
         return InboxObjectCheck.judge(
-            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: md5.hex(), structure: structure.verdict)
+            key: key, etag: etag, listedSize: listedSize, size: bytes, md5Hex: digests.md5Hex, checksum: checksum,
+            sha256Base64: digests.sha256Base64, composite: digests.compositeSHA256, structure: structure.verdict)
     }
 
     /// Streams the downloaded file into the spool's descriptor.

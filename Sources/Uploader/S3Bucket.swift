@@ -104,23 +104,31 @@ public final class S3Bucket {
         public var photographer: String?
         /// The object's size, which the file now has.
         public var size: Int64
+        /// The store's `x-amz-checksum-sha256` of the object (base64; a multipart upload's is
+        /// composite, `…-N`); nil when the object has none or the store gives none.
+        public var checksumSHA256: String?
 
-        public init(etag: String, photographer: String?, size: Int64) {
+        public init(etag: String, photographer: String?, size: Int64, checksumSHA256: String? = nil) {
             self.etag = etag
             self.photographer = photographer
             self.size = size
+            self.checksumSHA256 = checksumSHA256
         }
     }
+
+    /// Asks a GET or HEAD for the object's checksum: SeaweedFS 4.48 and AWS return it only then.
+    static let checksumMode = HTTPHeader(name: "x-amz-checksum-mode", value: "ENABLED")
 
     /// The object at `key` into the file at `path`, from byte `offset` on (what a cut download
     /// left there; `Range: bytes=N-`). A store that ignores the range sends the whole object,
     /// which replaces the file; an offset at the object's end (416) is a download already complete.
     /// With `etag` (the listing's), an object replaced since is refused (412) instead of
-    /// splicing two photos into one file.
+    /// splicing two photos into one file. The object's checksum is asked for; a ranged answer
+    /// carries none (SeaweedFS 4.48, even for `bytes=0-`), so a resumed download asks a HEAD.
     public func download(key: String, to path: String, resumingAt offset: Int64 = 0, etag: String? = nil) throws(S3BucketError)
         -> Download
     {
-        var headers: [HTTPHeader] = []
+        var headers = [Self.checksumMode]
         if offset > 0 { headers.append(HTTPHeader(name: "Range", value: "bytes=\(offset)-")) }
         if let etag { headers.append(HTTPHeader(name: "If-Match", value: "\"\(etag)\"")) }
         var request = request("GET", key: key, headers: headers)
@@ -131,8 +139,7 @@ public final class S3Bucket {
             throw .replaced(key: name)
         }
         if case .success(let response) = outcome, response.statusCode == 416 {
-            let found = Self.download(try answered(client.perform(self.request("HEAD", key: key)), asking: "look at \(name)"))
-            if let etag, found.etag != etag { throw .replaced(key: name) }
+            let found = try head(key, name: name, etag: etag)
             guard found.size == offset else {
                 throw .unexpectedRange(key: name, offset: offset, answer: "the object has \(found.size) bytes")
             }
@@ -146,16 +153,48 @@ public final class S3Bucket {
                 throw .unexpectedRange(key: name, offset: offset, answer: "Content-Range: \(range)")
             }
             found.size = total
+            // Never a ranged answer's own checksum: a store could give the range's.
+            found.checksumSHA256 = try head(key, name: name, etag: found.etag).checksumSHA256
         }
         return found
     }
 
-    /// The ETag, photographer and size an answer's headers give.
+    /// The sizes of the `count` parts of the multipart upload at `key` (a HEAD of each with
+    /// `?partNumber=K`: SeaweedFS and moto answer with the part's Content-Length), refused as
+    /// replaced when its ETag is no longer `etag`; none when a part's answer has no size.
+    public func partSizes(key: String, count: Int, etag: String) throws(S3BucketError) -> [Int64] {
+        let name = location.displayName(key: key)
+        var sizes: [Int64] = []
+        for number in 1...max(count, 1) {
+            let head = request(
+                "HEAD", key: key, query: "partNumber=\(number)", headers: [HTTPHeader(name: "If-Match", value: "\"\(etag)\"")])
+            let outcome = client.perform(head)
+            if case .success(let response) = outcome, response.statusCode == 412 { throw .replaced(key: name) }
+            let response = try answered(outcome, asking: "look at part \(number) of \(name)")
+            guard let size = response.header("Content-Length").flatMap({ Int64($0) }) else { return [] }
+            sizes.append(size)
+        }
+        return sizes
+    }
+
+    /// The object's headers (with its checksum), refused as replaced when its ETag is not `etag`.
+    private func head(_ key: String, name: String, etag: String?) throws(S3BucketError) -> Download {
+        var headers = [Self.checksumMode]
+        if let etag { headers.append(HTTPHeader(name: "If-Match", value: "\"\(etag)\"")) }
+        let outcome = client.perform(request("HEAD", key: key, headers: headers))
+        if case .success(let response) = outcome, response.statusCode == 412 { throw .replaced(key: name) }
+        let found = Self.download(try answered(outcome, asking: "look at \(name)"))
+        if let etag, found.etag != etag { throw .replaced(key: name) }
+        return found
+    }
+
+    /// The ETag, photographer, size and checksum an answer's headers give.
     private static func download(_ response: UploadResponse) -> Download {
         Download(
             etag: (response.header("ETag") ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\" ")),
             photographer: response.header(photographerHeader).map(metadataText),
-            size: response.header("Content-Length").flatMap { Int64($0) } ?? 0)
+            size: response.header("Content-Length").flatMap { Int64($0) } ?? 0,
+            checksumSHA256: response.header("x-amz-checksum-sha256").flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The object's size from `bytes START-END/TOTAL`, when START is what was asked for.

@@ -148,11 +148,24 @@ public final class SeaweedFSProcess {
     }
 
     /// One object PUT with boto3 (a simple PUT: its ETag is its MD5), as a field relay's S3
-    /// destination leaves it: `photographer` as `x-amz-meta-photographer`, percent-encoded.
-    public func put(_ body: Data, key: String, in bucket: String, photographer: String? = nil) throws {
+    /// destination leaves it: `photographer` as `x-amz-meta-photographer`, percent-encoded, and
+    /// with `sha256`, its `x-amz-checksum-sha256` (boto3 otherwise sends a CRC32).
+    public func put(_ body: Data, key: String, in bucket: String, photographer: String? = nil, sha256: Bool = false) throws {
         var request = ["op": "put", "bucket": bucket, "key": key, "body": body.base64EncodedString()]
+        if sha256 { request["checksum"] = "SHA256" }
         request["photographer"] = photographer?.addingPercentEncoding(
             withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"))
+        _ = try ask(request)
+    }
+
+    /// One object uploaded in parts of `partSize` bytes (at least 5 MiB but the last) with boto3,
+    /// with `sha256` each with its SHA-256 (else boto3's own CRC32): its ETag is `…-N` and its
+    /// checksum composite, neither a digest of the bytes.
+    public func putMultipart(_ body: Data, key: String, in bucket: String, partSize: Int = 5 << 20, sha256: Bool = true) throws {
+        var request = [
+            "op": "putMultipart", "bucket": bucket, "key": key, "body": body.base64EncodedString(), "partSize": String(partSize),
+        ]
+        if sha256 { request["checksum"] = "SHA256" }
         _ = try ask(request)
     }
 
@@ -215,7 +228,22 @@ private final class Boto3Client {
                     answer = None
                 elif op == "put":
                     extra = {"Metadata": {"photographer": request["photographer"]}} if request.get("photographer") else {}
+                    if request.get("checksum"):
+                        extra["ChecksumAlgorithm"] = request["checksum"]
                     s3.put_object(Bucket=bucket, Key=request["key"], Body=base64.b64decode(request["body"]), **extra)
+                    answer = None
+                elif op == "putMultipart":
+                    body, size = base64.b64decode(request["body"]), int(request["partSize"])
+                    algorithm = {"ChecksumAlgorithm": request["checksum"]} if request.get("checksum") else {}
+                    upload = s3.create_multipart_upload(Bucket=bucket, Key=request["key"], **algorithm)["UploadId"]
+                    parts = []
+                    for number, start in enumerate(range(0, len(body), size), 1):
+                        part = s3.upload_part(Bucket=bucket, Key=request["key"], UploadId=upload, PartNumber=number,
+                                              Body=body[start:start + size], **algorithm)
+                        parts.append({"PartNumber": number, "ETag": part["ETag"]})
+                        if algorithm:
+                            parts[-1]["ChecksumSHA256"] = part["ChecksumSHA256"]
+                    s3.complete_multipart_upload(Bucket=bucket, Key=request["key"], UploadId=upload, MultipartUpload={"Parts": parts})
                     answer = None
                 elif op == "body":
                     answer = base64.b64encode(s3.get_object(Bucket=bucket, Key=request["key"])["Body"].read()).decode()

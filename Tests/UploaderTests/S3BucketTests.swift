@@ -62,7 +62,9 @@ final class S3BucketTests: GalleryTestCase {
 
     /// A download cut halfway resumes from the bytes the file has and ends whole, byte for byte;
     /// asked again at its end (416) it is complete as it is. A whole object (200) replaces what
-    /// the file had. The ETag is the MD5 of the bytes, the photographer the field relay's.
+    /// the file had. The ETag is the MD5 of the bytes, the photographer the field relay's, the
+    /// checksum the SHA-256 the field relay PUT with, in every case (a ranged answer has none:
+    /// a HEAD gives it).
     func testDownloadResumesFromTheMiddle() throws {
         let store = try startStore(bucket: "takes")
         let photo = try makePhoto("IMG_0100.JPG", size: 700_000, seed: 21)
@@ -86,7 +88,11 @@ final class S3BucketTests: GalleryTestCase {
         try photo.data.prefix(300_001).write(to: cut)
         let resumed = try desk.download(key: key, to: cut.path, resumingAt: 300_001)
         XCTAssertEqual(try Data(contentsOf: cut), photo.data)
-        XCTAssertEqual(resumed, S3Bucket.Download(etag: md5, photographer: "Ana L\u{F3}pez", size: Int64(photo.data.count)))
+        var sha256 = SHA256Digest()
+        sha256.update(photo.data)
+        XCTAssertEqual(
+            resumed,
+            S3Bucket.Download(etag: md5, photographer: "Ana L\u{F3}pez", size: Int64(photo.data.count), checksumSHA256: sha256.base64()))
 
         let again = try desk.download(key: key, to: cut.path, resumingAt: Int64(photo.data.count))
         XCTAssertEqual(again, resumed, "416: complete")
@@ -105,6 +111,10 @@ final class S3BucketTests: GalleryTestCase {
             XCTAssertEqual(error as? S3BucketError, .replaced(key: "s3://takes/\(key)"))
         }
         XCTAssertEqual(try Data(contentsOf: cut), photo.data.prefix(300_001), "nothing of the other photo spliced in")
+
+        try store.put(other.data, key: "inbox/plain.jpg", in: "takes")
+        let plain = try desk.download(key: "inbox/plain.jpg", to: scratch.appendingPathComponent("plain").path)
+        XCTAssertNil(plain.checksumSHA256, "boto3's own PUT has a CRC32, no SHA-256")
 
         XCTAssertThrowsError(try desk.download(key: "inbox/none.jpg", to: scratch.appendingPathComponent("none").path)) { error in
             XCTAssertTrue(
