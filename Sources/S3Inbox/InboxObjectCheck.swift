@@ -70,7 +70,7 @@ public enum InboxObjectCheck: Sendable, Equatable {
         composite: String? = nil, structure: JPEGStructure.Verdict
     ) -> Self {
         if size != listedSize {
-            return .refused("\(key) came as \(size) bytes where the listing said \(listedSize): it is taken again when listed again")
+            return .refused("\(key) came as \(size) bytes where the listing said \(listedSize)")
         }
         if let checksum, let expected = wholeSHA256(checksum, etag: etag), expected != Data(base64Encoded: sha256Base64) {
             return .refused(

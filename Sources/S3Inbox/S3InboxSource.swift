@@ -260,17 +260,17 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         return ConditionalWriteAnswer.read(bucket.perform(request), condition: condition)
     }
 
-    /// Downloads the claimed object (resuming what a cut download left, unless `resuming` is
-    /// false), checks it and spools it, while `keeper` renews the claim; a claim another desk took
+    /// Downloads the claimed object (resuming what a cut download left, unless this is the
+    /// `retry`), checks it and spools it, while `keeper` renews the claim; a claim another desk took
     /// over meanwhile commits nothing.
     private func download(
-        _ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String, resuming: Bool = true
+        _ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String, retry: Bool = false
     ) throws(Interrupted) {
         try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
         var digest = SHA256Digest()
         digest.update(Array("\(listed.key)\u{0}\(etag.value)".utf8))
         let partial = partials.appendingPathComponent(digest.hex() + ".part")
-        let offset = resuming ? (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0 : 0
+        let offset = !retry ? (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0 : 0
         if offset > 0 { report(.notice("\(name): download resumed at byte \(offset)", .info)) }
         report(.announced(fileName: name, bytes: listed.size))
         let got: S3Bucket.Download
@@ -308,11 +308,12 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         }
         if case .refused(let why) = verdict {
             try? FileManager.default.removeItem(at: partial)
-            if offset > 0 {
-                // What a cut download left can itself be damaged (a power cut before it reached the
-                // disk) while the object is whole: one more try from the start before refusing it.
-                report(.notice("\(name): the resumed download did not check (\(why)); downloaded again from the start", .warning))
-                return try download(listed, etag: etag, keeper: keeper, claimKey: claimKey, name: name, resuming: false)
+            if !retry {
+                // The bytes may have been damaged on their way or on this disk (what a cut download
+                // left is written without fsync) while the store's object is whole: one more try,
+                // from the start, before the photo is refused for good.
+                report(.notice("\(name): the download did not check (\(why)); downloaded again from the start", .warning))
+                return try download(listed, etag: etag, keeper: keeper, claimKey: claimKey, name: name, retry: true)
             }
             report(.skipped(fileName: name, reason: why))
             // Released, so that a corrected upload (other bytes) is claimed anew.

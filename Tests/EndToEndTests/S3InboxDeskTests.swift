@@ -105,6 +105,7 @@ final class S3InboxDeskTests: XCTestCase {
             stored.filter { $0.value.state == "done" }.keys.sorted(),
             ["anna/IMG_0001.JPG", "anna/IMG_0003.JPG", "ben/IMG_0002.JPG", "ben/IMG_0004.JPG"])
         XCTAssertNil(stored["anna/IMG_0005.JPG"], "the refused photo's claim is released for a corrected upload")
+        XCTAssertTrue(relay.stderr.contains("IMG_0005.JPG: the download did not check"), "taken twice before it is refused")
         XCTAssertEqual(Set(stored.values.map(\.desk)).count, 1, "one desk")
     }
 

@@ -129,7 +129,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         XCTAssertTrue(relay.stderr.contains("download resumed at byte 80000"), relay.stderr)
         XCTAssertTrue(
             relay.stderr.contains(
-                "IMG_0001.JPG: the resumed download did not check (s3://inbox/field/anna/IMG_0001.JPG does not match its SHA-256 "
+                "IMG_0001.JPG: the download did not check (s3://inbox/field/anna/IMG_0001.JPG does not match its SHA-256 "
                     + "checksum"), relay.stderr)
         XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [], "the partial download is gone")
@@ -186,7 +186,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         XCTAssertTrue(relay.stderr.contains("download resumed at byte 3000000"), relay.stderr)
         XCTAssertTrue(
             relay.stderr.contains(
-                "IMG_0001.JPG: the resumed download did not check (s3://inbox/field/anna/IMG_0001.JPG does not match its multipart "
+                "IMG_0001.JPG: the download did not check (s3://inbox/field/anna/IMG_0001.JPG does not match its multipart "
                     + "SHA-256 checksum"), relay.stderr)
         XCTAssertEqual(
             relay.stderr.components(separatedBy: "has neither a SHA-256 checksum nor an MD5 ETag").count - 1, 1, relay.stderr)
