@@ -23,6 +23,9 @@ extension SessionContext {
     /// Tells the spool the photographer's marks on the photo `id` (`fileName` on `camera`), and
     /// the run what that did to its held legs.
     func select(_ selection: PhotoSelection, photo id: String, fileName: String, camera: String) {
+        // Read first: a photo the marks release may be delivered and leave the spool before the
+        // decisions are back (a full test run lost the event so, and a desk never heard of it).
+        let entry = spool.entry(id)
         let decisions: [PhotoLedger.Decision]?
         do {
             decisions = try spool.select(id, selection)
@@ -36,7 +39,7 @@ extension SessionContext {
             }
             return
         }
-        guard !decisions.isEmpty, let entry = spool.entry(id) else { return }
+        guard !decisions.isEmpty, let entry else { return }
         let outcome = ReviewOutcome(
             released: decisions.labels(.released), heldAgain: decisions.labels(.heldAgain), alreadySent: decisions.labels(.alreadySent))
         report.review(
