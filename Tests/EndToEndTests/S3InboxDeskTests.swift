@@ -329,11 +329,12 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(Set(try claims(store).values.map(\.desk)).count, 1, "desk A took both")
     }
 
-    /// Relay to relay through the bucket, each side losing answers after the store did the
-    /// work: a field relay's PUTs (found by its HEAD before a re-send) and the desk's claim,
-    /// download and done writes. Each photo reaches the desk's gallery once, every claim done,
-    /// credited to the field relay's `--photographer`.
-    func testFieldRelayToDeskThroughLostAnswersEachPhotoOnce() throws {
+    /// Relay to relay through the bucket: two field relays (one losing the answers to its PUTs,
+    /// found by its HEAD before a re-send) into one bucket, and two desks on it (one losing every
+    /// third answer: listings, claims, downloads, done writes). Each photo reaches the gallery
+    /// once (one upload request each, one done claim each, in one desk's history), credited to its
+    /// field relay's `--photographer`.
+    func testTwoFieldRelaysAndTwoDesksThroughLostAnswersEachPhotoOnce() throws {
         let store = try SeaweedFSProcess()
         defer { store.stop() }
         try store.createBucket("inbox")
@@ -344,42 +345,57 @@ final class S3InboxDeskTests: XCTestCase {
         let deskProxy = try CutAnswerProxy(target: store.s3Port, status: 200, cut: 6, every: 3)
         defer { deskProxy.stop() }
         let gallery = try GalleryProcess()
-        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
-        let field = try RelayHarness()
-        for harness in [desk, field] {
+        let desks = [try RelayHarness(sendingTo: gallery, note: "gallery"), try RelayHarness(sendingTo: gallery, note: "gallery")]
+        let fields = [try RelayHarness(), try RelayHarness()]
+        for harness in desks + fields {
             harness.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
             harness.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
         }
-        let inbox = try desk.relay(
-            "config", "add", "--url", "s3://inbox/field/", "--endpoint", "http://127.0.0.1:\(deskProxy.port)", "--note", "inbox")
-        XCTAssertEqual(inbox.status, 0, inbox.stderr)
-        let bucket = try field.relay(
-            "config", "add", "--url", "s3://inbox/field/{photographer}/{name}", "--endpoint", "http://127.0.0.1:\(fieldProxy.port)")
-        XCTAssertEqual(bucket.status, 0, bucket.stderr)
+        for (desk, endpoint) in zip(desks, ["http://127.0.0.1:\(deskProxy.port)", store.endpoint]) {
+            let inbox = try desk.relay("config", "add", "--url", "s3://inbox/field/", "--endpoint", endpoint, "--note", "inbox")
+            XCTAssertEqual(inbox.status, 0, inbox.stderr)
+        }
+        for (field, endpoint) in zip(fields, ["http://127.0.0.1:\(fieldProxy.port)", store.endpoint]) {
+            let bucket = try field.relay("config", "add", "--url", "s3://inbox/field/{photographer}/{name}", "--endpoint", endpoint)
+            XCTAssertEqual(bucket.status, 0, bucket.stderr)
+        }
 
-        let deskRun = try startDesk(desk)
-        defer { _ = deskRun.stop(signal: SIGKILL) }
-        let fieldRun = try field.startRun(["--photographer", "Ana López"])
-        defer { _ = fieldRun.stop(signal: SIGKILL) }
-        let photos = try field.dropPhotos(4)
+        let deskRuns = try desks.map(startDesk)
+        defer { for run in deskRuns { _ = run.stop(signal: SIGKILL) } }
+        let fieldRuns = [try fields[0].startRun(["--photographer", "Ana López"]), try fields[1].startRun(["--photographer", "Ben"])]
+        defer { for run in fieldRuns { _ = run.stop(signal: SIGKILL) } }
+        let ana = try fields[0].dropPhotos(4, prefix: "ANA_")
+        let ben = try fields[1].dropPhotos(4, prefix: "BEN_", seed: 100)
+        let running = { (deskRuns + fieldRuns).allSatisfy(\.isRunning) }
 
         XCTAssertTrue(
-            Subprocess.waitUntil(timeout: 90) {
-                (try? self.claims(store).values.filter { $0.state == "done" }.count) == 4 || !deskRun.isRunning || !fieldRun.isRunning
-            }, "field:\n\(fieldRun.stderr)\ndesk:\n\(deskRun.stderr)")
-        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) >= 4 }, deskRun.stderr)
-        XCTAssertEqual(fieldRun.stop(), 0, fieldRun.stderr)
-        XCTAssertEqual(deskRun.stop(), 0, deskRun.stderr)
+            Subprocess.waitUntil(timeout: 90) { (try? self.claims(store).values.filter { $0.state == "done" }.count) == 8 || !running() },
+            (deskRuns + fieldRuns).map(\.stderr).joined(separator: "\n"))
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) >= 8 }, deskRuns.map(\.stderr).joined())
+        for run in fieldRuns + deskRuns { XCTAssertEqual(run.stop(), 0, run.stderr) }
         XCTAssertEqual(fieldProxy.cuts, 2, fieldProxy.output)
         XCTAssertEqual(deskProxy.cuts, 6, deskProxy.output)
-        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), photos.values.map(SHA256.hex).sorted(), "each once")
-        XCTAssertFalse(deskRun.stderr.contains("may reach the gallery twice"), deskRun.stderr)
-        XCTAssertFalse(deskRun.stderr.contains("another desk"), "one desk: a lost answer is its own write\n\(deskRun.stderr)")
-        XCTAssertEqual(try field.history().filter(\.success).count, 4, "each once from the field: a lost PUT answer is found by HEAD")
-        XCTAssertEqual(try desk.history().filter(\.success).map(\.photographer), Array(repeating: "Ana López", count: 4))
+        let sent = ana.merging(ben) { first, _ in first }
+        XCTAssertEqual(try gallery.photos().map(\.sha256).sorted(), sent.values.map(SHA256.hex).sorted(), "each once")
+        XCTAssertEqual(try gallery.uploadRequests().count, 8, "none taken twice: one upload request each")
+        XCTAssertEqual(try claims(store).count, 8)
+        let taken = try desks.map { Set(try $0.history().filter(\.success).map(\.fileName)) }
+        XCTAssertEqual(taken[0].union(taken[1]), Set(sent.keys))
+        XCTAssertTrue(taken[0].isDisjoint(with: taken[1]), "\(taken)")
+        for run in deskRuns {
+            XCTAssertFalse(run.stderr.contains("may reach the gallery twice"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("took its claim over"), run.stderr)
+        }
+        for field in fields {
+            XCTAssertEqual(try field.history().filter(\.success).count, 4, "each once from the field: a lost PUT answer is found by HEAD")
+        }
+        let credited = try desks.flatMap { try $0.history().filter(\.success) }
+        XCTAssertEqual(Set(credited.filter { $0.fileName.hasPrefix("ANA_") }.map(\.photographer)), ["Ana López"])
+        XCTAssertEqual(Set(credited.filter { $0.fileName.hasPrefix("BEN_") }.map(\.photographer)), ["Ben"])
         XCTAssertEqual(
             try store.objects(in: "inbox").map(\.key).filter { !$0.hasPrefix("field/.relay/") }.sorted(),
-            photos.keys.sorted().map { "field/Ana_L_pez/" + $0 }, "the key path-safe, the metadata the name")
+            (ana.keys.map { "field/Ana_L_pez/" + $0 } + ben.keys.map { "field/Ben/" + $0 }).sorted(),
+            "the key path-safe, the metadata the name")
     }
 
     /// A desk that died while taking a photo left its claim `taking`: once the claim has gone
