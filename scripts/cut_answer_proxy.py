@@ -2,9 +2,12 @@
 """A TCP proxy in front of an HTTP server that loses the server's answer: the first N final
 answers with a given status (201 by default) are never passed on, and the client's connection is
 closed instead, as a venue's Wi-Fi drops the packet that carried "got it". Everything else (the
-request, interim 1xx answers, other answers) passes through unchanged.
+request, interim 1xx answers, other answers) passes through unchanged, at --rate bytes a second
+when given (a slow link, so that a download is long enough to be killed in the middle; with
+--cut 0 the proxy only slows).
 
-    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--every 1] [--status 201] [--any-answer] [--rewrite-host]
+    python3 scripts/cut_answer_proxy.py --target 127.0.0.1:8080 [--port 0] [--cut 1] [--every 1] [--status 201] [--any-answer]
+        [--rewrite-host] [--rate BYTES_PER_SECOND]
 
 Prints "proxy listening on 127.0.0.1:PORT" once ready, and "cut answer N" for each answer it
 loses. Loopback only."""
@@ -38,6 +41,8 @@ async def main():
                              "proxy's address where the server's own is (same length: both are 5-digit loopback "
                              "ports), so that a site that names itself (WordPress's Link header and URLs) is "
                              "reached through the proxy")
+    parser.add_argument("--rate", type=int, default=0,
+                        help="pass the server's answers on at about this many bytes a second (0: as fast as they come)")
     options = parser.parse_args()
     host, port = options.target.rsplit(":", 1)
     left = {"cuts": options.cut, "seen": 0, "matching": 0}
@@ -75,6 +80,18 @@ async def main():
         print(f"cut answer {left['seen']}", flush=True)
         return True
 
+    async def pass_on(client, data):
+        """Writes `data` to the client, in twentieths of a second's worth at --rate."""
+        if not options.rate:
+            client.write(data)
+            return
+        step = max(1, options.rate // 20)
+        for start in range(0, len(data), step):
+            piece = data[start:start + step]
+            client.write(piece)
+            await client.drain()
+            await asyncio.sleep(len(piece) / options.rate)
+
     async def pump_answers(server, client):
         """Passes the server's bytes on, reading the status line of the connection's first
         final answer (interim 1xx answers pass); an answer to lose closes the client's connection
@@ -87,11 +104,11 @@ async def main():
                 if not inspecting:
                     later = LATER_STATUS_LINE.search(chunk) if options.any_answer and left["cuts"] > 0 else None
                     if later and int(later.group(2)) == options.status and lose_this_one():
-                        client.write(chunk[:later.start(1)])
+                        await pass_on(client, chunk[:later.start(1)])
                         await client.drain()
                         client.transport.abort()
                         return
-                    client.write(chunk)
+                    await pass_on(client, chunk)
                     await client.drain()
                     continue
                 buffer += chunk
@@ -102,7 +119,7 @@ async def main():
                         if b"\r\n\r\n" not in buffer:
                             break
                         end = buffer.index(b"\r\n\r\n") + 4
-                        client.write(buffer[:end])
+                        await pass_on(client, buffer[:end])
                         buffer = buffer[end:]
                         continue
                     if status == options.status and lose_this_one():
@@ -110,7 +127,7 @@ async def main():
                         return
                     inspecting = False
                 if not inspecting and buffer:
-                    client.write(buffer)
+                    await pass_on(client, buffer)
                     buffer = b""
                 await client.drain()
         except (ConnectionError, asyncio.CancelledError):

@@ -30,9 +30,11 @@ public enum SeaweedFSError: Error, CustomStringConvertible {
 /// authentication on: one identity, from the `s3.json` written here. Objects are checked with
 /// boto3, a client that shares no code with relay.
 public final class SeaweedFSProcess {
-    public let process: Subprocess
+    public private(set) var process: Subprocess
     public let directory: URL
     public let s3Port: Int
+    /// What ``start()`` launches weed with again after ``kill()``: the same folder and ports.
+    private let launch: Launch
     public let accessKey = "RELAYTESTKEY"
     public let secretKey = "relay-test-secret-\(UUID().uuidString.prefix(8))"
     /// `http://127.0.0.1:PORT`, the S3 endpoint.
@@ -64,7 +66,10 @@ public final class SeaweedFSProcess {
         while true {
             attempt += 1
             do {
-                (process, s3Port) = try Self.launch(weed, data: data, config: config, domainName: domainName, startTimeout: startTimeout)
+                let launch = try Launch(weed: weed, data: data, config: config, domainName: domainName, startTimeout: startTimeout)
+                process = try launch.run()
+                s3Port = launch.s3Port
+                self.launch = launch
                 return
             } catch SeaweedFSError.didNotStart(let log)
                 where (log.contains("address already in use") || log.contains("is not available")) && attempt < 3
@@ -78,46 +83,73 @@ public final class SeaweedFSProcess {
         }
     }
 
-    private static func launch(
-        _ weed: URL, data: URL, config: URL, domainName: String?, startTimeout: TimeInterval
-    ) throws -> (Subprocess, Int) {
-        var ports: [Int] = []
-        for _ in 0..<10 {
-            guard let port = ClosedPort.make() else { throw SeaweedFSError.didNotStart("no free loopback port") }
-            ports.append(port)
+    /// One weed's command line, on loopback ports chosen once.
+    private struct Launch {
+        var weed: URL
+        var arguments: [String]
+        var directory: URL
+        var s3Port: Int
+        var startTimeout: TimeInterval
+
+        init(weed: URL, data: URL, config: URL, domainName: String?, startTimeout: TimeInterval) throws {
+            var ports: [Int] = []
+            for _ in 0..<10 {
+                guard let port = ClosedPort.make() else { throw SeaweedFSError.didNotStart("no free loopback port") }
+                ports.append(port)
+            }
+            // `weed mini`: the same master, volume server, filer and S3 gateway as `weed server`,
+            // started one after the other as each is ready (`weed server` waits on fixed timers: 3.5 s
+            // to its S3 gateway, mini under 1 s). Its WebDAV, Iceberg and Lance servers are left off;
+            // its admin server, which mini always starts, gets ports of its own.
+            arguments = [
+                "-logtostderr", "mini", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
+                "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
+                "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer.port=\(ports[4])",
+                "-filer.port.grpc=\(ports[5])", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=0",
+                "-s3.port.lance=0", "-webdav=false", "-admin.ui=false", "-admin.port=\(ports[8])", "-admin.port.grpc=\(ports[9])",
+                "-s3.config=\(config.path)",
+            ]
+            if let domainName { arguments.append("-s3.domainName=\(domainName)") }
+            self.weed = weed
+            directory = data.deletingLastPathComponent()
+            s3Port = ports[6]
+            self.startTimeout = startTimeout
         }
-        // `weed mini`: the same master, volume server, filer and S3 gateway as `weed server`,
-        // started one after the other as each is ready (`weed server` waits on fixed timers: 3.5 s
-        // to its S3 gateway, mini under 1 s). Its WebDAV, Iceberg and Lance servers are left off;
-        // its admin server, which mini always starts, gets ports of its own.
-        var arguments = [
-            "-logtostderr", "mini", "-dir=\(data.path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.telemetry=false",
-            "-master.port=\(ports[0])", "-master.port.grpc=\(ports[1])", "-volume.port=\(ports[2])",
-            "-volume.port.grpc=\(ports[3])", "-volume.max=50", "-master.volumeSizeLimitMB=64", "-filer.port=\(ports[4])",
-            "-filer.port.grpc=\(ports[5])", "-s3.port=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=0",
-            "-s3.port.lance=0", "-webdav=false", "-admin.ui=false", "-admin.port=\(ports[8])", "-admin.port.grpc=\(ports[9])",
-            "-s3.config=\(config.path)",
-        ]
-        if let domainName { arguments.append("-s3.domainName=\(domainName)") }
-        let process = try Subprocess(weed, arguments, currentDirectory: data.deletingLastPathComponent())
-        let port = ports[6]
-        // Ready when this weed says its S3 gateway listens and the gateway answers (403 to an
-        // unsigned request: authentication is on). The answer alone is not enough: another
-        // test's weed may hold the port, and this one then dies on binding it seconds later.
-        let ready = Subprocess.waitUntil(timeout: startTimeout) { [process] in
-            guard process.isRunning else { return true }
-            guard process.stderr.contains("S3 API Server") && process.stderr.contains("at http port \(port)") else { return false }
-            return (try? RawHTTP.get(host: "127.0.0.1", port: port, path: "/"))?.status == 403
+
+        func run() throws -> Subprocess {
+            let process = try Subprocess(weed, arguments, currentDirectory: directory)
+            let port = s3Port
+            // Ready when this weed says its S3 gateway listens and the gateway answers (403 to an
+            // unsigned request: authentication is on). The answer alone is not enough: another
+            // test's weed may hold the port, and this one then dies on binding it seconds later.
+            let ready = Subprocess.waitUntil(timeout: startTimeout) { [process] in
+                guard process.isRunning else { return true }
+                guard process.stderr.contains("S3 API Server") && process.stderr.contains("at http port \(port)") else { return false }
+                return (try? RawHTTP.get(host: "127.0.0.1", port: port, path: "/"))?.status == 403
+            }
+            guard ready, process.isRunning else {
+                let log = process.stderr.suffix(2000)
+                process.stop(signal: SIGKILL, timeout: 5)
+                throw SeaweedFSError.didNotStart(String(log))
+            }
+            return process
         }
-        guard ready, process.isRunning else {
-            let log = process.stderr.suffix(2000)
-            process.stop(signal: SIGKILL, timeout: 5)
-            throw SeaweedFSError.didNotStart(String(log))
-        }
-        return (process, port)
     }
 
     deinit { stop() }
+
+    /// The store gone as a server that crashed or lost power is (SIGKILL), its data kept for
+    /// ``start()``.
+    public func kill() {
+        if process.isRunning { process.stop(signal: SIGKILL, timeout: 10) }
+    }
+
+    /// Starts the store again after ``kill()``, on the same folder and ports: the same endpoint,
+    /// buckets and objects.
+    public func start() throws {
+        guard !process.isRunning else { return }
+        process = try launch.run()
+    }
 
     /// Killed outright: weed can take half a minute to wind down on SIGTERM, and its folder is
     /// thrown away anyway.
