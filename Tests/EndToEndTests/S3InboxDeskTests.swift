@@ -12,11 +12,13 @@ final class S3InboxDeskTests: XCTestCase {
         var state: String
     }
 
-    private func makeDesk(_ store: SeaweedFSProcess, gallery: GalleryProcess) throws -> RelayHarness {
+    /// A desk on `store`'s inbox, reached at `endpoint` (the store's own, or a proxy in front of it).
+    private func makeDesk(_ store: SeaweedFSProcess, gallery: GalleryProcess, endpoint: String? = nil) throws -> RelayHarness {
         let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
         desk.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
         desk.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
-        let added = try desk.relay("config", "add", "--url", "s3://inbox/field/", "--endpoint", store.endpoint, "--note", "inbox")
+        let added = try desk.relay(
+            "config", "add", "--url", "s3://inbox/field/", "--endpoint", endpoint ?? store.endpoint, "--note", "inbox")
         XCTAssertEqual(added.status, 0, added.stderr)
         return desk
     }
@@ -38,10 +40,46 @@ final class S3InboxDeskTests: XCTestCase {
     }
 
     private func startDesk(_ desk: RelayHarness) throws -> Subprocess {
+        try startDesk(desk, [])
+    }
+
+    private func startDesk(_ desk: RelayHarness, _ extra: [String]) throws -> Subprocess {
         try Subprocess(
             TestPaths.relayExecutable,
-            ["run", "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5"],
+            ["run", "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5"]
+                + extra,
             environment: desk.environment)
+    }
+
+    /// The size of the one download in `desk`'s `RELAY_HOME/inbox-partial/`, 0 when there is none.
+    private func partialBytes(_ desk: RelayHarness) -> Int64 {
+        let folder = desk.home.appendingPathComponent("inbox-partial")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap {
+            try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size] as? Int64
+        }.max() ?? 0
+    }
+
+    /// A 3 MB photo in the inbox, and a desk reaching the store through a proxy that passes
+    /// answers on at 1.5 MB/s, SIGKILLed once its download is a fifth through (the partial file
+    /// seen growing, never a guessed moment). Returns the photo, the desk, its proxy and the bytes
+    /// the partial file held when the desk died.
+    private func deskKilledMidDownload(
+        _ store: SeaweedFSProcess, gallery: GalleryProcess
+    ) throws -> (photo: Data, desk: RelayHarness, proxy: CutAnswerProxy, partial: Int64) {
+        let photo = JPEGFixture.bytes(count: 3_000_000, seed: 31)
+        try store.put(photo, key: "field/anna/IMG_0001.JPG", in: "inbox", photographer: "anna")
+        let proxy = try CutAnswerProxy(target: store.s3Port, cut: 0, bytesPerSecond: 1_500_000)
+        let desk = try makeDesk(store, gallery: gallery, endpoint: "http://127.0.0.1:\(proxy.port)")
+        let relay = try startDesk(desk)
+        let underWay = Subprocess.waitUntil(timeout: 30) { self.partialBytes(desk) >= 600_000 || !relay.isRunning }
+        _ = relay.stop(signal: SIGKILL)
+        XCTAssertTrue(underWay, relay.stderr)
+        let partial = partialBytes(desk)
+        XCTAssertLessThan(partial, Int64(photo.count), "killed before the download ended")
+        XCTAssertEqual(try gallery.photos().count, 0)
+        XCTAssertEqual(try claims(store)["anna/IMG_0001.JPG"]?.state, "taking")
+        return (photo, desk, proxy, partial)
     }
 
     /// The claims in the bucket, by the photo's key under `field/`.
@@ -457,5 +495,73 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)])
         XCTAssertEqual(try claims(store)["anna/IMG_0001.JPG"]?.desk, "desk-me")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [], "the partial download is gone")
+    }
+
+    /// A desk SIGKILLed in the middle of a slow download, started again on the same RELAY_HOME:
+    /// it goes on with its own claim and resumes the download where the partial file ends; the
+    /// photo reaches the gallery once, whole.
+    func testADeskKilledMidDownloadResumesItWhenStartedAgain() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let (photo, desk, proxy, partial) = try deskKilledMidDownload(store, gallery: gallery)
+        defer { proxy.stop() }
+
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { (try? self.claims(store)["anna/IMG_0001.JPG"]?.state) == "done" || !relay.isRunning },
+            relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? desk.status().queued.count) ?? 1) == 0 }, "spool empty")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("download resumed at byte \(partial)"), relay.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)], "once, whole")
+        XCTAssertEqual(partialBytes(desk), 0, "the partial download is gone")
+    }
+
+    /// The store killed while a desk runs with photos waiting in it, and started again on the same
+    /// data and port: the desk says it cannot reach the store and backs off, then takes every
+    /// photo, once.
+    func testTheStoreStoppedAndStartedDuringARunLosesAndRepeatsNothing() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let desk = try makeDesk(store, gallery: gallery)
+        var sent: [String: Data] = [:]
+        func put(_ number: Int) throws {
+            let name = String(format: "IMG_%04d.JPG", number)
+            sent[name] = JPEGFixture.bytes(count: 200_000 + number * 7_001, seed: UInt64(40 + number))
+            try store.put(sent[name] ?? Data(), key: "field/anna/" + name, in: "inbox", photographer: "anna")
+        }
+        for number in 1...2 { try put(number) }
+        let relay = try startDesk(desk)
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? gallery.photos().count) ?? 0) >= 2 || !relay.isRunning }, relay.stderr)
+
+        // Waiting in the store when it dies: the desk may have listed some, or be taking one.
+        for number in 3...6 { try put(number) }
+        store.kill()
+        let backoffs = relay.stderr.components(separatedBy: "relay tries again").count
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                relay.stderr.components(separatedBy: "relay tries again").count >= backoffs + 2 || !relay.isRunning
+            }, relay.stderr)
+        XCTAssertTrue(relay.isRunning, relay.stderr)
+        try store.start()
+        for number in 7...8 { try put(number) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) {
+                ((try? self.claims(store).values.filter { $0.state == "done" }.count) ?? 0) >= 8 || !relay.isRunning
+            }, relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? desk.status().queued.count) ?? 1) == 0 }, "spool empty")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+
+        XCTAssertTrue(relay.stderr.contains("could not"), relay.stderr)
+        let delivered = try gallery.photos()
+        XCTAssertEqual(delivered.map(\.name).sorted(), sent.keys.sorted(), "each once")
+        for photo in delivered { XCTAssertEqual(photo.sha256, sent[photo.name].map(SHA256.hex), photo.name) }
+        XCTAssertEqual(try claims(store).count, 8)
     }
 }
