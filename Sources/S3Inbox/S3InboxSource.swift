@@ -210,6 +210,8 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         let claimed: (claim: InboxClaim, etag: ETag)
         switch rules.decide(object, seen: seen, storeNow: storeNow) {
         case .leave(.done):
+            // Taken by another desk, maybe after this one died downloading it: what it left goes.
+            try? FileManager.default.removeItem(at: partial(listed.key, etag: etag))
             record(listed.key, etag: etag, .done, name: name)
             return
         case .leave(let reason):
@@ -267,9 +269,7 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         _ listed: S3ListPage.Object, etag: ETag, keeper: ClaimKeeper, claimKey: String, name: String, retry: Bool = false
     ) throws(Interrupted) {
         try? FileManager.default.createDirectory(at: partials, withIntermediateDirectories: true)
-        var digest = SHA256Digest()
-        digest.update(Array("\(listed.key)\u{0}\(etag.value)".utf8))
-        let partial = partials.appendingPathComponent(digest.hex() + ".part")
+        let partial = partial(listed.key, etag: etag)
         let offset = !retry ? (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int64) ?? 0 : 0
         if offset > 0 { report(.notice("\(name): download resumed at byte \(offset)", .info)) }
         report(.announced(fileName: name, bytes: listed.size))
@@ -357,6 +357,13 @@ public final class S3InboxSource: PhotoSource, @unchecked Sendable {
         try? FileManager.default.removeItem(at: partial)
         report.spooled(entry, in: spool)
         try finish(listed.key, etag: etag, claim: claim, claimKey: claimKey, name: name)
+    }
+
+    /// Where the download of these bytes is kept while it is under way (and after a cut).
+    private func partial(_ key: String, etag: ETag) -> URL {
+        var digest = SHA256Digest()
+        digest.update(Array("\(key)\u{0}\(etag.value)".utf8))
+        return partials.appendingPathComponent(digest.hex() + ".part")
     }
 
     /// Marks a spooled photo's claim `done`, so no desk takes these bytes again.

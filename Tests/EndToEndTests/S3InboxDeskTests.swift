@@ -520,6 +520,39 @@ final class S3InboxDeskTests: XCTestCase {
         XCTAssertEqual(partialBytes(desk), 0, "the partial download is gone")
     }
 
+    /// A desk SIGKILLed in the middle of a slow download never comes back: a second desk, with a
+    /// short `--inbox-claim-timeout`, takes its claim over and delivers the photo; the dead desk
+    /// started again later takes nothing, and drops its partial download.
+    func testASecondDeskTakesOverTheClaimOfADeskKilledMidDownload() throws {
+        let store = try SeaweedFSProcess()
+        defer { store.stop() }
+        try store.createBucket("inbox")
+        let gallery = try GalleryProcess()
+        let (photo, dead, proxy, _) = try deskKilledMidDownload(store, gallery: gallery)
+        defer { proxy.stop() }
+        let deadID = try XCTUnwrap(try claims(store)["anna/IMG_0001.JPG"]?.desk)
+
+        let other = try makeDesk(store, gallery: gallery)
+        let relay = try startDesk(other, ["--inbox-claim-timeout", "1s"])
+        defer { _ = relay.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { (try? self.claims(store)["anna/IMG_0001.JPG"]?.state) == "done" || !relay.isRunning },
+            relay.stderr)
+        XCTAssertTrue(Subprocess.waitUntil(timeout: 30) { ((try? other.status().queued.count) ?? 1) == 0 }, "spool empty")
+        XCTAssertEqual(relay.stop(), 0, relay.stderr)
+        XCTAssertTrue(relay.stderr.contains("desk \(deadID)'s claim went unrenewed"), relay.stderr)
+        XCTAssertNotEqual(try claims(store)["anna/IMG_0001.JPG"]?.desk, deadID)
+
+        // The dead desk back: its first listing finds the claim done by the other desk.
+        let back = try startDesk(dead)
+        defer { _ = back.stop(signal: SIGKILL) }
+        XCTAssertTrue(
+            Subprocess.waitUntil(timeout: 30) { self.partialBytes(dead) == 0 || !back.isRunning }, "its partial download dropped")
+        XCTAssertEqual(back.stop(), 0, back.stderr)
+        XCTAssertFalse(back.stderr.contains("download resumed"), back.stderr)
+        XCTAssertEqual(try gallery.photos().map(\.sha256), [SHA256.hex(photo)], "once, whole, across both desks")
+    }
+
     /// The store killed while a desk runs with photos waiting in it, and started again on the same
     /// data and port: the desk says it cannot reach the store and backs off, then takes every
     /// photo, once.
