@@ -8,7 +8,9 @@ Sources: ptpip (the camera simulator over PTP/IP), gphoto2 (the same simulator t
 libgphoto2), ftp (relay's FTP receiver, fed by a camera-like client that sends a photo again
 until it gets 226), folder (a hot folder written the way FTP servers write), http (relay's HTTP
 inbox, fed by a field relay's way of sending: a PUT with the same Idempotency-Key until it gets
-201 or 200).
+201 or 200), s3inbox (an S3 bucket as the desks' inbox, issue 52: two field relays deliver to
+SeaweedFS, two desks `relay run --inbox` take from it and are the relays SIGKILLed, SeaweedFS is
+killed and started again; each photo must have one claim, done, and be taken by one desk).
 Destinations: http (scripts/gallery.py answering 500, 429 with Retry-After and dropped
 connections), s3 (SeaweedFS behind a front that answers a quarter of its PUTs 503 SlowDown, as S3
 does when a prefix is busy, since SeaweedFS itself cannot be made to; and restarted mid-run), ftp
@@ -55,7 +57,7 @@ import chaos  # noqa: E402
 from chaos import RELAY, Camera, Failure, Gallery  # noqa: E402
 from peers import wait_for  # noqa: E402
 
-SOURCES = ["ptpip", "gphoto2", "ftp", "folder", "http"]
+SOURCES = ["ptpip", "gphoto2", "ftp", "folder", "http", "s3inbox"]
 DESTINATIONS = ["http", "s3", "ftp", "sftp", "dav", "wp", "immich", "all"]
 KINDS = ["http", "s3", "ftp", "sftp", "dav", "wp", "immich"]
 
@@ -199,8 +201,8 @@ class S3Destination:
         return "%d PUTs answered 503 SlowDown, SeaweedFS restarted" % self.front.slowdowns
     access, secret = "CHAOSKEY", "chaos-secret"
 
-    def __init__(self, work):
-        self.dir = os.path.join(work, "s3")
+    def __init__(self, work, folder="s3"):
+        self.dir = os.path.join(work, folder)
         os.makedirs(os.path.join(self.dir, "data"))
         identities = {"identities": [{"name": "relay", "credentials": [{"accessKey": self.access, "secretKey": self.secret}],
                                       "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
@@ -734,6 +736,98 @@ class SenderSource:
         pass
 
 
+class InboxSource:
+    """An S3 bucket as the desks' inbox (issue 52): two field relays (`relay run --folder`, each
+    photo written into its hot folder) deliver to `s3://chaos/field/{name}` on SeaweedFS through the
+    SlowDown front (a quarter of their PUTs answered 503), and two desks (`relay run --inbox`,
+    each its own RELAY_HOME and desk id) take from the bucket into the cell's destinations. The
+    desks are the relays SIGKILLed and started again; SeaweedFS is killed and started again on
+    its data half way. Beyond the destinations' counts: every photo has one claim, `done`, and
+    no photo is in both desks' histories (both desks send a photo with the same
+    Idempotency-Key, which a gallery would fold into one)."""
+
+    desks = 2
+
+    def __init__(self, work):
+        self.store = S3Destination(work, folder="inbox-store")
+        self.env = {"AWS_ACCESS_KEY_ID": S3Destination.access, "AWS_SECRET_ACCESS_KEY": S3Destination.secret}
+        self.argument = ["--inbox", "inbox", "--inbox-every", "0.3"]
+        self.ready = "listed every"
+        self.photos = {}
+        self.fields = []
+        for name in ("FA", "FB"):
+            field = Relay(os.path.join(work, "field-" + name), self.env)
+            field.drop = os.path.join(work, "field-" + name, "drop")
+            os.makedirs(field.drop)
+            field.run("config", "add", "--url", "s3://chaos/field/{name}", "--endpoint",
+                      "http://127.0.0.1:%d" % self.store.front.port, "--note", "inbox")
+            field.start("--folder", field.drop, "--settle", "0.3", "--config", "inbox")
+            field.prefix = name
+            self.fields.append(field)
+
+    def configure(self, desk):
+        desk.run("config", "add", "--url", "s3://chaos/field/", "--endpoint", "http://127.0.0.1:%d" % self.store.ports[6],
+                 "--note", "inbox")
+
+    @property
+    def fault(self):
+        return "2 field relays; %d of their PUTs answered 503 SlowDown; SeaweedFS killed and restarted" % self.store.front.slowdowns
+
+    def shoot(self, index):
+        field = self.fields[index % 2]
+        name = "%s_%04d.JPG" % (field.prefix, index)
+        temporary = os.path.join(field.drop, "." + name + ".part")
+        self.photos[name] = sha256(camera_photo(temporary, index, 150_000))
+        os.rename(temporary, os.path.join(field.drop, name))
+
+    def made(self):
+        return dict(self.photos)
+
+    def disturb(self):
+        self.store.disturb()
+
+    def finish(self):
+        if not wait_for(lambda: all(field.spool_empty() for field in self.fields), 120, 0.5):
+            raise Failure("the field relays did not deliver every photo to the bucket")
+
+    def claims(self):
+        """{photo key under field/: claim} of every claim in the bucket."""
+        client = self.store.client()
+        found = {}
+        for page in client.get_paginator("list_objects_v2").paginate(Bucket="chaos", Prefix="field/.relay/claims/"):
+            for item in page.get("Contents", []):
+                body = client.get_object(Bucket="chaos", Key=item["Key"])["Body"].read()
+                found[item["Key"][len("field/.relay/claims/"):-len(".json")]] = json.loads(body)
+        return found
+
+    def problems(self, desks):
+        """Photos whose claim is missing, not done, or whose bytes two desks delivered."""
+        found = []
+        claims = self.claims()
+        for name in sorted(self.photos):
+            claim = claims.get(name)
+            if not claim or claim.get("state") != "done":
+                found.append("%s: claim %s" % (name, claim.get("state") if claim else "missing"))
+        strays = sorted(set(claims) - set(self.photos))
+        if strays:
+            found.append("claims for photos never made: %s" % ", ".join(strays))
+        delivered_by = [{record["fileName"] for record in json.loads(desk.run("history", "--json").stdout) if record["success"]}
+                        for desk in desks]
+        twice = sorted(set.intersection(*delivered_by)) if delivered_by else []
+        if twice:
+            found.append("taken by both desks: %s" % ", ".join(twice))
+        for index, desk in enumerate(desks):
+            if "may reach the gallery twice" in desk.log():
+                found.append("desk %d lost a claim it had spooled (see its log)" % index)
+        self.taken = " + ".join(str(len(names)) for names in delivered_by)
+        return found
+
+    def stop(self):
+        for field in self.fields:
+            field.kill()
+        self.store.stop()
+
+
 FTP_USER = ["--ftp-user", "camera:CHAOS_FTP_PASSWORD"], {"CHAOS_FTP_PASSWORD": "chaos-secret"}
 HTTP_USER = ["--http-user", "field:CHAOS_HTTP_TOKEN"], {"CHAOS_HTTP_TOKEN": "chaos-http-token-0123"}
 
@@ -804,6 +898,8 @@ class Receiver:
 
 
 def make_source(name, work):
+    if name == "s3inbox":
+        return InboxSource(work)
     if name in ("ptpip", "gphoto2"):
         return CameraSource(work, name)
     return FolderSource(work) if name == "folder" else SenderSource(work, Receiver(name))
@@ -886,7 +982,7 @@ def run_cell(source_name, destination_name, quick, seed):
     kinds = KINDS if destination_name == "all" else [destination_name]
     destinations = []
     source = None
-    relay = None
+    relays = []
     started = time.time()
     try:
         destinations = [DESTINATION_TYPES[kind](work) for kind in kinds]
@@ -894,14 +990,25 @@ def run_cell(source_name, destination_name, quick, seed):
         env = dict(getattr(source, "env", {}))
         for destination in destinations:
             env.update(destination.config()[1])
-        relay = Relay(work, env)
-        for destination in destinations:
-            relay.run("config", "add", *destination.config()[0])
+        # One relay, or a source's desks (the S3 inbox's two), each in a folder of its own.
+        desks = getattr(source, "desks", 1)
+        folders = [work] if desks == 1 else [os.path.join(work, "desk-%d" % i) for i in range(desks)]
+        for folder in folders:
+            os.makedirs(folder, exist_ok=True)
+            relay = Relay(folder, env)
+            relays.append(relay)
+            for destination in destinations:
+                relay.run("config", "add", *destination.config()[0])
+            if hasattr(source, "configure"):
+                source.configure(relay)
         arguments = source.argument
-        relay.start_with(arguments, [d.kind for d in destinations])
-        if not wait_for(lambda: source.ready in relay.log() or "connected" in relay.log(), 60, 0.2):
-            raise Failure("relay did not start: " + relay.log()[-500:])
-        # Kill moments over the shooting, and one fault of each destination half way.
+        for relay in relays:
+            relay.start_with(arguments, [d.kind for d in destinations])
+        for relay in relays:
+            if not wait_for(lambda: source.ready in relay.log() or "connected" in relay.log(), 60, 0.2):
+                raise Failure("relay did not start: " + relay.log()[-500:])
+        # Kill moments over the shooting (of one relay, chosen at random), and one fault of each
+        # destination (and of the source, when it has one) half way.
         span = photos * 0.4
         moments = sorted(rng.uniform(0.2, span) for _ in range(kills))
         disturbed = False
@@ -910,12 +1017,15 @@ def run_cell(source_name, destination_name, quick, seed):
         while shot < photos or killed < kills:
             now = time.time() - clock
             if killed < kills and now >= moments[killed]:
+                relay = rng.choice(relays)
                 relay.kill()
                 killed += 1
                 relay.start_with(arguments, [d.kind for d in destinations])
             elif not disturbed and now >= span / 2:
                 for destination in destinations:
                     destination.disturb()
+                if hasattr(source, "disturb"):
+                    source.disturb()
                 disturbed = True
             elif shot < photos and now >= shot * 0.4:
                 shot += 1
@@ -937,18 +1047,24 @@ def run_cell(source_name, destination_name, quick, seed):
             made = source.made()
             if len(made) < photos:
                 return False
-            return all(account(made, stored(d), d.kind)["lost"] == 0 for d in destinations) and relay.spool_empty()
+            return all(account(made, stored(d), d.kind)["lost"] == 0 for d in destinations) and all(
+                relay.spool_empty() for relay in relays)
         settled = wait_for(everything_delivered, 240 if quick else 600, 1.0)
-        ended = relay.interrupt(work)
+        ended = all([relay.interrupt(folder) for relay, folder in zip(relays, folders)])
         made = source.made()
         figures = {d.kind: account(made, stored(d), d.kind) for d in destinations}
         # What a count of photos cannot show (a gallery's own structure: WordPress's uploads
-        # folder and live post, Immich's album).
+        # folder and live post, Immich's album; the S3 inbox's claims and which desk took what).
         problems = ["%s: %s" % (d.kind, problem) for d in destinations if hasattr(d, "problems") for problem in d.problems()]
+        if hasattr(source, "problems"):
+            problems += ["%s: %s" % (source_name, problem) for problem in source.problems(relays)]
         ok = settled and ended and len(made) == photos and not problems and all(
             f["lost"] == 0 and f["dup_content"] == 0 and f["dup_key"] == 0 and f["strays"] == 0 and f["partials"] == 0
             for f in figures.values())
-        faults = "%d SIGKILLs; %s" % (killed, "; ".join(d.fault for d in destinations))
+        faults = "%d SIGKILLs%s; %s" % (killed, "" if desks == 1 else " of %d desks" % desks,
+                                        "; ".join([source.fault] * hasattr(source, "fault") + [d.fault for d in destinations]))
+        if hasattr(source, "taken"):
+            faults += "; photos taken by each desk: " + source.taken
         if problems:
             faults += "; " + "; ".join(problems)
         if not ended:
@@ -958,7 +1074,7 @@ def run_cell(source_name, destination_name, quick, seed):
     except Failure as error:
         return {"made": "-", "per": {}, "faults": "", "result": "FAIL: %s" % error, "seconds": time.time() - started, "work": work}
     finally:
-        if relay:
+        for relay in relays:
             relay.kill()
         if source:
             source.stop()
