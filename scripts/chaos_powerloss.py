@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The power-loss suite: relay with its RELAY_HOME on a file system that models a power cut,
-cut at random moments, on six roads. Run through scripts/chaos.sh, which builds relay first:
+cut at random moments, on seven roads. Run through scripts/chaos.sh, which builds relay first:
 
     scripts/chaos.sh powerloss [--quick] [--model powerloss|lazyfs] [ROAD ...]
-                                 roads: ptpip ftp folder two review inbox (default: all)
+                                 roads: ptpip ftp folder two review inbox s3inbox (default: all)
 
 A cut is what a venue box losing power does to relay: relay is killed (SIGKILL), every write
 that was not made durable is dropped, the file system is mounted again, and relay is started
@@ -31,7 +31,11 @@ Idempotency-Key and answers a repeated key 200):
           and no approval whose command returned may be undone by a cut;
   inbox   a field relay PUTting each photo into relay's HTTP inbox at about 3 MB/s with one
           Idempotency-Key per photo, until relay answers 201 or 200 (and again after a cut):
-          every photo answered must arrive, once.
+          every photo answered must arrive, once;
+  s3inbox a desk taking from an S3 bucket (`relay run --inbox`, issue 52): each photo PUT into
+          SeaweedFS as a field relay leaves it, the desk reaching the store through
+          scripts/cut_answer_proxy.py at about 3 MB/s (so that cuts fall inside its downloads):
+          every photo must arrive, and its claim end `done` by this desk.
 Cuts fall at random moments of shooting and delivering (inside downloads, uploads and commits:
 each cut says which were under way), and two at each road's start around `relay config add`
 (inside it, and right after it returned).
@@ -44,6 +48,7 @@ upload in flight at the cut can be sent again), relay starts after every cut.
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -57,7 +62,7 @@ import time
 
 import chaos
 from chaos import Camera, Failure, Gallery, account
-from chaos_matrix import Receiver, camera_photo, sha256
+from chaos_matrix import Receiver, S3Destination, camera_photo, sha256
 from peers import wait_for
 
 ROOT = chaos.ROOT
@@ -295,13 +300,69 @@ class PTPIPCamera:
         self.camera.stop()
 
 
+class S3InboxCamera:
+    """Photos PUT into a SeaweedFS bucket under `field/` (boto3, a simple PUT: the ETag is the
+    MD5, as a field relay's S3 destination leaves them), taken by the desk through a proxy that
+    passes the store's answers on at about 3 MB/s. The store is not cut: it is another machine."""
+
+    def __init__(self, work):
+        self.store = S3Destination(work, folder="inbox-store")
+        self.proxy = subprocess.Popen(
+            [sys.executable, "-u", os.path.join(ROOT, "scripts", "cut_answer_proxy.py"), "--target",
+             "127.0.0.1:%d" % self.store.ports[6], "--cut", "0", "--rate", "3000000"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        ready = self.proxy.stdout.readline()
+        if "listening" not in ready:
+            raise Failure("cut_answer_proxy.py did not start")
+        self.endpoint = "http://127.0.0.1:%d" % int(ready.rsplit(":", 1)[1])
+        self.card = os.path.join(work, "card")
+        os.makedirs(self.card)
+        self.argument = ["--inbox", "inbox", "--inbox-every", "0.3"]
+        self.env = {"AWS_ACCESS_KEY_ID": S3Destination.access, "AWS_SECRET_ACCESS_KEY": S3Destination.secret}
+        self.ready = r"listed every"
+        self.photos = {}
+
+    def configure(self, relay):
+        relay.run("config", "add", "--url", "s3://chaos/field/", "--endpoint", self.endpoint, "--note", "inbox")
+
+    def shoot(self, index):
+        name = "IMG_%04d.JPG" % index
+        path = os.path.join(self.card, name)
+        self.photos[name] = sha256(camera_photo(path, index, 600_000))
+        with open(path, "rb") as f:
+            self.store.client().put_object(Bucket="chaos", Key="field/" + name, Body=f.read())
+
+    def made(self):
+        return dict(self.photos)
+
+    def sent_all(self):
+        return True
+
+    def problems(self):
+        """Photos whose claim is not `done`: a desk that took a photo must have said so."""
+        client = self.store.client()
+        found = []
+        for name in sorted(self.photos):
+            try:
+                state = json.loads(client.get_object(Bucket="chaos", Key="field/.relay/claims/%s.json" % name)["Body"].read())["state"]
+            except Exception as error:  # noqa: BLE001 - a missing claim is the finding
+                state = "missing (%s)" % type(error).__name__
+            if state != "done":
+                found.append("%s: claim %s" % (name, state))
+        return found
+
+    def stop(self):
+        self.proxy.kill()
+        self.store.stop()
+
+
 def receiver_camera(kind):
     """A sending camera for one of relay's receivers, paced at about 3 MB/s."""
     return lambda work: SendingCamera(work, Receiver(kind, pause=0.02))
 
 
 ROADS = {"ptpip": (PTPIPCamera, 1), "ftp": (receiver_camera("ftp"), 1), "folder": (FolderCamera, 1), "two": (PTPIPCamera, 2),
-         "review": (FolderCamera, 1), "inbox": (receiver_camera("http"), 1)}
+         "review": (FolderCamera, 1), "inbox": (receiver_camera("http"), 1), "s3inbox": (S3InboxCamera, 1)}
 
 
 class Reviewer:
@@ -342,7 +403,7 @@ def under_way(relay, galleries):
         except OSError:
             return False
     downloading = holds(os.path.join(relay.home, "spool", ".incoming"), ".jpg") or holds(
-        os.path.join(relay.home, "ftp", "partial"), ".part")
+        os.path.join(relay.home, "ftp", "partial"), ".part") or holds(os.path.join(relay.home, "inbox-partial"), ".part")
     uploading = any(entry.get("status") == "pending" for gallery in galleries for entry in gallery.requests())
     return downloading, uploading
 
@@ -395,6 +456,8 @@ def run_road(road, model, work, quick, seed):
         relay = Relay(work, fs, source.env)
         reviewer = Reviewer(relay) if road == "review" else None
         setup_cuts, problems = config_add_cuts(relay, fs, galleries, rng, ["--send", "approved"] if reviewer else [])
+        if hasattr(source, "configure"):
+            source.configure(relay)
         relay.arguments = source.argument + [flag for i in range(destinations) for flag in ("--config", "powerloss-%d" % i)]
         relay.ready = source.ready
         starts = failed_starts = 0
@@ -454,6 +517,8 @@ def run_road(road, model, work, quick, seed):
         resends_per_cut += [dedup_answers(g) - then for g, then in zip(galleries, before)]
         relay.kill(signal.SIGINT)
         figures = [account_of(source, g) for g in galleries]
+        if hasattr(source, "problems"):
+            problems += source.problems()
         made = len(source.made())
         total = {key: sum(f[key] for f in figures) for key in ("delivered", "lost", "dup_content", "dup_key", "stray")}
         resent = sum(dedup_answers(g) for g in galleries)
