@@ -740,7 +740,9 @@ class InboxSource:
     """An S3 bucket as the desks' inbox (issue 52): two field relays (`relay run --folder`, each
     photo written into its hot folder) deliver to `s3://chaos/field/{name}` on SeaweedFS through the
     SlowDown front (a quarter of their PUTs answered 503), and two desks (`relay run --inbox`,
-    each its own RELAY_HOME and desk id) take from the bucket into the cell's destinations. The
+    each its own RELAY_HOME and desk id) take from the bucket into the cell's destinations,
+    through scripts/cut_answer_proxy.py at about 2 MB/s (600 kB photos: so that kills fall inside
+    downloads). The
     desks are the relays SIGKILLed and started again; SeaweedFS is killed and started again on
     its data half way. Beyond the destinations' counts: every photo has one claim, `done`, and
     no photo is in both desks' histories (both desks send a photo with the same
@@ -750,6 +752,14 @@ class InboxSource:
 
     def __init__(self, work):
         self.store = S3Destination(work, folder="inbox-store")
+        self.proxy = subprocess.Popen(
+            [sys.executable, "-u", os.path.join(os.path.dirname(os.path.abspath(__file__)), "cut_answer_proxy.py"),
+             "--target", "127.0.0.1:%d" % self.store.ports[6], "--cut", "0", "--rate", "2000000"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        ready = self.proxy.stdout.readline()
+        if "listening" not in ready:
+            raise Failure("cut_answer_proxy.py did not start")
+        self.proxy_port = int(ready.rsplit(":", 1)[1])
         self.env = {"AWS_ACCESS_KEY_ID": S3Destination.access, "AWS_SECRET_ACCESS_KEY": S3Destination.secret}
         self.argument = ["--inbox", "inbox", "--inbox-every", "0.3"]
         self.ready = "listed every"
@@ -766,7 +776,7 @@ class InboxSource:
             self.fields.append(field)
 
     def configure(self, desk):
-        desk.run("config", "add", "--url", "s3://chaos/field/", "--endpoint", "http://127.0.0.1:%d" % self.store.ports[6],
+        desk.run("config", "add", "--url", "s3://chaos/field/", "--endpoint", "http://127.0.0.1:%d" % self.proxy_port,
                  "--note", "inbox")
 
     @property
@@ -777,7 +787,7 @@ class InboxSource:
         field = self.fields[index % 2]
         name = "%s_%04d.JPG" % (field.prefix, index)
         temporary = os.path.join(field.drop, "." + name + ".part")
-        self.photos[name] = sha256(camera_photo(temporary, index, 150_000))
+        self.photos[name] = sha256(camera_photo(temporary, index, 600_000))
         os.rename(temporary, os.path.join(field.drop, name))
 
     def made(self):
@@ -819,12 +829,14 @@ class InboxSource:
         for index, desk in enumerate(desks):
             if "may reach the gallery twice" in desk.log():
                 found.append("desk %d lost a claim it had spooled (see its log)" % index)
-        self.taken = " + ".join(str(len(names)) for names in delivered_by)
+        self.taken = "%s; downloads resumed after a kill: %d" % (
+            " + ".join(str(len(names)) for names in delivered_by), sum(desk.log().count("download resumed at byte") for desk in desks))
         return found
 
     def stop(self):
         for field in self.fields:
             field.kill()
+        self.proxy.kill()
         self.store.stop()
 
 
