@@ -6,7 +6,7 @@
 #   scripts/chaos.sh matrix [--quick] [SOURCE:DESTINATION ...]
 #                                    every source × every destination kind (scripts/chaos_matrix.py)
 #   scripts/chaos.sh powerloss [--quick] [--model powerloss|lazyfs] [ROAD ...]
-#                                    power cuts on five roads (scripts/chaos_powerloss.py); its quick
+#                                    power cuts on seven roads (scripts/chaos_powerloss.py); its quick
 #                                    form is also a case of `scripts/chaos.sh --quick`
 set -euo pipefail
 cd "$(dirname "$0")/.."
