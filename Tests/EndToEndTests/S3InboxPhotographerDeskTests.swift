@@ -9,34 +9,6 @@ import XCTest
 /// relay's `s3://inbox/field/{photographer}/{name}` destination writes (S3BucketTests checks
 /// those against relay's own destination).
 final class S3InboxPhotographerDeskTests: XCTestCase {
-    private struct Claim: Decodable {
-        var desk: String
-        var state: String
-    }
-
-    private func makeDesk(_ store: SeaweedFSProcess, gallery: GalleryProcess) throws -> RelayHarness {
-        let desk = try RelayHarness(sendingTo: gallery, note: "gallery")
-        desk.environment["AWS_ACCESS_KEY_ID"] = store.accessKey
-        desk.environment["AWS_SECRET_ACCESS_KEY"] = store.secretKey
-        let added = try desk.relay("config", "add", "--url", "s3://inbox/field/", "--endpoint", store.endpoint, "--note", "inbox")
-        XCTAssertEqual(added.status, 0, added.stderr)
-        return desk
-    }
-
-    private func startDesk(_ desk: RelayHarness, _ extra: [String] = []) throws -> Subprocess {
-        try Subprocess(
-            TestPaths.relayExecutable,
-            ["run", "--inbox", "inbox", "--config", "gallery", "--inbox-every", "0.2", "--retry-base", "0.05", "--retry-cap", "0.5"]
-                + extra,
-            environment: desk.environment)
-    }
-
-    private func claim(_ store: SeaweedFSProcess, _ photo: String) throws -> Claim? {
-        let key = "field/.relay/claims/\(photo).json"
-        guard try store.objects(in: "inbox").contains(where: { $0.key == key }) else { return nil }
-        return try JSONDecoder().decode(Claim.self, from: store.body(of: key, in: "inbox"))
-    }
-
     /// The key's folder names the photographer; the metadata keeps the spelling of a path-safe
     /// name; a key the template does not make is credited from its metadata, said once; a key
     /// and metadata naming different people go by the key, said. A template that cannot name
@@ -46,7 +18,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         defer { store.stop() }
         try store.createBucket("inbox")
         let gallery = try GalleryProcess()
-        let desk = try makeDesk(store, gallery: gallery)
+        let desk = try S3InboxDesk.make(store, gallery: gallery)
 
         for (template, said) in [
             ("{name}", "--inbox-photographer '{name}': it has no {photographer}"),
@@ -70,7 +42,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
             let body = JPEGFixture.bytes(count: 20_000 + number * 1_001, seed: UInt64(number + 1))
             try store.put(body, key: "field/" + photo.key, in: "inbox", photographer: photo.metadata, sha256: true)
         }
-        let relay = try startDesk(desk, ["--inbox-photographer", "{photographer}/{name}"])
+        let relay = try S3InboxDesk.start(desk, ["--inbox-photographer", "{photographer}/{name}"])
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) { ((try? desk.history().filter(\.success).count) ?? 0) >= 6 || !relay.isRunning },
@@ -98,7 +70,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         defer { store.stop() }
         try store.createBucket("inbox")
         let gallery = try GalleryProcess()
-        let desk = try makeDesk(store, gallery: gallery)
+        let desk = try S3InboxDesk.make(store, gallery: gallery)
         try FileManager.default.createDirectory(at: desk.home, withIntermediateDirectories: true)
         try Data(#"{"desk": "desk-me"}"#.utf8).write(to: desk.home.appendingPathComponent("inbox-desk.json"))
 
@@ -119,11 +91,11 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         damaged[40_000] ^= 0x01
         try damaged.write(to: partials.appendingPathComponent(name.hex() + ".part"))
 
-        let relay = try startDesk(desk)
+        let relay = try S3InboxDesk.start(desk)
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) {
-                (try? self.claim(store, "anna/IMG_0001.JPG")?.state) == "done" || !relay.isRunning
+                (try? S3InboxDesk.claims(store)["anna/IMG_0001.JPG"]?.state) == "done" || !relay.isRunning
             }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         XCTAssertTrue(relay.stderr.contains("download resumed at byte 80000"), relay.stderr)
@@ -144,7 +116,7 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         defer { store.stop() }
         try store.createBucket("inbox")
         let gallery = try GalleryProcess()
-        let desk = try makeDesk(store, gallery: gallery)
+        let desk = try S3InboxDesk.make(store, gallery: gallery)
         let partSize = 5 << 20
         let checked = JPEGFixture.bytes(count: partSize + 300_000, seed: 9)
         try store.putMultipart(checked, key: "field/anna/IMG_0001.JPG", in: "inbox")
@@ -175,12 +147,12 @@ final class S3InboxPhotographerDeskTests: XCTestCase {
         damaged[1_000_000] ^= 0x01
         try damaged.write(to: partials.appendingPathComponent(name.hex() + ".part"))
 
-        let relay = try startDesk(desk)
+        let relay = try S3InboxDesk.start(desk)
         defer { _ = relay.stop(signal: SIGKILL) }
         XCTAssertTrue(
             Subprocess.waitUntil(timeout: 60) {
-                ((try? gallery.photos().count) ?? 0) >= 2 && (try? self.claim(store, "anna/IMG_0001.JPG")?.state) == "done"
-                    && (try? self.claim(store, "anna/IMG_0002.JPG")?.state) == "done" || !relay.isRunning
+                ((try? gallery.photos().count) ?? 0) >= 2 && (try? S3InboxDesk.claims(store)["anna/IMG_0001.JPG"]?.state) == "done"
+                    && (try? S3InboxDesk.claims(store)["anna/IMG_0002.JPG"]?.state) == "done" || !relay.isRunning
             }, relay.stderr)
         XCTAssertEqual(relay.stop(), 0, relay.stderr)
         XCTAssertTrue(relay.stderr.contains("download resumed at byte 3000000"), relay.stderr)
