@@ -432,7 +432,7 @@ def case_soak(work, quick):
 
 def case_powerloss(work, quick):
     """RELAY_HOME on scripts/powerloss_fs.py, cut (SIGKILL + unsynced writes and names dropped +
-    remount + start) at random moments on four roads: scripts/chaos_powerloss.py, whose table
+    remount + start) at random moments on every road: scripts/chaos_powerloss.py, whose table
     goes to the notes."""
     import chaos_powerloss
     rows = []
