@@ -1086,7 +1086,7 @@ def run_cell(source_name, destination_name, quick, seed):
             f["lost"] == 0 and f["dup_content"] == 0 and f["dup_key"] == 0 and f["strays"] == 0 and f["partials"] == 0
             for f in figures.values())
         faults = "%d SIGKILLs%s; %s" % (killed, "" if desks == 1 else " of %d desks" % desks,
-                                        "; ".join([source.fault] * hasattr(source, "fault") + [d.fault for d in destinations]))
+                                        "; ".join(([source.fault] if hasattr(source, "fault") else []) + [d.fault for d in destinations]))
         if hasattr(source, "taken"):
             faults += "; photos taken by each desk: " + source.taken
         if problems:
