@@ -53,7 +53,7 @@ extension RunCommand {
             "run --ftp [ADDRESS:]PORT --ftp-user NAME[:VARIABLE]... [options]",
             "run --http [ADDRESS:]PORT --http-user NAME[:VARIABLE]... [options]",
             "run --inbox ID|NOTE [--inbox-every DURATION] [--inbox-claim-timeout DURATION] [--inbox-photographer TEMPLATE] "
-                + "[options]",
+                + "[--inbox-delete] [options]",
         ],
         summary: "take each new JPEG off cameras (Wi-Fi or USB), hot folders, camera FTP uploads or other relays and phones "
             + "(the HTTP inbox) or a shared S3 bucket (--inbox) and upload it; --camera, --folder, --ftp, --http and --inbox may be combined",
