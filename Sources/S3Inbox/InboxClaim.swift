@@ -3,11 +3,13 @@ import Foundation
 /// What a desk writes at `PREFIX.relay/claims/<rest>.json` to take the photo at `PREFIX<rest>`:
 /// which desk, which bytes (the object's ETag: new bytes under the same key are a new photo),
 /// and how far it got. Written only with a conditional single PUT, so two desks never both
-/// hold it. Its times are the store's (its `Date` header when written): staleness is judged
-/// by the store's own `Last-Modified` against its `Date`, never by a desk's clock.
+/// hold it. Its times are for people reading it (`started` the store's `Date` when first
+/// claimed, `renewed` the desk's clock at its last write): staleness is judged only by the
+/// store's own `Last-Modified` against its `Date`, never by a desk's clock.
 public struct InboxClaim: Codable, Sendable, Equatable {
-    /// `taking` (claimed, downloading), `spooled` (in the desk's durable spool: never taken over,
-    /// the desk delivers it after a restart), `done` (every destination has it: never taken again).
+    /// `taking` (claimed: downloading, checking, waiting for room; renewed meanwhile), `done` (in
+    /// the durable spool of the desk that took it, which delivers it: never taken again).
+    /// `spooled` (in a desk's spool, never taken over) is read but not written by this relay.
     public enum State: String, Codable, Sendable, CaseIterable {
         case taking, spooled, done
     }
@@ -29,7 +31,7 @@ public struct InboxClaim: Codable, Sendable, Equatable {
     public var state: State
     /// When this desk first claimed these bytes (the store's time).
     public var started: Date
-    /// When this desk last wrote the claim (the store's time); the store's `Last-Modified` is what
+    /// When this desk last wrote the claim (its own clock); the store's `Last-Modified` is what
     /// staleness is judged by, this is for people reading the claim.
     public var renewed: Date
 
