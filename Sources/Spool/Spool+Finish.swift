@@ -11,9 +11,10 @@ import RelayCore
 /// refused it), as the ledger decided.
 extension Spool {
     func finish(_ entry: SpoolEntry, _ settlement: PhotoDestinations.Settlement) throws(SpoolError) {
-        if case .waiting = settlement { return }
         // Also when a file could not be dealt with: the legs have ended all the same.
-        defer { for observer in finishedObservers.current { observer(entry, settlement) } }
+        defer {
+            if settlement != .waiting { for observer in finishedObservers.current { observer(entry, settlement) } }
+        }
         switch settlement {
         case .waiting:
             return
